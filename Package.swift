@@ -1,0 +1,49 @@
+// swift-tools-version:6.0
+// Galley: a magazine-style paginating typesetter. One target per pipeline stage:
+// Markup (parse) → Story (build) → Layout (set) → Render (export), under a CLI library
+// and a thin executable. C libraries come in as system-library targets.
+import PackageDescription
+
+let package = Package(
+    name: "Galley",
+    products: [
+        .executable(name: "galley", targets: ["galley"])
+    ],
+    targets: [
+        // C libraries from Debian's -dev packages.
+        .systemLibrary(
+            name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo",
+            providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(
+            name: "CPango", path: "Sources/CPango", pkgConfig: "pangocairo",
+            providers: [.apt(["libpango1.0-dev"])]),
+        .systemLibrary(
+            name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(
+            name: "CPixbuf", path: "Sources/CPixbuf", pkgConfig: "gdk-pixbuf-2.0",
+            providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
+        .systemLibrary(
+            name: "CHyphen", path: "Sources/CHyphen",
+            providers: [.apt(["libhyphen-dev"])]),
+
+        // The pipeline.
+        .target(name: "GalleyMarkup", linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "GalleyStory", dependencies: ["GalleyMarkup"]),
+        .target(name: "GalleyLayout", dependencies: ["GalleyStory", "CPango", "CHyphen"]),
+        .target(
+            name: "GalleyRender",
+            dependencies: ["GalleyLayout", "CCairo", "CPango", "CPNG", "CPixbuf"]),
+        .target(name: "GalleyCLI", dependencies: ["GalleyRender"]),
+        .executableTarget(name: "galley", dependencies: ["GalleyCLI"]),
+
+        // Tests.
+        .target(name: "TestSupport", dependencies: ["GalleyCLI"], path: "Sources/TestSupport"),
+        .testTarget(name: "MarkupTests", dependencies: ["GalleyMarkup", "TestSupport"]),
+        .testTarget(name: "StoryTests", dependencies: ["GalleyStory", "TestSupport"]),
+        .testTarget(name: "LayoutTests", dependencies: ["GalleyLayout", "TestSupport"]),
+        .testTarget(name: "RenderTests", dependencies: ["GalleyRender", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["GalleyCLI", "TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

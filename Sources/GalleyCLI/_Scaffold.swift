@@ -1,0 +1,1 @@
+// GalleyCLI: under construction

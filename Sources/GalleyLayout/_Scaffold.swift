@@ -1,0 +1,1 @@
+// GalleyLayout: under construction

@@ -1,0 +1,1 @@
+// GalleyRender: under construction

@@ -1,0 +1,1 @@
+// GalleyStory: under construction
