@@ -1,3 +1,37 @@
 #include <pango/pangocairo.h>
 #include <pango/pangofc-font.h>
+#include <pango/pangofc-fontmap.h>
 #include <fontconfig/fontconfig.h>
+
+/* Swift cannot see these as functions (macros, casts); thin inline wrappers. */
+
+/* The PangoFcFont behind a PangoFont from a pangocairo font map (all of them on Linux). */
+static inline FcPattern *galley_font_pattern(PangoFont *font) {
+    return pango_fc_font_get_pattern(PANGO_FC_FONT(font));
+}
+
+/* FC_COLOR of a font: true for colour (emoji) fonts. */
+static inline int galley_font_is_color(PangoFont *font) {
+    FcBool color = FcFalse;
+    FcPattern *p = galley_font_pattern(font);
+    if (p && FcPatternGetBool(p, FC_COLOR, 0, &color) == FcResultMatch) return color ? 1 : 0;
+    return 0;
+}
+
+/* The family name fontconfig actually matched for a font (borrowed string; NULL if none). */
+static inline const char *galley_font_family(PangoFont *font) {
+    FcChar8 *s = NULL;
+    FcPattern *p = galley_font_pattern(font);
+    if (p && FcPatternGetString(p, FC_FAMILY, 0, &s) == FcResultMatch) return (const char *)s;
+    return NULL;
+}
+
+/* The file of a font (borrowed string; NULL if none). */
+static inline const char *galley_font_file(PangoFont *font) {
+    FcChar8 *s = NULL;
+    FcPattern *p = galley_font_pattern(font);
+    if (p && FcPatternGetString(p, FC_FILE, 0, &s) == FcResultMatch) return (const char *)s;
+    return NULL;
+}
+
+static inline void galley_object_unref(void *object) { if (object) g_object_unref(object); }

@@ -1,1 +1,4 @@
-print("galley")
+import Foundation
+import GalleyCLI
+
+exit(Galley.main(arguments: Array(CommandLine.arguments.dropFirst()), io: .process()))

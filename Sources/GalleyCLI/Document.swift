@@ -1,0 +1,75 @@
+import Foundation
+import GalleyLayout
+import GalleyMarkup
+import GalleyStory
+
+/// An input file taken through the stages up to a framesetter ready to lay out.
+struct Document {
+    var source: SourceFile
+    var template: Template
+    var story: Story
+    var framesetter: Framesetter
+}
+
+/// The settings that say how to read and set a document (shared by build, preview, check, inspect).
+struct DocumentOptions {
+    var input: String = ""
+    var template: String = "magazine"
+    var overrides: [String] = []
+    var paragraphs: ParagraphMode?
+    var threads: Int?
+}
+
+enum Loader {
+    /// Reads, parses and builds a document; diagnostics go to `diagnostics`. Nil when an error stops it.
+    static func load(_ o: DocumentOptions, io: IO, diagnostics: inout Diagnostics, sources: inout [String: SourceFile])
+        -> Document?
+    {
+        var template: Template
+        switch TemplateLoader.load(o.template) {
+        case .success(let t): template = t
+        case .failure(let d):
+            diagnostics.append(d)
+            return nil
+        }
+        if !o.overrides.isEmpty {
+            switch TemplateLoader.apply(o.overrides, to: template, file: "--set") {
+            case .success(let t): template = t
+            case .failure(let d):
+                diagnostics.append(d)
+                return nil
+            }
+        }
+        if let p = o.paragraphs { template.paragraphMode = p }
+
+        let path = o.input == "-" ? "<stdin>" : o.input
+        let bytes: [UInt8]
+        if o.input == "-" {
+            bytes = io.readStandardInput()
+        } else {
+            guard let data = FileManager.default.contents(atPath: o.input) else {
+                var isDir: ObjCBool = false
+                let exists = FileManager.default.fileExists(atPath: o.input, isDirectory: &isDir)
+                let why = !exists ? "No such file or directory" : isDir.boolValue ? "it is a folder" : "Permission denied"
+                diagnostics.append(.error("cannot read '\(o.input)': \(why)"))
+                return nil
+            }
+            bytes = [UInt8](data)
+        }
+        let source: SourceFile
+        do {
+            source = try SourceFile(path: path, bytes: bytes)
+        } catch {
+            diagnostics.append(error)
+            return nil
+        }
+        sources[path] = source
+        let document = MarkupParser.parse(source)
+        let base = o.input == "-" ? FileManager.default.currentDirectoryPath : (o.input as NSString).deletingLastPathComponent
+        let (story, storyDiagnostics) = StoryBuilder(template: template, baseDirectory: base.isEmpty ? "." : base).build(document)
+        diagnostics.append(contentsOf: storyDiagnostics)
+        if diagnostics.hasErrors { return nil }
+        let framesetter = Framesetter(story: story, template: template, file: path, options: LayoutOptions(threads: o.threads))
+        return Document(source: source, template: template, story: story, framesetter: framesetter)
+    }
+}

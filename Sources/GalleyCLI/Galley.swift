@@ -1,0 +1,102 @@
+import Foundation
+import GalleyLayout
+import GalleyMarkup
+import GalleyRender
+import GalleyStory
+
+/// The `galley` command line, testable in-process: `Galley.main(arguments:io:)` returns the exit status.
+/// 0 success (warnings allowed), 1 input errors, 2 usage errors.
+public enum Galley {
+    public static let version = "0.1.0"
+
+    static let documentOptions: [OptionSpec] = [
+        OptionSpec(name: "template", short: "t", value: "NAME|FILE", help: "Template: a built-in name or a JSON file (default magazine)."),
+        OptionSpec(name: "set", short: nil, value: "KEY=VALUE", help: "Override a template key, e.g. --set columns=3 (repeatable).", repeats: true),
+        OptionSpec(name: "paragraphs", short: nil, value: "MODE", help: "newline (a newline ends a paragraph) or blank-line (hard-wrapped text)."),
+        OptionSpec(name: "threads", short: nil, value: "N", help: "Shaping threads (default: one per core)."),
+        OptionSpec(name: "quiet", short: "q", value: nil, help: "Print errors only, no warnings."),
+    ]
+
+    static let commands: [CommandSpec] = [
+        CommandSpec(
+            name: "build", summary: "Typeset a text file into a PDF, every page.", positionals: ["INPUT"],
+            options: [
+                OptionSpec(name: "output", short: "o", value: "FILE", help: "The PDF to write (default: INPUT with .pdf; - for standard output)."),
+                OptionSpec(name: "title", short: nil, value: "TEXT", help: "Document title in the PDF (default: the input's name)."),
+            ] + documentOptions,
+            discussion: "INPUT is a UTF-8 text file with Galley markup, or - for standard input."),
+        CommandSpec(
+            name: "preview", summary: "Render one page to PNG.", positionals: ["INPUT"],
+            options: [
+                OptionSpec(name: "page", short: "p", value: "N", help: "The page to render (default 1)."),
+                OptionSpec(name: "output", short: "o", value: "FILE", help: "The PNG to write (default: INPUT-pN.png; - for standard output)."),
+                OptionSpec(name: "dpi", short: nil, value: "D", help: "Resolution in dots per inch (default 144)."),
+            ] + documentOptions),
+        CommandSpec(
+            name: "check", summary: "Parse and lay out a file, printing diagnostics only.", positionals: ["INPUT"],
+            options: documentOptions),
+        CommandSpec(
+            name: "inspect", summary: "Show what landed where: pages, columns, visible ranges.", positionals: ["INPUT"],
+            options: [OptionSpec(name: "json", short: nil, value: nil, help: "Print JSON instead of text.")] + documentOptions),
+        CommandSpec(
+            name: "templates", summary: "List the built-in templates, or print one as JSON.", positionals: [],
+            options: [OptionSpec(name: "show", short: nil, value: "NAME|FILE", help: "Print this template as JSON (a file is shown resolved).")]),
+    ]
+
+    static var mainHelp: String {
+        var s = """
+            galley \(version): typeset text with light markup into a magazine PDF.
+
+            Usage: galley COMMAND [options] INPUT
+
+            Commands:
+
+            """
+        for c in commands { s += "  " + c.name.padding(toLength: 11, withPad: " ", startingAt: 0) + c.summary + "\n" }
+        s += """
+
+            Run 'galley COMMAND --help' for a command's options.
+            Examples:
+              galley build article.txt -o article.pdf
+              galley preview article.txt --page 3 -o p3.png --dpi 144
+
+            """
+        return s
+    }
+
+    /// Runs a command line (without the program name).
+    public static func main(arguments: [String], io: IO) -> Int32 {
+        guard let first = arguments.first else {
+            io.writeError(mainHelp)
+            return 2
+        }
+        switch first {
+        case "--help", "-h", "help":
+            io.writeOutput(Data(mainHelp.utf8))
+            return 0
+        case "--version", "-V", "version":
+            io.print("galley \(version)")
+            return 0
+        default: break
+        }
+        guard let spec = commands.first(where: { $0.name == first }) else {
+            var m = "galley: error: unknown command '\(first)'"
+            if let s = closest(first, commands.map(\.name)) { m += "; did you mean '\(s)'?" }
+            io.writeError(m + "\n(commands: \(commands.map(\.name).joined(separator: ", ")); see 'galley --help')\n")
+            return 2
+        }
+        let parsed: ParsedArguments
+        do {
+            parsed = try parseArguments(Array(arguments.dropFirst()), spec: spec)
+        } catch {
+            io.writeError("galley \(spec.name): error: \(error.message)\nUsage: \(spec.usage) (see 'galley \(spec.name) --help')\n")
+            return 2
+        }
+        if parsed.help {
+            io.writeOutput(Data(spec.help.utf8))
+            return 0
+        }
+        var run = Run(spec: spec, arguments: parsed, io: io)
+        return run.execute()
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import GalleyLayout
+import GalleyMarkup
+import GalleyStory
+
+/// What `galley inspect` reports: per page and column, the visible range as character offsets,
+/// the source line:col where it starts, line and image counts, and text that did not fit.
+struct InspectReport {
+    struct Column: Encodable {
+        var column: Int
+        var x, y, width, height: Double
+        var start: Int
+        var end: Int
+        var source: String?
+        var lines: Int
+        var images: [Image]
+    }
+    struct Image: Encodable {
+        var src: String
+        var x, y, width, height: Double
+        var shrunk: Bool
+    }
+    struct PageInfo: Encodable {
+        var number: Int
+        var width, height: Double
+        var start: Int
+        var end: Int
+        var columns: [Column]
+    }
+    struct Overflow: Encodable {
+        var page: Int
+        var column: Int
+        var source: String?
+        var excess: Double
+        var text: String
+    }
+    struct Message: Encodable {
+        var severity: String
+        var message: String
+        var file: String?
+        var line: Int?
+        var column: Int?
+    }
+    struct Output: Encodable {
+        var file: String
+        var template: String
+        var characters: Int
+        var paragraphs: Int
+        var pages: [PageInfo]
+        var overflow: [Overflow]
+        var diagnostics: [Message]
+    }
+
+    let document: Document
+    var pages: [PageInfo] = []
+    var overflow: [Overflow] = []
+    var diagnostics: [Diagnostic] = []
+
+    init(document: Document) { self.document = document }
+
+    var story: Story { document.story }
+
+    func chars(_ byte: Int) -> Int { story.characterOffset(ofByte: byte) }
+
+    mutating func add(_ page: Page) {
+        var columns: [Column] = []
+        for frame in page.frames {
+            let r = frame.visibleRange
+            let source = r.isEmpty ? nil : story.sourceMap.sourceLocation(ofByte: r.lowerBound, in: story.text).map { "\($0)" }
+            columns.append(
+                Column(
+                    column: frame.column + 1, x: round1(frame.rect.x), y: round1(frame.rect.y),
+                    width: round1(frame.rect.width), height: round1(frame.rect.height),
+                    start: chars(r.lowerBound), end: chars(r.upperBound), source: source, lines: frame.lines.count,
+                    images: frame.images.map {
+                        Image(
+                            src: story.images[$0.image].source, x: round1($0.rect.x), y: round1($0.rect.y),
+                            width: round1($0.rect.width), height: round1($0.rect.height), shrunk: $0.shrunk)
+                    }))
+            for l in frame.lines where l.overfull || l.box.maxY > frame.rect.maxY + 0.01 {
+                let text = story.text.utf8Slice(l.storyRange.lowerBound, l.storyRange.upperBound)
+                overflow.append(
+                    Overflow(
+                        page: page.number, column: frame.column + 1,
+                        source: story.sourceMap.sourceLocation(ofByte: l.storyRange.lowerBound, in: story.text).map { "\($0)" },
+                        excess: round1(max(l.contentWidth - l.box.width, l.box.maxY - frame.rect.maxY)),
+                        text: String(text.trimmingCharacters(in: .whitespacesAndNewlines))))
+            }
+        }
+        let r = page.visibleRange
+        pages.append(
+            PageInfo(number: page.number, width: round1(page.width), height: round1(page.height),
+                start: chars(r.lowerBound), end: chars(r.upperBound), columns: columns))
+    }
+
+    func round1(_ v: Double) -> Double { (v * 10).rounded() / 10 }
+
+    func json() -> String {
+        let out = Output(
+            file: document.source.path, template: document.template.name,
+            characters: story.text.unicodeScalars.count, paragraphs: story.paragraphs.count, pages: pages,
+            overflow: overflow,
+            diagnostics: diagnostics.map {
+                Message(severity: $0.severity.rawValue, message: $0.message, file: $0.file, line: $0.location?.line, column: $0.location?.column)
+            })
+        let e = JSONEncoder()
+        e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: (try? e.encode(out)) ?? Data(), as: UTF8.self) + "\n"
+    }
+
+    func text() -> String {
+        var s = "\(document.source.path): \(pages.count) page\(pages.count == 1 ? "" : "s"), template \(document.template.name), \(story.text.unicodeScalars.count) characters, \(story.paragraphs.count) paragraphs\n"
+        for p in pages {
+            s += "page \(p.number): characters \(p.start)..<\(p.end)\n"
+            for c in p.columns {
+                s += "  column \(c.column): characters \(c.start)..<\(c.end)"
+                if let src = c.source { s += " from \(src)" }
+                s += ", \(c.lines) line\(c.lines == 1 ? "" : "s")"
+                if !c.images.isEmpty { s += ", \(c.images.count) image\(c.images.count == 1 ? "" : "s")" }
+                s += "\n"
+                for i in c.images {
+                    s += "    image \(i.src) at \(i.x),\(i.y) \(i.width)x\(i.height)\(i.shrunk ? " (shrunk)" : "")\n"
+                }
+            }
+        }
+        if overflow.isEmpty {
+            s += "everything fits\n"
+        } else {
+            s += "did not fit:\n"
+            for o in overflow {
+                s += "  page \(o.page) column \(o.column)\(o.source.map { " (\($0))" } ?? ""): \(o.excess) pt over: \(o.text.prefix(60))\n"
+            }
+        }
+        return s
+    }
+}

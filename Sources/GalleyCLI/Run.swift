@@ -1,0 +1,238 @@
+import Foundation
+import GalleyLayout
+import GalleyMarkup
+import GalleyRender
+import GalleyStory
+
+/// One command being carried out: validates its arguments, runs the stages, reports.
+struct Run {
+    let spec: CommandSpec
+    let arguments: ParsedArguments
+    let io: IO
+    var diagnostics = Diagnostics()
+    var sources: [String: SourceFile] = [:]
+
+    init(spec: CommandSpec, arguments: ParsedArguments, io: IO) {
+        self.spec = spec
+        self.arguments = arguments
+        self.io = io
+    }
+
+    var quiet: Bool { arguments.flag("quiet") }
+
+    mutating func execute() -> Int32 {
+        do {
+            switch spec.name {
+            case "templates": return try templates()
+            case "build": return try build()
+            case "preview": return try preview()
+            case "check": return try check()
+            case "inspect": return try inspect()
+            default: return 2
+            }
+        } catch let e as UsageError {
+            io.writeError("galley \(spec.name): error: \(e.message)\nUsage: \(spec.usage) (see 'galley \(spec.name) --help')\n")
+            return 2
+        }
+        catch {
+            return 1
+        }
+    }
+
+    // MARK: shared
+
+    /// The document options, validated (usage errors exit 2).
+    func documentOptions() throws(UsageError) -> DocumentOptions {
+        var o = DocumentOptions()
+        guard arguments.positionals.count == 1 else {
+            throw UsageError(message: arguments.positionals.isEmpty ? "missing INPUT file" : "expected one INPUT file, got \(arguments.positionals.count)")
+        }
+        o.input = arguments.positionals[0]
+        if let t = arguments.value("template") { o.template = t }
+        o.overrides = arguments.all("set")
+        for s in o.overrides where !s.contains("=") {
+            throw UsageError(message: "--set needs KEY=VALUE, got '\(s)'")
+        }
+        if let p = arguments.value("paragraphs") {
+            guard let m = ParagraphMode(rawValue: p) else {
+                throw UsageError(message: "--paragraphs must be 'newline' or 'blank-line', got '\(p)'")
+            }
+            o.paragraphs = m
+        }
+        if let t = arguments.value("threads") {
+            guard let n = Int(t), n >= 1, n <= 64 else { throw UsageError(message: "--threads must be a whole number from 1 to 64, got '\(t)'") }
+            o.threads = n
+        }
+        return o
+    }
+
+    /// Prints the collected diagnostics (warnings unless --quiet) and forgets them.
+    mutating func report() {
+        for d in diagnostics.all where d.severity == .error || !quiet {
+            io.writeError(DiagnosticRenderer.render(d, sources: { [sources] in sources[$0] }, color: io.errorIsTerminal))
+        }
+        diagnostics = Diagnostics()
+    }
+
+    mutating func load() throws(UsageError) -> Document? {
+        let o = try documentOptions()
+        let doc = Loader.load(o, io: io, diagnostics: &diagnostics, sources: &sources)
+        if let doc { diagnostics.append(contentsOf: doc.framesetter.diagnostics) }
+        return doc
+    }
+
+    /// Reports diagnostics and gives the exit status for a document that failed to load.
+    mutating func failed() -> Int32 {
+        report()
+        return 1
+    }
+
+    /// The layout's own warnings (overfull lines, shrunk images), after it ran.
+    mutating func collectLayoutDiagnostics(_ doc: Document, before: Int) {
+        let all = doc.framesetter.diagnostics.all
+        if all.count > before { diagnostics.append(contentsOf: Array(all[before...])) }
+    }
+
+    /// Writes through a temporary file when the output is standard output.
+    func withOutput(_ path: String, _ body: (String) throws(RenderError) -> Void) throws(RenderError) {
+        guard path == "-" else {
+            try body(path)
+            return
+        }
+        let tmp = NSTemporaryDirectory() + "galley-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).out"
+        defer { unlink(tmp) }
+        try body(tmp)
+        guard let data = FileManager.default.contents(atPath: tmp) else {
+            throw RenderError(.error("cannot read back the output"))
+        }
+        io.writeOutput(data)
+    }
+
+    /// A progress line on standard error, only when it is a terminal.
+    func progress(_ text: String) {
+        guard io.errorIsTerminal && !quiet else { return }
+        io.writeError("\r\u{1B}[K" + text)
+    }
+    func endProgress() {
+        guard io.errorIsTerminal && !quiet else { return }
+        io.writeError("\r\u{1B}[K")
+    }
+
+    // MARK: commands
+
+    mutating func build() throws -> Int32 {
+        guard let doc = try load() else { return failed() }
+        let o = try documentOptions()
+        let output = arguments.value("output") ?? (o.input == "-" ? "-" : replacingExtension(o.input, with: "pdf"))
+        if output != "-" && output == o.input { throw UsageError(message: "the output would overwrite the input '\(o.input)'") }
+        let before = doc.framesetter.diagnostics.all.count
+        let title = arguments.value("title") ?? (o.input == "-" ? "Untitled" : ((o.input as NSString).lastPathComponent as NSString).deletingPathExtension)
+        let metadata = PDFMetadata(title: title, creator: "Galley \(Galley.version)", date: PDFMetadata.reproducibleDate(environment: io.environment))
+        var pages = 0
+        do {
+            try withOutput(output) { path throws(RenderError) in
+                pages = try Export.pdf(doc.framesetter, to: path, metadata: metadata) { n in progress("page \(n)") }
+            }
+        } catch {
+            endProgress()
+            collectLayoutDiagnostics(doc, before: before)
+            diagnostics.append(error.diagnostic)
+            report()
+            return 1
+        }
+        endProgress()
+        collectLayoutDiagnostics(doc, before: before)
+        report()
+        if !quiet && output != "-" && io.errorIsTerminal {
+            io.writeError("wrote \(output): \(pages) page\(pages == 1 ? "" : "s")\n")
+        }
+        return 0
+    }
+
+    mutating func preview() throws -> Int32 {
+        let o = try documentOptions()
+        var page = 1
+        if let p = arguments.value("page") {
+            guard let n = Int(p), n >= 1 else { throw UsageError(message: "--page must be a page number from 1, got '\(p)'") }
+            page = n
+        }
+        var dpi = 144.0
+        if let d = arguments.value("dpi") {
+            guard let v = Double(d), v >= 9, v <= 2400 else { throw UsageError(message: "--dpi must be a number from 9 to 2400, got '\(d)'") }
+            dpi = v
+        }
+        let output = arguments.value("output") ?? (o.input == "-" ? "-" : replacingExtension(o.input, with: "png", suffix: "-p\(page)"))
+        guard let doc = try load() else { return failed() }
+        let before = doc.framesetter.diagnostics.all.count
+        do {
+            try withOutput(output) { path throws(RenderError) in
+                try Export.png(doc.framesetter, page: page, to: path, dpi: dpi)
+            }
+        } catch {
+            collectLayoutDiagnostics(doc, before: before)
+            diagnostics.append(error.diagnostic)
+            report()
+            return 1
+        }
+        collectLayoutDiagnostics(doc, before: before)
+        report()
+        return 0
+    }
+
+    mutating func check() throws -> Int32 {
+        guard let doc = try load() else { return failed() }
+        let before = doc.framesetter.diagnostics.all.count
+        let pages = doc.framesetter.layOut { _ in true }
+        collectLayoutDiagnostics(doc, before: before)
+        let errors = diagnostics.errors.count
+        let warnings = diagnostics.warnings.count
+        report()
+        if !quiet {
+            io.writeError("\(doc.source.path): \(pages) page\(pages == 1 ? "" : "s"), \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")\n")
+        }
+        return errors > 0 ? 1 : 0
+    }
+
+    mutating func inspect() throws -> Int32 {
+        guard let doc = try load() else { return failed() }
+        let before = doc.framesetter.diagnostics.all.count
+        var report = InspectReport(document: doc)
+        doc.framesetter.layOut { page in
+            report.add(page)
+            return true
+        }
+        collectLayoutDiagnostics(doc, before: before)
+        report.diagnostics = diagnostics.all
+        io.writeOutput(Data((arguments.flag("json") ? report.json() : report.text()).utf8))
+        self.report()
+        return 0
+    }
+
+    mutating func templates() throws -> Int32 {
+        guard arguments.positionals.isEmpty else { throw UsageError(message: "unexpected argument '\(arguments.positionals[0])'") }
+        if let name = arguments.value("show") {
+            switch TemplateLoader.load(name) {
+            case .success(let t):
+                io.writeOutput(Data(TemplateLoader.encode(t).utf8))
+                return 0
+            case .failure(let d):
+                diagnostics.append(d)
+                report()
+                return 1
+            }
+        }
+        var s = ""
+        let width = (Template.builtins.map(\.name.count).max() ?? 0) + 2
+        for t in Template.builtins {
+            s += t.name.padding(toLength: width, withPad: " ", startingAt: 0) + t.summary + "\n"
+        }
+        io.writeOutput(Data(s.utf8))
+        return 0
+    }
+}
+
+/// `dir/name.txt` → `dir/name<suffix>.ext`.
+func replacingExtension(_ path: String, with ext: String, suffix: String = "") -> String {
+    let base = (path as NSString).deletingPathExtension
+    return base + suffix + "." + ext
+}

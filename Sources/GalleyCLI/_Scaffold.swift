@@ -1,1 +1,0 @@
-// GalleyCLI: under construction

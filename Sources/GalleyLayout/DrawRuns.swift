@@ -1,0 +1,116 @@
+import CPango
+
+/// A piece of a line ready to draw: glyphs of one font and style, with justification already
+/// written into their advances. Made on demand when a page is drawn; nothing is reshaped.
+package struct DrawRun: Sendable {
+    package var font: FontKey
+    /// Index into `Story.styles`.
+    package var style: Int
+    /// Start of the run from the line's origin (left edge of its content), points.
+    package var x: Double
+    /// Advance of the whole run, points.
+    package var width: Double
+    package var glyphs: [PangoGlyphInfo]
+    /// The story bytes the run shows (empty for a hyphen added at a break).
+    package var storyRange: Range<Int>
+    /// True for a hyphen the breaker added.
+    package var isHyphen: Bool
+}
+
+extension ParagraphLayout {
+    /// The runs of line `i` in visual order, justified, with the hyphen at the end when there is one.
+    package func drawRuns(line i: Int) -> [DrawRun] {
+        let line = lines[i]
+        let t = text
+        let start = line.start
+        let end = line.contentEnd
+        var out: [DrawRun] = []
+        var levels: [UInt8] = []
+        // Justification, in Pango units, rounded cumulatively so the line ends exactly on its edge.
+        var exact = 0.0
+        var applied: Int32 = 0
+        func extra(_ points: Double) -> Int32 {
+            exact += points * pangoScale
+            let total = Int32(exact.rounded())
+            defer { applied = total }
+            return total - applied
+        }
+        for run in t.runs where run.bytes.upperBound > start && run.bytes.lowerBound < end {
+            var glyphs: [PangoGlyphInfo] = []
+            var lo = Int32.max
+            var hi = Int32.min
+            for g in Int(run.glyphs.lowerBound)..<Int(run.glyphs.upperBound) {
+                let c = t.clusters[g]
+                guard c >= start && c < end else { continue }
+                var info = t.glyphs[g]
+                let first = g == Int(run.glyphs.lowerBound) || t.clusters[g - 1] != c
+                if line.spaceAdjust != 0 && first && t.flags[Int(c)].contains(.expandable) {
+                    info.geometry.width += extra(line.spaceAdjust)
+                }
+                if line.clusterAdjust != 0 {
+                    // After the last glyph of each cluster but the line's last.
+                    let lastOfCluster = g + 1 == Int(run.glyphs.upperBound) || t.clusters[g + 1] != c
+                    let nextCluster = lastOfCluster ? nextClusterStart(after: Int(c)) : Int.max
+                    if lastOfCluster && nextCluster < Int(end) { info.geometry.width += extra(line.clusterAdjust) }
+                }
+                glyphs.append(info)
+                lo = min(lo, c)
+                hi = max(hi, c)
+            }
+            guard !glyphs.isEmpty else { continue }
+            let width = glyphs.reduce(0) { $0 + Double($1.geometry.width) } / pangoScale
+            let bytesHi = min(Int(run.bytes.upperBound), Int(end))
+            out.append(
+                DrawRun(
+                    font: run.font, style: Int(run.style), x: 0, width: width, glyphs: glyphs,
+                    storyRange: (t.storyStart + max(Int(lo), Int(run.bytes.lowerBound)))..<(t.storyStart + bytesHi),
+                    isHyphen: false))
+            levels.append(run.level)
+        }
+        if line.hyphen, let last = out.last, let h = t.hyphens[last.font] {
+            out.append(
+                DrawRun(
+                    font: last.font, style: last.style, x: 0, width: Double(h.geometry.width) / pangoScale,
+                    glyphs: [h], storyRange: last.storyRange.upperBound..<last.storyRange.upperBound, isHyphen: true))
+            levels.append(levels.last ?? 0)
+        }
+        reorder(&out, levels: levels)
+        var x = 0.0
+        for k in out.indices {
+            out[k].x = x
+            x += out[k].width
+        }
+        return out
+    }
+
+    /// The byte where the cluster after the one starting at `c` starts.
+    private func nextClusterStart(after c: Int) -> Int {
+        var b = c + 1
+        while b < text.length && !text.flags[b].contains(.clusterStart) { b += 1 }
+        return b
+    }
+
+    /// Unicode bidi rule L2: from the highest level down to the lowest odd one, reverse every
+    /// maximal sequence of runs at that level or higher.
+    private func reorder(_ runs: inout [DrawRun], levels: [UInt8]) {
+        guard let maxLevel = levels.max(), maxLevel > 0 else { return }
+        let lowestOdd = levels.filter { $0 % 2 == 1 }.min() ?? maxLevel
+        var lv = levels
+        var level = maxLevel
+        while level >= max(1, lowestOdd) {
+            var i = 0
+            while i < runs.count {
+                if lv[i] >= level {
+                    var j = i
+                    while j < runs.count && lv[j] >= level { j += 1 }
+                    runs[i..<j].reverse()
+                    lv[i..<j].reverse()
+                    i = j
+                } else {
+                    i += 1
+                }
+            }
+            level -= 1
+        }
+    }
+}

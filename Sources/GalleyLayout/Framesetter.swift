@@ -1,0 +1,195 @@
+import Foundation
+import GalleyMarkup
+import GalleyStory
+
+/// How the framesetter runs.
+public struct LayoutOptions: Sendable {
+    /// Shaping threads; nil picks one per core (at most 4). Small stories are shaped inline.
+    public var threads: Int?
+    public init(threads: Int? = nil) { self.threads = threads }
+}
+
+/// Makes frames from a story, region after region (Core Text's CTFramesetter): the template's
+/// columns left to right, page after page, until the story's visible ranges have consumed it all.
+/// Pages are handed over as soon as they are full, so drawing overlaps shaping and memory stays flat.
+public final class Framesetter {
+    public let story: Story
+    public let template: Template
+    /// The input file's name, for located diagnostics.
+    public let file: String
+    /// Warnings met while laying out (substituted faces, overfull lines, shrunk images).
+    public private(set) var diagnostics = Diagnostics()
+    /// The engine of the thread that made the framesetter: resolves faces and draws.
+    package let engine: TextEngine
+    package let plan: FontPlan
+    let options: LayoutOptions
+    let breaker: any LineBreaker
+
+    public init(story: Story, template: Template, file: String, options: LayoutOptions = LayoutOptions()) {
+        self.story = story
+        self.template = template
+        self.file = file
+        self.options = options
+        self.breaker = GreedyBreaker()
+        let (plan, warnings) = FontPlan.resolve(
+            story: story, fallbackFaces: template.fallbackFaces, language: template.language, file: file)
+        self.plan = plan
+        self.engine = TextEngine(plan: plan)
+        diagnostics.append(contentsOf: warnings)
+    }
+
+    /// The column rectangles of every page, left to right.
+    public var columns: [Rect] {
+        let t = template
+        let usable = t.pageWidth - t.margins.left - t.margins.right
+        let n = max(1, t.columns)
+        let width = (usable - Double(n - 1) * t.gutter) / Double(n)
+        let height = t.pageHeight - t.margins.top - t.margins.bottom
+        return (0..<n).map { Rect(x: t.margins.left + Double($0) * (width + t.gutter), y: t.margins.top, width: width, height: height) }
+    }
+
+    /// Lays the story out, handing each finished page to `body` in order. `body` returns false
+    /// to stop early (a preview needs only the pages up to the one it shows). Returns the number
+    /// of pages made.
+    @discardableResult
+    public func layOut(_ body: (Page) throws -> Bool) rethrows -> Int {
+        let columns = self.columns
+        let columnWidth = columns[0].width
+        let widths: LineWidths = { _ in columnWidth }
+        let count = story.paragraphs.count
+        let threads = options.threads ?? min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
+        let parallel = threads > 1 && count >= 24 && story.text.utf8.count >= 16_384
+        let pipeline = parallel
+            ? ShapingPipeline(story: story, plan: plan, breaker: breaker, widths: widths, threads: threads) : nil
+        defer { pipeline?.stop() }
+        func layout(_ i: Int) -> ParagraphLayout? {
+            if let pipeline { return pipeline.take(i) }
+            return ShapingPipeline.layOut(story: story, paragraph: i, engine: engine, breaker: breaker, widths: widths)
+        }
+
+        var flow = Flow(story: story, template: template, file: file)
+        var pageNumber = 0
+        repeat {
+            pageNumber += 1
+            var page = Page(number: pageNumber, width: template.pageWidth, height: template.pageHeight, frames: [], footer: nil)
+            for (c, rect) in columns.enumerated() {
+                page.frames.append(flow.fill(rect, column: c, layout: layout))
+            }
+            if template.footer.enabled {
+                let text = template.footer.text.replacingOccurrences(of: "{page}", with: String(pageNumber))
+                page.footer = (text, Point(x: template.pageWidth / 2, y: template.pageHeight - template.margins.bottom / 2))
+            }
+            if try !body(page) { break }
+        } while !flow.finished
+        diagnostics.append(contentsOf: flow.diagnostics)
+        return pageNumber
+    }
+}
+
+/// The state of the flow between regions (Typst's `Work`): the next paragraph, and the next line
+/// of a paragraph split across regions.
+struct Flow {
+    let story: Story
+    let template: Template
+    let file: String
+    var paragraph = 0
+    var line = 0
+    /// The paragraph being split across regions, kept so it is not shaped again.
+    var current: ParagraphLayout?
+    var diagnostics = Diagnostics()
+
+    init(story: Story, template: Template, file: String) {
+        self.story = story
+        self.template = template
+        self.file = file
+    }
+
+    var finished: Bool { paragraph >= story.paragraphs.count }
+
+    /// Story byte where the flow stands.
+    var position: Int {
+        guard !finished else { return story.text.utf8.count }
+        if let current, line > 0 { return current.storyStart + Int(current.lines[line].start) }
+        return story.paragraphs[paragraph].range.lowerBound
+    }
+
+    /// Fills one region. Every pass of the loop places a line or an image, or ends the region
+    /// because something is already in it: an empty region always takes the next item (forced,
+    /// with a warning, when it does not fit), so the flow always progresses.
+    mutating func fill(_ rect: Rect, column: Int, layout: (Int) -> ParagraphLayout?) -> Frame {
+        var frame = Frame(rect: rect, column: column, visibleRange: position..<position)
+        var y = rect.y
+        let bottom = rect.maxY + 0.001
+        fill: while !finished {
+            let p = story.paragraphs[paragraph]
+            switch p.content {
+            case .image(let i):
+                let image = story.images[i]
+                var w = rect.width
+                var h = w / image.aspectRatio
+                let shrunk = h > rect.height
+                if shrunk {
+                    h = rect.height
+                    w = h * image.aspectRatio
+                }
+                if y + h > bottom && !frame.isEmpty { break fill }
+                if shrunk && line == 0 {
+                    diagnostics.append(.warning(
+                        "image '\(image.source)' is taller than the column; shrunk to \(format(w))×\(format(h)) pt",
+                        file: file, at: image.location, length: 4))
+                }
+                frame.images.append(
+                    PlacedImage(image: i, rect: Rect(x: rect.x + (rect.width - w) / 2, y: y, width: w, height: h),
+                        storyOffset: p.range.lowerBound, shrunk: shrunk))
+                y += h + p.style.spacingAfter
+                paragraph += 1
+            case .text:
+                let l: ParagraphLayout
+                if let c = current { l = c } else {
+                    guard let made = layout(paragraph) else { break }
+                    l = made
+                    current = made
+                    line = 0
+                }
+                while line < l.lines.count {
+                    let b = l.lines[line]
+                    if y + b.height > bottom && !frame.isEmpty { break fill }
+                    if y + b.height > bottom {
+                        diagnostics.append(.warning(
+                            "a line \(format(b.height)) pt tall does not fit a column \(format(rect.height)) pt tall; placed anyway",
+                            file: file, at: story.sourceMap.sourceLocation(ofByte: l.storyStart + Int(b.start), in: story.text)))
+                    }
+                    if b.overfull {
+                        let start = l.storyStart + Int(b.start)
+                        let snippet = story.text.utf8Slice(start, l.storyStart + Int(b.contentEnd))
+                        diagnostics.append(.warning(
+                            "line is \(format(b.naturalWidth - b.availableWidth)) pt wider than its column: '\(snippet.prefix(40))' cannot be broken to fit",
+                            file: file, at: story.sourceMap.sourceLocation(ofByte: start, in: story.text)))
+                    }
+                    let x = rect.x + b.indent
+                    frame.lines.append(
+                        PlacedLine(
+                            origin: Point(x: x, y: y + b.ascent),
+                            box: Rect(x: x, y: y, width: b.availableWidth, height: b.height),
+                            storyRange: (l.storyStart + Int(b.start))..<(l.storyStart + Int(b.end)),
+                            contentWidth: b.naturalWidth + (b.spaceAdjust != 0 || b.clusterAdjust != 0 ? b.availableWidth - b.naturalWidth : 0),
+                            overfull: b.overfull, paragraphIndex: paragraph, lineIndex: line, paragraph: l))
+                    y += b.height
+                    line += 1
+                }
+                y += p.style.spacingAfter
+                current = nil
+                line = 0
+                paragraph += 1
+            }
+        }
+        frame.visibleRange = frame.visibleRange.lowerBound..<position
+        if finished { frame.visibleRange = frame.visibleRange.lowerBound..<story.text.utf8.count }
+        return frame
+    }
+}
+
+func format(_ v: Double) -> String {
+    let r = (v * 10).rounded() / 10
+    return r == r.rounded() ? String(Int(r)) : String(r)
+}

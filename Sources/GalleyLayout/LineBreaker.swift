@@ -1,0 +1,195 @@
+import GalleyStory
+
+/// The available width of each line of a paragraph, points, before indents: a function of the
+/// line's index within the paragraph (the framesetter maps that to a vertical position in the
+/// region's shape). A constant for plain columns; a staircase around images.
+package typealias LineWidths = @Sendable (_ line: Int) -> Double
+
+/// Everything a line breaker needs to break one paragraph.
+package struct BreakRequest {
+    package var text: ShapedText
+    package var style: ParagraphStyle
+    package var plan: FontPlan
+    /// The style of an empty paragraph (it has no glyph runs to take one from).
+    package var emptyStyle: Int
+    package var widths: LineWidths
+}
+
+/// Chooses where a shaped paragraph's lines break. Greedy first-fit and total-fit are two
+/// strategies behind this one interface; the flow and the renderer do not know which ran.
+package protocol LineBreaker: Sendable {
+    func lines(for request: BreakRequest) -> [LineBreak]
+}
+
+/// First fit: each line takes as many break opportunities as fit (what a PangoLayout does).
+package struct GreedyBreaker: LineBreaker {
+    package init() {}
+
+    package func lines(for r: BreakRequest) -> [LineBreak] {
+        let t = r.text
+        let n = t.length
+        var lines: [LineBreak] = []
+        if n == 0 {
+            lines.append(LineSetter(request: r).line(start: 0, end: 0, hyphen: false, index: 0, isLast: true))
+            return lines
+        }
+        let setter = LineSetter(request: r)
+        var opportunities: [Int] = []
+        for b in 1...n where t.flags[b].contains(.lineBreak) || b == n { opportunities.append(b) }
+        var s = 0
+        var next = 0  // first opportunity after s
+        while s < n {
+            let index = lines.count
+            let available = setter.available(index)
+            var best: Int?
+            var j = next
+            while j < opportunities.count {
+                let b = opportunities[j]
+                let hyphen = b < n && t.flags[b].contains(.hyphenBreak)
+                let w = setter.contentWidth(start: s, end: b, hyphen: hyphen)
+                guard w <= available + 1e-6 || setter.trimmed(s, b) == s else { break }
+                best = j
+                j += 1
+                if t.flags[b].contains(.mandatory) { break }
+            }
+            let end: Int
+            let hyphen: Bool
+            if let best {
+                end = opportunities[best]
+                hyphen = end < n && t.flags[end].contains(.hyphenBreak)
+                next = best + 1
+            } else {
+                // Even the first word is too wide: break inside it at the last grapheme that fits,
+                // always taking at least one grapheme so every line makes progress.
+                let limit = opportunities[next]
+                var g = s + 1
+                while g < limit && !t.flags[g].contains(.charBreak) { g += 1 }
+                var fit = g
+                var c = g
+                while c < limit {
+                    c += 1
+                    while c < limit && !t.flags[c].contains(.charBreak) { c += 1 }
+                    if setter.contentWidth(start: s, end: c, hyphen: false) > available + 1e-6 { break }
+                    fit = c
+                }
+                end = fit
+                hyphen = false
+            }
+            lines.append(setter.line(start: s, end: end, hyphen: hyphen, index: index, isLast: end >= n))
+            s = end
+        }
+        return lines
+    }
+}
+
+/// Turns a chosen break into a `LineBreak`: trims trailing white space, measures, aligns,
+/// justifies, and sizes the line box from the styles on it (never from fallback fonts, so a CJK
+/// or emoji glyph does not make one line taller than its neighbours).
+package struct LineSetter {
+    let request: BreakRequest
+
+    package init(request: BreakRequest) { self.request = request }
+
+    /// Width available to line `index` after its indent.
+    package func available(_ index: Int) -> Double {
+        max(0, request.widths(index) - indent(index))
+    }
+
+    func indent(_ index: Int) -> Double { index == 0 ? request.style.firstLineIndent : 0 }
+
+    /// Where the visible content of `start..<end` ends: trailing white space removed.
+    package func trimmed(_ start: Int, _ end: Int) -> Int {
+        let f = request.text.flags
+        var e = end
+        while e > start {
+            var c = e - 1
+            while c > start && !f[c].contains(.charStart) { c -= 1 }
+            guard f[c].contains(.white) else { break }
+            e = c
+        }
+        return e
+    }
+
+    /// Natural width of the visible content of `start..<end`, with a hyphen when asked.
+    package func contentWidth(start: Int, end: Int, hyphen: Bool) -> Double {
+        let e = trimmed(start, end)
+        let t = request.text
+        return t.x[e] - t.x[start] + (hyphen ? t.hyphenWidth(before: e) : 0)
+    }
+
+    /// Number of expandable spaces in `start..<end`.
+    func expandableSpaces(_ start: Int, _ end: Int) -> Int {
+        var n = 0
+        let f = request.text.flags
+        for b in start..<end where f[b].contains(.expandable) { n += 1 }
+        return n
+    }
+
+    /// Glyph-cluster gaps in `start..<end` where a line may break without a space (CJK).
+    func interCharacterGaps(_ start: Int, _ end: Int) -> (breaks: Int, clusters: Int) {
+        var breaks = 0
+        var clusters = 0
+        let f = request.text.flags
+        if end <= start { return (0, 0) }
+        for b in (start + 1)..<end {
+            if f[b].contains(.clusterStart) { clusters += 1 }
+            if f[b].contains(.lineBreak) && !f[b - 1].contains(.white) { breaks += 1 }
+        }
+        return (breaks, clusters)
+    }
+
+    /// Line box height and baseline position from the styles present on the line.
+    func box(_ start: Int, _ end: Int) -> (height: Double, ascent: Double) {
+        let t = request.text
+        let plan = request.plan
+        var above = 0.0
+        var below = 0.0
+        func include(_ style: Int) {
+            let s = plan.styles[style]
+            let m = plan.metrics[style]
+            let h = request.style.leadingRatio * s.size
+            let half = (h - (m.ascent + m.descent)) / 2
+            above = max(above, half + m.ascent)
+            below = max(below, h - (half + m.ascent))
+        }
+        if t.runs.isEmpty || end <= start {
+            include(t.runs.isEmpty ? request.emptyStyle : Int(t.runs[min(t.runs.count - 1, max(0, t.runs.firstIndex { $0.bytes.upperBound > Int32(start) } ?? 0))].style))
+        } else {
+            for run in t.runs where run.bytes.upperBound > Int32(start) && run.bytes.lowerBound < Int32(end) {
+                include(Int(run.style))
+            }
+        }
+        return (above + below, above)
+    }
+
+    /// The line from `start` to `end` (where the next line starts), set to its available width.
+    package func line(start: Int, end: Int, hyphen: Bool, index: Int, isLast: Bool) -> LineBreak {
+        let contentEnd = trimmed(start, end)
+        let natural = contentWidth(start: start, end: end, hyphen: hyphen)
+        let available = available(index)
+        let (height, ascent) = box(start, max(contentEnd, min(end, start + 1)))
+        var line = LineBreak(
+            start: Int32(start), contentEnd: Int32(contentEnd), end: Int32(end), hyphen: hyphen,
+            naturalWidth: natural, availableWidth: available, indent: indent(index), alignOffset: 0,
+            spaceAdjust: 0, clusterAdjust: 0, height: height, ascent: ascent,
+            overfull: natural > available + 0.01)
+        let slack = available - natural
+        switch request.style.alignment {
+        case .left: break
+        case .right: line.alignOffset = max(0, slack)
+        case .center: line.alignOffset = max(0, slack / 2)
+        case .justify:
+            // The last line of a paragraph keeps its natural spacing, as do overfull lines.
+            guard !isLast, !line.overfull, slack > 0 else { break }
+            let spaces = expandableSpaces(start, contentEnd)
+            if spaces > 0 {
+                line.spaceAdjust = slack / Double(spaces)
+            } else {
+                let (breaks, clusters) = interCharacterGaps(start, contentEnd)
+                // Letter-space only text that breaks between characters (CJK), never one long word.
+                if breaks > 0 && clusters > 0 { line.clusterAdjust = slack / Double(clusters) }
+            }
+        }
+        return line
+    }
+}

@@ -1,0 +1,88 @@
+import GalleyStory
+
+/// A point on a page, points from the top-left corner, y down.
+public struct Point: Hashable, Sendable {
+    public var x: Double
+    public var y: Double
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
+}
+
+/// A rectangle on a page, points from the top-left corner, y down.
+public struct Rect: Hashable, Sendable {
+    public var x: Double
+    public var y: Double
+    public var width: Double
+    public var height: Double
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+    public var maxX: Double { x + width }
+    public var maxY: Double { y + height }
+}
+
+/// A line of text placed on a page.
+public struct PlacedLine: Sendable {
+    /// Left end of the line box's baseline (the region's left edge plus any indent).
+    public var origin: Point
+    /// The line box: its height is the line pitch.
+    public var box: Rect
+    /// Story bytes the line holds, up to where the next line starts.
+    public var storyRange: Range<Int>
+    /// Width of the set content.
+    public var contentWidth: Double
+    /// The content is wider than the line box.
+    public var overfull: Bool
+    /// Index of the paragraph in the story, and of the line within it.
+    public var paragraphIndex: Int
+    public var lineIndex: Int
+    /// The shaped paragraph the line is drawn from.
+    package var paragraph: ParagraphLayout
+}
+
+/// An image placed on a page.
+public struct PlacedImage: Sendable {
+    /// Index into `Story.images`.
+    public var image: Int
+    public var rect: Rect
+    /// Story byte of the image's U+FFFC.
+    public var storyOffset: Int
+    /// The image was shrunk to fit a column it is taller than.
+    public var shrunk: Bool
+}
+
+/// The result of filling one region (Core Text's CTFrame).
+public struct Frame: Sendable {
+    /// The region filled: a column rectangle.
+    public var rect: Rect
+    /// Column index on the page, from 0, left to right.
+    public var column: Int
+    public var lines: [PlacedLine] = []
+    public var images: [PlacedImage] = []
+    /// The part of the story the frame holds (CTFrameGetVisibleStringRange), story bytes.
+    public var visibleRange: Range<Int>
+
+    public var isEmpty: Bool { lines.isEmpty && images.isEmpty }
+}
+
+/// A finished page: frames, and the folio.
+public struct Page: Sendable {
+    /// 1-based page number.
+    public var number: Int
+    public var width: Double
+    public var height: Double
+    public var frames: [Frame]
+    /// The footer line with `{page}` filled in, and where its baseline centre is; nil when off.
+    public var footer: (text: String, center: Point)?
+
+    /// Story bytes on the page.
+    public var visibleRange: Range<Int> {
+        guard let first = frames.first, let last = frames.last else { return 0..<0 }
+        return first.visibleRange.lowerBound..<max(first.visibleRange.lowerBound, last.visibleRange.upperBound)
+    }
+}

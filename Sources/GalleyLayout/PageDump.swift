@@ -1,0 +1,46 @@
+import GalleyStory
+
+/// The readable page dump tests compare: one line per frame, placed line and image, with
+/// positions (points, one decimal), width, source location and text.
+public enum PageDump {
+    public static func dump(_ page: Page, story: Story) -> String {
+        var s = "page \(page.number) \(f(page.width))x\(f(page.height))\n"
+        for frame in page.frames {
+            let r = frame.visibleRange
+            s += "  column \(frame.column + 1) at \(f(frame.rect.x)),\(f(frame.rect.y)) \(f(frame.rect.width))x\(f(frame.rect.height))"
+            s += " chars \(story.characterOffset(ofByte: r.lowerBound))..<\(story.characterOffset(ofByte: r.upperBound))\n"
+            var items: [(Double, String)] = []
+            for l in frame.lines {
+                let loc = story.sourceMap.sourceLocation(ofByte: l.storyRange.lowerBound, in: story.text).map { "\($0)" } ?? "-"
+                var text = String(story.text.utf8Slice(l.storyRange.lowerBound, l.storyRange.upperBound))
+                if text.hasSuffix("\n") { text.removeLast() }
+                let flags = l.overfull ? " OVERFULL" : ""
+                items.append((l.box.y, "    line \(f(l.origin.x)),\(f(l.origin.y)) w=\(f(l.contentWidth))/\(f(l.box.width)) h=\(f(l.box.height)) @\(loc)\(flags) |\(text)|"))
+            }
+            for i in frame.images {
+                let img = story.images[i.image]
+                items.append((i.rect.y, "    image \(f(i.rect.x)),\(f(i.rect.y)) \(f(i.rect.width))x\(f(i.rect.height)) @\(img.location) \(img.source)\(i.shrunk ? " SHRUNK" : "")"))
+            }
+            for (_, line) in items.sorted(by: { $0.0 < $1.0 }) { s += line + "\n" }
+        }
+        if let footer = page.footer { s += "  footer \"\(footer.text)\" at \(f(footer.center.x)),\(f(footer.center.y))\n" }
+        return s
+    }
+
+    static func f(_ v: Double) -> String {
+        let r = (v * 10).rounded() / 10
+        if r == r.rounded() { return String(Int(r)) }
+        return String(r)
+    }
+}
+
+extension String {
+    /// The text of UTF-8 bytes `from..<to`, clamped to the string.
+    package func utf8Slice(_ from: Int, _ to: Int) -> Substring {
+        let u = utf8
+        let n = u.count
+        let a = u.index(u.startIndex, offsetBy: min(max(0, from), n))
+        let b = u.index(u.startIndex, offsetBy: min(max(from, to), n))
+        return self[a..<b]
+    }
+}

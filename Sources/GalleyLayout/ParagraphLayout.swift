@@ -1,0 +1,123 @@
+import CPango
+import GalleyStory
+
+/// Per-byte facts about a paragraph's text, from Pango's log attributes and the shaped glyphs.
+package struct ByteFlags: OptionSet, Sendable {
+    package let rawValue: UInt8
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// A Unicode scalar starts here.
+    package static let charStart = ByteFlags(rawValue: 1)
+    /// The character here is white space (trimmed at a line end).
+    package static let white = ByteFlags(rawValue: 2)
+    /// The character here is a space that justification may stretch.
+    package static let expandable = ByteFlags(rawValue: 4)
+    /// A line may break before this byte (UAX #14).
+    package static let lineBreak = ByteFlags(rawValue: 8)
+    /// A line must break before this byte.
+    package static let mandatory = ByteFlags(rawValue: 16)
+    /// A grapheme starts here: the last resort for breaking a word wider than the line.
+    package static let charBreak = ByteFlags(rawValue: 32)
+    /// A glyph cluster starts here: `ParagraphLayout.x` is exact here.
+    package static let clusterStart = ByteFlags(rawValue: 64)
+    /// Breaking before this byte shows a hyphen (after a soft hyphen, or a hyphenation point).
+    package static let hyphenBreak = ByteFlags(rawValue: 128)
+}
+
+/// Consecutive glyphs of one Pango item: one font, one story style, one bidi level.
+package struct GlyphRun: Sendable {
+    package var font: FontKey
+    /// Index into `Story.styles`.
+    package var style: Int32
+    /// Bidi embedding level (odd = right to left).
+    package var level: UInt8
+    /// Range in the paragraph's glyph arrays.
+    package var glyphs: Range<Int32>
+    /// Range in the paragraph's bytes.
+    package var bytes: Range<Int32>
+}
+
+/// One line of a paragraph, as chosen by the line breaker.
+package struct LineBreak: Sendable, Equatable {
+    /// Paragraph byte where the line starts.
+    package var start: Int32
+    /// Where its visible content ends (trailing white space excluded).
+    package var contentEnd: Int32
+    /// Where the next line starts.
+    package var end: Int32
+    /// The line ends with a hyphen that is not in the text.
+    package var hyphen: Bool
+    /// Width of the content at natural spacing, hyphen included, points.
+    package var naturalWidth: Double
+    /// The width the line was broken to, points.
+    package var availableWidth: Double
+    /// Offset of the line box from the region's left edge (indents), points.
+    package var indent: Double
+    /// Where the content starts inside the line box (alignment), points.
+    package var alignOffset: Double
+    /// Extra width given to each expandable space (justification), points.
+    package var spaceAdjust: Double
+    /// Extra width given after each cluster, for lines with no spaces (CJK justification), points.
+    package var clusterAdjust: Double
+    /// Line box height (pitch) and the baseline's distance from its top, points.
+    package var height: Double
+    package var ascent: Double
+    /// The content is wider than the available width (a word that could not be broken to fit).
+    package var overfull: Bool
+
+    /// Width of the line as set (natural plus justification).
+    package var setWidth: Double { naturalWidth + (spaceAdjust != 0 || clusterAdjust != 0 ? availableWidth - naturalWidth : 0) }
+}
+
+/// A paragraph shaped once: glyphs, their clusters, and per-byte widths and break facts.
+/// Everything the line breaker and the renderer need, with no Pango object in it, so it moves
+/// freely between threads.
+package struct ShapedText: Sendable {
+    /// Index of the paragraph in the story.
+    package var index: Int
+    /// Story byte offset of the paragraph's first byte.
+    package var storyStart: Int
+    /// Paragraph length in bytes (its terminator excluded).
+    package var length: Int
+    package var glyphs: [PangoGlyphInfo]
+    /// Paragraph byte of each glyph's cluster.
+    package var clusters: [Int32]
+    package var runs: [GlyphRun]
+    /// `x[b]`: width of the text before byte b at natural spacing, points (exact at cluster starts).
+    package var x: [Double]
+    package var flags: [ByteFlags]
+    /// The hyphen glyph of each font in the paragraph that may need one.
+    package var hyphens: [FontKey: PangoGlyphInfo]
+
+    /// Width of the hyphen drawn after byte `b` (in the font of the run holding b - 1).
+    package func hyphenWidth(before b: Int) -> Double {
+        guard let run = run(containing: max(0, b - 1)), let g = hyphens[run.font] else { return 0 }
+        return Double(g.geometry.width) / pangoScale
+    }
+
+    /// The glyph run whose bytes contain `b`.
+    package func run(containing b: Int) -> GlyphRun? {
+        var lo = 0
+        var hi = runs.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if Int(runs[mid].bytes.upperBound) <= b { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < runs.count && runs[lo].bytes.contains(Int32(b)) ? runs[lo] : nil
+    }
+}
+
+/// A shaped paragraph with its lines: what the framesetter places and the renderer draws.
+/// Immutable; shared between threads by reference, freed when the last page holding it is drawn.
+package final class ParagraphLayout: Sendable {
+    package let text: ShapedText
+    /// The lines, for the widths they were broken to.
+    package let lines: [LineBreak]
+
+    package init(text: ShapedText, lines: [LineBreak]) {
+        self.text = text
+        self.lines = lines
+    }
+
+    package var index: Int { text.index }
+    package var storyStart: Int { text.storyStart }
+}

@@ -1,0 +1,164 @@
+import CPango
+import GalleyStory
+
+extension TextEngine {
+    /// Shapes one text paragraph of the story: itemize with the paragraph's style runs, take the
+    /// break opportunities from Pango's log attributes, shape each item once. The whole paragraph
+    /// is the shaping context. Linear in the paragraph's length.
+    package func shape(_ story: Story, paragraph index: Int) -> ShapedText {
+        let p = story.paragraphs[index]
+        let start = p.range.lowerBound
+        let length = p.range.count
+        var shaped = ShapedText(
+            index: index, storyStart: start, length: length, glyphs: [], clusters: [], runs: [],
+            x: [Double](repeating: 0, count: length + 1), flags: [ByteFlags](repeating: [], count: length + 1),
+            hyphens: [:])
+        guard length > 0 else { return shaped }
+        var utf8 = story.text.utf8
+        if utf8.withContiguousStorageIfAvailable({ _ in true }) == nil {
+            var copy = story.text
+            copy.makeContiguousUTF8()
+            utf8 = copy.utf8
+        }
+        utf8.withContiguousStorageIfAvailable { all in
+            let base = UnsafeRawPointer(all.baseAddress! + start).assumingMemoryBound(to: CChar.self)
+            shapeText(base, length: length, story: story, paragraph: p, into: &shaped)
+        }
+        return shaped
+    }
+
+    private func shapeText(
+        _ text: UnsafePointer<CChar>, length: Int, story: Story, paragraph p: Paragraph, into shaped: inout ShapedText
+    ) {
+        let start = p.range.lowerBound
+        // Character starts, and each character's byte offset.
+        var charBytes: [Int32] = []
+        charBytes.reserveCapacity(length + 1)
+        text.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
+            for b in 0..<length where bytes[b] & 0xC0 != 0x80 {
+                charBytes.append(Int32(b))
+            }
+        }
+        let nChars = charBytes.count
+        charBytes.append(Int32(length))
+
+        // Attributes: one font description per style run. A foreground attribute unique to the
+        // style makes Pango end items at every style change, so each item has one style.
+        let attrs = pango_attr_list_new()!
+        defer { pango_attr_list_unref(attrs) }
+        for r in story.runs[p.runs] where !r.range.isEmpty {
+            let a = pango_attr_font_desc_new(description(style: r.style))!
+            let f = pango_attr_foreground_new(UInt16(r.style & 0xFFFF), UInt16((r.style >> 16) & 0xFFFF), 0)!
+            for attr in [a, f] {
+                attr.pointee.start_index = UInt32(r.range.lowerBound - start)
+                attr.pointee.end_index = UInt32(r.range.upperBound - start)
+                pango_attr_list_insert(attrs, attr)
+            }
+            let lang = story.styles[r.style].language
+            if lang != plan.language {
+                let l = pango_attr_language_new(pango_language_from_string(lang))!
+                l.pointee.start_index = UInt32(r.range.lowerBound - start)
+                l.pointee.end_index = UInt32(r.range.upperBound - start)
+                pango_attr_list_insert(attrs, l)
+            }
+        }
+
+        // Break opportunities (UAX #14 with Pango's script tailoring), one entry per character + 1.
+        var logAttrs = [PangoLogAttr](repeating: PangoLogAttr(), count: nChars + 1)
+        let language = pango_language_from_string(plan.language)
+        pango_get_log_attrs(text, Int32(length), -1, language, &logAttrs, Int32(nChars + 1))
+        var flags = shaped.flags
+        for c in 0...nChars {
+            let b = Int(charBytes[c])
+            var f: ByteFlags = c < nChars ? [.charStart] : []
+            let la = logAttrs[c]
+            if la.is_white != 0 && c < nChars { f.insert(.white) }
+            if la.is_expandable_space != 0 && c < nChars { f.insert(.expandable) }
+            if la.is_line_break != 0 && c > 0 { f.insert(.lineBreak) }
+            if la.is_mandatory_break != 0 && c > 0 { f.insert(.mandatory) }
+            if la.is_char_break != 0 { f.insert(.charBreak) }
+            if la.break_inserts_hyphen != 0 { f.insert(.hyphenBreak) }
+            flags[b] = f
+        }
+
+        // Shape item by item; the whole paragraph is the context.
+        var advance = [Double](repeating: 0, count: length + 1)
+        var glyphs: [PangoGlyphInfo] = []
+        var clusters: [Int32] = []
+        var runs: [GlyphRun] = []
+        glyphs.reserveCapacity(length)
+        clusters.reserveCapacity(length)
+        let gs = pango_glyph_string_new()!
+        defer { pango_glyph_string_free(gs) }
+        let styleRuns = story.runs[p.runs]
+        var styleCursor = styleRuns.startIndex
+        let needHyphens = flags.contains { $0.contains(.hyphenBreak) }
+        let items = pango_itemize(context, text, 0, Int32(length), attrs, nil)
+        var node = items
+        var firstChar = 0
+        logAttrs.withUnsafeMutableBufferPointer { la in
+            while let n = node {
+                let item = n.pointee.data.assumingMemoryBound(to: PangoItem.self)
+                let offset = Int(item.pointee.offset)
+                pango_shape_item(item, text, Int32(length), la.baseAddress! + firstChar, gs, PANGO_SHAPE_NONE)
+                firstChar += Int(item.pointee.num_chars)
+                let count = Int(gs.pointee.num_glyphs)
+                let g0 = Int32(glyphs.count)
+                for g in 0..<count {
+                    let info = gs.pointee.glyphs[g]
+                    let cluster = Int(gs.pointee.log_clusters[g]) + offset
+                    glyphs.append(info)
+                    clusters.append(Int32(cluster))
+                    advance[cluster] += Double(info.geometry.width) / pangoScale
+                    if info.attr.is_cluster_start != 0 { flags[cluster].insert(.clusterStart) }
+                }
+                while styleCursor < styleRuns.endIndex && styleRuns[styleCursor].range.upperBound - start <= offset {
+                    styleCursor += 1
+                }
+                let style = styleCursor < styleRuns.endIndex ? styleRuns[styleCursor].style : styleRuns.last!.style
+                let font = key(of: item.pointee.analysis.font)
+                runs.append(
+                    GlyphRun(
+                        font: font, style: Int32(style), level: item.pointee.analysis.level,
+                        glyphs: g0..<Int32(glyphs.count),
+                        bytes: Int32(offset)..<Int32(offset + Int(item.pointee.length))))
+                if needHyphens && shaped.hyphens[font] == nil, let h = hyphenGlyph(item) {
+                    shaped.hyphens[font] = h
+                }
+                pango_item_free(item)
+                node = n.pointee.next
+            }
+        }
+        g_list_free(items)
+        flags[length].insert(.clusterStart)
+
+        // x[b] = width of everything before b.
+        var x = shaped.x
+        var sum = 0.0
+        for b in 0..<length {
+            x[b] = sum
+            sum += advance[b]
+        }
+        x[length] = sum
+        shaped.glyphs = glyphs
+        shaped.clusters = clusters
+        shaped.runs = runs
+        shaped.x = x
+        shaped.flags = flags
+    }
+
+    /// The hyphen glyph in an item's font, shaped once per font.
+    func hyphenGlyph(_ item: UnsafeMutablePointer<PangoItem>) -> PangoGlyphInfo? {
+        let k = key(of: item.pointee.analysis.font)
+        if let g = hyphenCache[k] { return g }
+        let gs = pango_glyph_string_new()!
+        defer { pango_glyph_string_free(gs) }
+        var analysis = item.pointee.analysis
+        analysis.level = 0
+        pango_shape("-", 1, &analysis, gs)
+        guard gs.pointee.num_glyphs == 1 else { return nil }
+        let g = gs.pointee.glyphs[0]
+        hyphenCache[k] = g
+        return g
+    }
+}

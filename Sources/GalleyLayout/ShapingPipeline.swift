@@ -1,0 +1,102 @@
+import Foundation
+import GalleyStory
+
+/// Shapes and breaks paragraphs ahead of the framesetter on dedicated threads, each with its own
+/// `TextEngine` (Pango is not thread-safe; a font map per thread is the measured way to use two
+/// cores). Results come back in story order. Workers stay at most `window` paragraphs ahead of
+/// the consumer, so memory stays flat however long the story is.
+final class ShapingPipeline: @unchecked Sendable {
+    private let story: Story
+    private let plan: FontPlan
+    private let breaker: any LineBreaker
+    private let widths: LineWidths
+    private let window: Int
+    private let condition = NSCondition()
+    /// Finished paragraphs not yet taken (nil: not done, or taken).
+    private var slots: [ParagraphLayout?]
+    private var done: [Bool]
+    /// The next paragraph a worker will take, and the first one the consumer has not taken.
+    private var next = 0
+    private var consumed = 0
+    private var cancelled = false
+    private var running = 0
+
+    init(story: Story, plan: FontPlan, breaker: any LineBreaker, widths: @escaping LineWidths, threads: Int, window: Int = 384) {
+        self.story = story
+        self.plan = plan
+        self.breaker = breaker
+        self.widths = widths
+        self.window = window
+        slots = Array(repeating: nil, count: story.paragraphs.count)
+        done = Array(repeating: false, count: story.paragraphs.count)
+        running = threads
+        for n in 0..<threads {
+            let t = Thread { [self] in work() }
+            t.name = "galley-shaper-\(n)"
+            t.stackSize = 4 << 20
+            t.start()
+        }
+    }
+
+    /// One worker: its own engine, taking paragraphs in order until none are left.
+    private func work() {
+        let engine = TextEngine(plan: plan)
+        withExtendedLifetime(engine) {
+            while true {
+                condition.lock()
+                while !cancelled && next < story.paragraphs.count && next >= consumed + window { condition.wait() }
+                if cancelled || next >= story.paragraphs.count {
+                    running -= 1
+                    condition.broadcast()
+                    condition.unlock()
+                    return
+                }
+                let i = next
+                next += 1
+                condition.unlock()
+                let result = Self.layOut(story: story, paragraph: i, engine: engine, breaker: breaker, widths: widths)
+                condition.lock()
+                slots[i] = result
+                done[i] = true
+                condition.broadcast()
+                condition.unlock()
+            }
+        }
+    }
+
+    /// Shapes and breaks one paragraph (nil for block objects, which are not shaped).
+    static func layOut(
+        story: Story, paragraph i: Int, engine: TextEngine, breaker: any LineBreaker, widths: @escaping LineWidths
+    ) -> ParagraphLayout? {
+        let p = story.paragraphs[i]
+        guard case .text = p.content else { return nil }
+        let shaped = engine.shape(story, paragraph: i)
+        let emptyStyle = story.runs[p.runs].first?.style ?? 0
+        let request = BreakRequest(text: shaped, style: p.style, plan: engine.plan, emptyStyle: emptyStyle, widths: widths)
+        return ParagraphLayout(text: shaped, lines: breaker.lines(for: request))
+    }
+
+    /// The layout of paragraph `i`, waiting for a worker when needed. Taking paragraph i lets
+    /// the workers run up to i + window.
+    func take(_ i: Int) -> ParagraphLayout? {
+        condition.lock()
+        defer { condition.unlock() }
+        if i + 1 > consumed {
+            consumed = i + 1
+            condition.broadcast()
+        }
+        while !done[i] { condition.wait() }
+        let r = slots[i]
+        slots[i] = nil
+        return r
+    }
+
+    /// Stops the workers and waits until they have finished their current paragraph.
+    func stop() {
+        condition.lock()
+        cancelled = true
+        condition.broadcast()
+        while running > 0 { condition.wait() }
+        condition.unlock()
+    }
+}

@@ -1,0 +1,294 @@
+import CPango
+import Foundation
+import GalleyMarkup
+import GalleyStory
+
+/// Pango units per point (at 72 dpi a device unit is a point).
+package let pangoScale = Double(PANGO_SCALE)
+
+/// One thread's Pango state: a font map, a print-configured context, and caches keyed by the
+/// story's style indices. Pango objects are not thread-safe, so an engine is created, used and
+/// destroyed on one thread; threads exchange fonts only as `FontKey`s (see `FontRegistry`).
+package final class TextEngine {
+    /// This engine's own font map (never the per-thread default: its lifetime is ours).
+    package let fontMap: UnsafeMutablePointer<PangoFontMap>
+    /// 72 dpi, hint metrics off, hint style none, glyph positions not rounded: device-independent
+    /// shaping, so the PDF and the PNG of a page break identically.
+    package let context: OpaquePointer
+    let plan: FontPlan
+    /// Font description of each story style (index = style index), made on first use.
+    private var descriptions: [OpaquePointer?] = []
+    /// FontKey of each PangoFont this engine has met.
+    private var keys: [UnsafeMutableRawPointer: FontKey] = [:]
+    /// PangoFont of each key, loaded in this engine's font map.
+    private var fonts: [FontKey: UnsafeMutablePointer<PangoFont>] = [:]
+    /// The hyphen glyph of each font, shaped once.
+    var hyphenCache: [FontKey: PangoGlyphInfo] = [:]
+
+    package init(plan: FontPlan) {
+        self.plan = plan
+        fontMap = pango_cairo_font_map_new()
+        let ctx = pango_font_map_create_context(fontMap)!
+        context = ctx
+        pango_cairo_context_set_resolution(ctx, 72)
+        let options = cairo_font_options_create()
+        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+        pango_cairo_context_set_font_options(ctx, options)
+        cairo_font_options_destroy(options)
+        pango_context_set_round_glyph_positions(ctx, 0)
+        pango_context_set_language(ctx, pango_language_from_string(plan.language))
+    }
+
+    deinit {
+        for d in descriptions { if let d { pango_font_description_free(d) } }
+        for (_, f) in fonts { galley_object_unref(f) }
+        galley_object_unref(UnsafeMutableRawPointer(context))
+        galley_object_unref(fontMap)
+    }
+
+    /// The Pango description (faces with fallbacks, weight, style, size) of a story style.
+    func description(style: Int) -> OpaquePointer {
+        if style >= descriptions.count {
+            descriptions.append(contentsOf: repeatElement(nil, count: style + 1 - descriptions.count))
+        }
+        if let d = descriptions[style] { return d }
+        let d = plan.makeDescription(style: style)
+        descriptions[style] = d
+        return d
+    }
+
+    /// The registry key of a font this engine loaded.
+    func key(of font: UnsafeMutablePointer<PangoFont>) -> FontKey {
+        let raw = UnsafeMutableRawPointer(font)
+        if let k = keys[raw] { return k }
+        let desc = pango_font_describe(font)!
+        let name = String(cString: pango_font_description_to_string(desc))
+        pango_font_description_free(desc)
+        let k = FontRegistry.shared.key(for: name, isColor: galley_font_is_color(font) != 0)
+        keys[raw] = k
+        g_object_ref(font)  // held so the pointer stays unique for this engine's life
+        fonts[k] = font
+        return k
+    }
+
+    /// This engine's PangoFont for a key published by any engine (same fonts, same glyph ids).
+    package func font(_ key: FontKey) -> UnsafeMutablePointer<PangoFont> {
+        if let f = fonts[key] { return f }
+        let desc = pango_font_description_from_string(FontRegistry.shared.description(of: key))
+        let f = pango_font_map_load_font(fontMap, context, desc)!
+        pango_font_description_free(desc)
+        fonts[key] = f
+        keys[UnsafeMutableRawPointer(f)] = key
+        return f
+    }
+}
+
+/// Resolves the faces a story asks for once, before shaping starts: which family and style each
+/// face name means, which faces are substituted (for warnings), and each style's line metrics.
+/// Immutable and shared by every thread.
+package struct FontPlan: Sendable {
+    /// A face name turned into what Pango can look up.
+    package struct Face: Sendable, Hashable {
+        package var family: String
+        package var weight: Int32
+        package var italic: Bool
+        /// A colour (emoji) font. Never put in a family list: Pango then takes it for the digits,
+        /// `#` and `*` it also covers; its own emoji itemization finds it for real emoji.
+        package var isColor = false
+    }
+    /// Vertical metrics of a style's primary font, points.
+    package struct Metrics: Sendable {
+        package var ascent: Double
+        package var descent: Double
+        package var underlinePosition: Double
+        package var underlineThickness: Double
+    }
+
+    package let styles: [TextStyle]
+    package let faces: [String: Face]
+    package let fallbackFaces: [String]
+    package let language: String
+    /// Metrics of each style (index = style index).
+    package let metrics: [Metrics]
+
+    /// Resolves every face of the story with a throwaway engine on the calling thread.
+    /// Substitutions become warnings located where the face was first asked for.
+    package static func resolve(
+        story: Story, fallbackFaces: [String], language: String, file: String
+    ) -> (FontPlan, [Diagnostic]) {
+        var faces: [String: Face] = [:]
+        var diagnostics: [Diagnostic] = []
+        let probe = FontProbe()
+        var names = Set(story.styles.map(\.face))
+        names.formUnion(fallbackFaces)
+        for name in names.sorted() {
+            let (face, used) = probe.resolve(name)
+            faces[name] = face
+            if let used, !fallbackFaces.contains(name) || story.styles.contains(where: { $0.face == name }) {
+                let d = Diagnostic.warning(
+                    "face '\(name)' is not installed; using '\(used)'", file: story.faceRequests[name] == nil ? nil : file,
+                    at: story.faceRequests[name], length: name.unicodeScalars.count)
+                diagnostics.append(d)
+            }
+        }
+        var plan = FontPlan(styles: story.styles, faces: faces, fallbackFaces: fallbackFaces, language: language, metrics: [])
+        plan = FontPlan(
+            styles: story.styles, faces: faces, fallbackFaces: fallbackFaces, language: language,
+            metrics: story.styles.indices.map { probe.metrics(plan.makeDescription(style: $0), language: story.styles[$0].language) })
+        return (plan, diagnostics)
+    }
+
+    private init(styles: [TextStyle], faces: [String: Face], fallbackFaces: [String], language: String, metrics: [Metrics]) {
+        self.styles = styles
+        self.faces = faces
+        self.fallbackFaces = fallbackFaces
+        self.language = language
+        self.metrics = metrics
+    }
+
+    /// A new Pango description for a style: its family, then the fallback families.
+    /// The caller owns it.
+    package func makeDescription(style: Int) -> OpaquePointer {
+        let s = styles[style]
+        let face = faces[s.face] ?? Face(family: s.face, weight: 400, italic: false)
+        let fallbacks = fallbackFaces.compactMap { name -> String? in
+            guard let f = faces[name] else { return name }
+            return f.isColor ? nil : f.family
+        }
+        let families = ([face.family] + fallbacks).joined(separator: ",")
+        let d = pango_font_description_new()!
+        pango_font_description_set_family(d, families)
+        pango_font_description_set_weight(d, PangoWeight(rawValue: UInt32(face.weight)))
+        pango_font_description_set_style(d, face.italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL)
+        pango_font_description_set_size(d, Int32((s.size * pangoScale).rounded()))
+        return d
+    }
+}
+
+/// Asks fontconfig (through Pango) what a face name resolves to.
+private final class FontProbe {
+    let engine = TextEngine(plan: .empty)
+
+    /// Style words of PostScript names ("Helvetica-BoldOblique") and of "Family Style" names.
+    static let styleWords: [(String, Int32, Bool)] = [
+        ("bolditalic", 700, true), ("boldoblique", 700, true), ("bold", 700, false),
+        ("italic", 400, true), ("oblique", 400, true), ("roman", 400, false), ("regular", 400, false),
+        ("book", 400, false), ("medium", 500, false), ("semibold", 600, false), ("light", 300, false),
+        ("black", 900, false), ("heavy", 900, false), ("mediumitalic", 500, true), ("lightitalic", 300, true),
+    ]
+
+    /// The face for a name, and the family actually used when the name is not installed.
+    func resolve(_ name: String) -> (FontPlan.Face, String?) {
+        var candidates: [FontPlan.Face] = []
+        // "Helvetica-Bold": a PostScript name.
+        if let dash = name.lastIndex(of: "-") {
+            let family = String(name[..<dash]).trimmingCharacters(in: .whitespaces)
+            let word = name[name.index(after: dash)...].lowercased()
+            if let (_, w, i) = Self.styleWords.first(where: { $0.0 == word }), !family.isEmpty {
+                candidates.append(FontPlan.Face(family: family, weight: w, italic: i))
+            }
+        }
+        // "DejaVu Serif Bold Italic": trailing style words.
+        var words = name.split(separator: " ").map(String.init)
+        var weight: Int32 = 400
+        var italic = false
+        var stripped = false
+        while words.count > 1, let (_, w, i) = Self.styleWords.first(where: { $0.0 == words.last!.lowercased() }) {
+            if w != 400 { weight = w }
+            italic = italic || i
+            words.removeLast()
+            stripped = true
+        }
+        if stripped { candidates.append(FontPlan.Face(family: words.joined(separator: " "), weight: weight, italic: italic)) }
+        candidates.append(FontPlan.Face(family: name, weight: 400, italic: false))
+        // Prefer a reading whose family is installed as such.
+        var firstUsed: String?
+        for var c in candidates {
+            let (used, color) = matchedFamily(c)
+            c.isColor = color
+            if normalize(used) == normalize(c.family) { return (c, nil) }
+            if firstUsed == nil { firstUsed = used }
+        }
+        return (candidates[0], firstUsed ?? name)
+    }
+
+    private func normalize(_ s: String) -> String { s.lowercased().filter { !$0.isWhitespace } }
+
+    /// The family fontconfig picks for a face with no fallbacks, and whether it is a colour font.
+    func matchedFamily(_ face: FontPlan.Face) -> (String, Bool) {
+        let d = pango_font_description_new()!
+        defer { pango_font_description_free(d) }
+        pango_font_description_set_family(d, face.family)
+        pango_font_description_set_weight(d, PangoWeight(rawValue: UInt32(face.weight)))
+        pango_font_description_set_style(d, face.italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL)
+        pango_font_description_set_size(d, 10 * PANGO_SCALE)
+        guard let font = pango_font_map_load_font(engine.fontMap, engine.context, d) else { return ("?", false) }
+        defer { galley_object_unref(font) }
+        return (galley_font_family(font).map { String(cString: $0) } ?? "?", galley_font_is_color(font) != 0)
+    }
+
+    /// Metrics of the first font of a description (the style's own face, not a fallback).
+    func metrics(_ d: OpaquePointer, language: String) -> FontPlan.Metrics {
+        defer { pango_font_description_free(d) }
+        let lang = pango_language_from_string(language)
+        // Metrics of the primary family only: fallbacks must not change the line pitch.
+        let family = String(cString: pango_font_description_get_family(d))
+        let primary = pango_font_description_copy(d)!
+        defer { pango_font_description_free(primary) }
+        pango_font_description_set_family(primary, String(family.split(separator: ",").first ?? ""))
+        guard let font = pango_font_map_load_font(engine.fontMap, engine.context, primary),
+            let m = pango_font_get_metrics(font, lang)
+        else { return FontPlan.Metrics(ascent: 8, descent: 2, underlinePosition: -1, underlineThickness: 0.5) }
+        defer {
+            pango_font_metrics_unref(m)
+            galley_object_unref(font)
+        }
+        return FontPlan.Metrics(
+            ascent: Double(pango_font_metrics_get_ascent(m)) / pangoScale,
+            descent: Double(pango_font_metrics_get_descent(m)) / pangoScale,
+            underlinePosition: Double(pango_font_metrics_get_underline_position(m)) / pangoScale,
+            underlineThickness: Double(pango_font_metrics_get_underline_thickness(m)) / pangoScale)
+    }
+}
+
+extension FontPlan {
+    /// A plan with no styles, for engines that only load fonts by key.
+    package static let empty = FontPlan(styles: [], faces: [:], fallbackFaces: [], language: "en", metrics: [])
+}
+
+/// A font published by one engine so that another can load the same face.
+package typealias FontKey = Int32
+
+/// Process-wide table of fonts met while shaping: Pango font description string ↔ key.
+package final class FontRegistry: @unchecked Sendable {
+    package static let shared = FontRegistry()
+    private let lock = NSLock()
+    private var byName: [String: FontKey] = [:]
+    private var names: [String] = []
+    private var color: [Bool] = []
+
+    package func key(for name: String, isColor: Bool) -> FontKey {
+        lock.lock()
+        defer { lock.unlock() }
+        if let k = byName[name] { return k }
+        names.append(name)
+        color.append(isColor)
+        let k = FontKey(names.count - 1)
+        byName[name] = k
+        return k
+    }
+
+    package func description(of key: FontKey) -> String {
+        lock.lock()
+        defer { lock.unlock() }
+        return names[Int(key)]
+    }
+
+    /// True for colour (emoji) fonts.
+    package func isColor(_ key: FontKey) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return color[Int(key)]
+    }
+}

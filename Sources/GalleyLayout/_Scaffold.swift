@@ -1,1 +1,0 @@
-// GalleyLayout: under construction

@@ -1,0 +1,53 @@
+import Foundation
+import GalleyMarkup
+
+/// Writes an output through a temporary file in the same folder, renamed over the target only
+/// when complete: a failed build never leaves a half-written file or destroys the previous one.
+/// `-` means standard output: the temporary file is copied there once complete.
+struct AtomicFile {
+    /// Where the caller writes.
+    let temporaryPath: String
+    let target: String
+
+    init(target: String) throws(RenderError) {
+        self.target = target
+        let dir: String
+        let name: String
+        if target == "-" {
+            dir = NSTemporaryDirectory()
+            name = "galley-stdout"
+        } else {
+            dir = (target as NSString).deletingLastPathComponent.isEmpty ? "." : (target as NSString).deletingLastPathComponent
+            name = (target as NSString).lastPathComponent
+            var isDir: ObjCBool = false
+            if !FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) || !isDir.boolValue {
+                throw RenderError(.error("cannot write '\(target)': no such folder '\(dir)'"))
+            }
+            if FileManager.default.fileExists(atPath: target, isDirectory: &isDir), isDir.boolValue {
+                throw RenderError(.error("cannot write '\(target)': it is a folder"))
+            }
+        }
+        temporaryPath = (dir as NSString).appendingPathComponent(
+            ".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+    }
+
+    /// Moves the finished temporary file into place (or copies it to standard output).
+    func commit() throws(RenderError) {
+        defer { discard() }
+        if target == "-" {
+            guard let data = FileManager.default.contents(atPath: temporaryPath) else {
+                throw RenderError(.error("cannot read back the output"))
+            }
+            FileHandle.standardOutput.write(data)
+            return
+        }
+        if rename(temporaryPath, target) != 0 {
+            throw RenderError(.error("cannot write '\(target)': \(String(cString: strerror(errno)))"))
+        }
+    }
+
+    /// Removes the temporary file (after a failure, or after commit for standard output).
+    func discard() {
+        unlink(temporaryPath)
+    }
+}

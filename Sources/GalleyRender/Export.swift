@@ -1,0 +1,156 @@
+import CCairo
+import CPNG
+import Foundation
+import GalleyLayout
+import GalleyMarkup
+import GalleyStory
+
+/// Document metadata written into the PDF.
+public struct PDFMetadata: Sendable {
+    public var title: String
+    public var author: String?
+    public var creator: String
+    /// Creation date: `SOURCE_DATE_EPOCH` when set, else a fixed date, so builds are reproducible.
+    public var date: Date
+
+    public init(title: String, author: String? = nil, creator: String, date: Date) {
+        self.title = title
+        self.author = author
+        self.creator = creator
+        self.date = date
+    }
+
+    /// The date from `SOURCE_DATE_EPOCH`, or 2000-01-01T00:00:00Z.
+    public static func reproducibleDate(environment: [String: String] = ProcessInfo.processInfo.environment) -> Date {
+        if let s = environment["SOURCE_DATE_EPOCH"], let t = Int64(s.trimmingCharacters(in: .whitespaces)), t >= 0 {
+            return Date(timeIntervalSince1970: TimeInterval(t))
+        }
+        return Date(timeIntervalSince1970: 946_684_800)
+    }
+}
+
+/// Writes laid-out pages to files.
+public enum Export {
+    /// Lays out the whole story and writes every page to one PDF, drawing each page as soon as
+    /// it is laid out. `progress` is told each page number. Returns the number of pages.
+    @discardableResult
+    public static func pdf(
+        _ framesetter: Framesetter, to path: String, metadata: PDFMetadata, progress: (Int) -> Void = { _ in }
+    ) throws(RenderError) -> Int {
+        let out = try AtomicFile(target: path)
+        var committed = false
+        defer { if !committed { out.discard() } }
+        let t = framesetter.template
+        guard let surface = cairo_pdf_surface_create(out.temporaryPath, t.pageWidth, t.pageHeight),
+            cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS
+        else { throw RenderError(.error("cannot write '\(path)'")) }
+        defer { cairo_surface_destroy(surface) }
+        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, metadata.title)
+        if let a = metadata.author { cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_AUTHOR, a) }
+        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, metadata.creator)
+        let date = iso8601(metadata.date)
+        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATE_DATE, date)
+        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_MOD_DATE, date)
+        let cr = cairo_create(surface)!
+        defer { cairo_destroy(cr) }
+        let renderer = PageRenderer(framesetter: framesetter)
+        var failure: RenderError?
+        let pages = framesetter.layOut { page in
+            do {
+                try renderer.draw(page, on: cr)
+            } catch let e as RenderError {
+                failure = e
+                return false
+            } catch {
+                return false
+            }
+            cairo_show_page(cr)
+            progress(page.number)
+            return true
+        }
+        if let failure { throw failure }
+        cairo_surface_finish(surface)
+        let status = cairo_surface_status(surface)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw RenderError(.error("cannot write '\(path)': \(String(cString: cairo_status_to_string(status)))"))
+        }
+        try out.commit()
+        committed = true
+        return pages
+    }
+
+    /// Lays out the story up to page `number` and writes that page as a PNG at `dpi`, on white.
+    /// Throws when the page does not exist (saying how many there are).
+    public static func png(_ framesetter: Framesetter, page number: Int, to path: String, dpi: Double) throws(RenderError) {
+        var found: Page?
+        var count = 0
+        count = framesetter.layOut { page in
+            if page.number == number {
+                found = page
+                return false
+            }
+            return true
+        }
+        guard let page = found else {
+            let s = count == 1 ? "" : "s"
+            throw RenderError(.error("page \(number) does not exist: the document has \(count) page\(s)"))
+        }
+        let out = try AtomicFile(target: path)
+        var committed = false
+        defer { if !committed { out.discard() } }
+        let scale = dpi / 72
+        let w = Int32((page.width * scale).rounded())
+        let h = Int32((page.height * scale).rounded())
+        guard w > 0, h > 0, Int(w) * Int(h) <= 400_000_000 else {
+            throw RenderError(.error("a \(w)×\(h) pixel image is too large; lower --dpi"))
+        }
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h)!
+        defer { cairo_surface_destroy(surface) }
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
+            throw RenderError(.error("cannot make a \(w)×\(h) pixel image: out of memory"))
+        }
+        let cr = cairo_create(surface)!
+        cairo_set_source_rgb(cr, 1, 1, 1)
+        cairo_paint(cr)
+        cairo_scale(cr, scale, scale)
+        do {
+            try PageRenderer(framesetter: framesetter).draw(page, on: cr)
+        } catch {
+            cairo_destroy(cr)
+            throw error
+        }
+        cairo_destroy(cr)
+        cairo_surface_flush(surface)
+        // Cairo's pixels (0x00RRGGBB words) to packed RGB rows for libpng.
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        let data = cairo_image_surface_get_data(surface)!
+        var rgb = [UInt8](repeating: 0, count: Int(w) * Int(h) * 3)
+        rgb.withUnsafeMutableBufferPointer { dst in
+            for y in 0..<Int(h) {
+                let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
+                var o = y * Int(w) * 3
+                for x in 0..<Int(w) {
+                    let p = row[x]
+                    dst[o] = UInt8((p >> 16) & 0xFF)
+                    dst[o + 1] = UInt8((p >> 8) & 0xFF)
+                    dst[o + 2] = UInt8(p & 0xFF)
+                    o += 3
+                }
+            }
+        }
+        let status = galley_write_png_rgb(out.temporaryPath, rgb, w, h, w * 3, 1, dpi)
+        guard status == 0 else {
+            throw RenderError(.error("cannot write '\(path)': \(status == -1 ? String(cString: strerror(errno)) : "PNG encoding failed")"))
+        }
+        try out.commit()
+        committed = true
+    }
+
+    static func iso8601(_ d: Date) -> String {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.dateFormat = "yyyy-MM-dd'T'HH:mm:ss'Z'"
+        return f.string(from: d)
+    }
+}

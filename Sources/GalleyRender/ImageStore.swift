@@ -1,0 +1,72 @@
+import CCairo
+import CPixbuf
+import Foundation
+import GalleyMarkup
+import GalleyStory
+
+/// Decodes the story's images into Cairo surfaces once each. JPEG files keep their original
+/// bytes attached, so the PDF embeds them without re-encoding.
+final class ImageStore {
+    private var surfaces: [String: OpaquePointer] = [:]
+    let file: String
+
+    init(file: String) { self.file = file }
+
+    deinit {
+        for (_, s) in surfaces { cairo_surface_destroy(s) }
+    }
+
+    /// The surface of an image, decoding it on first use.
+    func surface(for image: ImageReference) throws(RenderError) -> OpaquePointer {
+        if let s = surfaces[image.path] { return s }
+        var error: UnsafeMutablePointer<GError>?
+        guard let loaded = gdk_pixbuf_new_from_file(image.path, &error) else {
+            let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
+            if let error { g_error_free(error) }
+            throw RenderError(.error("cannot decode image '\(image.source)': \(reason)", file: file, at: image.location, length: 4))
+        }
+        let pixbuf = gdk_pixbuf_apply_embedded_orientation(loaded) ?? loaded
+        defer {
+            g_object_unref(UnsafeMutableRawPointer(pixbuf))
+            if pixbuf != loaded { g_object_unref(UnsafeMutableRawPointer(loaded)) }
+        }
+        let w = gdk_pixbuf_get_width(pixbuf)
+        let h = gdk_pixbuf_get_height(pixbuf)
+        let channels = Int(gdk_pixbuf_get_n_channels(pixbuf))
+        let alpha = gdk_pixbuf_get_has_alpha(pixbuf) != 0
+        let srcStride = Int(gdk_pixbuf_get_rowstride(pixbuf))
+        let src = gdk_pixbuf_read_pixels(pixbuf)!
+        let surface = cairo_image_surface_create(alpha ? CAIRO_FORMAT_ARGB32 : CAIRO_FORMAT_RGB24, w, h)!
+        cairo_surface_flush(surface)
+        let dstStride = Int(cairo_image_surface_get_stride(surface))
+        let dst = cairo_image_surface_get_data(surface)!
+        // Cairo wants native-endian 32-bit pixels, alpha premultiplied.
+        for y in 0..<Int(h) {
+            let row = UnsafeMutableRawPointer(dst + y * dstStride).assumingMemoryBound(to: UInt32.self)
+            let s = src + y * srcStride
+            for x in 0..<Int(w) {
+                let p = s + x * channels
+                var r = UInt32(p[0])
+                var g = UInt32(p[1])
+                var b = UInt32(p[2])
+                let a = alpha ? UInt32(p[3]) : 255
+                if a < 255 {
+                    r = (r * a + 127) / 255
+                    g = (g * a + 127) / 255
+                    b = (b * a + 127) / 255
+                }
+                row[x] = a << 24 | r << 16 | g << 8 | b
+            }
+        }
+        cairo_surface_mark_dirty(surface)
+        // Only when the pixels are the file's as stored: a rotated image must be re-encoded.
+        if image.info.format == .jpeg, pixbuf == loaded, let data = FileManager.default.contents(atPath: image.path) {
+            data.withUnsafeBytes { raw in
+                _ = galley_attach_mime_data(
+                    surface, "image/jpeg", raw.bindMemory(to: UInt8.self).baseAddress, UInt(raw.count))
+            }
+        }
+        surfaces[image.path] = surface
+        return surface
+    }
+}

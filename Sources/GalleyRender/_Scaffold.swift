@@ -1,1 +1,0 @@
-// GalleyRender: under construction

@@ -1,0 +1,114 @@
+import Foundation
+
+/// What an image file's header says: enough to lay the image out without decoding it.
+public struct ImageInfo: Hashable, Sendable {
+    public enum Format: String, Sendable { case png, jpeg }
+    public var format: Format
+    public var pixelWidth: Int
+    public var pixelHeight: Int
+    /// Pixels per inch from the file (PNG pHYs, JFIF density), when it says.
+    public var dpi: Double?
+
+    public init(format: Format, pixelWidth: Int, pixelHeight: Int, dpi: Double? = nil) {
+        self.format = format
+        self.pixelWidth = pixelWidth
+        self.pixelHeight = pixelHeight
+        self.dpi = dpi
+    }
+
+    /// Why a file's header could not be read; the message is ready to print.
+    public struct ReadError: Error, Equatable, Sendable {
+        public var message: String
+    }
+
+    /// Reads the header of a PNG or JPEG file.
+    public static func read(path: String) -> Result<ImageInfo, ReadError> {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            let reason = FileManager.default.fileExists(atPath: path)
+                ? "it cannot be read" : "No such file or directory"
+            return .failure(ReadError(message: reason))
+        }
+        return parse([UInt8](data))
+    }
+
+    /// Parses a PNG or JPEG header from the file's bytes.
+    public static func parse(_ b: [UInt8]) -> Result<ImageInfo, ReadError> {
+        if b.isEmpty { return .failure(ReadError(message: "the file is empty")) }
+        if b.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return parsePNG(b) }
+        if b.starts(with: [0xFF, 0xD8]) { return parseJPEG(b) }
+        return .failure(ReadError(message: "it is not a PNG or JPEG image"))
+    }
+
+    private static func be32(_ b: [UInt8], _ i: Int) -> Int {
+        Int(b[i]) << 24 | Int(b[i + 1]) << 16 | Int(b[i + 2]) << 8 | Int(b[i + 3])
+    }
+    private static func be16(_ b: [UInt8], _ i: Int) -> Int { Int(b[i]) << 8 | Int(b[i + 1]) }
+
+    private static func parsePNG(_ b: [UInt8]) -> Result<ImageInfo, ReadError> {
+        // Signature (8), then IHDR: length (4), type (4), width (4), height (4).
+        guard b.count >= 33, Array(b[12..<16]) == Array("IHDR".utf8) else {
+            return .failure(ReadError(message: "the PNG file is truncated (no image header)"))
+        }
+        let w = be32(b, 16)
+        let h = be32(b, 20)
+        guard w > 0, h > 0 else { return .failure(ReadError(message: "the PNG header gives a size of \(w)×\(h)")) }
+        var info = ImageInfo(format: .png, pixelWidth: w, pixelHeight: h)
+        // Walk the chunks for pHYs (unit 1 = metre) until IDAT; check the file reaches IEND.
+        var i = 8
+        var sawEnd = false
+        while i + 8 <= b.count {
+            let len = be32(b, i)
+            let type = String(decoding: b[(i + 4)..<(i + 8)], as: UTF8.self)
+            let next = i + 12 + len
+            if len < 0 || next > b.count { break }
+            if type == "pHYs", len >= 9, b[i + 16] == 1 {
+                let ppm = be32(b, i + 8)
+                if ppm > 0 { info.dpi = Double(ppm) * 0.0254 }
+            }
+            if type == "IEND" { sawEnd = true; break }
+            i = next
+        }
+        guard sawEnd else { return .failure(ReadError(message: "the PNG file is truncated")) }
+        return .success(info)
+    }
+
+    private static func parseJPEG(_ b: [UInt8]) -> Result<ImageInfo, ReadError> {
+        var i = 2
+        var dpi: Double?
+        while i + 4 <= b.count {
+            guard b[i] == 0xFF else { return .failure(ReadError(message: "the JPEG file is malformed")) }
+            let marker = b[i + 1]
+            if marker == 0xFF { i += 1; continue }  // fill byte
+            if marker == 0xD8 || (0xD0...0xD7).contains(marker) || marker == 0x01 { i += 2; continue }
+            let len = be16(b, i + 2)
+            guard len >= 2, i + 2 + len <= b.count else { break }
+            // APP0 JFIF: density units 1 = dots per inch, 2 = per cm.
+            if marker == 0xE0, len >= 16, Array(b[(i + 4)..<(i + 9)]) == [0x4A, 0x46, 0x49, 0x46, 0] {
+                let units = b[i + 11]
+                let xd = be16(b, i + 12)
+                if xd > 0 && units == 1 { dpi = Double(xd) }
+                if xd > 0 && units == 2 { dpi = Double(xd) * 2.54 }
+            }
+            // Start of frame (baseline, progressive, …) but not DHT (C4), JPG (C8), DAC (CC).
+            if (0xC0...0xCF).contains(marker), marker != 0xC4, marker != 0xC8, marker != 0xCC {
+                guard len >= 7 else { break }
+                let h = be16(b, i + 5)
+                let w = be16(b, i + 7)
+                guard w > 0, h > 0 else {
+                    return .failure(ReadError(message: "the JPEG header gives a size of \(w)×\(h)"))
+                }
+                // The end-of-image marker, allowing for trailing padding some writers add.
+                let tail = Array(b.suffix(1024))
+                guard zip(tail, tail.dropFirst()).contains(where: { $0 == 0xFF && $1 == 0xD9 }) else {
+                    return .failure(ReadError(message: "the JPEG file is truncated"))
+                }
+                return .success(ImageInfo(format: .jpeg, pixelWidth: w, pixelHeight: h, dpi: dpi))
+            }
+            i += 2 + len
+        }
+        return .failure(ReadError(message: "the JPEG file is truncated (no frame header)"))
+    }
+}

@@ -1,0 +1,81 @@
+import GalleyMarkup
+
+/// Maps story byte offsets back to the source file and to character counts. The builder adds an
+/// anchor where each piece of story text starts; inside a piece, story and source advance
+/// together one scalar at a time (the parser guarantees this for its text nodes).
+public struct SourceMap: Sendable {
+    /// One piece of story text and where it came from.
+    public struct Anchor: Sendable, Equatable {
+        /// Byte offset in the story where the piece starts.
+        public var storyOffset: Int
+        /// Unicode scalars in the story before `storyOffset`.
+        public var storyCharacters: Int
+        /// Where the piece starts in the source.
+        public var source: SourceLocation
+        /// False when the piece was made by the builder (a paragraph terminator, an object)
+        /// rather than copied from the source: offsets inside it map to `source` itself.
+        public var linear: Bool
+    }
+
+    public private(set) var anchors: [Anchor] = []
+
+    public init() {}
+
+    /// Records that story text from `storyOffset` on comes from `source`. Anchors must be added
+    /// in increasing story order; a later anchor at the same offset replaces the earlier one.
+    public mutating func add(storyOffset: Int, storyCharacters: Int, source: SourceLocation, linear: Bool = true) {
+        let a = Anchor(storyOffset: storyOffset, storyCharacters: storyCharacters, source: source, linear: linear)
+        if let last = anchors.last, last.storyOffset == storyOffset {
+            anchors[anchors.count - 1] = a
+        } else {
+            anchors.append(a)
+        }
+    }
+
+    /// The last anchor at or before `offset`.
+    func anchor(at offset: Int) -> Anchor? {
+        var lo = 0
+        var hi = anchors.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if anchors[mid].storyOffset <= offset { lo = mid + 1 } else { hi = mid }
+        }
+        return lo == 0 ? nil : anchors[lo - 1]
+    }
+
+    /// Scalars in `text`'s UTF-8 bytes `from..<to` (both on scalar boundaries or `to` inside one).
+    private static func scalars(in text: String, from: Int, to: Int) -> Int {
+        var n = 0
+        var i = from
+        text.utf8.withContiguousStorageIfAvailable { bytes in
+            while i < to && i < bytes.count {
+                if bytes[i] & 0xC0 != 0x80 { n += 1 }
+                i += 1
+            }
+        } ?? {
+            let u = Array(text.utf8)
+            while i < to && i < u.count {
+                if u[i] & 0xC0 != 0x80 { n += 1 }
+                i += 1
+            }
+        }()
+        return n
+    }
+
+    /// The source location of the story byte at `offset`.
+    public func sourceLocation(ofByte offset: Int, in text: String) -> SourceLocation? {
+        guard let a = anchor(at: offset) else { return nil }
+        guard a.linear else { return a.source }
+        let n = Self.scalars(in: text, from: a.storyOffset, to: offset)
+        var loc = a.source
+        loc.column += n
+        loc.offset += offset - a.storyOffset
+        return loc
+    }
+
+    /// Unicode scalars in the story before byte `offset`.
+    public func characterOffset(ofByte offset: Int, in text: String) -> Int {
+        guard let a = anchor(at: offset) else { return Self.scalars(in: text, from: 0, to: offset) }
+        return a.storyCharacters + Self.scalars(in: text, from: a.storyOffset, to: offset)
+    }
+}
