@@ -31,13 +31,14 @@ public enum MarkupParser {
         scanner.run()
         // Vocabulary warnings are raised when a tag is complete, after syntax errors inside
         // it; a stable sort by offset puts everything back in reading order.
-        let sorted = scanner.diagnostics.enumerated().sorted {
-            let a = $0.element.location?.offset ?? 0
-            let b = $1.element.location?.offset ?? 0
-            return a != b ? a < b : $0.offset < $1.offset
+        var found = scanner.diagnostics
+        let offsets = found.map { $0.location?.offset ?? 0 }
+        if zip(offsets, offsets.dropFirst()).contains(where: { $0 > $1 }) {
+            found = found.indices.sorted { offsets[$0] != offsets[$1] ? offsets[$0] < offsets[$1] : $0 < $1 }
+                .map { found[$0] }
         }
         var diagnostics = Diagnostics()
-        diagnostics.append(contentsOf: sorted.map(\.element))
+        diagnostics.append(contentsOf: found)
         return MarkupDocument(source: source, nodes: scanner.nodes, diagnostics: diagnostics)
     }
 }
@@ -162,8 +163,7 @@ private struct MarkupScanner {
         return nil
     }
 
-    /// What a `<` at `i` opens, if anything. Inside a tag, `newTag` is the test for a `<` that
-    /// cuts the tag short: a letter, `/` or `<!--` after it.
+    /// What a `<` at `i` opens in text, if anything.
     enum Opener { case startTag, endTag, comment }
 
     func opener(at i: Int) -> Opener? {
@@ -174,6 +174,7 @@ private struct MarkupScanner {
         return nil
     }
 
+    /// Inside a tag: a `<` that cuts the tag short (a letter, `/` or `!--` after it).
     func startsNewTag(at i: Int) -> Bool {
         guard b[i] == LT, let next = byte(i + 1) else { return false }
         return isASCIILetter(next) || next == SLASH || opener(at: i) == .comment
@@ -216,6 +217,8 @@ private struct MarkupScanner {
         }
     }
 
+    /// Every branch consumes at least one byte (tags at least `<x`, comments `<!--`), so the
+    /// loop ends; the same holds for every loop below, noted where it is not plain.
     mutating func run() {
         while pos < n {
             let c = b[pos]
@@ -350,6 +353,7 @@ private struct MarkupScanner {
                 reportUnterminated(opening, at: open)
                 return
             }
+            // Both branches below consume at least one byte.
             if isNameByte(c) {
                 switch parseAttribute(tag: opening) {
                 case .attribute(let a): attributes.append(a)
