@@ -102,4 +102,29 @@ import Testing
             #expect(doc.source.location(atByte: node.location.offset) == node.location)
         }
     }
+
+    /// Random soup of markup characters (fixed seed): parsing ends, text nodes never hold a
+    /// line break, locations agree with SourceFile, and diagnostics name the file.
+    @Test func randomSoup() {
+        let alphabet: [String] = [
+            "<", ">", "/", "!", "-", "=", "\"", "'", "&", ";", "#", "x", "a", "font", "img", " ", "\n",
+            "\r", "\t", "中", "😀", "\u{7}", "\u{FFFC}", "color", "amp", "1", "F",
+        ]
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(truncatingIfNeeded: seed >> 33)
+        }
+        for _ in 0..<300 {
+            let text = (0..<(next() % 200)).map { _ in alphabet[next() % alphabet.count] }.joined()
+            let doc = parse(text)
+            for node in doc.nodes {
+                #expect(doc.source.location(atByte: node.location.offset) == node.location)
+                if case .text(let s, _) = node {
+                    #expect(!s.isEmpty && !s.unicodeScalars.contains { $0 == "\n" || $0 == "\r" })
+                }
+            }
+            #expect(doc.diagnostics.all.allSatisfy { $0.file == testPath && $0.location != nil })
+        }
+    }
 }
