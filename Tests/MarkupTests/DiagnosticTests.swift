@@ -60,7 +60,11 @@ import Testing
     /// An end tag, or an unquoted value running into `</`, also cuts a tag short.
     @Test func endTagCutsTagShort() {
         let doc = parse("<font color=red</font>")
-        #expect(doc.diagnostics.all.map(\.message) == ["unterminated tag '<font'; expected '>'"])
+        #expect(rendered(doc.diagnostics.all, doc.source) == lines("""
+            t.txt:1:1: error: unterminated tag '<font'; expected '>'
+            <font color=red</font>
+            ^~~~~
+            """))
         #expect(dump(doc.nodes) == lines("1:16 </font>"))
     }
 
@@ -137,10 +141,14 @@ import Testing
     /// A stray quote that never closes reports both problems and ends the parse.
     @Test func strayUnclosedQuote() {
         let doc = parse("<font \"red>x")
-        #expect(doc.diagnostics.all.map(\.message) == [
-            "unexpected quoted value in tag <font>; expected an attribute name",
-            "unterminated attribute value; the quote opened here is never closed",
-        ])
+        #expect(rendered(doc.diagnostics.all, doc.source) == lines("""
+            t.txt:1:7: error: unexpected quoted value in tag <font>; expected an attribute name
+            <font "red>x
+                  ^
+            t.txt:1:7: error: unterminated attribute value; the quote opened here is never closed
+            <font "red>x
+                  ^
+            """))
         #expect(doc.nodes.isEmpty)
     }
 
@@ -180,9 +188,11 @@ import Testing
 
     /// An invisible stray character is named by its code point.
     @Test func strayInvisibleCharacter() {
-        #expect(parse("<font \u{A0}>").diagnostics.all.map(\.message) == [
-            "unexpected character U+00A0 in tag <font>; expected an attribute name or '>'"
-        ])
+        #expect(rendered("<font \u{A0}>") == lines("""
+            t.txt:1:7: error: unexpected character U+00A0 in tag <font>; expected an attribute name or '>'
+            <font \u{A0}>
+                  ^
+            """))
     }
 
     // MARK: Vocabulary
@@ -279,10 +289,14 @@ import Testing
             """))
     }
 
-    /// `</font/>`: the slash is reported; the end tag is kept.
+    /// `</font/>`: the slash is reported over the whole end tag; the end tag is kept.
     @Test func slashOnEndTag() {
         let doc = parse("</font/>")
-        #expect(doc.diagnostics.all.map(\.message) == ["'/' in end tag </font> is ignored"])
+        #expect(rendered(doc.diagnostics.all, doc.source) == lines("""
+            t.txt:1:1: warning: '/' in end tag </font> is ignored
+            </font/>
+            ^~~~~~~~
+            """))
         #expect(dump(doc.nodes) == lines("1:1 </font>"))
     }
 
@@ -301,9 +315,11 @@ import Testing
 
     /// A misspelt entity gets a suggestion.
     @Test func unknownEntityWithSuggestion() {
-        #expect(parse("&mdahs;").diagnostics.all.map(\.message) == [
-            "unknown entity '&mdahs;'; it is kept as written; did you mean '&mdash;'?"
-        ])
+        #expect(rendered("x&mdahs;") == lines("""
+            t.txt:1:2: warning: unknown entity '&mdahs;'; it is kept as written; did you mean '&mdash;'?
+            x&mdahs;
+             ^~~~~~~
+            """))
     }
 
     /// References to 0, a surrogate or beyond U+10FFFF are errors, and dropped.

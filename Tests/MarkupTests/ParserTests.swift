@@ -38,6 +38,15 @@ import Testing
             """))
     }
 
+    /// A file with a byte-order mark parses as if it had none: the first text is at 1:1, offset 0.
+    @Test func byteOrderMarkIsInvisible() throws {
+        let src = try SourceFile(path: "b.txt", bytes: [0xEF, 0xBB, 0xBF] + Array("<img src=a>x".utf8))
+        #expect(dump(MarkupParser.parse(src).nodes) == lines("""
+            1:1 <img src="a">
+            1:12 text "x"
+            """))
+    }
+
     /// Empty input gives no nodes and no diagnostics.
     @Test func emptyInput() {
         let doc = parse("")
