@@ -1,0 +1,114 @@
+/// Formats diagnostics the way compilers do:
+///
+///     article.txt:3:12: error: unknown colour 'gren'; did you mean 'green'?
+///         <font color="gren">
+///                      ^~~~
+public enum DiagnosticRenderer {
+    /// Lines wider than this many cells are shown as a window around the caret.
+    public static let maxLineWidth = 200
+    /// Cells of the line shown before the caret in a window.
+    static let contextBeforeCaret = 80
+    /// Cells of the line shown in a window.
+    static let windowWidth = 160
+
+    /// `sources` finds the text of a file by the diagnostic's `file`; lines are shown only when found.
+    /// The result ends with a newline.
+    public static func render(_ d: Diagnostic, sources: (String) -> SourceFile?, color: Bool = false) -> String {
+        let style = Style(enabled: color)
+        var place: String
+        if let file = d.file {
+            place = file
+            if let location = d.location { place += ":\(location.line):\(location.column)" }
+        } else {
+            place = "galley"
+        }
+        var out = style.bold(place + ":") + " " + style.severity(d.severity) + " " + style.bold(d.message) + "\n"
+        if let file = d.file, let location = d.location, let source = sources(file),
+            location.line >= 1, location.line <= source.lineCount
+        {
+            let (line, caret) = snippet(source.lineText(location.line), column: location.column, length: d.length)
+            out += line + "\n" + caret.padding + style.caret(caret.marker) + "\n"
+        }
+        return out
+    }
+
+    /// Every diagnostic, one after another.
+    public static func render(_ ds: Diagnostics, sources: (String) -> SourceFile?, color: Bool = false) -> String {
+        ds.all.map { render($0, sources: sources, color: color) }.joined()
+    }
+
+    /// The line as shown (possibly cut down to a window) and the caret line under it.
+    static func snippet(_ text: Substring, column: Int, length: Int) -> (String, (padding: String, marker: String)) {
+        let scalars = Array(text.unicodeScalars)
+        let count = scalars.count
+        let caret = max(0, column - 1)
+        // Cells used to size the window; a tab counts as one, whatever the terminal makes of it.
+        func cells(_ i: Int) -> Int { scalars[i] == "\t" ? 1 : DisplayWidth.of(scalars[i]) }
+
+        var lo = 0
+        var hi = count
+        if (0..<count).reduce(0, { $0 + cells($1) }) > maxLineWidth {
+            lo = min(caret, count)
+            var width = 0
+            while lo > 0, width + cells(lo - 1) <= contextBeforeCaret {
+                lo -= 1
+                width += cells(lo)
+            }
+            hi = lo
+            width = 0
+            while hi < count, width + cells(hi) <= windowWidth {
+                width += cells(hi)
+                hi += 1
+            }
+            // Near the end of the line: use the room on the left instead.
+            while hi == count, lo > 0, width + cells(lo - 1) <= windowWidth {
+                lo -= 1
+                width += cells(lo)
+            }
+        }
+
+        var shown = lo > 0 ? "…" : ""
+        shown.unicodeScalars.append(contentsOf: scalars[lo..<hi])
+        if hi < count { shown += "…" }
+
+        // Padding mirrors the shown text: tabs stay tabs so that they expand the same way.
+        var padding = lo > 0 ? " " : ""
+        for i in lo..<min(caret, count) {
+            if scalars[i] == "\t" {
+                padding += "\t"
+            } else {
+                padding += String(repeating: " ", count: DisplayWidth.of(scalars[i]))
+            }
+        }
+        if caret > count { padding += String(repeating: " ", count: caret - count) }
+
+        var marker = "^"
+        if caret < count, scalars[caret] != "\t" {
+            marker += String(repeating: "~", count: max(0, DisplayWidth.of(scalars[caret]) - 1))
+        }
+        var i = caret + 1
+        while i < min(hi, caret + length) {
+            marker += String(repeating: "~", count: scalars[i] == "\t" ? 1 : DisplayWidth.of(scalars[i]))
+            i += 1
+        }
+        return (shown, (padding, marker))
+    }
+
+    private struct Style {
+        let enabled: Bool
+
+        func wrap(_ s: String, _ code: String) -> String {
+            enabled ? "\u{1B}[\(code)m" + s + "\u{1B}[0m" : s
+        }
+        func bold(_ s: String) -> String { wrap(s, "1") }
+        func caret(_ s: String) -> String { wrap(s, "1;32") }
+        func severity(_ s: Severity) -> String {
+            let label = s.rawValue + ":"
+            switch s {
+            case .error: return wrap(label, "1;31")
+            case .warning: return wrap(label, "1;35")
+            case .note: return wrap(label, "1;36")
+            }
+        }
+    }
+}
