@@ -1,1 +1,0 @@
-// GalleyStory: under construction
