@@ -1,0 +1,87 @@
+import GalleyMarkup
+
+/// The compiled-in templates. Each is also written out as `templates/NAME.json`; a test checks
+/// that every file decodes to exactly the value here.
+enum BuiltinTemplates {
+    /// In the order `galley templates` lists them.
+    static let all: [Template] = [magazine, letter, tabloid, pocket, tablet]
+
+    /// Names of the built-ins, in order.
+    static var names: [String] { all.map(\.name) }
+
+    static let fallback = ["Noto Serif CJK SC", "Noto Color Emoji"]
+    /// UIKit gray, what the colour name "gray" means.
+    static let gray = RGBA(0.5, 0.5, 0.5)
+
+    /// A4, two columns, DejaVu Serif 10/12, justified; footer 8 pt gray. The default.
+    static let magazine = Template(
+        name: "magazine",
+        summary: "A4, two columns, DejaVu Serif 10/12, justified",
+        pageWidth: PageSize.a4.points.width, pageHeight: PageSize.a4.points.height,
+        margins: EdgeInsets(all: LengthUnit.mm.of(15)),
+        columns: 2,
+        gutter: LengthUnit.mm.of(6),
+        body: TextSpec(face: "DejaVu Serif", size: 10, leading: 12, color: .black),
+        paragraphSpacing: 6,
+        firstLineIndent: 0,
+        alignment: .justify,
+        paragraphMode: .newline,
+        language: "en",
+        fallbackFaces: fallback,
+        footer: FooterSpec(enabled: true, text: "{page}", face: "DejaVu Serif", size: 8, color: gray))
+
+    /// US Letter, 0.6 in margins, two columns with a 0.25 in gutter; otherwise magazine.
+    static let letter: Template = {
+        var t = magazine
+        t.name = "letter"
+        t.summary = "US Letter, two columns, DejaVu Serif 10/12, justified"
+        (t.pageWidth, t.pageHeight) = PageSize.letter.points
+        t.margins = EdgeInsets(all: LengthUnit.in.of(0.6))
+        t.gutter = LengthUnit.in.of(0.25)
+        return t
+    }()
+
+    /// 11 × 17 in, 0.5 in margins, three columns with a 5 mm gutter, DejaVu Serif 9.5/11.5.
+    static let tabloid: Template = {
+        var t = magazine
+        t.name = "tabloid"
+        t.summary = "11x17 in, three columns, DejaVu Serif 9.5/11.5, justified"
+        (t.pageWidth, t.pageHeight) = PageSize.tabloid.points
+        t.margins = EdgeInsets(all: LengthUnit.in.of(0.5))
+        t.columns = 3
+        t.gutter = LengthUnit.mm.of(5)
+        t.body.size = 9.5
+        t.body.leading = 11.5
+        return t
+    }()
+
+    /// A5, 12 mm margins, one column, DejaVu Serif 9.5/12, footer 7 pt.
+    static let pocket: Template = {
+        var t = magazine
+        t.name = "pocket"
+        t.summary = "A5, one column, DejaVu Serif 9.5/12, justified"
+        (t.pageWidth, t.pageHeight) = PageSize.a5.points
+        t.margins = EdgeInsets(all: LengthUnit.mm.of(12))
+        t.columns = 1
+        t.body.size = 9.5
+        t.body.leading = 12
+        t.footer.size = 7
+        return t
+    }()
+
+    /// The Core Text tutorial's iPad page: 768 × 1024 pt, 20 pt margins, two columns with a
+    /// 20 pt gutter, Helvetica 14/18 justified, no footer.
+    static let tablet: Template = {
+        var t = magazine
+        t.name = "tablet"
+        t.summary = "768x1024 pt iPad page, two columns, Helvetica 14/18, justified, no footer"
+        t.pageWidth = 768
+        t.pageHeight = 1024
+        t.margins = EdgeInsets(all: 20)
+        t.gutter = 20
+        t.body = TextSpec(face: "Helvetica", size: 14, leading: 18, color: .black)
+        t.footer.enabled = false
+        t.footer.face = "Helvetica"
+        return t
+    }()
+}

@@ -1,0 +1,433 @@
+import Foundation
+import GalleyMarkup
+
+/// Where the values being decoded came from: a template file, or one `--set KEY=VALUE` option.
+/// Decides how diagnostics read and where they point.
+enum TemplateOrigin: Sendable {
+    /// A JSON file (or text named as one): messages say `key 'body.size': …` and are located.
+    case file(String)
+    /// One override, written `text` (`body.size=big`); `file` is what diagnostics name (`--set`).
+    /// Messages say `--set body.size=big: …` and carry no location.
+    case override(text: String, file: String)
+}
+
+/// A place to point a diagnostic at: the origin plus, for files, the location of the value.
+struct TemplateSpot: Sendable {
+    var origin: TemplateOrigin
+    var location: SourceLocation?
+    var length: Int = 1
+    /// Which override set the value (0 for files): checks across keys blame the latest.
+    var sequence = 0
+
+    init(_ origin: TemplateOrigin, _ value: JSONValue, sequence: Int = 0) {
+        self.origin = origin
+        location = value.start
+        length = value.length
+        self.sequence = sequence
+    }
+
+    init(_ origin: TemplateOrigin, key member: JSONMember) {
+        self.origin = origin
+        location = member.keyStart
+        length = member.keyLength
+    }
+
+    /// A diagnostic about the value here. `key` prefixes file messages (`key 'columns': `);
+    /// overrides always start with their own text instead.
+    func error(_ problem: String, key: String?) -> Diagnostic {
+        switch origin {
+        case .file(let file):
+            let prefix = key.map { "key '\($0)': " } ?? ""
+            return .error(prefix + problem, file: file, at: location, length: length)
+        case .override(let text, let file):
+            return .error("--set \(text): \(problem)", file: file)
+        }
+    }
+}
+
+/// The keys of the template JSON schema, in the order files and `encode` write them.
+enum TemplateSchema {
+    static let topKeys = [
+        "name", "description", "extends", "page", "margins", "columns", "gutter", "body",
+        "paragraphSpacing", "firstLineIndent", "alignment", "paragraphs", "language", "fallback", "footer",
+    ]
+
+    /// Keys whose value is an object, with the keys that object may hold.
+    static let objectKeys: [String: [String]] = [
+        "page": ["size", "orientation", "width", "height"],
+        "margins": ["top", "right", "bottom", "left"],
+        "body": ["face", "size", "leading", "color"],
+        "footer": ["enabled", "text", "face", "size", "color"],
+    ]
+
+    /// Every valid dotted key (`body.size`), for suggestions on `--set`.
+    static let allPaths: [String] = topKeys.flatMap { key in [key] + (objectKeys[key] ?? []).map { "\(key).\($0)" } }
+
+    /// `unknown key 'x'; did you mean 'y'?`, suggesting among `candidates`; `prefix` is the
+    /// dotted path of the enclosing object, if any.
+    static func unknownKey(_ key: String, prefix: String?, candidates: [String]) -> String {
+        let full = prefix.map { "\($0).\(key)" } ?? key
+        var message = "unknown key '\(full)'"
+        if let near = Suggestion.closest(to: key, in: candidates) {
+            message += "; did you mean '\(prefix.map { "\($0).\(near)" } ?? near)'?"
+        }
+        return message
+    }
+}
+
+/// Applies one layer of template JSON (a file's object, or one `--set`) on top of a base template,
+/// checking every value as it goes, and remembering where each key was given so that checks
+/// spanning several keys can point at the right one.
+struct TemplateDecoder {
+    let origin: TemplateOrigin
+    /// Stamped on every spot this layer records (the override's number for `--set`).
+    let sequence: Int
+    var template: Template
+    /// Dotted key → where this layer gave it. Objects are recorded as well as their members.
+    var given: [String: TemplateSpot] = [:]
+
+    init(origin: TemplateOrigin, base: Template, sequence: Int = 0) {
+        self.origin = origin
+        self.template = base
+        self.sequence = sequence
+    }
+
+    /// Remembers where `path` was given.
+    private mutating func record(_ path: String, _ v: JSONValue) {
+        given[path] = TemplateSpot(origin, v, sequence: sequence)
+    }
+
+    // MARK: - Objects and keys
+
+    /// Checks an object's keys (duplicates, unknown keys) and returns its members.
+    /// `path` is the object's dotted key, nil for the top level.
+    func members(of value: JSONValue, path: String?, allowed: [String]) throws(Diagnostic) -> [JSONMember] {
+        guard case .object(let members) = value.kind else { preconditionFailure("members(of:) needs an object") }
+        var seen: [String: JSONMember] = [:]
+        for m in members {
+            if let first = seen[m.key] {
+                let full = path.map { "\($0).\(m.key)" } ?? m.key
+                throw TemplateSpot(origin, key: m).error(
+                    "duplicate key '\(full)' (first given at \(first.keyStart))", key: nil)
+            }
+            seen[m.key] = m
+            if !allowed.contains(m.key) {
+                throw TemplateSpot(origin, key: m).error(
+                    TemplateSchema.unknownKey(m.key, prefix: path, candidates: allowed), key: nil)
+            }
+        }
+        return members
+    }
+
+    /// Applies a top-level object (already checked by `members(of:)`). `extends` is skipped:
+    /// the loader resolves it before choosing the base.
+    mutating func apply(_ members: [JSONMember]) throws(Diagnostic) {
+        for m in members {
+            let v = m.value
+            let key = m.key
+            switch key {
+            case "extends": continue
+            case "name": template.name = try line(key, v, allowEmpty: false)
+            case "description": template.summary = try line(key, v, allowEmpty: false)
+            case "page": try page(v)
+            case "margins": try margins(v)
+            case "columns": template.columns = try columns(v)
+            case "gutter": template.gutter = try length(key, v, atLeastZero: true)
+            case "body": try body(v)
+            case "paragraphSpacing": template.paragraphSpacing = try length(key, v, atLeastZero: true)
+            case "firstLineIndent": template.firstLineIndent = try length(key, v, atLeastZero: true)
+            case "alignment":
+                template.alignment = Alignment(rawValue: try choice(key, v, what: "alignment", Alignment.allCases.map(\.rawValue)))!
+            case "paragraphs":
+                template.paragraphMode = ParagraphMode(rawValue: try choice(key, v, what: "paragraph mode", ParagraphMode.allCases.map(\.rawValue)))!
+            case "language": template.language = try language(v)
+            case "fallback": template.fallbackFaces = try faces(v)
+            case "footer": try footer(v)
+            default: preconditionFailure("unchecked key \(key)")
+            }
+            record(key, v)
+        }
+    }
+
+    private mutating func page(_ v: JSONValue) throws(Diagnostic) {
+        guard case .object = v.kind else {
+            throw typeError("page", "expected an object with size and orientation, or width and height", v)
+        }
+        var size: PageSize?
+        var orientation: String?
+        var width: Double?, height: Double?
+        var sizeMember: JSONMember?
+        for m in try members(of: v, path: "page", allowed: TemplateSchema.objectKeys["page"]!) {
+            let path = "page.\(m.key)"
+            switch m.key {
+            case "size":
+                let name = try choice(path, m.value, what: "page size", PageSize.allCases.map(\.rawValue))
+                size = PageSize(named: name)
+                sizeMember = m
+            case "orientation": orientation = try choice(path, m.value, what: "orientation", ["portrait", "landscape"])
+            case "width": width = try length(path, m.value, atLeastZero: false)
+            default: height = try length(path, m.value, atLeastZero: false)
+            }
+            record(path, m.value)
+        }
+        if sizeMember != nil, width != nil || height != nil {
+            let path = width != nil ? "page.width" : "page.height"
+            throw given[path]!.error("give either 'page.size' or 'page.width' and 'page.height', not both", key: path)
+        }
+        var w = template.pageWidth, h = template.pageHeight
+        if let size { (w, h) = size.points }
+        if let width { w = width }
+        if let height { h = height }
+        switch orientation {
+        case "portrait": (w, h) = (min(w, h), max(w, h))
+        case "landscape": (w, h) = (max(w, h), min(w, h))
+        default: break
+        }
+        template.pageWidth = w
+        template.pageHeight = h
+    }
+
+    private mutating func margins(_ v: JSONValue) throws(Diagnostic) {
+        switch v.kind {
+        case .number, .string:
+            template.margins = EdgeInsets(all: try length("margins", v, atLeastZero: true))
+        case .object:
+            for m in try members(of: v, path: "margins", allowed: TemplateSchema.objectKeys["margins"]!) {
+                let path = "margins.\(m.key)"
+                let x = try length(path, m.value, atLeastZero: true)
+                switch m.key {
+                case "top": template.margins.top = x
+                case "right": template.margins.right = x
+                case "bottom": template.margins.bottom = x
+                default: template.margins.left = x
+                }
+                record(path, m.value)
+            }
+        default:
+            throw typeError("margins", "expected a length, or an object with top, right, bottom and left", v)
+        }
+    }
+
+    private mutating func body(_ v: JSONValue) throws(Diagnostic) {
+        guard case .object = v.kind else {
+            throw typeError("body", "expected an object with face, size, leading and color", v)
+        }
+        for m in try members(of: v, path: "body", allowed: TemplateSchema.objectKeys["body"]!) {
+            let path = "body.\(m.key)"
+            switch m.key {
+            case "face": template.body.face = try line(path, m.value, allowEmpty: false)
+            case "size": template.body.size = try length(path, m.value, atLeastZero: false)
+            case "leading": template.body.leading = try length(path, m.value, atLeastZero: false)
+            default: template.body.color = try color(path, m.value)
+            }
+            record(path, m.value)
+        }
+    }
+
+    private mutating func footer(_ v: JSONValue) throws(Diagnostic) {
+        guard case .object = v.kind else {
+            throw typeError("footer", "expected an object with enabled, text, face, size and color", v)
+        }
+        for m in try members(of: v, path: "footer", allowed: TemplateSchema.objectKeys["footer"]!) {
+            let path = "footer.\(m.key)"
+            switch m.key {
+            case "enabled":
+                guard case .bool(let b) = m.value.kind else { throw typeError(path, "expected true or false", m.value) }
+                template.footer.enabled = b
+            case "text": template.footer.text = try footerText(m.value)
+            case "face": template.footer.face = try line(path, m.value, allowEmpty: false)
+            case "size": template.footer.size = try length(path, m.value, atLeastZero: false)
+            default: template.footer.color = try color(path, m.value)
+            }
+            record(path, m.value)
+        }
+    }
+
+    // MARK: - Values
+
+    /// `expected …, got …` for files; just `expected …` for overrides, whose text shows the value.
+    func typeError(_ path: String, _ expected: String, _ v: JSONValue) -> Diagnostic {
+        let spot = TemplateSpot(origin, v)
+        if case .file = origin { return spot.error("\(expected), got \(v.described)", key: path) }
+        return spot.error(expected, key: path)
+    }
+
+    /// A one-line string.
+    private func line(_ path: String, _ v: JSONValue, allowEmpty: Bool) throws(Diagnostic) -> String {
+        guard case .string(let s) = v.kind else { throw typeError(path, "expected a string", v) }
+        if !allowEmpty, s.allSatisfy(\.isWhitespace) { throw typeError(path, "expected a non-empty string", v) }
+        if s.contains(where: \.isNewline) { throw typeError(path, "expected a single line of text", v) }
+        return s
+    }
+
+    /// A length in points: a number, or a string with a unit. Must be > 0, or ≥ 0 when `atLeastZero`.
+    private func length(_ path: String, _ v: JSONValue, atLeastZero: Bool) throws(Diagnostic) -> Double {
+        let x: Double
+        switch v.kind {
+        case .number(let d, _): x = d
+        case .string(let s):
+            switch LengthParser.points(s) {
+            case .success(let d): x = d
+            case .failure(let e):
+                if LengthParser.looksNumeric(s) { throw TemplateSpot(origin, v).error(e.message, key: path) }
+                throw typeError(path, "expected a number or length", v)
+            }
+        default: throw typeError(path, "expected a number or length", v)
+        }
+        if atLeastZero ? x < 0 : x <= 0 {
+            throw typeError(path, atLeastZero ? "expected a length of 0 or more" : "expected a length greater than 0", v)
+        }
+        return x
+    }
+
+    private func columns(_ v: JSONValue) throws(Diagnostic) -> Int {
+        guard case .number(let d, _) = v.kind, d == d.rounded(), d >= 1, d <= 12 else {
+            throw typeError("columns", "expected a whole number from 1 to 12", v)
+        }
+        return Int(d)
+    }
+
+    /// One of `options`, ignoring case; returns the option as listed.
+    private func choice(_ path: String, _ v: JSONValue, what: String, _ options: [String]) throws(Diagnostic) -> String {
+        let list = options.dropLast().joined(separator: ", ") + " or " + options.last!
+        guard case .string(let s) = v.kind else { throw typeError(path, "expected \(list)", v) }
+        if let match = options.first(where: { $0.lowercased() == s.lowercased() }) { return match }
+        var message = "unknown \(what) '\(s)'"
+        if let near = Suggestion.closest(to: s, in: options) {
+            message += "; did you mean '\(near)'?"
+        } else {
+            message += "; use \(list)"
+        }
+        throw TemplateSpot(origin, v).error(message, key: path)
+    }
+
+    private func color(_ path: String, _ v: JSONValue) throws(Diagnostic) -> RGBA {
+        guard case .string(let s) = v.kind else {
+            throw typeError(path, "expected a colour such as \"black\" or \"#336699\"", v)
+        }
+        switch ColorParser.parse(s) {
+        case .success(let c): return c
+        case .failure(let e): throw TemplateSpot(origin, v).error(e.message, key: path)
+        }
+    }
+
+    /// A BCP 47 tag, checked for shape only: a 2–8 letter language, then 1–8 letter-or-digit subtags.
+    private func language(_ v: JSONValue) throws(Diagnostic) -> String {
+        let expected = "expected a BCP 47 language tag such as \"en\" or \"zh-Hans\""
+        guard case .string(let s) = v.kind else { throw typeError("language", expected, v) }
+        let parts = s.split(separator: "-", omittingEmptySubsequences: false)
+        let ok = parts.enumerated().allSatisfy { i, part in
+            (i == 0 ? (2...8) : (1...8)).contains(part.count)
+                && part.allSatisfy { $0.isASCII && (i == 0 ? $0.isLetter : ($0.isLetter || $0.isNumber)) }
+        }
+        guard ok else { throw typeError("language", expected, v) }
+        return s
+    }
+
+    /// An array of font names. An override may also give them as one comma-separated string.
+    private func faces(_ v: JSONValue) throws(Diagnostic) -> [String] {
+        switch v.kind {
+        case .array(let elements):
+            var out: [String] = []
+            for (i, e) in elements.enumerated() {
+                out.append(try line("fallback[\(i)]", e, allowEmpty: false))
+            }
+            return out
+        case .string(let s) where isOverride:
+            return s.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        default:
+            throw typeError("fallback", "expected a list of font names", v)
+        }
+    }
+
+    /// The footer line; `{word}` placeholders must be `{page}` or `{pages}`.
+    private func footerText(_ v: JSONValue) throws(Diagnostic) -> String {
+        let text = try line("footer.text", v, allowEmpty: true)
+        let scalars = Array(text.unicodeScalars)
+        var i = 0
+        while i < scalars.count {
+            if scalars[i] == "{" {
+                var j = i + 1
+                while j < scalars.count, scalars[j].properties.isAlphabetic { j += 1 }
+                if j < scalars.count, scalars[j] == "}", j > i + 1 {
+                    let placeholder = String(String.UnicodeScalarView(scalars[i...j]))
+                    if !FooterSpec.placeholders.contains(placeholder) {
+                        var message = "unknown placeholder '\(placeholder)'"
+                        if let near = Suggestion.closest(to: placeholder, in: FooterSpec.placeholders) {
+                            message += "; did you mean '\(near)'?"
+                        } else {
+                            message += "; use {page} or {pages}"
+                        }
+                        throw TemplateSpot(origin, v).error(message, key: "footer.text")
+                    }
+                    i = j
+                }
+            }
+            i += 1
+        }
+        return text
+    }
+
+    private var isOverride: Bool {
+        if case .override = origin { return true }
+        return false
+    }
+
+    // MARK: - Checks across keys
+
+    /// Checks what no single key decides: leading against size, and room for the text.
+    /// `given` says where each key was set; the first listed key that was set takes the blame.
+    static func validate(_ t: Template, given: [String: TemplateSpot], fallback: TemplateOrigin) throws(Diagnostic) {
+        /// The spot of the latest-set key among `keys`; on ties the earlier-listed key.
+        func spot(_ keys: [String]) -> (TemplateSpot, String?) {
+            var best: (TemplateSpot, String)?
+            for k in keys {
+                if let s = given[k], best == nil || s.sequence > best!.0.sequence { best = (s, k) }
+            }
+            return best ?? (TemplateSpot(origin: fallback), nil)
+        }
+        if t.body.leading < t.body.size * 0.5 {
+            let (s, key) = spot(["body.leading", "body.size", "body"])
+            let leading = plain(t.body.leading), size = plain(t.body.size)
+            let problem = key == "body.size"
+                ? "size \(size) pt needs a leading of at least \(plain(t.body.size * 0.5)) pt (the leading is \(leading) pt)"
+                : "leading \(leading) pt is less than half the size (\(size) pt)"
+            throw s.error(problem, key: key)
+        }
+        if t.columnWidth < 1 {
+            let (s, _) = spot([
+                "columns", "margins.left", "margins.right", "margins", "gutter", "page.width", "page.size",
+                "page.orientation", "page",
+            ])
+            throw s.error("template leaves no room for text: columns would be \(points(t.columnWidth)) pt wide", key: nil)
+        }
+        if t.textHeight < 1 {
+            let (s, _) = spot([
+                "margins.top", "margins.bottom", "margins", "page.height", "page.size", "page.orientation", "page",
+            ])
+            throw s.error("template leaves no room for text: the text area would be \(points(t.textHeight)) pt tall", key: nil)
+        }
+    }
+
+    /// A value for messages, rounded to two decimals, without trailing zeros.
+    static func plain(_ v: Double) -> String {
+        LengthParser.formatNumber((v * 100).rounded() / 100)
+    }
+
+    /// Points for messages: cut (not rounded) to one decimal, so a value below a limit never
+    /// prints as the limit; no trailing `.0`.
+    static func points(_ v: Double) -> String {
+        let cut = (v * 10).rounded(.towardZero) / 10
+        if cut == 0 { return "0" }
+        if cut == cut.rounded() { return String(Int(cut)) }
+        return String(cut)
+    }
+}
+
+extension TemplateSpot {
+    /// A spot with no location, for messages about a whole file.
+    init(origin: TemplateOrigin) {
+        self.origin = origin
+        location = nil
+    }
+}

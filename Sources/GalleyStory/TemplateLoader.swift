@@ -1,0 +1,310 @@
+import Foundation
+import GalleyMarkup
+
+/// Reads, overrides and writes templates.
+///
+/// A template file is a JSON object; every key is optional. Keys it omits come from the template
+/// it `extends`, or from `magazine` when it names none:
+///
+/// ```json
+/// {
+///   "name": "magazine",
+///   "description": "A4, two columns, DejaVu Serif 10/12, justified",
+///   "extends": "magazine",
+///   "page": {"size": "A4", "orientation": "portrait"},
+///   "margins": "15mm",
+///   "columns": 2,
+///   "gutter": "6mm",
+///   "body": {"face": "DejaVu Serif", "size": 10, "leading": 12, "color": "black"},
+///   "paragraphSpacing": 6,
+///   "firstLineIndent": 0,
+///   "alignment": "justify",
+///   "paragraphs": "newline",
+///   "language": "en",
+///   "fallback": ["Noto Serif CJK SC", "Noto Color Emoji"],
+///   "footer": {"enabled": true, "text": "{page}", "face": "DejaVu Serif", "size": 8, "color": "gray"}
+/// }
+/// ```
+///
+/// * `extends`: a built-in name, or a path (containing `/` or ending `.json`) relative to the
+///   file's own folder. Chains are followed; a cycle is an error.
+/// * `page`: `{"size", "orientation"}` or `{"width", "height"}`. Sizes (any case): A3 A4 A5 A6 B5
+///   letter legal tabloid (11 × 17 in) ledger (17 × 11 in). Without `orientation` a size keeps
+///   its usual shape; `portrait` puts the long side upright, `landscape` across (and also
+///   applies to an inherited or explicit width and height). Given alone, `width` or `height`
+///   keeps the other side from the base.
+/// * Lengths (`margins`, `gutter`, sizes, spacing, page sides) are a number of points or a
+///   string with a unit: pt, mm, cm, in, pc, px (see `LengthParser`).
+/// * `margins`: one length for all sides, or an object with any of top, right, bottom, left.
+/// * Colours: anything `ColorParser` reads (`"gray"`, `"#336699"`, `"rgb(0, 0, 0)"`).
+/// * `paragraphs`: `newline` or `blank-line`. `alignment`: justify, left, right or center.
+/// * `footer.text`: `{page}` becomes the folio, `{pages}` the page count.
+///
+/// Limits: body and footer sizes, leading and page sides > 0; leading ≥ half the body size;
+/// columns a whole number 1–12; margins, gutter, paragraph spacing and first-line indent ≥ 0;
+/// each column at least 1 pt wide and the text area at least 1 pt tall.
+///
+/// Every error is one `Diagnostic` naming the key and, for files, pointing at the value.
+public enum TemplateLoader {
+    /// Loads a template by built-in name, or from a JSON file path (anything containing "/" or ending ".json").
+    public static func load(_ nameOrPath: String) -> Result<Template, Diagnostic> {
+        if isPath(nameOrPath) {
+            switch readText(nameOrPath) {
+            case .failure(let reason):
+                return .failure(.error("cannot read template '\(nameOrPath)': \(reason.text)", file: nameOrPath))
+            case .success(let text):
+                return decode(text, file: nameOrPath)
+            }
+        }
+        if let t = Template.builtin(named: nameOrPath) { return .success(t) }
+        return .failure(.error(unknownTemplate(nameOrPath)))
+    }
+
+    /// Parses JSON text (file used in diagnostics).
+    ///
+    /// `file` is also where a relative `extends` path starts from, and takes part in cycle checks.
+    public static func decode(_ json: String, file: String) -> Result<Template, Diagnostic> {
+        var chain = Chain(canonical: [canonicalPath(file)], shown: [file])
+        do throws(Diagnostic) {
+            return .success(try decodeLayer(json, file: file, chain: &chain))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Applies `--set key=value` overrides (dotted keys as in the JSON, e.g. body.size=11, columns=3, page.size=letter).
+    ///
+    /// Values are read as JSON when they parse as JSON (numbers, true/false, quoted strings,
+    /// arrays, objects), else taken as a plain string, so `margins=15mm` and `body.color=red`
+    /// need no quotes. `fallback` also takes a comma-separated string. Overrides apply in order;
+    /// the checks across keys (room for text, leading) run once all are applied. `file` is what
+    /// diagnostics name as their file (normally `--set`); messages start `--set KEY=VALUE: `.
+    public static func apply(_ overrides: [String], to t: Template, file: String) -> Result<Template, Diagnostic> {
+        var template = t
+        var given: [String: TemplateSpot] = [:]
+        var lastOrigin = TemplateOrigin.override(text: overrides.last ?? "", file: file)
+        do throws(Diagnostic) {
+            for (i, text) in overrides.enumerated() {
+                let origin = TemplateOrigin.override(text: text, file: file)
+                lastOrigin = origin
+                let layer = try overrideLayer(text, file: file)
+                var decoder = TemplateDecoder(origin: origin, base: template, sequence: i + 1)
+                try decoder.apply(try decoder.members(of: layer, path: nil, allowed: TemplateSchema.topKeys))
+                template = decoder.template
+                given.merge(decoder.given) { _, new in new }
+            }
+            try TemplateDecoder.validate(template, given: given, fallback: lastOrigin)
+            return .success(template)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Pretty JSON in the same schema, stable key order, complete (no `extends`), ending in a
+    /// newline. Lengths are written in the shortest exact form (`"15mm"`, `43.2`), colours by
+    /// name where one fits; `decode` of the result gives back an equal template.
+    public static func encode(_ t: Template) -> String {
+        func q(_ s: String) -> String { JSONWriter.quote(s) }
+        func len(_ v: Double) -> String {
+            let f = LengthParser.format(v)
+            return f.isNumber ? f.text : q(f.text)
+        }
+        func object(_ pairs: [(String, String)]) -> String {
+            "{" + pairs.map { "\(q($0.0)): \($0.1)" }.joined(separator: ", ") + "}"
+        }
+        let page: String
+        if let (size, orientation) = pageSize(width: t.pageWidth, height: t.pageHeight) {
+            page = object([("size", q(size.rawValue)), ("orientation", q(orientation))])
+        } else {
+            page = object([("width", len(t.pageWidth)), ("height", len(t.pageHeight))])
+        }
+        let m = t.margins
+        let margins = m.top == m.right && m.top == m.bottom && m.top == m.left
+            ? len(m.top)
+            : object([("top", len(m.top)), ("right", len(m.right)), ("bottom", len(m.bottom)), ("left", len(m.left))])
+        let members: [(String, String)] = [
+            ("name", q(t.name)),
+            ("description", q(t.summary)),
+            ("page", page),
+            ("margins", margins),
+            ("columns", String(t.columns)),
+            ("gutter", len(t.gutter)),
+            ("body", object([
+                ("face", q(t.body.face)), ("size", len(t.body.size)), ("leading", len(t.body.leading)),
+                ("color", q(ColorParser.format(t.body.color))),
+            ])),
+            ("paragraphSpacing", len(t.paragraphSpacing)),
+            ("firstLineIndent", len(t.firstLineIndent)),
+            ("alignment", q(t.alignment.rawValue)),
+            ("paragraphs", q(t.paragraphMode.rawValue)),
+            ("language", q(t.language)),
+            ("fallback", "[" + t.fallbackFaces.map(q).joined(separator: ", ") + "]"),
+            ("footer", object([
+                ("enabled", t.footer.enabled ? "true" : "false"), ("text", q(t.footer.text)),
+                ("face", q(t.footer.face)), ("size", len(t.footer.size)),
+                ("color", q(ColorParser.format(t.footer.color))),
+            ])),
+        ]
+        return "{\n" + members.map { "  \(q($0.0)): \($0.1)" }.joined(separator: ",\n") + "\n}\n"
+    }
+
+    // MARK: - Layers
+
+    /// Paths seen along an `extends` chain: canonical for comparing, as written for messages.
+    struct Chain {
+        var canonical: [String]
+        var shown: [String]
+    }
+
+    /// Decodes one file's JSON on top of its base, following `extends` first.
+    static func decodeLayer(_ json: String, file: String, chain: inout Chain) throws(Diagnostic) -> Template {
+        let root: JSONValue
+        switch JSONReader.parse(json) {
+        case .success(let v): root = v
+        case .failure(let e): throw .error(e.message, file: file, at: e.location, length: e.length)
+        }
+        guard case .object = root.kind else {
+            throw .error("a template must be a JSON object, got \(root.described)", file: file, at: root.start, length: root.length)
+        }
+        let origin = TemplateOrigin.file(file)
+        let probe = TemplateDecoder(origin: origin, base: .default)
+        let members = try probe.members(of: root, path: nil, allowed: TemplateSchema.topKeys)
+
+        var base = Template.default
+        if let ext = members.first(where: { $0.key == "extends" }) {
+            base = try resolveExtends(ext.value, file: file, chain: &chain)
+        }
+        var decoder = TemplateDecoder(origin: origin, base: base)
+        try decoder.apply(members)
+        try TemplateDecoder.validate(decoder.template, given: decoder.given, fallback: origin)
+        return decoder.template
+    }
+
+    /// The base named by an `extends` value.
+    static func resolveExtends(_ v: JSONValue, file: String, chain: inout Chain) throws(Diagnostic) -> Template {
+        let spot = TemplateSpot(.file(file), v)
+        guard case .string(let ref) = v.kind, !ref.isEmpty else {
+            throw TemplateSpot(.file(file), v).error(
+                "expected a built-in template name or a path to a JSON file, got \(v.described)", key: "extends")
+        }
+        guard isPath(ref) else {
+            guard let t = Template.builtin(named: ref) else { throw spot.error(unknownTemplate(ref), key: "extends") }
+            return t
+        }
+        let path = resolve(ref, relativeTo: file)
+        let canonical = canonicalPath(path)
+        if let i = chain.canonical.firstIndex(of: canonical) {
+            let cycle = (chain.shown[i...] + [path]).joined(separator: " → ")
+            throw spot.error("templates extend each other in a cycle: \(cycle)", key: "extends")
+        }
+        let text: String
+        switch readText(path) {
+        case .success(let t): text = t
+        case .failure(let reason): throw spot.error("cannot read template '\(path)': \(reason.text)", key: "extends")
+        }
+        chain.canonical.append(canonical)
+        chain.shown.append(path)
+        defer {
+            chain.canonical.removeLast()
+            chain.shown.removeLast()
+        }
+        return try decodeLayer(text, file: path, chain: &chain)
+    }
+
+    /// One `KEY=VALUE` as a JSON object `{"KEY": VALUE}` (nested for dotted keys), after
+    /// checking the key against the schema.
+    static func overrideLayer(_ text: String, file: String) throws(Diagnostic) -> JSONValue {
+        let fail = { (problem: String) in Diagnostic.error("--set \(text): \(problem)", file: file) }
+        guard let eq = text.firstIndex(of: "=") else { throw fail("expected KEY=VALUE, as in body.size=11") }
+        let key = text[..<eq].trimmingCharacters(in: .whitespaces)
+        let rawValue = text[text.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+        guard !key.isEmpty else { throw fail("expected KEY=VALUE, as in body.size=11") }
+        let parts = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        if !TemplateSchema.topKeys.contains(parts[0]) {
+            throw fail(TemplateSchema.unknownKey(parts[0], prefix: nil, candidates: TemplateSchema.topKeys))
+        }
+        if parts[0] == "extends" {
+            throw fail("'extends' cannot be overridden; choose the template to start from instead")
+        }
+        if parts.count > 1 {
+            guard parts.count == 2, let sub = TemplateSchema.objectKeys[parts[0]] else {
+                var message = "unknown key '\(key)'"
+                if let near = Suggestion.closest(to: key, in: TemplateSchema.allPaths) { message += "; did you mean '\(near)'?" }
+                throw fail(message)
+            }
+            if !sub.contains(parts[1]) {
+                throw fail(TemplateSchema.unknownKey(parts[1], prefix: parts[0], candidates: sub))
+            }
+        }
+        let origin = SourceLocation(line: 1, column: 1, offset: 0)
+        var value: JSONValue
+        switch JSONReader.parse(rawValue) {
+        case .success(let v): value = v
+        case .failure: value = JSONValue(.string(rawValue), start: origin, end: origin)
+        }
+        for part in parts.reversed() {
+            let member = JSONMember(key: part, keyStart: origin, keyEnd: origin, value: value)
+            value = JSONValue(.object([member]), start: origin, end: origin)
+        }
+        return value
+    }
+
+    // MARK: - Names and files
+
+    static func isPath(_ s: String) -> Bool { s.contains("/") || s.lowercased().hasSuffix(".json") }
+
+    /// `unknown template 'x'; did you mean 'y'? (built-in: …)`.
+    static func unknownTemplate(_ name: String) -> String {
+        let names = BuiltinTemplates.names
+        var message = "unknown template '\(name)'"
+        if let near = Suggestion.closest(to: name, in: names) { message += "; did you mean '\(near)'?" }
+        return message + " (built-in: \(names.joined(separator: ", ")))"
+    }
+
+    /// `ref` relative to the folder holding `file`, unless it is absolute.
+    static func resolve(_ ref: String, relativeTo file: String) -> String {
+        if ref.hasPrefix("/") { return ref }
+        guard let slash = file.lastIndex(of: "/") else { return ref }
+        return String(file[...slash]) + ref
+    }
+
+    /// An absolute, normalised path with symbolic links resolved, for telling files apart.
+    static func canonicalPath(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+
+    struct ReadFailure: Error { var text: String }
+
+    /// The file's text, or the system's reason why not (`No such file or directory`).
+    static func readText(_ path: String) -> Result<String, ReadFailure> {
+        let fd = open(path, O_RDONLY)
+        if fd < 0 { return .failure(ReadFailure(text: String(cString: strerror(errno)))) }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return .failure(ReadFailure(text: String(cString: strerror(errno))))
+            }
+            if n == 0 { break }
+            bytes.append(contentsOf: buffer[0..<n])
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            return .failure(ReadFailure(text: "the file is not UTF-8 text"))
+        }
+        return .success(text)
+    }
+
+    /// The named size and orientation of a page, when it is exactly one.
+    static func pageSize(width: Double, height: Double) -> (PageSize, String)? {
+        for size in PageSize.allCases {
+            let (w, h) = size.points
+            if (w == width && h == height) || (w == height && h == width) {
+                return (size, width > height ? "landscape" : "portrait")
+            }
+        }
+        return nil
+    }
+}
