@@ -1,0 +1,68 @@
+# Galley: build, test, demo and benchmark on Debian 12 with the Swift toolchain.
+# `make demo` and `make test` are all a fresh machine needs: both run `setup` first.
+
+SWIFT        ?= swift
+PREFIX       ?= /usr/local
+CONFIG       ?= release
+BIN          := .build/$(CONFIG)/galley
+OUT          ?= out
+# Tests see only the fonts setup installs (see Tests/fonts.conf).
+TEST_FONTS   := $(CURDIR)/Tests/fonts.conf
+
+# Everything the project needs from Debian: libraries, fonts, hyphenation dictionaries, PDF tools.
+APT_PACKAGES := pkg-config libcairo2-dev libpango1.0-dev libpng-dev libgdk-pixbuf-2.0-dev \
+                libhyphen-dev hyphen-en-us hyphen-en-gb hyphen-de hyphen-fr hyphen-es hyphen-it \
+                hyphen-nl hyphen-pt-pt hyphen-pt-br \
+                fonts-dejavu fonts-urw-base35 fonts-liberation2 fonts-noto-cjk fonts-noto-color-emoji \
+                poppler-utils qpdf
+# Only for `make bench`: the corpus sources and timing tools.
+BENCH_PACKAGES := bible-kjv fortunes-zh hyperfine time python3-venv
+
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all setup build test demo bench lint install clean
+
+all: build
+
+# Idempotent: installs only what is missing, then makes sure the font cache is warm.
+setup:
+	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q '^install ok installed$$' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "setup: installing $$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	  fc-cache -f >/dev/null; \
+	else \
+	  fc-cache >/dev/null; \
+	fi
+
+build: setup
+	$(SWIFT) build -c $(CONFIG) --static-swift-stdlib --product galley
+
+test: setup
+	FONTCONFIG_FILE=$(TEST_FONTS) $(SWIFT) test --parallel
+
+# Typesets every sample to PDF, and page 1 of each to PNG, in $(OUT)/.
+demo: build
+	@mkdir -p $(OUT)
+	@for f in samples/*.txt; do \
+	  n=$$(basename $$f .txt); \
+	  $(BIN) build $$f -o $(OUT)/$$n.pdf && $(BIN) preview $$f --page 1 -o $(OUT)/$$n.png || exit 1; \
+	  echo "demo: $(OUT)/$$n.pdf ($$(pdfinfo $(OUT)/$$n.pdf | awk '/^Pages/ {print $$2}') pages), $(OUT)/$$n.png"; \
+	done
+
+# Builds the benchmark corpus and Typst (PyPI), then prints timings, memory and ratios.
+bench: build
+	@missing=$$(for p in $(BENCH_PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q '^install ok installed$$' || echo $$p; done); \
+	if [ -n "$$missing" ]; then $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; fi
+	python3 Tests/Bench/bench.py --galley $(BIN)
+
+lint:
+	$(SWIFT) format lint --recursive --strict Sources Tests Package.swift
+
+install: build
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/galley/templates
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/galley
+	install -m 644 templates/*.json $(DESTDIR)$(PREFIX)/share/galley/templates/
+
+clean:
+	rm -rf .build $(OUT)
