@@ -43,15 +43,20 @@ extension ParagraphLayout {
                 let c = t.clusters[g]
                 guard c >= start && c < end else { continue }
                 var info = t.glyphs[g]
-                let first = g == Int(run.glyphs.lowerBound) || t.clusters[g - 1] != c
-                if line.spaceAdjust != 0 && first && t.flags[Int(c)].contains(.expandable) {
-                    info.geometry.width += extra(line.spaceAdjust)
-                }
-                if line.clusterAdjust != 0 {
-                    // After the last glyph of each cluster but the line's last.
+                if line.ratio != 0 {
+                    // A space grows on its own glyph; a gap between wide characters after the
+                    // last glyph of the cluster before it. Never after the line's last cluster.
+                    let first = g == Int(run.glyphs.lowerBound) || t.clusters[g - 1] != c
+                    if first && t.flags[Int(c)].contains(.expandable) {
+                        info.geometry.width += extra(adjustment(at: Int(c), line))
+                    }
                     let lastOfCluster = g + 1 == Int(run.glyphs.upperBound) || t.clusters[g + 1] != c
-                    let nextCluster = lastOfCluster ? nextClusterStart(after: Int(c)) : Int.max
-                    if lastOfCluster && nextCluster < Int(end) { info.geometry.width += extra(line.clusterAdjust) }
+                    if lastOfCluster {
+                        let next = nextClusterStart(after: Int(c))
+                        if next < Int(end) && !t.flags[next].contains(.expandable) && t.flags[next].contains(.lineBreak) {
+                            info.geometry.width += extra(adjustment(at: next, line))
+                        }
+                    }
                 }
                 glyphs.append(info)
                 lo = min(lo, c)
@@ -81,6 +86,12 @@ extension ParagraphLayout {
             x += out[k].width
         }
         return out
+    }
+
+    /// What the glue at byte `b` adds to line `line` (see `GlueModel`).
+    private func adjustment(at b: Int, _ line: LineBreak) -> Double {
+        let g = glue.glue(at: b, in: text)
+        return line.ratio >= 0 ? line.ratio * g.stretch : line.ratio * g.shrink
     }
 
     /// The byte where the cluster after the one starting at `c` starts.

@@ -55,7 +55,7 @@ public final class Framesetter {
     public func layOut(_ body: (Page) throws -> Bool) rethrows -> Int {
         let columns = self.columns
         let columnWidth = columns[0].width
-        let widths: LineWidths = { _ in columnWidth }
+        let widths = LineWidths(rest: columnWidth)
         let count = story.paragraphs.count
         let threads = options.threads ?? min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
         let parallel = threads > 1 && count >= 24 && story.text.utf8.count >= 16_384
@@ -172,7 +172,7 @@ struct Flow {
                             origin: Point(x: x, y: y + b.ascent),
                             box: Rect(x: x, y: y, width: b.availableWidth, height: b.height),
                             storyRange: (l.storyStart + Int(b.start))..<(l.storyStart + Int(b.end)),
-                            contentWidth: b.naturalWidth + (b.spaceAdjust != 0 || b.clusterAdjust != 0 ? b.availableWidth - b.naturalWidth : 0),
+                            contentWidth: b.setWidth,
                             overfull: b.overfull, paragraphIndex: paragraph, lineIndex: line, paragraph: l))
                     y += b.height
                     line += 1

@@ -1,9 +1,21 @@
 import GalleyStory
 
-/// The available width of each line of a paragraph, points, before indents: a function of the
-/// line's index within the paragraph (the framesetter maps that to a vertical position in the
-/// region's shape). A constant for plain columns; a staircase around images.
-package typealias LineWidths = @Sendable (_ line: Int) -> Double
+/// The available width of each line of a paragraph, points, before indents (TeX's parshape):
+/// explicit widths for the first lines, then one width for all the rest. The framesetter maps a
+/// region's shape to this (a constant for plain columns; a staircase around images).
+package struct LineWidths: Sendable, Equatable {
+    /// Widths of lines 0, 1, … that differ from `rest`.
+    package var first: [Double]
+    /// Width of every later line.
+    package var rest: Double
+
+    package init(first: [Double] = [], rest: Double) {
+        self.first = first
+        self.rest = rest
+    }
+
+    package subscript(line: Int) -> Double { line < first.count ? first[line] : rest }
+}
 
 /// Everything a line breaker needs to break one paragraph.
 package struct BreakRequest {
@@ -13,6 +25,11 @@ package struct BreakRequest {
     /// The style of an empty paragraph (it has no glyph runs to take one from).
     package var emptyStyle: Int
     package var widths: LineWidths
+    /// Where justification may stretch and shrink.
+    package var glue = GlueModel()
+    /// Hyphenation rules and dictionary (nil: no dictionary hyphenation).
+    package var hyphenation: HyphenationRules = HyphenationRules(enabled: false)
+    package var hyphenator: Hyphenator?
 }
 
 /// Chooses where a shaped paragraph's lines break. Greedy first-fit and total-fit are two
@@ -92,7 +109,7 @@ package struct LineSetter {
 
     /// Width available to line `index` after its indent.
     package func available(_ index: Int) -> Double {
-        max(0, request.widths(index) - indent(index))
+        max(0, request.widths[index] - indent(index))
     }
 
     func indent(_ index: Int) -> Double { index == 0 ? request.style.firstLineIndent : 0 }
@@ -117,25 +134,17 @@ package struct LineSetter {
         return t.x[e] - t.x[start] + (hyphen ? t.hyphenWidth(before: e) : 0)
     }
 
-    /// Number of expandable spaces in `start..<end`.
-    func expandableSpaces(_ start: Int, _ end: Int) -> Int {
-        var n = 0
-        let f = request.text.flags
-        for b in start..<end where f[b].contains(.expandable) { n += 1 }
-        return n
-    }
-
-    /// Glyph-cluster gaps in `start..<end` where a line may break without a space (CJK).
-    func interCharacterGaps(_ start: Int, _ end: Int) -> (breaks: Int, clusters: Int) {
-        var breaks = 0
-        var clusters = 0
-        let f = request.text.flags
-        if end <= start { return (0, 0) }
-        for b in (start + 1)..<end {
-            if f[b].contains(.clusterStart) { clusters += 1 }
-            if f[b].contains(.lineBreak) && !f[b - 1].contains(.white) { breaks += 1 }
+    /// Total stretch and shrink of the glue in `start..<end`.
+    package func glue(_ start: Int, _ end: Int) -> (stretch: Double, shrink: Double) {
+        var stretch = 0.0
+        var shrink = 0.0
+        let t = request.text
+        for b in start..<end where t.flags[b].contains(.expandable) || t.flags[b].contains(.lineBreak) {
+            let g = request.glue.glue(at: b, in: t)
+            stretch += g.stretch
+            shrink += g.shrink
         }
-        return (breaks, clusters)
+        return (stretch, shrink)
     }
 
     /// Line box height and baseline position from the styles present on the line.
@@ -163,7 +172,9 @@ package struct LineSetter {
     }
 
     /// The line from `start` to `end` (where the next line starts), set to its available width.
-    package func line(start: Int, end: Int, hyphen: Bool, index: Int, isLast: Bool) -> LineBreak {
+    /// `ratio` is the adjustment ratio the breaker chose; nil lets the setter compute it (the
+    /// greedy breaker, which does not judge lines).
+    package func line(start: Int, end: Int, hyphen: Bool, index: Int, isLast: Bool, ratio chosen: Double? = nil) -> LineBreak {
         let contentEnd = trimmed(start, end)
         let natural = contentWidth(start: start, end: end, hyphen: hyphen)
         let available = available(index)
@@ -171,24 +182,30 @@ package struct LineSetter {
         var line = LineBreak(
             start: Int32(start), contentEnd: Int32(contentEnd), end: Int32(end), hyphen: hyphen,
             naturalWidth: natural, availableWidth: available, indent: indent(index), alignOffset: 0,
-            spaceAdjust: 0, clusterAdjust: 0, height: height, ascent: ascent,
-            overfull: natural > available + 0.01)
-        let slack = available - natural
-        switch request.style.alignment {
-        case .left: break
-        case .right: line.alignOffset = max(0, slack)
-        case .center: line.alignOffset = max(0, slack / 2)
-        case .justify:
-            // The last line of a paragraph keeps its natural spacing, as do overfull lines.
-            guard !isLast, !line.overfull, slack > 0 else { break }
-            let spaces = expandableSpaces(start, contentEnd)
-            if spaces > 0 {
-                line.spaceAdjust = slack / Double(spaces)
-            } else {
-                let (breaks, clusters) = interCharacterGaps(start, contentEnd)
-                // Letter-space only text that breaks between characters (CJK), never one long word.
-                if breaks > 0 && clusters > 0 { line.clusterAdjust = slack / Double(clusters) }
+            ratio: 0, setWidth: natural, height: height, ascent: ascent,
+            overfull: false)
+        if request.style.alignment == .justify && !isLast {
+            let (stretch, shrink) = glue(start, contentEnd)
+            var r = chosen ?? 0
+            if chosen == nil {
+                let slack = available - natural
+                // Greedy: stretch to the edge; never letter-space a line with no glue.
+                r = slack > 0 ? (stretch > 0 ? slack / stretch : 0) : (shrink > 0 ? max(-1, slack / shrink) : 0)
             }
+            line.ratio = r
+            line.setWidth = natural + (r >= 0 ? r * stretch : r * shrink)
+        } else if request.style.alignment == .justify && natural > available, let r = chosen, r < 0 {
+            // A last line that only fits by shrinking.
+            let (_, shrink) = glue(start, contentEnd)
+            line.ratio = r
+            line.setWidth = natural + r * shrink
+        }
+        line.overfull = line.setWidth > available + 0.01
+        let slack = max(0, available - line.setWidth)
+        switch request.style.alignment {
+        case .left, .justify: break
+        case .right: line.alignOffset = slack
+        case .center: line.alignOffset = slack / 2
         }
         return line
     }

@@ -3,8 +3,8 @@ import GalleyStory
 
 /// Per-byte facts about a paragraph's text, from Pango's log attributes and the shaped glyphs.
 package struct ByteFlags: OptionSet, Sendable {
-    package let rawValue: UInt8
-    package init(rawValue: UInt8) { self.rawValue = rawValue }
+    package let rawValue: UInt16
+    package init(rawValue: UInt16) { self.rawValue = rawValue }
     /// A Unicode scalar starts here.
     package static let charStart = ByteFlags(rawValue: 1)
     /// The character here is white space (trimmed at a line end).
@@ -21,6 +21,15 @@ package struct ByteFlags: OptionSet, Sendable {
     package static let clusterStart = ByteFlags(rawValue: 64)
     /// Breaking before this byte shows a hyphen (after a soft hyphen, or a hyphenation point).
     package static let hyphenBreak = ByteFlags(rawValue: 128)
+    /// The hyphenation point here comes from the dictionary (used only when breaking without
+    /// hyphenation fails, like TeX's second pass); soft hyphens are always usable.
+    package static let dictionaryHyphen = ByteFlags(rawValue: 256)
+    /// A word starts / ends here (Pango's word boundaries), for the hyphenator.
+    package static let wordStart = ByteFlags(rawValue: 512)
+    package static let wordEnd = ByteFlags(rawValue: 1024)
+    /// The character here is East Asian wide (Han, kana, Hangul, CJK punctuation, fullwidth forms):
+    /// justification may space it from its neighbours.
+    package static let wide = ByteFlags(rawValue: 2048)
 }
 
 /// Consecutive glyphs of one Pango item: one font, one story style, one bidi level.
@@ -54,18 +63,17 @@ package struct LineBreak: Sendable, Equatable {
     package var indent: Double
     /// Where the content starts inside the line box (alignment), points.
     package var alignOffset: Double
-    /// Extra width given to each expandable space (justification), points.
-    package var spaceAdjust: Double
-    /// Extra width given after each cluster, for lines with no spaces (CJK justification), points.
-    package var clusterAdjust: Double
+    /// Adjustment ratio (TeX's r): each glue point of the line (a space, a gap between wide
+    /// characters) grows by r × its stretch when r > 0, or shrinks by r × its shrink when r < 0.
+    /// 0 sets the line at its natural width.
+    package var ratio: Double
+    /// Width of the line as set, points.
+    package var setWidth: Double
     /// Line box height (pitch) and the baseline's distance from its top, points.
     package var height: Double
     package var ascent: Double
     /// The content is wider than the available width (a word that could not be broken to fit).
     package var overfull: Bool
-
-    /// Width of the line as set (natural plus justification).
-    package var setWidth: Double { naturalWidth + (spaceAdjust != 0 || clusterAdjust != 0 ? availableWidth - naturalWidth : 0) }
 }
 
 /// A paragraph shaped once: glyphs, their clusters, and per-byte widths and break facts.
@@ -78,6 +86,8 @@ package struct ShapedText: Sendable {
     package var storyStart: Int
     /// Paragraph length in bytes (its terminator excluded).
     package var length: Int
+    /// The paragraph's UTF-8 text (for the hyphenator and the space factor).
+    package var bytes: [UInt8]
     package var glyphs: [PangoGlyphInfo]
     /// Paragraph byte of each glyph's cluster.
     package var clusters: [Int32]
@@ -93,6 +103,9 @@ package struct ShapedText: Sendable {
         guard let run = run(containing: max(0, b - 1)), let g = hyphens[run.font] else { return 0 }
         return Double(g.geometry.width) / pangoScale
     }
+
+    /// The byte at `b`, nil past the end.
+    @inline(__always) package func byte(_ b: Int) -> UInt8? { b < bytes.count ? bytes[b] : nil }
 
     /// The glyph run whose bytes contain `b`.
     package func run(containing b: Int) -> GlyphRun? {
@@ -112,12 +125,24 @@ package final class ParagraphLayout: Sendable {
     package let text: ShapedText
     /// The lines, for the widths they were broken to.
     package let lines: [LineBreak]
+    /// The glue model the lines were justified with.
+    package let glue: GlueModel
 
-    package init(text: ShapedText, lines: [LineBreak]) {
+    package init(text: ShapedText, lines: [LineBreak], glue: GlueModel) {
         self.text = text
         self.lines = lines
+        self.glue = glue
     }
 
     package var index: Int { text.index }
     package var storyStart: Int { text.storyStart }
+}
+
+extension Range where Bound == Int {
+    /// These UTF-8 byte offsets as indices of `s.utf8`.
+    func asUTF8Indices(in s: String) -> Range<String.Index> {
+        let u = s.utf8
+        let a = u.index(u.startIndex, offsetBy: lowerBound)
+        return a..<u.index(a, offsetBy: count)
+    }
 }

@@ -10,7 +10,7 @@ extension TextEngine {
         let start = p.range.lowerBound
         let length = p.range.count
         var shaped = ShapedText(
-            index: index, storyStart: start, length: length, glyphs: [], clusters: [], runs: [],
+            index: index, storyStart: start, length: length, bytes: Array(story.text.utf8[p.range.asUTF8Indices(in: story.text)]), glyphs: [], clusters: [], runs: [],
             x: [Double](repeating: 0, count: length + 1), flags: [ByteFlags](repeating: [], count: length + 1),
             hyphens: [:])
         guard length > 0 else { return shaped }
@@ -78,6 +78,9 @@ extension TextEngine {
             if la.is_mandatory_break != 0 && c > 0 { f.insert(.mandatory) }
             if la.is_char_break != 0 { f.insert(.charBreak) }
             if la.break_inserts_hyphen != 0 { f.insert(.hyphenBreak) }
+            if la.is_word_start != 0 { f.insert(.wordStart) }
+            if la.is_word_end != 0 { f.insert(.wordEnd) }
+            if c < nChars && isWide(text, at: b) { f.insert(.wide) }
             flags[b] = f
         }
 
@@ -145,6 +148,28 @@ extension TextEngine {
         shaped.runs = runs
         shaped.x = x
         shaped.flags = flags
+    }
+
+    /// True for East Asian wide characters: CJK ideographs, kana, Hangul, CJK symbols and
+    /// punctuation, fullwidth forms (the ranges justification may letter-space).
+    private func isWide(_ text: UnsafePointer<CChar>, at b: Int) -> Bool {
+        let u = UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self)
+        let c0 = UInt32(u[b])
+        guard c0 >= 0xE1 else { return false }  // everything wide is U+1100 or above
+        var v: UInt32
+        if c0 < 0xF0 {
+            v = (c0 & 0x0F) << 12 | (UInt32(u[b + 1]) & 0x3F) << 6 | (UInt32(u[b + 2]) & 0x3F)
+        } else {
+            v = (c0 & 0x07) << 18 | (UInt32(u[b + 1]) & 0x3F) << 12 | (UInt32(u[b + 2]) & 0x3F) << 6 | (UInt32(u[b + 3]) & 0x3F)
+        }
+        switch v {
+        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+            0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+            0xFFE0...0xFFE6, 0x20000...0x3FFFD:
+            return true
+        default:
+            return false
+        }
     }
 
     /// The hyphen glyph in an item's font, shaped once per font.

@@ -21,7 +21,7 @@ final class ShapingPipeline: @unchecked Sendable {
     private var cancelled = false
     private var running = 0
 
-    init(story: Story, plan: FontPlan, breaker: any LineBreaker, widths: @escaping LineWidths, threads: Int, window: Int = 384) {
+    init(story: Story, plan: FontPlan, breaker: any LineBreaker, widths: LineWidths, threads: Int, window: Int = 384) {
         self.story = story
         self.plan = plan
         self.breaker = breaker
@@ -66,14 +66,14 @@ final class ShapingPipeline: @unchecked Sendable {
 
     /// Shapes and breaks one paragraph (nil for block objects, which are not shaped).
     static func layOut(
-        story: Story, paragraph i: Int, engine: TextEngine, breaker: any LineBreaker, widths: @escaping LineWidths
+        story: Story, paragraph i: Int, engine: TextEngine, breaker: any LineBreaker, widths: LineWidths
     ) -> ParagraphLayout? {
         let p = story.paragraphs[i]
         guard case .text = p.content else { return nil }
         let shaped = engine.shape(story, paragraph: i)
         let emptyStyle = story.runs[p.runs].first?.style ?? 0
         let request = BreakRequest(text: shaped, style: p.style, plan: engine.plan, emptyStyle: emptyStyle, widths: widths)
-        return ParagraphLayout(text: shaped, lines: breaker.lines(for: request))
+        return ParagraphLayout(text: shaped, lines: breaker.lines(for: request), glue: request.glue)
     }
 
     /// The layout of paragraph `i`, waiting for a worker when needed. Taking paragraph i lets

@@ -108,6 +108,20 @@ public struct Template: Equatable, Sendable {
     public var fallbackFaces: [String]
     /// JSON key `footer`.
     public var footer: FooterSpec
+    /// How lines are broken. JSON key `lineBreaking`.
+    public var lineBreaking: LineBreaking = .totalFit
+    /// JSON key `hyphenation`.
+    public var hyphenation = HyphenationSpec()
+    /// Least lines of a paragraph left alone at the top of a column (widows) and at the
+    /// foot of one (orphans) when the paragraph is split. JSON keys `widows`, `orphans`.
+    public var widows = 2
+    public var orphans = 2
+    /// Lines of the following paragraph a heading (a short display paragraph) keeps with it.
+    /// JSON key `keepWithNext`.
+    public var keepWithNext = 2
+    /// Body lines of every column sit on one grid of `body.leading`; headings, images and
+    /// spacing return the text to it. JSON key `baselineGrid`.
+    public var baselineGrid = true
 
     public init(
         name: String, summary: String, pageWidth: Double, pageHeight: Double, margins: EdgeInsets,
@@ -152,6 +166,33 @@ public struct Template: Equatable, Sendable {
 
     /// The template used when none is chosen: `magazine`.
     public static let `default`: Template = BuiltinTemplates.magazine
+}
+
+/// Line-breaking strategy. JSON key `lineBreaking`.
+public enum LineBreaking: String, Sendable, CaseIterable {
+    /// Knuth–Plass: the best breaks for the whole paragraph (the default).
+    case totalFit = "total-fit"
+    /// First fit, line by line (what a PangoLayout does).
+    case greedy
+}
+
+/// Hyphenation settings. JSON key `hyphenation`.
+public struct HyphenationSpec: Equatable, Sendable {
+    /// JSON key `hyphenation.enabled`.
+    public var enabled = true
+    /// Shortest word hyphenated, characters. JSON key `hyphenation.minWord`.
+    public var minWord = 6
+    /// Least characters before / after a hyphen. JSON keys `hyphenation.leftMin`, `hyphenation.rightMin`.
+    public var leftMin = 2
+    public var rightMin = 3
+    /// Hyphenate words in capitals. JSON key `hyphenation.capitals`.
+    public var capitals = false
+    /// Most consecutive hyphenated lines. JSON key `hyphenation.maxConsecutive`.
+    public var maxConsecutive = 2
+    /// Allow the last line of a column to end with a hyphen. JSON key `hyphenation.acrossColumns`.
+    public var acrossColumns = true
+
+    public init() {}
 }
 
 /// Named paper sizes for the JSON key `page.size`.

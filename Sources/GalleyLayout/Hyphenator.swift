@@ -1,0 +1,112 @@
+import CHyphen
+import Foundation
+
+/// Hyphenation settings (from the template).
+package struct HyphenationRules: Sendable, Equatable {
+    package var enabled: Bool
+    /// Words shorter than this (in characters) are never hyphenated.
+    package var minWord: Int
+    /// Characters kept before / after a hyphen.
+    package var leftMin: Int
+    package var rightMin: Int
+    /// Hyphenate words written in capitals.
+    package var capitals: Bool
+    /// Most consecutive lines ending in a hyphen.
+    package var maxConsecutive: Int
+
+    package init(enabled: Bool = true, minWord: Int = 6, leftMin: Int = 2, rightMin: Int = 3, capitals: Bool = false, maxConsecutive: Int = 2) {
+        self.enabled = enabled
+        self.minWord = minWord
+        self.leftMin = leftMin
+        self.rightMin = rightMin
+        self.capitals = capitals
+        self.maxConsecutive = maxConsecutive
+    }
+}
+
+/// A loaded libhyphen dictionary. Loading costs 8–17 ms, so each language is loaded once per
+/// process; hyphenating only reads the dictionary, so every thread shares it.
+package final class Hyphenator: @unchecked Sendable {
+    private let dict: UnsafeMutablePointer<HyphenDict>
+    /// The dictionary file.
+    package let path: String
+
+    private init(dict: UnsafeMutablePointer<HyphenDict>, path: String) {
+        self.dict = dict
+        self.path = path
+    }
+
+    deinit { hnj_hyphen_free(dict) }
+
+    /// Where dictionaries are looked for: `GALLEY_HYPHEN_DIR`, then Debian's folder.
+    static var directories: [String] {
+        var dirs = ["/usr/share/hyphen"]
+        if let d = ProcessInfo.processInfo.environment["GALLEY_HYPHEN_DIR"] { dirs.insert(d, at: 0) }
+        return dirs
+    }
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var loaded: [String: Hyphenator?] = [:]
+
+    /// The dictionary for a BCP 47 language ("en", "en-GB", "de-CH", "pt-BR"), or nil when none is installed.
+    package static func forLanguage(_ language: String) -> Hyphenator? {
+        let key = language.lowercased()
+        lock.lock()
+        defer { lock.unlock() }
+        if let h = loaded[key] { return h }
+        let h = dictionaryFile(for: language).flatMap { path in
+            hnj_hyphen_load(path).map { Hyphenator(dict: $0, path: path) }
+        }
+        loaded[key] = h
+        return h
+    }
+
+    /// The file for a language: exact region first, then the language's usual region, then any.
+    static func dictionaryFile(for language: String) -> String? {
+        let parts = language.replacingOccurrences(of: "_", with: "-").split(separator: "-").map(String.init)
+        guard let lang = parts.first?.lowercased(), !lang.isEmpty else { return nil }
+        let region = parts.dropFirst().first { $0.count == 2 }?.uppercased()
+        let usual = ["en": "US", "de": "DE", "fr": "FR", "es": "ES", "it": "IT", "nl": "NL", "pt": "PT"][lang]
+        var names: [String] = []
+        if let region { names.append("hyph_\(lang)_\(region).dic") }
+        if let usual { names.append("hyph_\(lang)_\(usual).dic") }
+        names.append("hyph_\(lang).dic")
+        let fm = FileManager.default
+        for dir in directories {
+            for n in names where fm.fileExists(atPath: dir + "/" + n) { return dir + "/" + n }
+            if let any = (try? fm.contentsOfDirectory(atPath: dir))?.sorted().first(where: { $0.hasPrefix("hyph_\(lang)_") && $0.hasSuffix(".dic") }) {
+                return dir + "/" + any
+            }
+        }
+        return nil
+    }
+
+    /// Character offsets inside `word` after which it may be hyphenated (1..<count).
+    package func points(_ word: String, leftMin: Int, rightMin: Int) -> [Int] {
+        let lower = word.lowercased()
+        let chars = lower.unicodeScalars.count
+        guard chars == word.unicodeScalars.count, chars >= leftMin + rightMin else { return [] }
+        // UTF-8 dictionaries take UTF-8; the others (de, nl, pt-PT) ISO 8859-1, one byte a character.
+        let bytes: [UInt8]
+        if dict.pointee.utf8 != 0 {
+            bytes = Array(lower.utf8)
+        } else {
+            guard lower.unicodeScalars.allSatisfy({ $0.value <= 0xFF }) else { return [] }
+            bytes = lower.unicodeScalars.map { UInt8($0.value) }
+        }
+        var hyphens = [CChar](repeating: 0, count: bytes.count + 5)
+        let status = bytes.withUnsafeBufferPointer { b in
+            b.withMemoryRebound(to: CChar.self) { c in
+                galley_hyphenate(dict, c.baseAddress, Int32(bytes.count), &hyphens, Int32(leftMin), Int32(rightMin))
+            }
+        }
+        guard status == 0 else { return [] }
+        // Either way the result is indexed by character.
+        var out: [Int] = []
+        for i in 0..<(chars - 1) where hyphens[i] & 1 == 1 {
+            let after = i + 1
+            if after >= leftMin && chars - after >= rightMin { out.append(after) }
+        }
+        return out
+    }
+}

@@ -1,0 +1,316 @@
+import GalleyStory
+
+/// Knuth–Plass total-fit line breaking over Pango-shaped text: boxes are the text between break
+/// opportunities, glue the spaces (and gaps between CJK characters), penalties the breaks
+/// without glue (hyphens, CJK). Chooses the set of breaks with the least total demerits over the
+/// whole paragraph, for any per-line widths. Passes as in TeX: first without dictionary
+/// hyphenation at a strict tolerance, then with it, then looser, then a final pass that always
+/// succeeds (overfull lines, breaks inside words), so every paragraph terminates.
+package struct TotalFitBreaker: LineBreaker {
+    /// Badness limits of the first three passes (TeX's pretolerance, tolerance, emergency).
+    package var tolerances: [Double] = [100, 200, 1000]
+    package var linePenalty = 10.0
+    package var hyphenPenalty = 50.0
+    package var explicitHyphenPenalty = 50.0
+    package var adjacentFitnessDemerits = 10_000.0
+    package var doubleHyphenDemerits = 10_000.0
+    package var finalHyphenDemerits = 5_000.0
+    /// Penalty for breaking inside a word with no hyphen (final pass only).
+    package var emergencyPenalty = 5_000.0
+    /// Stretch a ragged line has at its end, as a multiple of the paragraph's largest size.
+    package var raggedStretch = 3.0
+
+    package init() {}
+
+    /// A place a line may end.
+    struct Breakpoint {
+        /// Where the next line starts.
+        var position: Int
+        /// Where this line's content ends (trailing spaces removed).
+        var contentEnd: Int
+        var penalty: Double
+        /// The break shows a hyphen (added width), or follows one (counts as hyphenated).
+        var addsHyphen: Bool
+        var hyphenated: Bool
+        var forced: Bool
+    }
+
+    /// A feasible break, and the best way found to reach it.
+    struct Node {
+        var position: Int
+        /// Index of the line that starts here.
+        var line: Int
+        var fitness: Int
+        /// Consecutive hyphenated lines ending here.
+        var hyphenRun: Int
+        var demerits: Double
+        var previous: Int
+        var ratio: Double
+        var addsHyphen: Bool
+    }
+
+    package func lines(for r: BreakRequest) -> [LineBreak] {
+        let t = r.text
+        let setter = LineSetter(request: r)
+        if t.length == 0 {
+            return [setter.line(start: 0, end: 0, hyphen: false, index: 0, isLast: true)]
+        }
+        // Prefix sums of glue, so any line's stretch and shrink cost O(1).
+        var stretch = [Double](repeating: 0, count: t.length + 1)
+        var shrink = [Double](repeating: 0, count: t.length + 1)
+        let justify = r.style.alignment == .justify
+        if justify {
+            var s = 0.0
+            var z = 0.0
+            for b in 0..<t.length {
+                stretch[b] = s
+                shrink[b] = z
+                if t.flags[b].contains(.expandable) || t.flags[b].contains(.lineBreak) {
+                    let g = r.glue.glue(at: b, in: t)
+                    s += g.stretch
+                    z += g.shrink
+                }
+            }
+            stretch[t.length] = s
+            shrink[t.length] = z
+        }
+        let largest = t.runs.map { r.plan.styles[Int($0.style)].size }.max() ?? 10
+        let ragged = justify ? 0 : raggedStretch * largest
+
+        var hyphenated = t
+        var passes: [(tolerance: Double, hyphens: Bool, final: Bool)] = tolerances.enumerated().map { ($0.element, $0.offset > 0, false) }
+        passes.append((.infinity, true, true))
+        for pass in passes {
+            if pass.hyphens && !hyphenated.flags.contains(where: { $0.contains(.dictionaryHyphen) }) {
+                hyphenated = hyphenate(t, request: r)
+            }
+            let text = pass.hyphens ? hyphenated : t
+            let points = breakpoints(text, setter: setter, hyphens: pass.hyphens, emergency: pass.final, request: r)
+            if let chain = run(
+                points, text: text, setter: setter, request: r, stretch: stretch, shrink: shrink, ragged: ragged,
+                tolerance: pass.tolerance, final: pass.final)
+            {
+                let lineRequest = BreakRequest(
+                    text: text, style: r.style, plan: r.plan, emptyStyle: r.emptyStyle, widths: r.widths, glue: r.glue,
+                    hyphenation: r.hyphenation, hyphenator: r.hyphenator)
+                let finalSetter = LineSetter(request: lineRequest)
+                var lines: [LineBreak] = []
+                var start = 0
+                for (k, n) in chain.enumerated() {
+                    let isLast = k == chain.count - 1
+                    lines.append(
+                        finalSetter.line(
+                            start: start, end: n.position, hyphen: n.addsHyphen, index: k, isLast: isLast,
+                            ratio: n.ratio))
+                    start = n.position
+                }
+                return lines
+            }
+        }
+        // The final pass always finds a chain; this is unreachable, but never loop or crash.
+        return GreedyBreaker().lines(for: r)
+    }
+
+    /// Where lines may end, in order; the paragraph end is always the last.
+    func breakpoints(_ t: ShapedText, setter: LineSetter, hyphens: Bool, emergency: Bool, request r: BreakRequest) -> [Breakpoint] {
+        var out: [Breakpoint] = []
+        let n = t.length
+        let narrowest = min(r.widths.rest, r.widths.first.min() ?? r.widths.rest) - r.style.firstLineIndent
+        // In the final pass, words wider than the narrowest line may break anywhere.
+        var wideWord = false
+        func wordIsWide(from b: Int) -> Bool {
+            guard emergency else { return false }
+            var e = b + 1
+            while e < n && !t.flags[e].contains(.lineBreak) { e += 1 }
+            return t.x[setter.trimmed(b, e)] - t.x[b] > narrowest
+        }
+        wideWord = wordIsWide(from: 0)
+        for b in 1...n {
+            let f = t.flags[b]
+            if b == n {
+                out.append(Breakpoint(position: n, contentEnd: setter.trimmed(0, n), penalty: -.infinity, addsHyphen: false, hyphenated: false, forced: true))
+                break
+            }
+            if wideWord && f.contains(.charBreak) && !f.contains(.lineBreak) {
+                out.append(Breakpoint(position: b, contentEnd: b, penalty: emergencyPenalty, addsHyphen: false, hyphenated: false, forced: false))
+            }
+            guard f.contains(.lineBreak) else { continue }
+            wideWord = wordIsWide(from: b)
+            if f.contains(.mandatory) {
+                out.append(Breakpoint(position: b, contentEnd: setter.trimmed(0, b), penalty: -.infinity, addsHyphen: false, hyphenated: false, forced: true))
+                continue
+            }
+            let prev = setter.request.glue.prevChar(b, t)
+            if t.flags[prev].contains(.white) {
+                out.append(Breakpoint(position: b, contentEnd: setter.trimmed(0, b), penalty: 0, addsHyphen: false, hyphenated: false, forced: false))
+            } else if f.contains(.hyphenBreak) {
+                if f.contains(.dictionaryHyphen) && !hyphens { continue }
+                out.append(Breakpoint(position: b, contentEnd: b, penalty: hyphenPenalty, addsHyphen: true, hyphenated: true, forced: false))
+            } else {
+                let c = t.byte(prev)
+                let explicit = c == UInt8(ascii: "-") || (c == 0xE2 && t.byte(prev + 1) == 0x80 && (t.byte(prev + 2) == 0x90 || t.byte(prev + 2) == 0x93))
+                out.append(Breakpoint(position: b, contentEnd: b, penalty: explicit ? explicitHyphenPenalty : 0, addsHyphen: false, hyphenated: explicit, forced: false))
+            }
+        }
+        return out
+    }
+
+    /// One pass of the algorithm; the chain of nodes from the first line's end to the last, or
+    /// nil when no set of breaks meets the tolerance.
+    func run(
+        _ points: [Breakpoint], text t: ShapedText, setter: LineSetter, request r: BreakRequest,
+        stretch: [Double], shrink: [Double], ragged: Double, tolerance: Double, final: Bool
+    ) -> [Node]? {
+        var nodes = [Node(position: 0, line: 0, fitness: 1, hyphenRun: 0, demerits: 0, previous: -1, ratio: 0, addsHyphen: false)]
+        var active = [0]
+        let distinctLines = r.widths.first.count + 1
+        let maxHyphens = r.hyphenation.maxConsecutive
+        var candidates: [(key: Int, node: Node)] = []
+        for p in points {
+            candidates.removeAll(keepingCapacity: true)
+            var bestDropped: Int?
+            var i = 0
+            while i < active.count {
+                let a = nodes[active[i]]
+                let start = a.position
+                guard p.position > start else {
+                    i += 1
+                    continue
+                }
+                let available = setter.available(a.line)
+                let end = max(start, p.contentEnd)
+                var natural = t.x[end] - t.x[start]
+                if p.addsHyphen { natural += t.hyphenWidth(before: p.position) }
+                let isLast = p.position == t.length
+                var lineStretch = ragged > 0 ? ragged : stretch[end] - stretch[start]
+                let lineShrink = ragged > 0 ? 0 : shrink[end] - shrink[start]
+                if isLast { lineStretch = .infinity }  // the last line fills with white (parfillskip)
+                let ratio: Double
+                if natural < available {
+                    ratio = lineStretch > 0 ? (lineStretch.isInfinite ? 0 : (available - natural) / lineStretch) : .infinity
+                } else if natural > available {
+                    ratio = lineShrink > 0 ? (available - natural) / lineShrink : -.infinity
+                } else {
+                    ratio = 0
+                }
+                let badness = ratio < -1 ? Double.infinity : (ratio.isInfinite ? 10_000 : min(10_000, 100 * abs(ratio * ratio * ratio)))
+                // Too long: no later break can make this line fit, so `a` stops being active.
+                let dropped = ratio < -1 || p.forced
+                if dropped {
+                    if ratio < -1 && final && (bestDropped == nil || a.demerits < nodes[bestDropped!].demerits) {
+                        bestDropped = active[i]
+                    }
+                    if p.forced && ratio >= -1 {
+                        // Still a candidate before it goes.
+                        consider(a, index: active[i], p, ratio: ratio, badness: badness, tolerance: tolerance, maxHyphens: maxHyphens, distinctLines: distinctLines, into: &candidates)
+                    }
+                    active.remove(at: i)
+                    continue
+                }
+                consider(a, index: active[i], p, ratio: ratio, badness: badness, tolerance: tolerance, maxHyphens: maxHyphens, distinctLines: distinctLines, into: &candidates)
+                i += 1
+            }
+            if candidates.isEmpty && active.isEmpty && final, let index = bestDropped {
+                // Nothing fits: accept the best line that ends here as overfull (TeX's artificial demerits).
+                let a = nodes[index]
+                candidates.append((0, Node(position: p.position, line: a.line + 1, fitness: 1, hyphenRun: 0, demerits: a.demerits + 1e9, previous: index, ratio: -1, addsHyphen: p.addsHyphen)))
+            }
+            for c in candidates {
+                nodes.append(c.node)
+                active.append(nodes.count - 1)
+            }
+            if active.isEmpty { return nil }
+        }
+        // The best node at the paragraph's end.
+        guard let best = active.map({ nodes[$0] }).filter({ $0.position == t.length }).min(by: { $0.demerits < $1.demerits }) else { return nil }
+        var chain: [Node] = [best]
+        var k = best.previous
+        while k > 0 {
+            chain.append(nodes[k])
+            k = nodes[k].previous
+        }
+        return chain.reversed()
+    }
+
+    /// Records the line from node `a` to breakpoint `p` when it meets the tolerance, keeping only
+    /// the best candidate per (fitness, hyphen run, line class).
+    @inline(__always)
+    func consider(
+        _ a: Node, index: Int, _ p: Breakpoint, ratio: Double, badness: Double, tolerance: Double, maxHyphens: Int,
+        distinctLines: Int, into candidates: inout [(key: Int, node: Node)]
+    ) {
+        guard badness <= tolerance || (tolerance.isInfinite && ratio >= -1) else { return }
+        let hyphenRun = p.hyphenated ? a.hyphenRun + 1 : 0
+        if hyphenRun > maxHyphens && !tolerance.isInfinite { return }
+        let fitness = ratio < -0.5 ? 3 : ratio <= 0.5 ? 2 : ratio <= 1 ? 1 : 0
+        var d = linePenalty + badness
+        d *= d
+        if p.penalty >= 0 {
+            d += p.penalty * p.penalty
+        } else if p.penalty.isFinite {
+            d -= p.penalty * p.penalty
+        }
+        if p.hyphenated && a.hyphenRun > 0 { d += doubleHyphenDemerits }
+        if hyphenRun > maxHyphens { d += 1e7 }
+        if abs(fitness - a.fitness) > 1 { d += adjacentFitnessDemerits }
+        if p.forced && p.position > 0 && a.addsHyphen { d += finalHyphenDemerits }
+        let total = a.demerits + d
+        let lineClass = min(a.line + 1, distinctLines)
+        let key = (fitness * 4 + min(hyphenRun, 3)) * 64 + lineClass
+        let node = Node(position: p.position, line: a.line + 1, fitness: fitness, hyphenRun: hyphenRun, demerits: total, previous: index, ratio: ratio.isFinite ? ratio : 0, addsHyphen: p.addsHyphen)
+        if let k = candidates.firstIndex(where: { $0.key == key }) {
+            if total < candidates[k].node.demerits { candidates[k].node = node }
+        } else {
+            candidates.append((key, node))
+        }
+    }
+
+    /// Marks the dictionary's hyphenation points in the paragraph's words: not in the last word,
+    /// not in words of capitals (unless allowed), not in URLs or words with digits, and only at
+    /// glyph-cluster starts (a point inside a ligature would need reshaping).
+    func hyphenate(_ t: ShapedText, request r: BreakRequest) -> ShapedText {
+        guard r.hyphenation.enabled, let h = r.hyphenator else { return t }
+        var out = t
+        let n = t.length
+        // The last word of the paragraph is never hyphenated.
+        var lastWordStart = n
+        while lastWordStart > 0 && !t.flags[lastWordStart].contains(.wordStart) { lastWordStart -= 1 }
+        var b = 0
+        while b < n {
+            guard t.flags[b].contains(.wordStart) else {
+                b += 1
+                continue
+            }
+            var e = b + 1
+            while e < n && !t.flags[e].contains(.wordEnd) { e += 1 }
+            defer { b = e }
+            guard b < lastWordStart else { break }
+            let bytes = t.bytes[b..<e]
+            // Words glued to URL or e-mail punctuation are left alone.
+            let before = b > 0 ? t.bytes[b - 1] : 0x20
+            let after = e < n ? t.bytes[e] : 0x20
+            if [UInt8(ascii: "/"), UInt8(ascii: "@"), UInt8(ascii: "."), UInt8(ascii: ":"), UInt8(ascii: "_")].contains(before)
+                && !(before == UInt8(ascii: ".") && b >= 2 && t.bytes[b - 2] == 0x20)
+            { continue }
+            if [UInt8(ascii: "/"), UInt8(ascii: "@"), UInt8(ascii: "_")].contains(after) { continue }
+            let word = String(decoding: bytes, as: UTF8.self)
+            let scalars = Array(word.unicodeScalars)
+            guard scalars.count >= r.hyphenation.minWord, scalars.allSatisfy({ $0.properties.isAlphabetic }) else { continue }
+            if !r.hyphenation.capitals && scalars.allSatisfy({ !$0.properties.isLowercase }) { continue }
+            if !r.hyphenation.capitals && scalars.dropFirst().contains(where: { $0.properties.isUppercase }) { continue }
+            // Character offsets to bytes.
+            var charBytes: [Int] = []
+            var o = b
+            for s in scalars {
+                charBytes.append(o)
+                o += String(s).utf8.count
+            }
+            for point in h.points(word, leftMin: r.hyphenation.leftMin, rightMin: r.hyphenation.rightMin) {
+                let at = charBytes[point]
+                guard t.flags[at].contains(.clusterStart), !t.flags[at].contains(.lineBreak) else { continue }
+                out.flags[at].insert([.lineBreak, .hyphenBreak, .dictionaryHyphen])
+            }
+        }
+        return out
+    }
+}
