@@ -24,18 +24,33 @@ public final class Framesetter {
     package let plan: FontPlan
     let options: LayoutOptions
     let breaker: any LineBreaker
+    let hyphenation: HyphenationRules
+    let hyphenator: Hyphenator?
 
     public init(story: Story, template: Template, file: String, options: LayoutOptions = LayoutOptions()) {
         self.story = story
         self.template = template
         self.file = file
         self.options = options
-        self.breaker = GreedyBreaker()
+        switch template.lineBreaking {
+        case .totalFit: self.breaker = TotalFitBreaker()
+        case .greedy: self.breaker = GreedyBreaker()
+        }
+        let h = template.hyphenation
+        self.hyphenation = HyphenationRules(
+            enabled: h.enabled, minWord: h.minWord, leftMin: h.leftMin, rightMin: h.rightMin, capitals: h.capitals,
+            maxConsecutive: h.maxConsecutive)
+        self.hyphenator = h.enabled ? Hyphenator.forLanguage(template.language) : nil
         let (plan, warnings) = FontPlan.resolve(
             story: story, fallbackFaces: template.fallbackFaces, language: template.language, file: file)
         self.plan = plan
         self.engine = TextEngine(plan: plan)
         diagnostics.append(contentsOf: warnings)
+    }
+
+    /// How paragraphs are shaped and broken, shared by every shaping thread.
+    var setting: ParagraphSetting {
+        ParagraphSetting(breaker: breaker, hyphenation: hyphenation, hyphenator: hyphenator)
     }
 
     /// The column rectangles of every page, left to right.
@@ -60,11 +75,11 @@ public final class Framesetter {
         let threads = options.threads ?? min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
         let parallel = threads > 1 && count >= 24 && story.text.utf8.count >= 16_384
         let pipeline = parallel
-            ? ShapingPipeline(story: story, plan: plan, breaker: breaker, widths: widths, threads: threads) : nil
+            ? ShapingPipeline(story: story, plan: plan, setting: setting, widths: widths, threads: threads) : nil
         defer { pipeline?.stop() }
         func layout(_ i: Int) -> ParagraphLayout? {
             if let pipeline { return pipeline.take(i) }
-            return ShapingPipeline.layOut(story: story, paragraph: i, engine: engine, breaker: breaker, widths: widths)
+            return setting.layOut(story: story, paragraph: i, engine: engine, widths: widths)
         }
 
         var flow = Flow(story: story, template: template, file: file)
@@ -113,7 +128,63 @@ struct Flow {
         return story.paragraphs[paragraph].range.lowerBound
     }
 
-    /// Fills one region. Every pass of the loop places a line or an image, or ends the region
+    /// Paragraph layouts taken early (a heading looks at what follows it).
+    var lookahead: [Int: ParagraphLayout] = [:]
+
+    /// The layout of paragraph `i`, from the look-ahead or the shaper.
+    mutating func take(_ i: Int, _ layout: (Int) -> ParagraphLayout?) -> ParagraphLayout? {
+        if let l = lookahead.removeValue(forKey: i) { return l }
+        return layout(i)
+    }
+
+    /// The layout of paragraph `i` without consuming it.
+    mutating func peek(_ i: Int, _ layout: (Int) -> ParagraphLayout?) -> ParagraphLayout? {
+        if let l = lookahead[i] { return l }
+        let l = layout(i)
+        lookahead[i] = l
+        return l
+    }
+
+    /// Where a line whose box would start at `y` starts: body lines snap down to the baseline
+    /// grid of the region (so both columns share baselines); other lines stay where they are.
+    func top(of line: LineBreak, at y: Double, gridTop: Double) -> Double {
+        let pitch = template.body.leading
+        guard template.baselineGrid, abs(line.height - pitch) < 0.01 else { return y }
+        let k = ((y - gridTop) / pitch - 1e-6).rounded(.up)
+        return gridTop + max(0, k) * pitch
+    }
+
+    /// Height from `y` down to the end of paragraph `i`'s first `count` lines.
+    func linesBottom(_ l: ParagraphLayout, from first: Int, count: Int, at y: Double, gridTop: Double) -> Double {
+        var y = y
+        for k in first..<min(l.lines.count, first + count) {
+            y = top(of: l.lines[k], at: y, gridTop: gridTop) + l.lines[k].height
+        }
+        return y
+    }
+
+    /// Where a heading starting at `y` and what it must keep with end: the heading's lines, then
+    /// the first lines of the next paragraph (at least `keepWithNext`, and the orphans rule), or
+    /// the next image; a chain of headings is kept together.
+    mutating func keptBottom(from i: Int, at y: Double, rect: Rect, depth: Int, _ layout: (Int) -> ParagraphLayout?) -> Double {
+        guard i < story.paragraphs.count else { return y }
+        let p = story.paragraphs[i]
+        switch p.content {
+        case .image(let n):
+            let w = rect.width
+            return y + min(rect.height, w / story.images[n].aspectRatio)
+        case .text:
+            guard let l = peek(i, layout) else { return y }
+            if p.style.isHeading && depth < 4 {
+                let end = linesBottom(l, from: 0, count: l.lines.count, at: y, gridTop: rect.y) + p.style.spacingAfter
+                return keptBottom(from: i + 1, at: end, rect: rect, depth: depth + 1, layout)
+            }
+            let keep = max(template.keepWithNext, min(template.orphans, l.lines.count))
+            return linesBottom(l, from: 0, count: keep, at: y, gridTop: rect.y)
+        }
+    }
+
+    /// Fills one region. Every pass of the loop places lines or an image, or ends the region
     /// because something is already in it: an empty region always takes the next item (forced,
     /// with a warning, when it does not fit), so the flow always progresses.
     mutating func fill(_ rect: Rect, column: Int, layout: (Int) -> ParagraphLayout?) -> Frame {
@@ -133,7 +204,7 @@ struct Flow {
                     w = h * image.aspectRatio
                 }
                 if y + h > bottom && !frame.isEmpty { break fill }
-                if shrunk && line == 0 {
+                if shrunk {
                     diagnostics.append(.warning(
                         "image '\(image.source)' is taller than the column; shrunk to \(format(w))×\(format(h)) pt",
                         file: file, at: image.location, length: 4))
@@ -145,16 +216,44 @@ struct Flow {
                 paragraph += 1
             case .text:
                 let l: ParagraphLayout
-                if let c = current { l = c } else {
-                    guard let made = layout(paragraph) else { break }
+                if let c = current {
+                    l = c
+                } else {
+                    guard let made = take(paragraph, layout) else { break }
                     l = made
                     current = made
                     line = 0
                 }
-                while line < l.lines.count {
-                    let b = l.lines[line]
-                    if y + b.height > bottom && !frame.isEmpty { break fill }
-                    if y + b.height > bottom {
+                // A heading moves on rather than end a column without what follows it.
+                if line == 0 && p.style.isHeading && !frame.isEmpty
+                    && keptBottom(from: paragraph, at: y, rect: rect, depth: 0, layout) > bottom
+                {
+                    break fill
+                }
+                // The lines that fit, each on the grid when it is a body line.
+                var tops: [Double] = []
+                var yy = y
+                for k in line..<l.lines.count {
+                    let t = top(of: l.lines[k], at: yy, gridTop: rect.y)
+                    if t + l.lines[k].height > bottom { break }
+                    tops.append(t)
+                    yy = t + l.lines[k].height
+                }
+                let remaining = l.lines.count - line
+                var count = tops.count
+                if count < remaining {
+                    // Split: keep `widows` lines for the next column and `orphans` here (or move
+                    // the whole paragraph on), but never leave a region empty.
+                    if remaining - count < template.widows { count = remaining - template.widows }
+                    if line == 0 && count < template.orphans { count = 0 }
+                    if count <= 0 && frame.isEmpty { count = max(1, tops.count) }
+                    count = max(0, count)
+                }
+                for k in 0..<count {
+                    let index = line + k
+                    let b = l.lines[index]
+                    let t = k < tops.count ? tops[k] : y
+                    if k >= tops.count {
                         diagnostics.append(.warning(
                             "a line \(format(b.height)) pt tall does not fit a column \(format(rect.height)) pt tall; placed anyway",
                             file: file, at: story.sourceMap.sourceLocation(ofByte: l.storyStart + Int(b.start), in: story.text)))
@@ -163,20 +262,21 @@ struct Flow {
                         let start = l.storyStart + Int(b.start)
                         let snippet = story.text.utf8Slice(start, l.storyStart + Int(b.contentEnd))
                         diagnostics.append(.warning(
-                            "line is \(format(b.naturalWidth - b.availableWidth)) pt wider than its column: '\(snippet.prefix(40))' cannot be broken to fit",
+                            "line is \(format(b.setWidth - b.availableWidth)) pt wider than its column: '\(snippet.prefix(40))' cannot be broken to fit",
                             file: file, at: story.sourceMap.sourceLocation(ofByte: start, in: story.text)))
                     }
                     let x = rect.x + b.indent
                     frame.lines.append(
                         PlacedLine(
-                            origin: Point(x: x, y: y + b.ascent),
-                            box: Rect(x: x, y: y, width: b.availableWidth, height: b.height),
+                            origin: Point(x: x, y: t + b.ascent),
+                            box: Rect(x: x, y: t, width: b.availableWidth, height: b.height),
                             storyRange: (l.storyStart + Int(b.start))..<(l.storyStart + Int(b.end)),
-                            contentWidth: b.setWidth,
-                            overfull: b.overfull, paragraphIndex: paragraph, lineIndex: line, paragraph: l))
-                    y += b.height
-                    line += 1
+                            contentWidth: b.setWidth, overfull: b.overfull, paragraphIndex: paragraph, lineIndex: index,
+                            paragraph: l))
+                    y = t + b.height
                 }
+                line += count
+                if line < l.lines.count { break fill }
                 y += p.style.spacingAfter
                 current = nil
                 line = 0

@@ -18,7 +18,7 @@ package struct LineWidths: Sendable, Equatable {
 }
 
 /// Everything a line breaker needs to break one paragraph.
-package struct BreakRequest {
+package struct BreakRequest: Sendable {
     package var text: ShapedText
     package var style: ParagraphStyle
     package var plan: FontPlan
@@ -30,6 +30,21 @@ package struct BreakRequest {
     /// Hyphenation rules and dictionary (nil: no dictionary hyphenation).
     package var hyphenation: HyphenationRules = HyphenationRules(enabled: false)
     package var hyphenator: Hyphenator?
+
+    package init(
+        text: ShapedText, style: ParagraphStyle, plan: FontPlan, emptyStyle: Int, widths: LineWidths,
+        glue: GlueModel = GlueModel(), hyphenation: HyphenationRules = HyphenationRules(enabled: false),
+        hyphenator: Hyphenator? = nil
+    ) {
+        self.text = text
+        self.style = style
+        self.plan = plan
+        self.emptyStyle = emptyStyle
+        self.widths = widths
+        self.glue = glue
+        self.hyphenation = hyphenation
+        self.hyphenator = hyphenator
+    }
 }
 
 /// Chooses where a shaped paragraph's lines break. Greedy first-fit and total-fit are two

@@ -5,7 +5,8 @@ extension TextEngine {
     /// Shapes one text paragraph of the story: itemize with the paragraph's style runs, take the
     /// break opportunities from Pango's log attributes, shape each item once. The whole paragraph
     /// is the shaping context. Linear in the paragraph's length.
-    package func shape(_ story: Story, paragraph index: Int) -> ShapedText {
+    /// `hyphens`: also shape the hyphen glyph of every font, for dictionary hyphenation.
+    package func shape(_ story: Story, paragraph index: Int, hyphens: Bool = false) -> ShapedText {
         let p = story.paragraphs[index]
         let start = p.range.lowerBound
         let length = p.range.count
@@ -22,13 +23,14 @@ extension TextEngine {
         }
         utf8.withContiguousStorageIfAvailable { all in
             let base = UnsafeRawPointer(all.baseAddress! + start).assumingMemoryBound(to: CChar.self)
-            shapeText(base, length: length, story: story, paragraph: p, into: &shaped)
+            shapeText(base, length: length, story: story, paragraph: p, hyphens: hyphens, into: &shaped)
         }
         return shaped
     }
 
     private func shapeText(
-        _ text: UnsafePointer<CChar>, length: Int, story: Story, paragraph p: Paragraph, into shaped: inout ShapedText
+        _ text: UnsafePointer<CChar>, length: Int, story: Story, paragraph p: Paragraph, hyphens: Bool,
+        into shaped: inout ShapedText
     ) {
         let start = p.range.lowerBound
         // Character starts, and each character's byte offset.
@@ -95,7 +97,7 @@ extension TextEngine {
         defer { pango_glyph_string_free(gs) }
         let styleRuns = story.runs[p.runs]
         var styleCursor = styleRuns.startIndex
-        let needHyphens = flags.contains { $0.contains(.hyphenBreak) }
+        let needHyphens = hyphens || flags.contains { $0.contains(.hyphenBreak) }
         let items = pango_itemize(context, text, 0, Int32(length), attrs, nil)
         var node = items
         var firstChar = 0

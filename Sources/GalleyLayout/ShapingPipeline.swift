@@ -8,7 +8,7 @@ import GalleyStory
 final class ShapingPipeline: @unchecked Sendable {
     private let story: Story
     private let plan: FontPlan
-    private let breaker: any LineBreaker
+    private let setting: ParagraphSetting
     private let widths: LineWidths
     private let window: Int
     private let condition = NSCondition()
@@ -21,10 +21,10 @@ final class ShapingPipeline: @unchecked Sendable {
     private var cancelled = false
     private var running = 0
 
-    init(story: Story, plan: FontPlan, breaker: any LineBreaker, widths: LineWidths, threads: Int, window: Int = 384) {
+    init(story: Story, plan: FontPlan, setting: ParagraphSetting, widths: LineWidths, threads: Int, window: Int = 384) {
         self.story = story
         self.plan = plan
-        self.breaker = breaker
+        self.setting = setting
         self.widths = widths
         self.window = window
         slots = Array(repeating: nil, count: story.paragraphs.count)
@@ -54,7 +54,7 @@ final class ShapingPipeline: @unchecked Sendable {
                 let i = next
                 next += 1
                 condition.unlock()
-                let result = Self.layOut(story: story, paragraph: i, engine: engine, breaker: breaker, widths: widths)
+                let result = setting.layOut(story: story, paragraph: i, engine: engine, widths: widths)
                 condition.lock()
                 slots[i] = result
                 done[i] = true
@@ -62,18 +62,6 @@ final class ShapingPipeline: @unchecked Sendable {
                 condition.unlock()
             }
         }
-    }
-
-    /// Shapes and breaks one paragraph (nil for block objects, which are not shaped).
-    static func layOut(
-        story: Story, paragraph i: Int, engine: TextEngine, breaker: any LineBreaker, widths: LineWidths
-    ) -> ParagraphLayout? {
-        let p = story.paragraphs[i]
-        guard case .text = p.content else { return nil }
-        let shaped = engine.shape(story, paragraph: i)
-        let emptyStyle = story.runs[p.runs].first?.style ?? 0
-        let request = BreakRequest(text: shaped, style: p.style, plan: engine.plan, emptyStyle: emptyStyle, widths: widths)
-        return ParagraphLayout(text: shaped, lines: breaker.lines(for: request), glue: request.glue)
     }
 
     /// The layout of paragraph `i`, waiting for a worker when needed. Taking paragraph i lets
@@ -98,5 +86,27 @@ final class ShapingPipeline: @unchecked Sendable {
         condition.broadcast()
         while running > 0 { condition.wait() }
         condition.unlock()
+    }
+}
+
+/// How paragraphs are shaped and broken: the breaker and the hyphenation rules. Shared read-only
+/// by every shaping thread.
+struct ParagraphSetting: Sendable {
+    var breaker: any LineBreaker
+    var hyphenation: HyphenationRules
+    var hyphenator: Hyphenator?
+
+    /// Shapes and breaks one paragraph with an engine of the calling thread (nil for block
+    /// objects, which are not shaped).
+    func layOut(story: Story, paragraph i: Int, engine: TextEngine, widths: LineWidths) -> ParagraphLayout? {
+        let p = story.paragraphs[i]
+        guard case .text = p.content else { return nil }
+        let hyphenator = p.style.hyphenate ? self.hyphenator : nil
+        let shaped = engine.shape(story, paragraph: i, hyphens: hyphenator != nil)
+        let emptyStyle = story.runs[p.runs].first?.style ?? 0
+        let request = BreakRequest(
+            text: shaped, style: p.style, plan: engine.plan, emptyStyle: emptyStyle, widths: widths,
+            hyphenation: hyphenation, hyphenator: hyphenator)
+        return ParagraphLayout(text: shaped, lines: breaker.lines(for: request), glue: request.glue)
     }
 }

@@ -203,14 +203,19 @@ private final class FontProbe {
         if stripped { candidates.append(FontPlan.Face(family: words.joined(separator: " "), weight: weight, italic: italic)) }
         candidates.append(FontPlan.Face(family: name, weight: 400, italic: false))
         // Prefer a reading whose family is installed as such.
-        var firstUsed: String?
+        var substitute: (FontPlan.Face, String)?
         for var c in candidates {
             let (used, color) = matchedFamily(c)
             c.isColor = color
             if normalize(used) == normalize(c.family) { return (c, nil) }
-            if firstUsed == nil { firstUsed = used }
+            if substitute == nil {
+                // Name the substitute's real family: an alias ("Palatino") in a family list loses
+                // to the fallback families after it, which are real names.
+                c.family = used
+                substitute = (c, used)
+            }
         }
-        return (candidates[0], firstUsed ?? name)
+        return substitute.map { ($0.0, $0.1) } ?? (candidates[0], name)
     }
 
     private func normalize(_ s: String) -> String { s.lowercased().filter { !$0.isWhitespace } }

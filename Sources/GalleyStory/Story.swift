@@ -55,12 +55,21 @@ public struct ParagraphStyle: Hashable, Sendable {
     public var spacingAfter: Double
     /// Line pitch as a multiple of the largest font size on a line (template leading ÷ size).
     public var leadingRatio: Double
+    /// A heading: kept with the start of the next paragraph, never hyphenated.
+    public var isHeading: Bool
+    /// Dictionary hyphenation allowed (soft hyphens always are).
+    public var hyphenate: Bool
 
-    public init(alignment: Alignment, firstLineIndent: Double, spacingAfter: Double, leadingRatio: Double) {
+    public init(
+        alignment: Alignment, firstLineIndent: Double, spacingAfter: Double, leadingRatio: Double,
+        isHeading: Bool = false, hyphenate: Bool = true
+    ) {
         self.alignment = alignment
         self.firstLineIndent = firstLineIndent
         self.spacingAfter = spacingAfter
         self.leadingRatio = leadingRatio
+        self.isHeading = isHeading
+        self.hyphenate = hyphenate
     }
 }
 

@@ -193,10 +193,29 @@ public struct StoryBuilder {
                 paragraphs[paragraphs.count - 1].end = end - 1
             }
             // An unclosed <font> is normal in Core Text files: its style simply runs to the end.
+            markHeadings()
             let story = Story(
                 text: text, styles: styles, runs: runs, paragraphs: paragraphs, images: images,
                 sourceMap: sourceMap, faceRequests: faceRequests)
             return (story, diagnostics)
+        }
+
+        /// Core Text files make headings with `<font>` tags: a short paragraph set entirely in
+        /// one style larger than the body is taken for one. Headings keep with what follows, are
+        /// not hyphenated, and are set ragged rather than justified.
+        mutating func markHeadings() {
+            let body = builder.template.body.size
+            for i in paragraphs.indices {
+                let p = paragraphs[i]
+                guard case .text = p.content, !p.range.isEmpty, i + 1 < paragraphs.count else { continue }
+                let styleIDs = Set(runs[p.runs].filter { !$0.range.isEmpty }.map(\.style))
+                guard styleIDs.count == 1, let id = styleIDs.first, styles[id].size >= body * 1.15 else { continue }
+                let characters = text.utf8Slice(p.range).unicodeScalars.count
+                guard characters <= 160 else { continue }
+                paragraphs[i].style.isHeading = true
+                paragraphs[i].style.hyphenate = false
+                if paragraphs[i].style.alignment == .justify { paragraphs[i].style.alignment = .left }
+            }
         }
 
         // MARK: tags
@@ -323,5 +342,14 @@ public struct StoryBuilder {
             }
             return v
         }
+    }
+}
+
+extension String {
+    /// The text of UTF-8 byte range `r`.
+    func utf8Slice(_ r: Range<Int>) -> Substring {
+        let u = utf8
+        let a = u.index(u.startIndex, offsetBy: r.lowerBound)
+        return self[a..<u.index(a, offsetBy: r.count)]
     }
 }
