@@ -37,7 +37,11 @@ public enum Galley {
             options: documentOptions),
         CommandSpec(
             name: "inspect", summary: "Show what landed where: pages, columns, visible ranges.", positionals: ["INPUT"],
-            options: [OptionSpec(name: "json", short: nil, value: nil, help: "Print JSON instead of text.")] + documentOptions),
+            options: [
+                OptionSpec(name: "json", short: nil, value: nil, help: "Print JSON instead of text."),
+                OptionSpec(name: "lines", short: nil, value: nil, help: "List every placed line and image (text form)."),
+                OptionSpec(name: "stats", short: nil, value: nil, help: "Typographic figures: loose and tight lines, hyphens, widows, orphans."),
+            ] + documentOptions),
         CommandSpec(
             name: "templates", summary: "List the built-in templates, or print one as JSON.", positionals: [],
             options: [OptionSpec(name: "show", short: nil, value: "NAME|FILE", help: "Print this template as JSON (a file is shown resolved).")]),

@@ -49,10 +49,18 @@ struct InspectReport {
         var pages: [PageInfo]
         var overflow: [Overflow]
         var diagnostics: [Message]
+        var statistics: Statistics?
+    }
+    struct Statistics: Encodable {
+        var counts: LayoutStatistics
+        var loose, veryLoose, tight, widestP95, hyphenated: Double
     }
 
     let document: Document
     var pages: [PageInfo] = []
+    var statistics = LayoutStatistics()
+    var includeStatistics = false
+    var pageDumps: [String] = []
     var overflow: [Overflow] = []
     var diagnostics: [Diagnostic] = []
 
@@ -102,7 +110,11 @@ struct InspectReport {
             overflow: overflow,
             diagnostics: diagnostics.map {
                 Message(severity: $0.severity.rawValue, message: $0.message, file: $0.file, line: $0.location?.line, column: $0.location?.column)
-            })
+            },
+            statistics: includeStatistics
+                ? Statistics(
+                    counts: statistics, loose: statistics.loose, veryLoose: statistics.veryLoose, tight: statistics.tight,
+                    widestP95: statistics.widestP95, hyphenated: statistics.hyphenated) : nil)
         let e = JSONEncoder()
         e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: (try? e.encode(out)) ?? Data(), as: UTF8.self) + "\n"
@@ -123,6 +135,8 @@ struct InspectReport {
                 }
             }
         }
+        if !pageDumps.isEmpty { s += pageDumps.joined() }
+        if includeStatistics { s += statistics.summary }
         if overflow.isEmpty {
             s += "everything fits\n"
         } else {

@@ -197,10 +197,14 @@ struct Run {
         guard let doc = try load() else { return failed() }
         let before = doc.framesetter.diagnostics.all.count
         var report = InspectReport(document: doc)
+        let lines = arguments.flag("lines")
         doc.framesetter.layOut { page in
             report.add(page)
+            report.statistics.add(page, story: doc.story)
+            if lines { report.pageDumps.append(PageDump.dump(page, story: doc.story)) }
             return true
         }
+        report.includeStatistics = arguments.flag("stats")
         collectLayoutDiagnostics(doc, before: before)
         report.diagnostics = diagnostics.all
         io.writeOutput(Data((arguments.flag("json") ? report.json() : report.text()).utf8))

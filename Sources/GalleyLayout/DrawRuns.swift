@@ -53,7 +53,7 @@ extension ParagraphLayout {
                     let lastOfCluster = g + 1 == Int(run.glyphs.upperBound) || t.clusters[g + 1] != c
                     if lastOfCluster {
                         let next = nextClusterStart(after: Int(c))
-                        if next < Int(end) && !t.flags[next].contains(.expandable) && t.flags[next].contains(.lineBreak) {
+                        if next < Int(end) && !t.flags[next].contains(.expandable) {
                             info.geometry.width += extra(adjustment(at: next, line))
                         }
                     }

@@ -1,3 +1,4 @@
+import Foundation
 import GalleyStory
 
 /// Where a line may stretch or shrink when justified, and by how much: every expandable space,
@@ -17,8 +18,19 @@ package struct GlueModel: Sendable {
     /// Share of a wide character's advance a gap next to it may grow by / lose.
     package var wideStretch = 0.25
     package var wideShrink = 0.04
+    /// Share of a letter's advance the gap after it may grow by / lose inside a word (slight
+    /// letter spacing absorbs part of a line's slack, so word spaces stay nearer their width).
+    package var letterStretch = 0.0
+    package var letterShrink = 0.0
 
-    package init() {}
+    package init() {
+        if let v = ProcessInfo.processInfo.environment["GALLEY_GLUE_TUNE"]?.split(separator: ",").compactMap({ Double($0) }), v.count == 5 {
+            (spaceStretch, spaceShrink, sentenceFactor, clauseFactor, commaFactor) = (v[0], v[1], v[2], v[3], v[4])
+        }
+        if let v = ProcessInfo.processInfo.environment["GALLEY_LETTER_TUNE"]?.split(separator: ",").compactMap({ Double($0) }), v.count == 2 {
+            (letterStretch, letterShrink) = (v[0], v[1])
+        }
+    }
 
     /// Stretch and shrink of the glue at byte `b` of a paragraph (0 where there is none).
     @inline(__always)
@@ -28,15 +40,17 @@ package struct GlueModel: Sendable {
             let w = t.x[nextChar(b, t)] - t.x[b]
             return (w * spaceStretch * factor(before: b, t), w * spaceShrink)
         }
-        if f.contains(.lineBreak) && b > 0 && b < t.length && !f.contains(.white) {
+        guard b > 0 && b < t.length && f.contains(.clusterStart) && !f.contains(.white) else { return (0, 0) }
+        let p = prevCluster(b, t)
+        let fp = t.flags[p]
+        guard !fp.contains(.white) else { return (0, 0) }
+        let w = t.x[b] - t.x[p]
+        if f.contains(.lineBreak) && (fp.contains(.wide) || f.contains(.wide)) {
             // A break between characters with no space: CJK, when either side is wide.
-            let p = prevChar(b, t)
-            let fp = t.flags[p]
-            guard !fp.contains(.white), fp.contains(.wide) || f.contains(.wide) else { return (0, 0) }
-            let w = t.x[b] - t.x[p]
             return (w * wideStretch, w * wideShrink)
         }
-        return (0, 0)
+        // Between two letters of a word.
+        return (w * letterStretch, w * letterShrink)
     }
 
     /// The space factor of the character before a space (looking through closing quotes and brackets).
@@ -62,6 +76,17 @@ package struct GlueModel: Sendable {
         var n = b + 1
         while n < t.length && !t.flags[n].contains(.charStart) { n += 1 }
         return n
+    }
+
+    @inline(__always) func prevCluster(_ b: Int, _ t: ShapedText) -> Int {
+        var p = b - 1
+        while p > 0 && !t.flags[p].contains(.clusterStart) { p -= 1 }
+        return max(0, p)
+    }
+
+    /// True when glue may sit at byte `b` (the breaker's prefix sums visit only these).
+    @inline(__always) package func mayHaveGlue(_ f: ByteFlags) -> Bool {
+        f.contains(.expandable) || f.contains(.clusterStart)
     }
 
     @inline(__always) func prevChar(_ b: Int, _ t: ShapedText) -> Int {

@@ -154,7 +154,7 @@ package struct LineSetter {
         var stretch = 0.0
         var shrink = 0.0
         let t = request.text
-        for b in start..<end where t.flags[b].contains(.expandable) || t.flags[b].contains(.lineBreak) {
+        for b in start..<end where request.glue.mayHaveGlue(t.flags[b]) {
             let g = request.glue.glue(at: b, in: t)
             stretch += g.stretch
             shrink += g.shrink

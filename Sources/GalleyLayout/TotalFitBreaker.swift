@@ -1,3 +1,4 @@
+import Foundation
 import GalleyStory
 
 /// Knuth–Plass total-fit line breaking over Pango-shaped text: boxes are the text between break
@@ -20,7 +21,12 @@ package struct TotalFitBreaker: LineBreaker {
     /// Stretch a ragged line has at its end, as a multiple of the paragraph's largest size.
     package var raggedStretch = 3.0
 
-    package init() {}
+    package init() {
+        if let v = ProcessInfo.processInfo.environment["GALLEY_KP_TUNE"]?.split(separator: ",").compactMap({ Double($0) }), v.count >= 3 {
+            tolerances = Array(v[0..<(v.count - 1)])
+            hyphenPenalty = v[v.count - 1]
+        }
+    }
 
     /// A place a line may end.
     struct Breakpoint {
@@ -65,7 +71,7 @@ package struct TotalFitBreaker: LineBreaker {
             for b in 0..<t.length {
                 stretch[b] = s
                 shrink[b] = z
-                if t.flags[b].contains(.expandable) || t.flags[b].contains(.lineBreak) {
+                if r.glue.mayHaveGlue(t.flags[b]) {
                     let g = r.glue.glue(at: b, in: t)
                     s += g.stretch
                     z += g.shrink
@@ -79,6 +85,7 @@ package struct TotalFitBreaker: LineBreaker {
 
         var hyphenated = t
         var passes: [(tolerance: Double, hyphens: Bool, final: Bool)] = tolerances.enumerated().map { ($0.element, $0.offset > 0, false) }
+        if ProcessInfo.processInfo.environment["GALLEY_KP_ALWAYS_HYPHEN"] != nil { passes = passes.map { ($0.tolerance, true, $0.final) } }
         passes.append((.infinity, true, true))
         for pass in passes {
             if pass.hyphens && !hyphenated.flags.contains(where: { $0.contains(.dictionaryHyphen) }) {

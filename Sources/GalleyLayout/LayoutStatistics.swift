@@ -1,0 +1,127 @@
+import GalleyStory
+
+/// Typographic figures of a laid-out document, computed from the layout itself: how loose and
+/// tight the justified lines are, hyphenation, widows, orphans and stranded headings.
+public struct LayoutStatistics: Sendable, Codable {
+    /// Justified lines measured (not a paragraph's last line, at least one space).
+    public var justifiedLines = 0
+    /// Lines whose widest space is over 1.5× / 2× the font's natural space.
+    public var looseLines = 0
+    public var veryLooseLines = 0
+    /// Lines whose narrowest space is under 0.8× the natural space.
+    public var tightLines = 0
+    /// Widest space ÷ natural space of each justified line (for percentiles).
+    public var widest: [Double] = []
+    public var lines = 0
+    public var hyphenatedLines = 0
+    /// Longest run of consecutive lines ending in a hyphen.
+    public var longestHyphenRun = 0
+    /// A paragraph's last line alone at the top of a column; its first line alone at the foot.
+    public var widows = 0
+    public var orphans = 0
+    /// Headings that are the last thing in a column with text after them.
+    public var headingsAtFoot = 0
+    public var overfullLines = 0
+    public var pages = 0
+
+    private var hyphenRun = 0
+
+    public init() {}
+
+    enum CodingKeys: String, CodingKey {
+        case justifiedLines, looseLines, veryLooseLines, tightLines, lines, hyphenatedLines, longestHyphenRun
+        case widows, orphans, headingsAtFoot, overfullLines, pages
+    }
+
+    public var loose: Double { share(looseLines) }
+    public var veryLoose: Double { share(veryLooseLines) }
+    public var tight: Double { share(tightLines) }
+    public var hyphenated: Double { lines == 0 ? 0 : Double(hyphenatedLines) / Double(lines) }
+    /// 95th percentile of widest space ÷ natural space.
+    public var widestP95: Double {
+        guard !widest.isEmpty else { return 0 }
+        let s = widest.sorted()
+        return s[min(s.count - 1, Int((Double(s.count) * 0.95).rounded(.down)))]
+    }
+
+    private func share(_ n: Int) -> Double { justifiedLines == 0 ? 0 : Double(n) / Double(justifiedLines) }
+
+    /// Adds a page's lines.
+    public mutating func add(_ page: Page, story: Story) {
+        pages += 1
+        for frame in page.frames {
+            for (k, placed) in frame.lines.enumerated() {
+                lines += 1
+                let l = placed.paragraph
+                let line = l.lines[placed.lineIndex]
+                if line.overfull { overfullLines += 1 }
+                if line.hyphen {
+                    hyphenatedLines += 1
+                    hyphenRun += 1
+                    longestHyphenRun = max(longestHyphenRun, hyphenRun)
+                } else {
+                    hyphenRun = 0
+                }
+                let paragraphLines = l.lines.count
+                let p = story.paragraphs[placed.paragraphIndex]
+                if k == 0 && placed.lineIndex > 0 && placed.lineIndex == paragraphLines - 1 { widows += 1 }
+                if k == frame.lines.count - 1 && placed.lineIndex == 0 && paragraphLines > 1 { orphans += 1 }
+                if k == frame.lines.count - 1 && p.style.isHeading && placed.lineIndex == paragraphLines - 1
+                    && placed.paragraphIndex + 1 < story.paragraphs.count && frame.images.allSatisfy({ $0.rect.y < placed.box.y })
+                {
+                    headingsAtFoot += 1
+                }
+                measureSpaces(l, line, isLast: placed.lineIndex == paragraphLines - 1, style: p.style)
+            }
+        }
+    }
+
+    private mutating func measureSpaces(_ l: ParagraphLayout, _ line: LineBreak, isLast: Bool, style: ParagraphStyle) {
+        guard style.alignment == .justify, !isLast else { return }
+        let t = l.text
+        var widestRatio = 0.0
+        var narrowest = Double.infinity
+        var b = Int(line.start)
+        let end = Int(line.contentEnd)
+        while b < end {
+            if t.flags[b].contains(.expandable) {
+                var n = b + 1
+                while n < t.length && !t.flags[n].contains(.charStart) { n += 1 }
+                let natural = t.x[n] - t.x[b]
+                if natural > 0 {
+                    let g = l.glue.glue(at: b, in: t)
+                    let set = natural + (line.ratio >= 0 ? line.ratio * g.stretch : line.ratio * g.shrink)
+                    widestRatio = max(widestRatio, set / natural)
+                    narrowest = min(narrowest, set / natural)
+                }
+            }
+            b += 1
+        }
+        guard narrowest.isFinite else { return }
+        justifiedLines += 1
+        widest.append(widestRatio)
+        if widestRatio > 1.5 { looseLines += 1 }
+        if widestRatio > 2 { veryLooseLines += 1 }
+        if narrowest < 0.8 { tightLines += 1 }
+    }
+
+    /// A few lines for people.
+    public var summary: String {
+        func pct(_ v: Double) -> String { String(format1(v * 100)) + " %" }
+        return """
+            justified lines \(justifiedLines): loose \(pct(loose)), very loose \(pct(veryLoose)), tight \(pct(tight)), widest space p95 \(format2(widestP95))× natural
+            hyphenated lines \(pct(hyphenated)), longest run \(longestHyphenRun); widows \(widows), orphans \(orphans), headings at a column foot \(headingsAtFoot), overfull lines \(overfullLines)
+
+            """
+    }
+}
+
+func format1(_ v: Double) -> String {
+    let r = (v * 10).rounded() / 10
+    return String(r)
+}
+
+func format2(_ v: Double) -> String {
+    let r = (v * 100).rounded() / 100
+    return String(r)
+}
