@@ -13,8 +13,23 @@ enum BuiltinTemplates {
     /// UIKit gray, what the colour name "gray" means.
     static let gray = RGBA(0.5, 0.5, 0.5)
 
-    /// A4, two columns, DejaVu Serif 10/12, justified; footer 8 pt gray. The default.
-    static let magazine = Template(
+    /// Total-fit breaking, hyphenation on (words of 6+, 2 before and 3 after the hyphen, no
+    /// capitals, at most 2 hyphens in a row, allowed at a column's foot), widows and orphans 2,
+    /// headings kept with 2 lines, baseline grid on. Shared by every built-in.
+    static func withFlowRules(_ template: Template) -> Template {
+        var t = template
+        t.lineBreaking = .totalFit
+        t.hyphenation = HyphenationSpec(
+            enabled: true, minWord: 6, leftMin: 2, rightMin: 3, capitals: false, maxConsecutive: 2, acrossColumns: true)
+        t.widows = 2
+        t.orphans = 2
+        t.keepWithNext = 2
+        t.baselineGrid = true
+        return t
+    }
+
+    /// A4, two columns, DejaVu Serif 10/12, justified; footer 8 pt gray; `withFlowRules`. The default.
+    static let magazine = withFlowRules(Template(
         name: "magazine",
         summary: "A4, two columns, DejaVu Serif 10/12, justified",
         pageWidth: PageSize.a4.points.width, pageHeight: PageSize.a4.points.height,
@@ -28,7 +43,7 @@ enum BuiltinTemplates {
         paragraphMode: .newline,
         language: "en",
         fallbackFaces: fallback,
-        footer: FooterSpec(enabled: true, text: "{page}", face: "DejaVu Serif", size: 8, color: gray))
+        footer: FooterSpec(enabled: true, text: "{page}", face: "DejaVu Serif", size: 8, color: gray)))
 
     /// US Letter, 0.6 in margins, two columns with a 0.25 in gutter; otherwise magazine.
     static let letter: Template = {

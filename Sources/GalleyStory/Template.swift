@@ -179,20 +179,32 @@ public enum LineBreaking: String, Sendable, CaseIterable {
 /// Hyphenation settings. JSON key `hyphenation`.
 public struct HyphenationSpec: Equatable, Sendable {
     /// JSON key `hyphenation.enabled`.
-    public var enabled = true
+    public var enabled: Bool
     /// Shortest word hyphenated, characters. JSON key `hyphenation.minWord`.
-    public var minWord = 6
+    public var minWord: Int
     /// Least characters before / after a hyphen. JSON keys `hyphenation.leftMin`, `hyphenation.rightMin`.
-    public var leftMin = 2
-    public var rightMin = 3
+    public var leftMin: Int
+    public var rightMin: Int
     /// Hyphenate words in capitals. JSON key `hyphenation.capitals`.
-    public var capitals = false
+    public var capitals: Bool
     /// Most consecutive hyphenated lines. JSON key `hyphenation.maxConsecutive`.
-    public var maxConsecutive = 2
+    public var maxConsecutive: Int
     /// Allow the last line of a column to end with a hyphen. JSON key `hyphenation.acrossColumns`.
-    public var acrossColumns = true
+    public var acrossColumns: Bool
 
-    public init() {}
+    /// The defaults are the built-ins' settings.
+    public init(
+        enabled: Bool = true, minWord: Int = 6, leftMin: Int = 2, rightMin: Int = 3, capitals: Bool = false,
+        maxConsecutive: Int = 2, acrossColumns: Bool = true
+    ) {
+        self.enabled = enabled
+        self.minWord = minWord
+        self.leftMin = leftMin
+        self.rightMin = rightMin
+        self.capitals = capitals
+        self.maxConsecutive = maxConsecutive
+        self.acrossColumns = acrossColumns
+    }
 }
 
 /// Named paper sizes for the JSON key `page.size`.

@@ -50,6 +50,7 @@ enum TemplateSchema {
     static let topKeys = [
         "name", "description", "extends", "page", "margins", "columns", "gutter", "body",
         "paragraphSpacing", "firstLineIndent", "alignment", "paragraphs", "language", "fallback", "footer",
+        "lineBreaking", "hyphenation", "widows", "orphans", "keepWithNext", "baselineGrid",
     ]
 
     /// Keys whose value is an object, with the keys that object may hold.
@@ -58,6 +59,7 @@ enum TemplateSchema {
         "margins": ["top", "right", "bottom", "left"],
         "body": ["face", "size", "leading", "color"],
         "footer": ["enabled", "text", "face", "size", "color"],
+        "hyphenation": ["enabled", "minWord", "leftMin", "rightMin", "capitals", "maxConsecutive", "acrossColumns"],
     ]
 
     /// Every valid dotted key (`body.size`), for suggestions on `--set`.
@@ -131,7 +133,7 @@ struct TemplateDecoder {
             case "description": template.summary = try line(key, v, allowEmpty: false)
             case "page": try page(v)
             case "margins": try margins(v)
-            case "columns": template.columns = try columns(v)
+            case "columns": template.columns = try whole(key, v, 1...12)
             case "gutter": template.gutter = try length(key, v, atLeastZero: true)
             case "body": try body(v)
             case "paragraphSpacing": template.paragraphSpacing = try length(key, v, atLeastZero: true)
@@ -143,6 +145,13 @@ struct TemplateDecoder {
             case "language": template.language = try language(v)
             case "fallback": template.fallbackFaces = try faces(v)
             case "footer": try footer(v)
+            case "lineBreaking":
+                template.lineBreaking = LineBreaking(rawValue: try choice(key, v, what: "line-breaking strategy", LineBreaking.allCases.map(\.rawValue)))!
+            case "hyphenation": try hyphenation(v)
+            case "widows": template.widows = try whole(key, v, 1...10)
+            case "orphans": template.orphans = try whole(key, v, 1...10)
+            case "keepWithNext": template.keepWithNext = try whole(key, v, 0...10)
+            case "baselineGrid": template.baselineGrid = try flag(key, v)
             default: preconditionFailure("unchecked key \(key)")
             }
             record(key, v)
@@ -231,13 +240,32 @@ struct TemplateDecoder {
         for m in try members(of: v, path: "footer", allowed: TemplateSchema.objectKeys["footer"]!) {
             let path = "footer.\(m.key)"
             switch m.key {
-            case "enabled":
-                guard case .bool(let b) = m.value.kind else { throw typeError(path, "expected true or false", m.value) }
-                template.footer.enabled = b
+            case "enabled": template.footer.enabled = try flag(path, m.value)
             case "text": template.footer.text = try footerText(m.value)
             case "face": template.footer.face = try line(path, m.value, allowEmpty: false)
             case "size": template.footer.size = try length(path, m.value, atLeastZero: false)
             default: template.footer.color = try color(path, m.value)
+            }
+            record(path, m.value)
+        }
+    }
+
+    private mutating func hyphenation(_ v: JSONValue) throws(Diagnostic) {
+        guard case .object = v.kind else {
+            throw typeError(
+                "hyphenation",
+                "expected an object with enabled, minWord, leftMin, rightMin, capitals, maxConsecutive and acrossColumns", v)
+        }
+        for m in try members(of: v, path: "hyphenation", allowed: TemplateSchema.objectKeys["hyphenation"]!) {
+            let path = "hyphenation.\(m.key)"
+            switch m.key {
+            case "enabled": template.hyphenation.enabled = try flag(path, m.value)
+            case "minWord": template.hyphenation.minWord = try whole(path, m.value, 2...50)
+            case "leftMin": template.hyphenation.leftMin = try whole(path, m.value, 1...10)
+            case "rightMin": template.hyphenation.rightMin = try whole(path, m.value, 1...10)
+            case "capitals": template.hyphenation.capitals = try flag(path, m.value)
+            case "maxConsecutive": template.hyphenation.maxConsecutive = try whole(path, m.value, 1...10)
+            default: template.hyphenation.acrossColumns = try flag(path, m.value)
             }
             record(path, m.value)
         }
@@ -280,11 +308,18 @@ struct TemplateDecoder {
         return x
     }
 
-    private func columns(_ v: JSONValue) throws(Diagnostic) -> Int {
-        guard case .number(let d, _) = v.kind, d == d.rounded(), d >= 1, d <= 12 else {
-            throw typeError("columns", "expected a whole number from 1 to 12", v)
+    /// A whole number in `range` (`2.0` and `1.2e1` count as whole).
+    private func whole(_ path: String, _ v: JSONValue, _ range: ClosedRange<Int>) throws(Diagnostic) -> Int {
+        guard case .number(let d, _) = v.kind, d == d.rounded(), d >= Double(range.lowerBound), d <= Double(range.upperBound) else {
+            throw typeError(path, "expected a whole number from \(range.lowerBound) to \(range.upperBound)", v)
         }
         return Int(d)
+    }
+
+    /// A JSON boolean; strings such as "true" or "yes" and numbers are refused.
+    private func flag(_ path: String, _ v: JSONValue) throws(Diagnostic) -> Bool {
+        guard case .bool(let b) = v.kind else { throw typeError(path, "expected true or false", v) }
+        return b
     }
 
     /// One of `options`, ignoring case; returns the option as listed.

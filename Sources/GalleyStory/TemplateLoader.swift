@@ -22,7 +22,13 @@ import GalleyMarkup
 ///   "paragraphs": "newline",
 ///   "language": "en",
 ///   "fallback": ["Noto Serif CJK SC", "Noto Color Emoji"],
-///   "footer": {"enabled": true, "text": "{page}", "face": "DejaVu Serif", "size": 8, "color": "gray"}
+///   "footer": {"enabled": true, "text": "{page}", "face": "DejaVu Serif", "size": 8, "color": "gray"},
+///   "lineBreaking": "total-fit",
+///   "hyphenation": {"enabled": true, "minWord": 6, "leftMin": 2, "rightMin": 3, "capitals": false, "maxConsecutive": 2, "acrossColumns": true},
+///   "widows": 2,
+///   "orphans": 2,
+///   "keepWithNext": 2,
+///   "baselineGrid": true
 /// }
 /// ```
 ///
@@ -39,10 +45,16 @@ import GalleyMarkup
 /// * Colours: anything `ColorParser` reads (`"gray"`, `"#336699"`, `"rgb(0, 0, 0)"`).
 /// * `paragraphs`: `newline` or `blank-line`. `alignment`: justify, left, right or center.
 /// * `footer.text`: `{page}` becomes the folio, `{pages}` the page count.
+/// * `lineBreaking`: `total-fit` or `greedy`.
+/// * `hyphenation`: an object with any of enabled, minWord, leftMin, rightMin, capitals,
+///   maxConsecutive, acrossColumns; like `body` and `footer`, keys it omits keep the base's values.
+/// * Booleans (`footer.enabled`, `baselineGrid`, `hyphenation.enabled` …) must be JSON `true` or `false`.
 ///
 /// Limits: body and footer sizes, leading and page sides > 0; leading ≥ half the body size;
 /// columns a whole number 1–12; margins, gutter, paragraph spacing and first-line indent ≥ 0;
-/// each column at least 1 pt wide and the text area at least 1 pt tall.
+/// each column at least 1 pt wide and the text area at least 1 pt tall; `hyphenation.minWord`
+/// a whole number 2–50, `leftMin`, `rightMin` and `maxConsecutive` 1–10; `widows` and `orphans`
+/// 1–10; `keepWithNext` 0–10.
 ///
 /// Every error is one `Diagnostic` naming the key and, for files, pointing at the value.
 public enum TemplateLoader {
@@ -109,6 +121,7 @@ public enum TemplateLoader {
             let f = LengthParser.format(v)
             return f.isNumber ? f.text : q(f.text)
         }
+        func bool(_ b: Bool) -> String { b ? "true" : "false" }
         func object(_ pairs: [(String, String)]) -> String {
             "{" + pairs.map { "\(q($0.0)): \($0.1)" }.joined(separator: ", ") + "}"
         }
@@ -140,10 +153,21 @@ public enum TemplateLoader {
             ("language", q(t.language)),
             ("fallback", "[" + t.fallbackFaces.map(q).joined(separator: ", ") + "]"),
             ("footer", object([
-                ("enabled", t.footer.enabled ? "true" : "false"), ("text", q(t.footer.text)),
+                ("enabled", bool(t.footer.enabled)), ("text", q(t.footer.text)),
                 ("face", q(t.footer.face)), ("size", len(t.footer.size)),
                 ("color", q(ColorParser.format(t.footer.color))),
             ])),
+            ("lineBreaking", q(t.lineBreaking.rawValue)),
+            ("hyphenation", object([
+                ("enabled", bool(t.hyphenation.enabled)), ("minWord", String(t.hyphenation.minWord)),
+                ("leftMin", String(t.hyphenation.leftMin)), ("rightMin", String(t.hyphenation.rightMin)),
+                ("capitals", bool(t.hyphenation.capitals)), ("maxConsecutive", String(t.hyphenation.maxConsecutive)),
+                ("acrossColumns", bool(t.hyphenation.acrossColumns)),
+            ])),
+            ("widows", String(t.widows)),
+            ("orphans", String(t.orphans)),
+            ("keepWithNext", String(t.keepWithNext)),
+            ("baselineGrid", bool(t.baselineGrid)),
         ]
         return "{\n" + members.map { "  \(q($0.0)): \($0.1)" }.joined(separator: ",\n") + "\n}\n"
     }
