@@ -139,6 +139,7 @@ struct Flow {
 
     /// The layout of paragraph `i` without consuming it.
     mutating func peek(_ i: Int, _ layout: (Int) -> ParagraphLayout?) -> ParagraphLayout? {
+        if i == paragraph, let current { return current }
         if let l = lookahead[i] { return l }
         let l = layout(i)
         lookahead[i] = l
@@ -179,7 +180,10 @@ struct Flow {
                 let end = linesBottom(l, from: 0, count: l.lines.count, at: y, gridTop: rect.y) + p.style.spacingAfter
                 return keptBottom(from: i + 1, at: end, rect: rect, depth: depth + 1, layout)
             }
-            let keep = max(template.keepWithNext, min(template.orphans, l.lines.count))
+            // The lines that must come along: all of a paragraph too short to split under the
+            // widows and orphans rules, else the first `keepWithNext` (at least the orphans).
+            let n = l.lines.count
+            let keep = n < template.orphans + template.widows ? n : max(template.keepWithNext, template.orphans)
             return linesBottom(l, from: 0, count: keep, at: y, gridTop: rect.y)
         }
     }

@@ -1,4 +1,3 @@
-import Foundation
 import GalleyStory
 
 /// Knuth–Plass total-fit line breaking over Pango-shaped text: boxes are the text between break
@@ -21,12 +20,7 @@ package struct TotalFitBreaker: LineBreaker {
     /// Stretch a ragged line has at its end, as a multiple of the paragraph's largest size.
     package var raggedStretch = 3.0
 
-    package init() {
-        if let v = ProcessInfo.processInfo.environment["GALLEY_KP_TUNE"]?.split(separator: ",").compactMap({ Double($0) }), v.count >= 3 {
-            tolerances = Array(v[0..<(v.count - 1)])
-            hyphenPenalty = v[v.count - 1]
-        }
-    }
+    package init() {}
 
     /// A place a line may end.
     struct Breakpoint {
@@ -85,7 +79,6 @@ package struct TotalFitBreaker: LineBreaker {
 
         var hyphenated = t
         var passes: [(tolerance: Double, hyphens: Bool, final: Bool)] = tolerances.enumerated().map { ($0.element, $0.offset > 0, false) }
-        if ProcessInfo.processInfo.environment["GALLEY_KP_ALWAYS_HYPHEN"] != nil { passes = passes.map { ($0.tolerance, true, $0.final) } }
         passes.append((.infinity, true, true))
         for pass in passes {
             if pass.hyphens && !hyphenated.flags.contains(where: { $0.contains(.dictionaryHyphen) }) {
