@@ -21,7 +21,7 @@ final class ShapingPipeline: @unchecked Sendable {
     private var cancelled = false
     private var running = 0
 
-    init(story: Story, plan: FontPlan, setting: ParagraphSetting, widths: LineWidths, threads: Int, window: Int = 384) {
+    init(story: Story, plan: FontPlan, setting: ParagraphSetting, widths: LineWidths, threads: Int, window: Int = 48) {
         self.story = story
         self.plan = plan
         self.setting = setting
