@@ -68,6 +68,12 @@ public final class Framesetter {
     /// of pages made.
     @discardableResult
     public func layOut(_ body: (Page) throws -> Bool) rethrows -> Int {
+        // A footer showing the page count needs it before page 1 is drawn: count first.
+        let total = template.footer.enabled && template.footer.text.contains("{pages}") ? run(pages: 0) { _ in true } : 0
+        return try run(pages: total, body)
+    }
+
+    private func run(pages total: Int, _ body: (Page) throws -> Bool) rethrows -> Int {
         let columns = self.columns
         let columnWidth = columns[0].width
         let widths = LineWidths(rest: columnWidth)
@@ -91,7 +97,7 @@ public final class Framesetter {
                 page.frames.append(flow.fill(rect, column: c, layout: layout))
             }
             if template.footer.enabled {
-                let text = template.footer.text.replacingOccurrences(of: "{page}", with: String(pageNumber))
+                let text = template.footer.text(page: pageNumber, pages: total)
                 page.footer = (text, Point(x: template.pageWidth / 2, y: template.pageHeight - template.margins.bottom / 2))
             }
             if try !body(page) { break }

@@ -122,20 +122,25 @@ package struct FontPlan: Sendable {
         let probe = FontProbe()
         var names = Set(story.styles.map(\.face))
         names.formUnion(fallbackFaces)
-        for name in names.sorted() {
+        // Warnings in the order the faces appear in the source.
+        let ordered = names.sorted {
+            (story.faceRequests[$0]?.offset ?? Int.max, $0) < (story.faceRequests[$1]?.offset ?? Int.max, $1)
+        }
+        for name in ordered {
             let (face, used) = probe.resolve(name)
             faces[name] = face
-            if let used, !fallbackFaces.contains(name) || story.styles.contains(where: { $0.face == name }) {
-                let d = Diagnostic.warning(
-                    "face '\(name)' is not installed; using '\(used)'", file: story.faceRequests[name] == nil ? nil : file,
-                    at: story.faceRequests[name], length: name.unicodeScalars.count)
-                diagnostics.append(d)
+            if let used {
+                let requested = story.faceRequests[name]
+                diagnostics.append(.warning(
+                    "face '\(name)' is not installed; using '\(used)'", file: requested == nil ? nil : file,
+                    at: requested, length: name.unicodeScalars.count))
             }
         }
-        var plan = FontPlan(styles: story.styles, faces: faces, fallbackFaces: fallbackFaces, language: language, metrics: [])
-        plan = FontPlan(
-            styles: story.styles, faces: faces, fallbackFaces: fallbackFaces, language: language,
-            metrics: story.styles.indices.map { probe.metrics(plan.makeDescription(style: $0), language: story.styles[$0].language) })
+        let unmeasured = FontPlan(styles: story.styles, faces: faces, fallbackFaces: fallbackFaces, language: language, metrics: [])
+        let metrics = story.styles.indices.map {
+            probe.metrics(unmeasured.makeDescription(style: $0), language: story.styles[$0].language)
+        }
+        let plan = FontPlan(styles: story.styles, faces: faces, fallbackFaces: fallbackFaces, language: language, metrics: metrics)
         return (plan, diagnostics)
     }
 
