@@ -134,6 +134,8 @@ struct Flow {
         return story.paragraphs[paragraph].range.lowerBound
     }
 
+    /// Paragraphs already warned about for breaking inside a word (one warning each).
+    var warnedInWord: Set<Int> = []
     /// Paragraph layouts taken early (a heading looks at what follows it).
     var lookahead: [Int: ParagraphLayout] = [:]
 
@@ -273,6 +275,14 @@ struct Flow {
                         let snippet = story.text.utf8Slice(start, l.storyStart + Int(b.contentEnd))
                         diagnostics.append(.warning(
                             "line is \(format(b.setWidth - b.availableWidth)) pt wider than its column: '\(snippet.prefix(40))' cannot be broken to fit",
+                            file: file, at: story.sourceMap.sourceLocation(ofByte: start, in: story.text)))
+                    }
+                    if b.brokenInWord && !warnedInWord.contains(paragraph) {
+                        warnedInWord.insert(paragraph)
+                        let start = l.storyStart + Int(b.start)
+                        let snippet = story.text.utf8Slice(start, l.storyStart + Int(b.contentEnd))
+                        diagnostics.append(.warning(
+                            "a word is wider than the \(format(b.availableWidth)) pt column; broken between letters after '\(snippet.suffix(20))'",
                             file: file, at: story.sourceMap.sourceLocation(ofByte: start, in: story.text)))
                     }
                     let x = rect.x + b.indent

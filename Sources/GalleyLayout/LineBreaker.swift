@@ -107,7 +107,9 @@ package struct GreedyBreaker: LineBreaker {
                 end = fit
                 hyphen = false
             }
-            lines.append(setter.line(start: s, end: end, hyphen: hyphen, index: index, isLast: end >= n))
+            var line = setter.line(start: s, end: end, hyphen: hyphen, index: index, isLast: end >= n)
+            line.brokenInWord = best == nil && end < n
+            lines.append(line)
             s = end
         }
         return lines

@@ -14,7 +14,8 @@ public enum PageDump {
                 let loc = story.sourceMap.sourceLocation(ofByte: l.storyRange.lowerBound, in: story.text).map { "\($0)" } ?? "-"
                 var text = String(story.text.utf8Slice(l.storyRange.lowerBound, l.storyRange.upperBound))
                 if text.hasSuffix("\n") { text.removeLast() }
-                let flags = l.overfull ? " OVERFULL" : ""
+                let b = l.paragraph.lines[l.lineIndex]
+                let flags = (b.hyphen ? " HYPHEN" : "") + (l.overfull ? " OVERFULL" : "") + (b.brokenInWord ? " BROKEN" : "")
                 items.append((l.box.y, "    line \(f(l.origin.x)),\(f(l.origin.y)) w=\(f(l.contentWidth))/\(f(l.box.width)) h=\(f(l.box.height)) @\(loc)\(flags) |\(text)|"))
             }
             for i in frame.images {

@@ -74,6 +74,8 @@ package struct LineBreak: Sendable, Equatable {
     package var ascent: Double
     /// The content is wider than the available width (a word that could not be broken to fit).
     package var overfull: Bool
+    /// The line ends inside a word, with no hyphen: the word is wider than the line.
+    package var brokenInWord = false
 }
 
 /// A paragraph shaped once: glyphs, their clusters, and per-byte widths and break facts.

@@ -15,8 +15,9 @@ package struct TotalFitBreaker: LineBreaker {
     package var adjacentFitnessDemerits = 10_000.0
     package var doubleHyphenDemerits = 10_000.0
     package var finalHyphenDemerits = 5_000.0
-    /// Penalty for breaking inside a word with no hyphen (final pass only).
-    package var emergencyPenalty = 5_000.0
+    /// Penalty for breaking inside a word with no hyphen (final pass only): dearer than any
+    /// loose line, so it happens only when the word cannot fit otherwise.
+    package var emergencyPenalty = 100_000.0
     /// Stretch a ragged line has at its end, as a multiple of the paragraph's largest size.
     package var raggedStretch = 3.0
 
@@ -33,6 +34,8 @@ package struct TotalFitBreaker: LineBreaker {
         var addsHyphen: Bool
         var hyphenated: Bool
         var forced: Bool
+        /// A break inside a word with no hyphen (final pass only).
+        var emergency = false
     }
 
     /// A feasible break, and the best way found to reach it.
@@ -47,6 +50,7 @@ package struct TotalFitBreaker: LineBreaker {
         var previous: Int
         var ratio: Double
         var addsHyphen: Bool
+        var emergency = false
     }
 
     package func lines(for r: BreakRequest) -> [LineBreak] {
@@ -98,10 +102,10 @@ package struct TotalFitBreaker: LineBreaker {
                 var start = 0
                 for (k, n) in chain.enumerated() {
                     let isLast = k == chain.count - 1
-                    lines.append(
-                        finalSetter.line(
-                            start: start, end: n.position, hyphen: n.addsHyphen, index: k, isLast: isLast,
-                            ratio: n.ratio))
+                    var line = finalSetter.line(
+                        start: start, end: n.position, hyphen: n.addsHyphen, index: k, isLast: isLast, ratio: n.ratio)
+                    line.brokenInWord = n.emergency
+                    lines.append(line)
                     start = n.position
                 }
                 return lines
@@ -132,7 +136,7 @@ package struct TotalFitBreaker: LineBreaker {
                 break
             }
             if wideWord && f.contains(.charBreak) && !f.contains(.lineBreak) {
-                out.append(Breakpoint(position: b, contentEnd: b, penalty: emergencyPenalty, addsHyphen: false, hyphenated: false, forced: false))
+                out.append(Breakpoint(position: b, contentEnd: b, penalty: emergencyPenalty, addsHyphen: false, hyphenated: false, forced: false, emergency: true))
             }
             guard f.contains(.lineBreak) else { continue }
             wideWord = wordIsWide(from: b)
@@ -213,7 +217,7 @@ package struct TotalFitBreaker: LineBreaker {
             if candidates.isEmpty && active.isEmpty && final, let index = bestDropped {
                 // Nothing fits: accept the best line that ends here as overfull (TeX's artificial demerits).
                 let a = nodes[index]
-                candidates.append((0, Node(position: p.position, line: a.line + 1, fitness: 1, hyphenRun: 0, demerits: a.demerits + 1e9, previous: index, ratio: -1, addsHyphen: p.addsHyphen)))
+                candidates.append((0, Node(position: p.position, line: a.line + 1, fitness: 1, hyphenRun: 0, demerits: a.demerits + 1e9, previous: index, ratio: -1, addsHyphen: p.addsHyphen, emergency: p.emergency)))
             }
             for c in candidates {
                 nodes.append(c.node)
@@ -257,7 +261,7 @@ package struct TotalFitBreaker: LineBreaker {
         let total = a.demerits + d
         let lineClass = min(a.line + 1, distinctLines)
         let key = (fitness * 4 + min(hyphenRun, 3)) * 64 + lineClass
-        let node = Node(position: p.position, line: a.line + 1, fitness: fitness, hyphenRun: hyphenRun, demerits: total, previous: index, ratio: ratio.isFinite ? ratio : 0, addsHyphen: p.addsHyphen)
+        let node = Node(position: p.position, line: a.line + 1, fitness: fitness, hyphenRun: hyphenRun, demerits: total, previous: index, ratio: ratio.isFinite ? ratio : 0, addsHyphen: p.addsHyphen, emergency: p.emergency)
         if let k = candidates.firstIndex(where: { $0.key == key }) {
             if total < candidates[k].node.demerits { candidates[k].node = node }
         } else {
