@@ -89,6 +89,9 @@ public final class Framesetter {
         }
 
         var flow = Flow(story: story, template: template, file: file)
+        let setting = self.setting
+        let plan = self.plan
+        flow.rebreak = { [story] l, from, lines in setting.rebreak(l, from: from, story: story, plan: plan, unhyphenated: lines) }
         var pageNumber = 0
         repeat {
             pageNumber += 1
@@ -134,6 +137,8 @@ struct Flow {
         return story.paragraphs[paragraph].range.lowerBound
     }
 
+    /// Breaks a paragraph again with some lines barred from ending in a hyphen.
+    var rebreak: ((ParagraphLayout, Int, Set<Int>) -> ParagraphLayout)?
     /// Paragraphs already warned about for breaking inside a word (one warning each).
     var warnedInWord: Set<Int> = []
     /// Paragraph layouts taken early (a heading looks at what follows it).
@@ -260,6 +265,17 @@ struct Flow {
                     if line == 0 && count < template.orphans { count = 0 }
                     if count <= 0 && frame.isEmpty { count = max(1, tops.count) }
                     count = max(0, count)
+                    // No word hyphenated across the column break: break the paragraph again with
+                    // that line barred from a hyphen (once per line), then fit it afresh.
+                    let last = line + count - 1
+                    if count > 0 && !template.hyphenation.acrossColumns && l.lines[last].hyphen,
+                        let rebreak, !l.unhyphenated.contains(last)
+                    {
+                        var barred = l.unhyphenated
+                        barred.insert(last)
+                        current = rebreak(l, line, barred)
+                        continue fill
+                    }
                 }
                 for k in 0..<count {
                     let index = line + k

@@ -30,6 +30,13 @@ package struct BreakRequest: Sendable {
     /// Hyphenation rules and dictionary (nil: no dictionary hyphenation).
     package var hyphenation: HyphenationRules = HyphenationRules(enabled: false)
     package var hyphenator: Hyphenator?
+    /// Lines (by index) that must not end with an added hyphen: the last line of a column,
+    /// when hyphenation across columns is off.
+    package var unhyphenatedLines: Set<Int> = []
+    /// Break only from this byte on, numbering lines from `firstLine` (the lines before are
+    /// already set): how the flow re-breaks the rest of a paragraph split across regions.
+    package var start = 0
+    package var firstLine = 0
 
     package init(
         text: ShapedText, style: ParagraphStyle, plan: FontPlan, emptyStyle: Int, widths: LineWidths,
@@ -68,10 +75,10 @@ package struct GreedyBreaker: LineBreaker {
         let setter = LineSetter(request: r)
         var opportunities: [Int] = []
         for b in 1...n where t.flags[b].contains(.lineBreak) || b == n { opportunities.append(b) }
-        var s = 0
-        var next = 0  // first opportunity after s
+        var s = r.start
+        var next = opportunities.firstIndex { $0 > s } ?? opportunities.count  // first opportunity after s
         while s < n {
-            let index = lines.count
+            let index = r.firstLine + lines.count
             let available = setter.available(index)
             var best: Int?
             var j = next

@@ -129,11 +129,17 @@ package final class ParagraphLayout: Sendable {
     package let lines: [LineBreak]
     /// The glue model the lines were justified with.
     package let glue: GlueModel
+    /// The widths the lines were broken to.
+    package let widths: LineWidths
+    /// Lines barred from ending in a hyphen when the paragraph was broken (see `Flow`).
+    package let unhyphenated: Set<Int>
 
-    package init(text: ShapedText, lines: [LineBreak], glue: GlueModel) {
+    package init(text: ShapedText, lines: [LineBreak], glue: GlueModel, widths: LineWidths, unhyphenated: Set<Int> = []) {
         self.text = text
         self.lines = lines
         self.glue = glue
+        self.widths = widths
+        self.unhyphenated = unhyphenated
     }
 
     package var index: Int { text.index }

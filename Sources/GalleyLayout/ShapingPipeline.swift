@@ -107,6 +107,22 @@ struct ParagraphSetting: Sendable {
         let request = BreakRequest(
             text: shaped, style: p.style, plan: engine.plan, emptyStyle: emptyStyle, widths: widths,
             hyphenation: hyphenation, hyphenator: hyphenator)
-        return ParagraphLayout(text: shaped, lines: breaker.lines(for: request), glue: request.glue)
+        return ParagraphLayout(text: shaped, lines: breaker.lines(for: request), glue: request.glue, widths: widths)
+    }
+
+    /// Breaks a shaped paragraph again from line `from` on (earlier lines are already placed
+    /// and stay), so that the lines in `unhyphenated` do not end with a hyphen. No Pango: the
+    /// shaped text has all it needs.
+    func rebreak(_ l: ParagraphLayout, from: Int, story: Story, plan: FontPlan, unhyphenated: Set<Int>) -> ParagraphLayout {
+        let p = story.paragraphs[l.index]
+        var request = BreakRequest(
+            text: l.text, style: p.style, plan: plan, emptyStyle: story.runs[p.runs].first?.style ?? 0, widths: l.widths,
+            glue: l.glue, hyphenation: hyphenation, hyphenator: p.style.hyphenate ? hyphenator : nil)
+        request.unhyphenatedLines = unhyphenated
+        request.firstLine = from
+        request.start = from < l.lines.count ? Int(l.lines[from].start) : 0
+        let tail = breaker.lines(for: request)
+        return ParagraphLayout(
+            text: l.text, lines: Array(l.lines.prefix(from)) + tail, glue: l.glue, widths: l.widths, unhyphenated: unhyphenated)
     }
 }

@@ -99,11 +99,11 @@ package struct TotalFitBreaker: LineBreaker {
                     hyphenation: r.hyphenation, hyphenator: r.hyphenator)
                 let finalSetter = LineSetter(request: lineRequest)
                 var lines: [LineBreak] = []
-                var start = 0
+                var start = r.start
                 for (k, n) in chain.enumerated() {
                     let isLast = k == chain.count - 1
                     var line = finalSetter.line(
-                        start: start, end: n.position, hyphen: n.addsHyphen, index: k, isLast: isLast, ratio: n.ratio)
+                        start: start, end: n.position, hyphen: n.addsHyphen, index: r.firstLine + k, isLast: isLast, ratio: n.ratio)
                     line.brokenInWord = n.emergency
                     lines.append(line)
                     start = n.position
@@ -128,8 +128,8 @@ package struct TotalFitBreaker: LineBreaker {
             while e < n && !t.flags[e].contains(.lineBreak) { e += 1 }
             return t.x[setter.trimmed(b, e)] - t.x[b] > narrowest
         }
-        wideWord = wordIsWide(from: 0)
-        for b in 1...n {
+        wideWord = wordIsWide(from: r.start)
+        for b in (r.start + 1)...n {
             let f = t.flags[b]
             if b == n {
                 out.append(Breakpoint(position: n, contentEnd: setter.trimmed(0, n), penalty: -.infinity, addsHyphen: false, hyphenated: false, forced: true))
@@ -165,9 +165,10 @@ package struct TotalFitBreaker: LineBreaker {
         _ points: [Breakpoint], text t: ShapedText, setter: LineSetter, request r: BreakRequest,
         stretch: [Double], shrink: [Double], ragged: Double, tolerance: Double, final: Bool
     ) -> [Node]? {
-        var nodes = [Node(position: 0, line: 0, fitness: 1, hyphenRun: 0, demerits: 0, previous: -1, ratio: 0, addsHyphen: false)]
+        var nodes = [Node(position: r.start, line: r.firstLine, fitness: 1, hyphenRun: 0, demerits: 0, previous: -1, ratio: 0, addsHyphen: false)]
         var active = [0]
-        let distinctLines = r.widths.first.count + 1
+        // Lines with their own width or rule are told apart by index; the rest are one class.
+        let distinctLines = max(r.widths.first.count, (r.unhyphenatedLines.max() ?? -1) + 1) + 1
         let maxHyphens = r.hyphenation.maxConsecutive
         var candidates: [(key: Int, node: Node)] = []
         for p in points {
@@ -206,12 +207,12 @@ package struct TotalFitBreaker: LineBreaker {
                     }
                     if p.forced && ratio >= -1 {
                         // Still a candidate before it goes.
-                        consider(a, index: active[i], p, ratio: ratio, badness: badness, tolerance: tolerance, maxHyphens: maxHyphens, distinctLines: distinctLines, into: &candidates)
+                        consider(a, index: active[i], p, ratio: ratio, badness: badness, tolerance: tolerance, maxHyphens: maxHyphens, distinctLines: distinctLines, unhyphenated: r.unhyphenatedLines, into: &candidates)
                     }
                     active.remove(at: i)
                     continue
                 }
-                consider(a, index: active[i], p, ratio: ratio, badness: badness, tolerance: tolerance, maxHyphens: maxHyphens, distinctLines: distinctLines, into: &candidates)
+                consider(a, index: active[i], p, ratio: ratio, badness: badness, tolerance: tolerance, maxHyphens: maxHyphens, distinctLines: distinctLines, unhyphenated: r.unhyphenatedLines, into: &candidates)
                 i += 1
             }
             if candidates.isEmpty && active.isEmpty && final, let index = bestDropped {
@@ -241,11 +242,13 @@ package struct TotalFitBreaker: LineBreaker {
     @inline(__always)
     func consider(
         _ a: Node, index: Int, _ p: Breakpoint, ratio: Double, badness: Double, tolerance: Double, maxHyphens: Int,
-        distinctLines: Int, into candidates: inout [(key: Int, node: Node)]
+        distinctLines: Int, unhyphenated: Set<Int>, into candidates: inout [(key: Int, node: Node)]
     ) {
         guard badness <= tolerance || (tolerance.isInfinite && ratio >= -1) else { return }
         let hyphenRun = p.hyphenated ? a.hyphenRun + 1 : 0
         if hyphenRun > maxHyphens && !tolerance.isInfinite { return }
+        let forbidden = p.addsHyphen && unhyphenated.contains(a.line)
+        if forbidden && !tolerance.isInfinite { return }
         let fitness = ratio < -0.5 ? 3 : ratio <= 0.5 ? 2 : ratio <= 1 ? 1 : 0
         var d = linePenalty + badness
         d *= d
@@ -255,7 +258,7 @@ package struct TotalFitBreaker: LineBreaker {
             d -= p.penalty * p.penalty
         }
         if p.hyphenated && a.hyphenRun > 0 { d += doubleHyphenDemerits }
-        if hyphenRun > maxHyphens { d += 1e7 }
+        if hyphenRun > maxHyphens || forbidden { d += 1e7 }
         if abs(fitness - a.fitness) > 1 { d += adjacentFitnessDemerits }
         if p.forced && p.position > 0 && a.addsHyphen { d += finalHyphenDemerits }
         let total = a.demerits + d

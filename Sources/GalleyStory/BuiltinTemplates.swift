@@ -20,7 +20,7 @@ enum BuiltinTemplates {
         var t = template
         t.lineBreaking = .totalFit
         t.hyphenation = HyphenationSpec(
-            enabled: true, minWord: 6, leftMin: 2, rightMin: 3, capitals: false, maxConsecutive: 2, acrossColumns: true)
+            enabled: true, minWord: 6, leftMin: 2, rightMin: 3, capitals: false, maxConsecutive: 2, acrossColumns: false)
         t.widows = 2
         t.orphans = 2
         t.keepWithNext = 2

@@ -195,7 +195,7 @@ public struct HyphenationSpec: Equatable, Sendable {
     /// The defaults are the built-ins' settings.
     public init(
         enabled: Bool = true, minWord: Int = 6, leftMin: Int = 2, rightMin: Int = 3, capitals: Bool = false,
-        maxConsecutive: Int = 2, acrossColumns: Bool = true
+        maxConsecutive: Int = 2, acrossColumns: Bool = false
     ) {
         self.enabled = enabled
         self.minWord = minWord

@@ -47,7 +47,7 @@ private func write(_ text: String, to path: String) {
 
 /// The built-ins' hyphenation, spelt out.
 private let standardHyphenation = HyphenationSpec(
-    enabled: true, minWord: 6, leftMin: 2, rightMin: 3, capitals: false, maxConsecutive: 2, acrossColumns: true)
+    enabled: true, minWord: 6, leftMin: 2, rightMin: 3, capitals: false, maxConsecutive: 2, acrossColumns: false)
 
 // MARK: - Built-ins
 
@@ -129,8 +129,8 @@ private let standardHyphenation = HyphenationSpec(
         expected.maxConsecutive = 1
         #expect(decoded(#"{"hyphenation": {"maxConsecutive": 1}}"#)?.hyphenation == expected)
         expected = standardHyphenation
-        expected.acrossColumns = false
-        #expect(decoded(#"{"hyphenation": {"acrossColumns": false}}"#)?.hyphenation == expected)
+        expected.acrossColumns = true
+        #expect(decoded(#"{"hyphenation": {"acrossColumns": true}}"#)?.hyphenation == expected)
     }
     // An empty hyphenation object changes nothing.
     @Test func hyphenationEmpty() { #expect(decoded(#"{"hyphenation": {}}"#) == .default) }
@@ -271,7 +271,7 @@ private let standardHyphenation = HyphenationSpec(
         let t = try? TemplateLoader.load(dir + "/a.json").get()
         var expected = Template.default
         expected.hyphenation = HyphenationSpec(
-            enabled: true, minWord: 8, leftMin: 2, rightMin: 3, capitals: true, maxConsecutive: 3, acrossColumns: true)
+            enabled: true, minWord: 8, leftMin: 2, rightMin: 3, capitals: true, maxConsecutive: 3, acrossColumns: false)
         expected.lineBreaking = .greedy
         expected.widows = 3
         expected.orphans = 4
@@ -369,7 +369,7 @@ private let standardHyphenation = HyphenationSpec(
         let text = TemplateLoader.encode(.default)
         #expect(text.hasSuffix(#"""
               "lineBreaking": "total-fit",
-              "hyphenation": {"enabled": true, "minWord": 6, "leftMin": 2, "rightMin": 3, "capitals": false, "maxConsecutive": 2, "acrossColumns": true},
+              "hyphenation": {"enabled": true, "minWord": 6, "leftMin": 2, "rightMin": 3, "capitals": false, "maxConsecutive": 2, "acrossColumns": false},
               "widows": 2,
               "orphans": 2,
               "keepWithNext": 2,
