@@ -46,7 +46,7 @@ demo: build
 	@mkdir -p $(OUT)
 	@for f in samples/*.txt; do \
 	  n=$$(basename $$f .txt); \
-	  $(BIN) build $$f -o $(OUT)/$$n.pdf && $(BIN) preview $$f --page 1 -o $(OUT)/$$n.png || exit 1; \
+	  $(BIN) build $$f -o $(OUT)/$$n.pdf && $(BIN) preview $$f --page 1 -q -o $(OUT)/$$n.png || exit 1; \
 	  echo "demo: $(OUT)/$$n.pdf ($$(pdfinfo $(OUT)/$$n.pdf | awk '/^Pages/ {print $$2}') pages), $(OUT)/$$n.png"; \
 	done
 
