@@ -103,3 +103,139 @@ public struct Shadow: Hashable, Sendable {
 public enum WritingDirection: String, Hashable, Sendable, CaseIterable {
     case ltr, rtl
 }
+
+/// A range of the story's text in one style. Ranges are UTF-8 byte offsets into `Story.text`.
+public struct StyleRun: Hashable, Sendable {
+    public var range: Range<Int>
+    /// Index into `Story.styles`.
+    public var style: Int
+
+    public init(range: Range<Int>, style: Int) {
+        self.range = range
+        self.style = style
+    }
+}
+
+/// Where the flow goes before a paragraph.
+public enum FlowBreak: String, Hashable, Sendable {
+    case none, column, page
+}
+
+/// How a paragraph is set.
+public struct ParagraphStyle: Hashable, Sendable {
+    public var alignment: Alignment
+    /// Indent of the first line, points (relative to `indent`).
+    public var firstLineIndent: Double
+    /// Indent of every line from the leading edge, points.
+    public var indent: Double = 0
+    /// Space before the paragraph (not at the top of a column), points.
+    public var spacingBefore: Double = 0
+    /// Space after the paragraph, points.
+    public var spacingAfter: Double
+    /// Fixed line pitch in points, overriding `leadingRatio`; nil to follow the sizes on the line.
+    public var lineHeight: Double?
+    /// Base direction of the paragraph; nil takes it from its first strong character.
+    public var direction: WritingDirection?
+    /// Heading level 1–3 (`<h1>`–`<h3>`), 0 for other paragraphs.
+    public var headingLevel: Int = 0
+    /// Start the paragraph in a new column or on a new page.
+    public var breakBefore: FlowBreak = .none
+    /// Set top to bottom, columns right to left (a `<vertical>` block).
+    public var vertical: Bool = false
+    /// Line pitch as a multiple of the largest font size on a line (template leading ÷ size).
+    public var leadingRatio: Double
+    /// A heading: kept with the start of the next paragraph, never hyphenated.
+    public var isHeading: Bool
+    /// Dictionary hyphenation allowed (soft hyphens always are).
+    public var hyphenate: Bool
+
+    public init(
+        alignment: Alignment, firstLineIndent: Double, spacingAfter: Double, leadingRatio: Double,
+        isHeading: Bool = false, hyphenate: Bool = true
+    ) {
+        self.alignment = alignment
+        self.firstLineIndent = firstLineIndent
+        self.spacingAfter = spacingAfter
+        self.leadingRatio = leadingRatio
+        self.isHeading = isHeading
+        self.hyphenate = hyphenate
+    }
+}
+
+/// An image as written in the source, resolved to a file whose header has been read.
+public struct ImageReference: Hashable, Sendable {
+    /// The `src` as written.
+    public var source: String
+    /// The file path it resolved to (relative to the input file's folder).
+    public var path: String
+    /// What the file header says.
+    public var info: ImageInfo
+    /// `width`/`height` attributes, points, when given.
+    public var width: Double?
+    public var height: Double?
+    /// Where the `<img` tag is.
+    public var location: SourceLocation
+
+    /// Width ÷ height the image is set at: the attributes' when both are given, else the pixels'.
+    public var aspectRatio: Double {
+        if let w = width, let h = height, w > 0, h > 0 { return w / h }
+        return Double(info.pixelWidth) / Double(info.pixelHeight)
+    }
+}
+
+/// A paragraph of the story: a text paragraph, or a block object standing alone as U+FFFC.
+public struct Paragraph: Hashable, Sendable {
+    public enum Content: Hashable, Sendable {
+        case text
+        /// Index into `Story.images`.
+        case image(Int)
+    }
+    /// The paragraph's text in `Story.text`, UTF-8 bytes, without its terminating newline.
+    public var range: Range<Int>
+    /// Where its terminator ends: `range.upperBound + 1`, or `range.upperBound` for the story's last paragraph.
+    public var end: Int
+    public var content: Content
+    public var style: ParagraphStyle
+    /// Indices into `Story.runs` of the runs inside `range`.
+    public var runs: Range<Int>
+
+    public init(range: Range<Int>, end: Int, content: Content, style: ParagraphStyle, runs: Range<Int>) {
+        self.range = range
+        self.end = end
+        self.content = content
+        self.style = style
+        self.runs = runs
+    }
+}
+
+/// The whole attributed text to set (NSAttributedString's role). Offsets are UTF-8 bytes.
+/// Paragraphs partition the text: each is followed by one `\n`, except the last.
+public struct Story: Sendable {
+    public var text: String
+    public var styles: [TextStyle]
+    public var runs: [StyleRun]
+    public var paragraphs: [Paragraph]
+    public var images: [ImageReference]
+    /// Maps story offsets back to source line:col.
+    public var sourceMap: SourceMap
+    /// For each distinct face, where it was first asked for (for "face not installed" warnings).
+    public var faceRequests: [String: SourceLocation]
+
+    public init(
+        text: String, styles: [TextStyle], runs: [StyleRun], paragraphs: [Paragraph],
+        images: [ImageReference], sourceMap: SourceMap, faceRequests: [String: SourceLocation]
+    ) {
+        self.text = text
+        self.styles = styles
+        self.runs = runs
+        self.paragraphs = paragraphs
+        self.images = images
+        self.sourceMap = sourceMap
+        self.faceRequests = faceRequests
+    }
+
+    /// The number of Unicode scalars before a byte offset: what users see as a character offset.
+    public func characterOffset(ofByte offset: Int) -> Int {
+        sourceMap.characterOffset(ofByte: offset, in: text)
+    }
+}
