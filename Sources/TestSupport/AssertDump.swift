@@ -61,12 +61,12 @@ public func lineDiff(_ a: String, _ b: String) -> String {
             ops.append((" ", xs[i]))
             i += 1
             j += 1
-        } else if j < ys.count, i == xs.count || lcs[i][j + 1] >= lcs[i + 1][j] {
-            ops.append(("+", ys[j]))
-            j += 1
-        } else {
+        } else if i < xs.count, j == ys.count || lcs[i + 1][j] >= lcs[i][j + 1] {
             ops.append(("-", xs[i]))
             i += 1
+        } else {
+            ops.append(("+", ys[j]))
+            j += 1
         }
     }
     ops += x[(x.count - suffix)...].map { (" ", $0) }

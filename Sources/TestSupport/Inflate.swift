@@ -29,7 +29,8 @@ public enum Inflate {
         return try s.inflate()
     }
 
-    static func adler32(_ bytes: [UInt8]) -> UInt32 {
+    /// The Adler-32 checksum zlib streams end with.
+    public static func adler32(_ bytes: [UInt8]) -> UInt32 {
         var a: UInt32 = 1
         var b: UInt32 = 0
         for c in bytes {

@@ -150,6 +150,7 @@ private func firstDifference(_ a: [String], _ b: [String]) -> String {
     /// The words of each column, page by page, cropping pdftotext to the column rectangles
     /// (so the folios are left out).
     private func columnText(_ pdf: String, template: Template) -> String {
+        TestFonts.pin()
         let pages = Int(pdfinfo(pdf)["Pages"] ?? "0") ?? 0
         let columns = Framesetter(story: buildStory("").story, template: template, file: "-").columns
         var out = ""
