@@ -256,6 +256,13 @@ private func firstDifference(_ a: [String], _ b: [String]) -> String {
         #expect(info["Creator"] == "Galley 0.1.0")
     }
 
+    // Standard input builds are titled "Untitled".
+    @Test func stdinTitle() {
+        let dir = TemporaryDirectory("render")
+        #expect(run(["build", "-", "-o", dir.file("s.pdf")], stdin: Array("x".utf8)).status == 0)
+        #expect(pdfinfo(dir.file("s.pdf"))["Title"] == "Untitled")
+    }
+
     // --title sets the title, non-ASCII included.
     @Test func explicitTitle() {
         let (dir, _) = buildPDF("x", ["--title", "Über den Hafen — 港"])

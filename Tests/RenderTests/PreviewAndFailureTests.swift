@@ -43,6 +43,15 @@ private let corruptPNG: Data = {
         #expect(abs((png.dpi ?? 0) - 144) < 0.05)
     }
 
+    // A resolution that would make more than 400 million pixels is refused before drawing, nothing written.
+    @Test func tooManyPixels() {
+        let dir = TemporaryDirectory("render")
+        let r = run(["preview", "-", "--dpi", "2400", "-o", dir.file("p.png")], stdin: Array("x".utf8))
+        #expect(r.status == 1)
+        #expect(r.stderr == "galley: error: a 19843×28063 pixel image is too large; lower --dpi\n")
+        #expect(dir.contents.isEmpty)
+    }
+
     // The preview is RGB on white: the corners are white.
     @Test func whiteBackground() throws {
         let png = try preview("x")
