@@ -1,1 +1,0 @@
-// TestSupport: under construction

@@ -1,0 +1,221 @@
+import Foundation
+import GalleyLayout
+import GalleyMarkup
+import GalleyStory
+import TestSupport
+import Testing
+
+// MARK: - Invariant checks
+
+/// Everything wrong with a layout, as messages (empty when it holds every invariant):
+///
+/// * frames come in page and column order, each in its column's rectangle;
+/// * visible ranges partition the story: the first frame starts at 0, each frame starts where
+///   the previous one ended, the last ends at the end of the text;
+/// * inside the frames, lines and images hold the text in order, nothing lost or doubled: the
+///   only bytes between consecutive items are paragraph terminators;
+/// * every line box lies within its column horizontally, its content fits the box unless the
+///   line is overfull, and it does not pass the column bottom unless it alone is taller than the column;
+/// * lines and images in a frame go down the column without overlapping.
+func violations(_ fs: Framesetter, _ pages: [Page]) -> [String] {
+    var out: [String] = []
+    let story = fs.story
+    let text = Array(story.text.utf8)
+    let columns = fs.columns
+    var next = 0
+    var covered = 0
+    for (p, page) in pages.enumerated() {
+        if page.number != p + 1 { out.append("page \(p + 1) is numbered \(page.number)") }
+        if page.frames.count != columns.count { out.append("page \(page.number) has \(page.frames.count) frames") }
+        for (c, frame) in page.frames.enumerated() {
+            let at = "page \(page.number) column \(c + 1)"
+            if frame.column != c { out.append("\(at): column index \(frame.column)") }
+            if c < columns.count && frame.rect != columns[c] { out.append("\(at): rect \(frame.rect) is not the column's") }
+            let r = frame.visibleRange
+            if r.lowerBound != next { out.append("\(at): starts at \(r.lowerBound), previous frame ended at \(next)") }
+            if r.upperBound < r.lowerBound { out.append("\(at): range \(r) runs backwards") }
+            next = r.upperBound
+
+            // Items in story order: lines by range, images by their U+FFFC (3 bytes).
+            var items: [(range: Range<Int>, top: Double, bottom: Double, what: String)] = []
+            for l in frame.lines {
+                items.append((l.storyRange, l.box.y, l.box.maxY, "line @\(l.storyRange)"))
+                let b = l.box
+                let tall = frame.lines.count == 1 && frame.images.isEmpty && b.height > frame.rect.height
+                if b.x < frame.rect.x - 0.01 || b.maxX > frame.rect.maxX + 0.01 {
+                    out.append("\(at): line \(l.storyRange) box \(b.x)..<\(b.maxX) outside \(frame.rect.x)..<\(frame.rect.maxX)")
+                }
+                if !l.overfull && l.contentWidth > b.width + 0.01 {
+                    out.append("\(at): line \(l.storyRange) content \(l.contentWidth) wider than box \(b.width) but not overfull")
+                }
+                if b.maxY > frame.rect.maxY + 0.01 && !tall {
+                    out.append("\(at): line \(l.storyRange) bottom \(b.maxY) below column bottom \(frame.rect.maxY)")
+                }
+                if b.y < frame.rect.y - 0.01 { out.append("\(at): line \(l.storyRange) above the column") }
+            }
+            for i in frame.images {
+                items.append((i.storyOffset..<(i.storyOffset + 3), i.rect.y, i.rect.maxY, "image @\(i.storyOffset)"))
+                let rr = i.rect
+                if rr.x < frame.rect.x - 0.01 || rr.maxX > frame.rect.maxX + 0.01 || rr.y < frame.rect.y - 0.01
+                    || rr.maxY > frame.rect.maxY + 0.01
+                {
+                    out.append("\(at): image \(i.image) rect \(rr) outside the column \(frame.rect)")
+                }
+            }
+            items.sort { $0.range.lowerBound < $1.range.lowerBound || ($0.range.lowerBound == $1.range.lowerBound && $0.range.upperBound < $1.range.upperBound) }
+            for (k, item) in items.enumerated() {
+                if item.range.lowerBound < r.lowerBound || item.range.upperBound > r.upperBound {
+                    out.append("\(at): \(item.what) outside the visible range \(r)")
+                }
+                // Only paragraph terminators may lie between what is covered so far and this item.
+                if item.range.lowerBound < covered {
+                    out.append("\(at): \(item.what) overlaps text already placed (up to \(covered))")
+                } else if text[covered..<min(item.range.lowerBound, text.count)].contains(where: { $0 != 0x0A }) {
+                    out.append("\(at): bytes \(covered)..<\(item.range.lowerBound) were placed nowhere")
+                }
+                covered = max(covered, item.range.upperBound)
+                if k > 0 {
+                    let prev = items[k - 1]
+                    if item.top < prev.bottom - 0.01 { out.append("\(at): \(item.what) overlaps \(prev.what) vertically") }
+                }
+            }
+            if out.count > 20 { return out }
+        }
+    }
+    if next != text.count { out.append("the last frame ends at \(next), the text at \(text.count)") }
+    if text[min(covered, text.count)...].contains(where: { $0 != 0x0A }) {
+        out.append("bytes \(covered)..<\(text.count) were placed nowhere")
+    }
+    return out
+}
+
+/// Lays out and checks; returns the pages for further checks.
+@discardableResult
+func expectInvariants(
+    _ fs: Framesetter, _ label: String, sourceLocation: Testing.SourceLocation = #_sourceLocation
+) -> [Page] {
+    let ps = pages(of: fs)
+    #expect(!ps.isEmpty, "\(label): no pages", sourceLocation: sourceLocation)
+    let v = violations(fs, ps)
+    #expect(v.isEmpty, "\(label): \(v.prefix(8).joined(separator: "; "))", sourceLocation: sourceLocation)
+    return ps
+}
+
+/// Every page dumped, joined.
+func dumps(_ fs: Framesetter) -> [String] {
+    pages(of: fs).map { PageDump.dump($0, story: fs.story) }
+}
+
+let sampleNames = ["article.txt", "chinese.txt", "long.txt"]
+let templateNames = ["magazine", "letter", "tabloid", "pocket", "tablet"]
+
+// MARK: - Samples × templates
+
+@Suite struct PartitionTests {
+    // Every sample under every built-in template: visible ranges partition the story, lines stay in their columns.
+    @Test(arguments: sampleNames, templateNames) func samplesUnderTemplates(name: String, template: String) throws {
+        let t = try #require(Template.builtin(named: template))
+        expectInvariants(framesetter(sample(name), template: t), "\(name) / \(template)")
+    }
+
+    // Every alignment, in both paragraph modes, with a first-line indent, keeps the invariants on the article.
+    @Test(arguments: Alignment.allCases, ParagraphMode.allCases) func modes(alignment: Alignment, mode: ParagraphMode) {
+        var t = Template.default
+        t.alignment = alignment
+        t.paragraphMode = mode
+        t.firstLineIndent = 12
+        let fs = framesetter(sample("article.txt"), template: t)
+        let ps = pages(of: fs)
+        let v = violations(fs, ps)
+        if mode == .blankLine {
+            // The space a pending newline adds before an <img> belongs to no paragraph (see StoryTests).
+            withKnownIssue("blank-line mode: trailing spaces trimmed from a paragraph's range stay in the text, placed nowhere") {
+                #expect(v.isEmpty, "\(v.prefix(4))")
+            }
+        } else {
+            #expect(v.isEmpty, "\(alignment) / \(mode): \(v.prefix(8))")
+        }
+    }
+
+    // A single short line: one page, the first frame holds everything, the second is empty at the end.
+    @Test func oneLine() {
+        let fs = framesetter("Hello")
+        let ps = expectInvariants(fs, "one line")
+        #expect(ps.count == 1)
+        #expect(ps[0].frames.map(\.visibleRange) == [0..<5, 5..<5])
+        #expect(ps[0].frames[0].lines.count == 1)
+    }
+
+    // Page visible ranges run from the first frame's start to the last frame's end, and pages tile the story too.
+    @Test func pagesTile() {
+        let fs = framesetter(sample("long.txt"))
+        let ps = pages(of: fs)
+        #expect(ps.first?.visibleRange.lowerBound == 0)
+        #expect(ps.last?.visibleRange.upperBound == fs.story.text.utf8.count)
+        #expect(zip(ps, ps.dropFirst()).allSatisfy { $0.visibleRange.upperBound == $1.visibleRange.lowerBound })
+    }
+
+    // The footer carries the folio, centred in the bottom margin.
+    @Test func footerFolio() {
+        let fs = framesetter(sample("long.txt"))
+        let ps = pages(of: fs)
+        #expect(ps.map { $0.footer?.text } == ps.map { String($0.number) })
+        let t = Template.default
+        #expect(ps[0].footer?.center == Point(x: t.pageWidth / 2, y: t.pageHeight - t.margins.bottom / 2))
+    }
+
+    // {pages} in the footer becomes the page count (FooterSpec's documented placeholder).
+    @Test func footerPageCount() {
+        var t = Template.default
+        t.footer.text = "{page} of {pages}"
+        let ps = pages(of: framesetter(sample("article.txt"), template: t))
+        withKnownIssue("Framesetter.layOut replaces only {page}; {pages} stays literal") {
+            #expect(ps.first?.footer?.text == "1 of \(ps.count)")
+        }
+    }
+
+    // No footer when the template turns it off.
+    @Test func footerOff() {
+        #expect(pages(of: framesetter("x", template: Template.builtin(named: "tablet")!)).allSatisfy { $0.footer == nil })
+    }
+}
+
+// MARK: - Same breaks everywhere
+
+@Suite struct DeterminismTests {
+    // One shaping thread or several: every page dump is identical.
+    @Test(arguments: sampleNames) func threadCounts(name: String) {
+        let one = dumps(framesetter(sample(name), threads: 1))
+        for n in [2, 4] {
+            let many = dumps(framesetter(sample(name), threads: n))
+            #expect(one.count == many.count, "\(name): \(n) threads")
+            for (a, b) in zip(one, many) where a != b {
+                Issue.record(Comment(rawValue: "\(name), \(n) threads:\n" + lineDiff(a, b)))
+                break
+            }
+        }
+    }
+
+    // A preview stops early, yet its page is the one the full (PDF) run makes.
+    @Test(arguments: [1, 3, 7]) func previewPageMatchesFullRun(page: Int) throws {
+        let fs = framesetter(sample("long.txt"), threads: 2)
+        let full = dumps(fs)
+        try #require(full.count >= page)
+        var seen: Page?
+        framesetter(sample("long.txt"), threads: 2).layOut { p in
+            if p.number == page {
+                seen = p
+                return false
+            }
+            return true
+        }
+        let early = try #require(seen)
+        assertDump(PageDump.dump(early, story: fs.story), full[page - 1])
+    }
+
+    // Laying out the same framesetter twice gives the same pages.
+    @Test func sameFramesetterTwice() {
+        let fs = framesetter(sample("article.txt"))
+        #expect(dumps(fs) == dumps(fs))
+    }
+}

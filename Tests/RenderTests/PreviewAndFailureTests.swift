@@ -1,0 +1,184 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Renders page 1 of `text` at `dpi` and reads the PNG back.
+private func preview(_ text: String, dpi: Int = 72, _ args: [String] = []) throws -> PNGPixels {
+    let dir = TemporaryDirectory("render")
+    dir.write("t.txt", text)
+    let r = run(["preview", dir.file("t.txt"), "-o", dir.file("p.png"), "--dpi", "\(dpi)", "-q"] + args)
+    #expect(r.status == 0, "\(r.stderr)")
+    return try PNGPixels(path: dir.file("p.png"))
+}
+
+private func isRed(_ p: PNGPixels.Pixel) -> Bool { p.r > 200 && p.g < 60 && p.b < 60 }
+private func isBlue(_ p: PNGPixels.Pixel) -> Bool { p.b > 200 && p.r < 60 && p.g < 60 }
+private func isDark(_ p: PNGPixels.Pixel) -> Bool { p.r < 60 && p.g < 60 && p.b < 60 }
+
+/// A corrupt PNG whose header Galley accepts (IHDR … IEND) but whose pixels cannot be decoded:
+/// the build fails only while drawing, after pages have been started.
+private let corruptPNG: Data = {
+    func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
+        let n = body.count
+        return [UInt8(n >> 24 & 0xFF), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] + Array(type.utf8) + body + [0, 0, 0, 0]
+    }
+    let ihdr: [UInt8] = [0, 0, 0, 10, 0, 0, 0, 10, 8, 2, 0, 0, 0]
+    return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr) + chunk("IDAT", Array("garbage!garbage!".utf8)) + chunk("IEND", []))
+}()
+
+// MARK: - PNG previews
+
+@Suite struct PreviewTests {
+    // At 72 dpi an A4 page is 595 × 842 pixels, and the file says 72 dpi.
+    @Test func size72() throws {
+        let png = try preview("x", dpi: 72)
+        #expect(png.width == 595 && png.height == 842)
+        #expect(abs((png.dpi ?? 0) - 72) < 0.05)
+    }
+
+    // At 144 dpi it is 1191 × 1684.
+    @Test func size144() throws {
+        let png = try preview("x", dpi: 144)
+        #expect(png.width == 1191 && png.height == 1684)
+        #expect(abs((png.dpi ?? 0) - 144) < 0.05)
+    }
+
+    // A resolution that would make more than 400 million pixels is refused before drawing, nothing written.
+    @Test func tooManyPixels() {
+        let dir = TemporaryDirectory("render")
+        let r = run(["preview", "-", "--dpi", "2400", "-o", dir.file("p.png")], stdin: Array("x".utf8))
+        #expect(r.status == 1)
+        #expect(r.stderr == "galley: error: a 19843×28063 pixel image is too large; lower --dpi\n")
+        #expect(dir.contents.isEmpty)
+    }
+
+    // The preview is RGB on white: the corners are white.
+    @Test func whiteBackground() throws {
+        let png = try preview("x")
+        #expect(png.channels == 3)
+        #expect(png[0, 0] == PNGPixels.Pixel(255, 255, 255) && png[594, 841] == PNGPixels.Pixel(255, 255, 255))
+    }
+
+    // A red 40 pt block gives red pixels, and no other text is drawn dark.
+    @Test func fillColour() throws {
+        let png = try preview("<font color=\"red\" size=\"40\">MMMM WWWW</font>")
+        #expect(png.count(where: isRed) > 500)
+        #expect(png.count(where: isBlue) == 0)
+    }
+
+    // Plain text is black: dark pixels, no red.
+    @Test func defaultColourIsBlack() throws {
+        let png = try preview("<font size=\"40\">MMMM</font>")
+        #expect(png.count(where: isDark) > 500)
+        #expect(png.count(where: isRed) == 0)
+    }
+
+    // A hollow blue stroke (positive width) gives blue pixels and no filled glyphs.
+    @Test func hollowStroke() throws {
+        let png = try preview("<font size=\"60\" strokeColor=\"blue\" strokeWidth=\"6\">MMMM</font>")
+        #expect(png.count(where: isBlue) > 300)
+        #expect(png.count(where: isDark) == 0)
+    }
+
+    // A negative width fills red and outlines blue: both colours present.
+    @Test func fillAndStroke() throws {
+        let png = try preview("<font size=\"60\" color=\"red\" strokeColor=\"blue\" strokeWidth=\"-4\">MMMM</font>")
+        #expect(png.count(where: isBlue) > 300)
+        #expect(png.count(where: isRed) > 100)
+    }
+
+    // A later page renders: page 2 of the article holds the chart image's colours.
+    @Test func laterPage() throws {
+        let dir = TemporaryDirectory("render")
+        let r = run(["preview", repoPath("samples/article.txt"), "-p", "2", "-o", dir.file("p.png"), "--dpi", "30", "-q"])
+        #expect(r.status == 0)
+        let png = try PNGPixels(path: dir.file("p.png"))
+        #expect(png.width == 248)
+        #expect(png.count(where: { $0.r != $0.g || $0.g != $0.b }) > 100)
+    }
+}
+
+// MARK: - Failures leave no trace
+
+@Suite struct AtomicOutputTests {
+    /// A folder with `t.txt` holding `text` and an existing `t.pdf` holding `old`.
+    private func folder(_ text: String) -> TemporaryDirectory {
+        let dir = TemporaryDirectory("render")
+        dir.write("t.txt", text)
+        dir.write("t.pdf", "old output")
+        dir.write("corrupt.png", corruptPNG)
+        return dir
+    }
+
+    // A bad colour: exit 1, the existing PDF kept byte for byte, nothing else written.
+    @Test func badColourKeepsOldOutput() {
+        let dir = folder("<font color=\"gren\">x")
+        #expect(run(["build", dir.file("t.txt"), "-o", dir.file("t.pdf")]).status == 1)
+        #expect(dir.read("t.pdf") == Data("old output".utf8))
+        #expect(dir.contents == ["corrupt.png", "t.pdf", "t.txt"])
+    }
+
+    // A missing image: the same.
+    @Test func missingImageKeepsOldOutput() {
+        let dir = folder("a\n<img src=\"nope.png\">\nb")
+        #expect(run(["build", dir.file("t.txt"), "-o", dir.file("t.pdf")]).status == 1)
+        #expect(dir.read("t.pdf") == Data("old output".utf8))
+        #expect(dir.contents == ["corrupt.png", "t.pdf", "t.txt"])
+    }
+
+    // An image that fails while drawing (after pages were started): exit 1, located error, old PDF kept, no temporary file left.
+    @Test func failureWhileDrawing() {
+        let dir = folder(String(repeating: "Filler paragraph.\n", count: 200) + "<img src=\"corrupt.png\">\nend")
+        let r = run(["build", dir.file("t.txt"), "-o", dir.file("t.pdf"), "-q"])
+        #expect(r.status == 1)
+        #expect(r.stderr.hasPrefix("\(dir.file("t.txt")):201:1: error: cannot decode image 'corrupt.png': "))
+        #expect(dir.read("t.pdf") == Data("old output".utf8))
+        #expect(dir.contents == ["corrupt.png", "t.pdf", "t.txt"])
+    }
+
+    // The same failure in a preview keeps an existing PNG.
+    @Test func previewFailureKeepsOldPNG() {
+        let dir = folder("<img src=\"corrupt.png\">")
+        dir.write("p.png", "old png")
+        #expect(run(["preview", dir.file("t.txt"), "-o", dir.file("p.png"), "-q"]).status == 1)
+        #expect(dir.read("p.png") == Data("old png".utf8))
+        #expect(dir.contents == ["corrupt.png", "p.png", "t.pdf", "t.txt"])
+    }
+
+    // A page that does not exist leaves the existing PNG alone.
+    @Test func missingPageKeepsOldPNG() {
+        let dir = folder("x")
+        dir.write("p.png", "old png")
+        #expect(run(["preview", dir.file("t.txt"), "-p", "3", "-o", dir.file("p.png")]).status == 1)
+        #expect(dir.read("p.png") == Data("old png".utf8))
+    }
+
+    // Success replaces the old file and leaves only it behind (no .tmp files).
+    @Test func successLeavesNoTemporaryFiles() {
+        let dir = folder("x")
+        #expect(run(["build", dir.file("t.txt"), "-o", dir.file("t.pdf")]).status == 0)
+        #expect(run(["preview", dir.file("t.txt"), "-o", dir.file("p.png")]).status == 0)
+        #expect(dir.read("t.pdf")?.starts(with: Array("%PDF".utf8)) == true)
+        #expect(dir.contents == ["corrupt.png", "p.png", "t.pdf", "t.txt"])
+    }
+
+    // An output in a folder that does not exist: a clear error, nothing created.
+    @Test func missingOutputFolder() {
+        let dir = folder("x")
+        let target = dir.file("no/such/t.pdf")
+        let r = run(["build", dir.file("t.txt"), "-o", target])
+        #expect(r.status == 1)
+        #expect(r.stderr == "galley: error: cannot write '\(target)': no such folder '\(dir.file("no/such"))'\n")
+        #expect(dir.contents == ["corrupt.png", "t.pdf", "t.txt"])
+    }
+
+    // An output path that is a folder: a clear error, the folder untouched.
+    @Test func outputIsAFolder() {
+        let dir = folder("x")
+        dir.write("out/keep", "k")
+        let r = run(["build", dir.file("t.txt"), "-o", dir.file("out")])
+        #expect(r.status == 1)
+        #expect(r.stderr == "galley: error: cannot write '\(dir.file("out"))': it is a folder\n")
+        #expect(dir.read("out/keep") == Data("k".utf8))
+    }
+}
