@@ -121,14 +121,16 @@ struct InspectReport {
     }
 
     func text() -> String {
-        var s = "\(document.source.path): \(pages.count) page\(pages.count == 1 ? "" : "s"), template \(document.template.name), \(story.text.unicodeScalars.count) characters, \(story.paragraphs.count) paragraphs\n"
+        let characters = story.text.unicodeScalars.count
+        var s = "\(document.source.path): \(count(pages.count, "page")), template \(document.template.name), "
+            + "\(count(characters, "character")), \(count(story.paragraphs.count, "paragraph"))\n"
         for p in pages {
             s += "page \(p.number): characters \(p.start)..<\(p.end)\n"
             for c in p.columns {
                 s += "  column \(c.column): characters \(c.start)..<\(c.end)"
                 if let src = c.source { s += " from \(src)" }
-                s += ", \(c.lines) line\(c.lines == 1 ? "" : "s")"
-                if !c.images.isEmpty { s += ", \(c.images.count) image\(c.images.count == 1 ? "" : "s")" }
+                s += ", " + count(c.lines, "line")
+                if !c.images.isEmpty { s += ", " + count(c.images.count, "image") }
                 s += "\n"
                 for i in c.images {
                     s += "    image \(i.src) at \(i.x),\(i.y) \(i.width)x\(i.height)\(i.shrunk ? " (shrunk)" : "")\n"
@@ -148,3 +150,6 @@ struct InspectReport {
         return s
     }
 }
+
+/// "1 page", "2 pages".
+func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }

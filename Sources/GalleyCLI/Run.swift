@@ -68,6 +68,14 @@ struct Run {
 
     /// Prints the collected diagnostics (warnings unless --quiet) and forgets them.
     mutating func report() {
+        // Show the source line of diagnostics about other files too (a template's JSON).
+        for d in diagnostics.all where d.location != nil {
+            if let f = d.file, sources[f] == nil, let data = FileManager.default.contents(atPath: f),
+                let source = try? SourceFile(path: f, bytes: [UInt8](data))
+            {
+                sources[f] = source
+            }
+        }
         for d in diagnostics.all where d.severity == .error || !quiet {
             io.writeError(DiagnosticRenderer.render(d, sources: { [sources] in sources[$0] }, color: io.errorIsTerminal))
         }
@@ -144,7 +152,7 @@ struct Run {
         collectLayoutDiagnostics(doc, before: before)
         report()
         if !quiet && output != "-" && io.errorIsTerminal {
-            io.writeError("wrote \(output): \(pages) page\(pages == 1 ? "" : "s")\n")
+            io.writeError("wrote \(output): \(count(pages, "page"))\n")
         }
         return 0
     }
@@ -188,7 +196,7 @@ struct Run {
         let warnings = diagnostics.warnings.count
         report()
         if !quiet {
-            io.writeError("\(doc.source.path): \(pages) page\(pages == 1 ? "" : "s"), \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")\n")
+            io.writeError("\(doc.source.path): \(count(pages, "page")), \(count(errors, "error")), \(count(warnings, "warning"))\n")
         }
         return errors > 0 ? 1 : 0
     }

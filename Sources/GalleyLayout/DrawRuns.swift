@@ -11,6 +11,10 @@ package struct DrawRun: Sendable {
     /// Advance of the whole run, points.
     package var width: Double
     package var glyphs: [PangoGlyphInfo]
+    /// Paragraph byte of each glyph's cluster (for the PDF's text mapping).
+    package var clusters: [Int32]
+    /// Bidi level of the run (odd: right to left).
+    package var level: UInt8
     /// The story bytes the run shows (empty for a hyphen added at a break).
     package var storyRange: Range<Int>
     /// True for a hyphen the breaker added.
@@ -37,6 +41,7 @@ extension ParagraphLayout {
         }
         for run in t.runs where run.bytes.upperBound > start && run.bytes.lowerBound < end {
             var glyphs: [PangoGlyphInfo] = []
+            var clusters: [Int32] = []
             var lo = Int32.max
             var hi = Int32.min
             for g in Int(run.glyphs.lowerBound)..<Int(run.glyphs.upperBound) {
@@ -59,6 +64,7 @@ extension ParagraphLayout {
                     }
                 }
                 glyphs.append(info)
+                clusters.append(c)
                 lo = min(lo, c)
                 hi = max(hi, c)
             }
@@ -67,8 +73,8 @@ extension ParagraphLayout {
             let bytesHi = min(Int(run.bytes.upperBound), Int(end))
             out.append(
                 DrawRun(
-                    font: run.font, style: Int(run.style), x: 0, width: width, glyphs: glyphs,
-                    storyRange: (t.storyStart + max(Int(lo), Int(run.bytes.lowerBound)))..<(t.storyStart + bytesHi),
+                    font: run.font, style: Int(run.style), x: 0, width: width, glyphs: glyphs, clusters: clusters,
+                    level: run.level, storyRange: (t.storyStart + max(Int(lo), Int(run.bytes.lowerBound)))..<(t.storyStart + bytesHi),
                     isHyphen: false))
             levels.append(run.level)
         }
@@ -76,7 +82,8 @@ extension ParagraphLayout {
             out.append(
                 DrawRun(
                     font: last.font, style: last.style, x: 0, width: Double(h.geometry.width) / pangoScale,
-                    glyphs: [h], storyRange: last.storyRange.upperBound..<last.storyRange.upperBound, isHyphen: true))
+                    glyphs: [h], clusters: [Int32(last.storyRange.upperBound - t.storyStart)], level: 0,
+                    storyRange: last.storyRange.upperBound..<last.storyRange.upperBound, isHyphen: true))
             levels.append(levels.last ?? 0)
         }
         reorder(&out, levels: levels)
@@ -90,8 +97,7 @@ extension ParagraphLayout {
 
     /// What the glue at byte `b` adds to line `line` (see `GlueModel`).
     private func adjustment(at b: Int, _ line: LineBreak) -> Double {
-        let g = glue.glue(at: b, in: text)
-        return line.ratio >= 0 ? line.ratio * g.stretch : line.ratio * g.shrink
+        glue.adjustment(at: b, in: text, ratio: line.ratio)
     }
 
     /// The byte where the cluster after the one starting at `c` starts.

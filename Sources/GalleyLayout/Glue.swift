@@ -1,9 +1,9 @@
 import GalleyStory
 
 /// Where a line may stretch or shrink when justified, and by how much: every expandable space,
-/// and every gap between wide (CJK) characters where a line may break. The breaker sums these
-/// to judge lines; the renderer applies `ratio × stretch` (or shrink) at the same places, so
-/// what was judged is what is drawn.
+/// every gap between wide (CJK) characters where a line may break, and (a little) between the
+/// letters of words. The breaker sums these to judge lines; the renderer applies the same
+/// adjustment at the same places, so what was judged is what is drawn.
 package struct GlueModel: Sendable {
     /// Share of a space's width it may grow by / lose. Sentence spaces get no extra stretch:
     /// measured on the bench corpus, TeX's space factor only makes the widest spaces wider.
@@ -21,25 +21,84 @@ package struct GlueModel: Sendable {
 
     package init() {}
 
-    /// Stretch and shrink of the glue at byte `b` of a paragraph (0 where there is none).
+    /// Glue at one place of a line. Word glue (spaces, gaps between wide characters) stretches
+    /// without limit as the ratio grows; letter glue is capped at ratio ±1 (2 % of a letter),
+    /// so a very loose line is loose in its spaces, never letter-spaced apart.
+    package struct Glue {
+        package var stretch = 0.0
+        package var shrink = 0.0
+        package var isLetter = false
+    }
+
+    /// Totals of a line's glue, by kind.
+    package struct Totals {
+        package var wordStretch = 0.0
+        package var wordShrink = 0.0
+        package var letterStretch = 0.0
+        package var letterShrink = 0.0
+
+        package mutating func add(_ g: Glue) {
+            if g.isLetter {
+                letterStretch += g.stretch
+                letterShrink += g.shrink
+            } else {
+                wordStretch += g.stretch
+                wordShrink += g.shrink
+            }
+        }
+
+        /// The adjustment ratio that absorbs `slack` (available − natural width): shared by
+        /// word and letter glue until letters reach their cap, then words alone. Infinite when
+        /// the line cannot stretch that far, below −1 when it cannot shrink enough.
+        package func ratio(slack: Double) -> Double {
+            if slack == 0 { return 0 }
+            if slack > 0 {
+                let all = wordStretch + letterStretch
+                guard all > 0 else { return .infinity }
+                let r = slack / all
+                if r <= 1 { return r }
+                guard wordStretch > 0 else { return .infinity }
+                return (slack - letterStretch) / wordStretch
+            }
+            let all = wordShrink + letterShrink
+            guard all > 0 else { return -.infinity }
+            return slack / all
+        }
+
+        /// Width the glue adds at ratio r.
+        package func width(at r: Double) -> Double {
+            if r >= 0 { return r * wordStretch + min(r, 1) * letterStretch }
+            return max(r, -1) * (wordShrink + letterShrink)
+        }
+    }
+
+    /// The glue at byte `b` of a paragraph (zero where there is none).
     @inline(__always)
-    package func glue(at b: Int, in t: ShapedText) -> (stretch: Double, shrink: Double) {
+    package func glue(at b: Int, in t: ShapedText) -> Glue {
         let f = t.flags[b]
         if f.contains(.expandable) {
             let w = t.x[nextChar(b, t)] - t.x[b]
-            return (w * spaceStretch, w * spaceShrink)
+            return Glue(stretch: w * spaceStretch, shrink: w * spaceShrink)
         }
-        guard b > 0 && b < t.length && f.contains(.clusterStart) && !f.contains(.white) else { return (0, 0) }
+        guard b > 0 && b < t.length && f.contains(.clusterStart) && !f.contains(.white) else { return Glue() }
         let p = prevCluster(b, t)
         let fp = t.flags[p]
-        guard !fp.contains(.white) else { return (0, 0) }
+        guard !fp.contains(.white) else { return Glue() }
         let w = t.x[b] - t.x[p]
         if f.contains(.lineBreak) && (fp.contains(.wide) || f.contains(.wide)) {
             // A break between characters with no space: CJK, when either side is wide.
-            return (w * wideStretch, w * wideShrink)
+            return Glue(stretch: w * wideStretch, shrink: w * wideShrink)
         }
         // Between two letters of a word.
-        return (w * letterStretch, w * letterShrink)
+        return Glue(stretch: w * letterStretch, shrink: w * letterShrink, isLetter: true)
+    }
+
+    /// What the glue at byte `b` adds to a line set at ratio `r`.
+    @inline(__always)
+    package func adjustment(at b: Int, in t: ShapedText, ratio r: Double) -> Double {
+        let g = glue(at: b, in: t)
+        if g.isLetter { return r >= 0 ? min(r, 1) * g.stretch : max(r, -1) * g.shrink }
+        return r >= 0 ? r * g.stretch : max(r, -1) * g.shrink
     }
 
     @inline(__always) func nextChar(_ b: Int, _ t: ShapedText) -> Int {

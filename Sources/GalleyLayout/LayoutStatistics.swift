@@ -89,8 +89,7 @@ public struct LayoutStatistics: Sendable, Codable {
                 while n < t.length && !t.flags[n].contains(.charStart) { n += 1 }
                 let natural = t.x[n] - t.x[b]
                 if natural > 0 {
-                    let g = l.glue.glue(at: b, in: t)
-                    let set = natural + (line.ratio >= 0 ? line.ratio * g.stretch : line.ratio * g.shrink)
+                    let set = natural + l.glue.adjustment(at: b, in: t, ratio: line.ratio)
                     widestRatio = max(widestRatio, set / natural)
                     narrowest = min(narrowest, set / natural)
                 }

@@ -101,13 +101,15 @@ package struct GreedyBreaker: LineBreaker {
                 // Even the first word is too wide: break inside it at the last grapheme that fits,
                 // always taking at least one grapheme so every line makes progress.
                 let limit = opportunities[next]
+                // Never before a space: that would leave a line of only the space.
+                func graphemeBreak(_ b: Int) -> Bool { t.flags[b].contains(.charBreak) && !t.flags[b].contains(.white) }
                 var g = s + 1
-                while g < limit && !t.flags[g].contains(.charBreak) { g += 1 }
+                while g < limit && !graphemeBreak(g) { g += 1 }
                 var fit = g
                 var c = g
                 while c < limit {
                     c += 1
-                    while c < limit && !t.flags[c].contains(.charBreak) { c += 1 }
+                    while c < limit && !graphemeBreak(c) { c += 1 }
                     if setter.contentWidth(start: s, end: c, hyphen: false) > available + 1e-6 { break }
                     fit = c
                 }
@@ -118,6 +120,7 @@ package struct GreedyBreaker: LineBreaker {
             line.brokenInWord = best == nil && end < n
             lines.append(line)
             s = end
+            while next < opportunities.count && opportunities[next] <= s { next += 1 }
         }
         return lines
     }
@@ -158,17 +161,15 @@ package struct LineSetter {
         return t.x[e] - t.x[start] + (hyphen ? t.hyphenWidth(before: e) : 0)
     }
 
-    /// Total stretch and shrink of the glue in `start..<end`.
-    package func glue(_ start: Int, _ end: Int) -> (stretch: Double, shrink: Double) {
-        var stretch = 0.0
-        var shrink = 0.0
+    /// The glue in `start..<end`, totalled by kind.
+    package func glue(_ start: Int, _ end: Int) -> GlueModel.Totals {
+        var totals = GlueModel.Totals()
         let t = request.text
-        for b in start..<end where request.glue.mayHaveGlue(t.flags[b]) {
-            let g = request.glue.glue(at: b, in: t)
-            stretch += g.stretch
-            shrink += g.shrink
+        // Glue at byte b sits before b: a line's own glue is at start+1..<end.
+        for b in min(start + 1, end)..<end where request.glue.mayHaveGlue(t.flags[b]) {
+            totals.add(request.glue.glue(at: b, in: t))
         }
-        return (stretch, shrink)
+        return totals
     }
 
     /// Line box height and baseline position from the styles present on the line.
@@ -209,20 +210,16 @@ package struct LineSetter {
             ratio: 0, setWidth: natural, height: height, ascent: ascent,
             overfull: false)
         if request.style.alignment == .justify && !isLast {
-            let (stretch, shrink) = glue(start, contentEnd)
-            var r = chosen ?? 0
-            if chosen == nil {
-                let slack = available - natural
-                // Greedy: stretch to the edge; never letter-space a line with no glue.
-                r = slack > 0 ? (stretch > 0 ? slack / stretch : 0) : (shrink > 0 ? max(-1, slack / shrink) : 0)
-            }
+            let totals = glue(start, contentEnd)
+            var r = chosen ?? totals.ratio(slack: available - natural)
+            // A line with no word glue is not letter-spaced past the letters' cap (one long word).
+            if !r.isFinite { r = r > 0 ? (totals.letterStretch > 0 ? 1 : 0) : -1 }
             line.ratio = r
-            line.setWidth = natural + (r >= 0 ? r * stretch : r * shrink)
+            line.setWidth = natural + totals.width(at: r)
         } else if request.style.alignment == .justify && natural > available, let r = chosen, r < 0 {
             // A last line that only fits by shrinking.
-            let (_, shrink) = glue(start, contentEnd)
-            line.ratio = r
-            line.setWidth = natural + r * shrink
+            line.ratio = max(r, -1)
+            line.setWidth = natural + glue(start, contentEnd).width(at: line.ratio)
         }
         line.overfull = line.setWidth > available + 0.01
         let slack = max(0, available - line.setWidth)

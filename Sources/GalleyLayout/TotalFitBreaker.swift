@@ -16,8 +16,8 @@ package struct TotalFitBreaker: LineBreaker {
     package var doubleHyphenDemerits = 10_000.0
     package var finalHyphenDemerits = 5_000.0
     /// Penalty for breaking inside a word with no hyphen (final pass only): dearer than any
-    /// loose line, so it happens only when the word cannot fit otherwise.
-    package var emergencyPenalty = 100_000.0
+    /// loose line (whose demerits reach 10⁸), cheaper than an overfull one.
+    package var emergencyPenalty = 20_000.0
     /// Stretch a ragged line has at its end, as a multiple of the paragraph's largest size.
     package var raggedStretch = 3.0
 
@@ -59,24 +59,16 @@ package struct TotalFitBreaker: LineBreaker {
         if t.length == 0 {
             return [setter.line(start: 0, end: 0, hyphen: false, index: 0, isLast: true)]
         }
-        // Prefix sums of glue, so any line's stretch and shrink cost O(1).
-        var stretch = [Double](repeating: 0, count: t.length + 1)
-        var shrink = [Double](repeating: 0, count: t.length + 1)
+        // Prefix sums of glue by kind, so any line's stretch and shrink cost O(1).
+        var sums = [GlueModel.Totals](repeating: GlueModel.Totals(), count: t.length + 1)
         let justify = r.style.alignment == .justify
         if justify {
-            var s = 0.0
-            var z = 0.0
+            var running = GlueModel.Totals()
             for b in 0..<t.length {
-                stretch[b] = s
-                shrink[b] = z
-                if r.glue.mayHaveGlue(t.flags[b]) {
-                    let g = r.glue.glue(at: b, in: t)
-                    s += g.stretch
-                    z += g.shrink
-                }
+                sums[b] = running
+                if r.glue.mayHaveGlue(t.flags[b]) { running.add(r.glue.glue(at: b, in: t)) }
             }
-            stretch[t.length] = s
-            shrink[t.length] = z
+            sums[t.length] = running
         }
         let largest = t.runs.map { r.plan.styles[Int($0.style)].size }.max() ?? 10
         let ragged = justify ? 0 : raggedStretch * largest
@@ -91,7 +83,7 @@ package struct TotalFitBreaker: LineBreaker {
             let text = pass.hyphens ? hyphenated : t
             let points = breakpoints(text, setter: setter, hyphens: pass.hyphens, emergency: pass.final, request: r)
             if let chain = run(
-                points, text: text, setter: setter, request: r, stretch: stretch, shrink: shrink, ragged: ragged,
+                points, text: text, setter: setter, request: r, sums: sums, ragged: ragged,
                 tolerance: pass.tolerance, final: pass.final)
             {
                 let lineRequest = BreakRequest(
@@ -135,7 +127,7 @@ package struct TotalFitBreaker: LineBreaker {
                 out.append(Breakpoint(position: n, contentEnd: setter.trimmed(0, n), penalty: -.infinity, addsHyphen: false, hyphenated: false, forced: true))
                 break
             }
-            if wideWord && f.contains(.charBreak) && !f.contains(.lineBreak) {
+            if wideWord && f.contains(.charBreak) && !f.contains(.lineBreak) && !f.contains(.white) {
                 out.append(Breakpoint(position: b, contentEnd: b, penalty: emergencyPenalty, addsHyphen: false, hyphenated: false, forced: false, emergency: true))
             }
             guard f.contains(.lineBreak) else { continue }
@@ -163,7 +155,7 @@ package struct TotalFitBreaker: LineBreaker {
     /// nil when no set of breaks meets the tolerance.
     func run(
         _ points: [Breakpoint], text t: ShapedText, setter: LineSetter, request r: BreakRequest,
-        stretch: [Double], shrink: [Double], ragged: Double, tolerance: Double, final: Bool
+        sums: [GlueModel.Totals], ragged: Double, tolerance: Double, final: Bool
     ) -> [Node]? {
         var nodes = [Node(position: r.start, line: r.firstLine, fitness: 1, hyphenRun: 0, demerits: 0, previous: -1, ratio: 0, addsHyphen: false)]
         var active = [0]
@@ -173,7 +165,7 @@ package struct TotalFitBreaker: LineBreaker {
         var candidates: [(key: Int, node: Node)] = []
         for p in points {
             candidates.removeAll(keepingCapacity: true)
-            var bestDropped: Int?
+            var bestDropped: (index: Int, cost: Double)?
             var i = 0
             while i < active.count {
                 let a = nodes[active[i]]
@@ -187,23 +179,31 @@ package struct TotalFitBreaker: LineBreaker {
                 var natural = t.x[end] - t.x[start]
                 if p.addsHyphen { natural += t.hyphenWidth(before: p.position) }
                 let isLast = p.position == t.length
-                var lineStretch = ragged > 0 ? ragged : stretch[end] - stretch[start]
-                let lineShrink = ragged > 0 ? 0 : shrink[end] - shrink[start]
-                if isLast { lineStretch = .infinity }  // the last line fills with white (parfillskip)
                 let ratio: Double
-                if natural < available {
-                    ratio = lineStretch > 0 ? (lineStretch.isInfinite ? 0 : (available - natural) / lineStretch) : .infinity
-                } else if natural > available {
-                    ratio = lineShrink > 0 ? (available - natural) / lineShrink : -.infinity
+                if isLast && natural <= available {
+                    ratio = 0  // the last line fills with white (parfillskip)
+                } else if ragged > 0 {
+                    ratio = natural <= available ? (available - natural) / ragged : -.infinity
                 } else {
-                    ratio = 0
+                    // Glue at byte b sits before b: a line's own glue is at start+1..<end.
+                    let first = min(start + 1, end)
+                    var line = GlueModel.Totals()
+                    line.wordStretch = sums[end].wordStretch - sums[first].wordStretch
+                    line.wordShrink = sums[end].wordShrink - sums[first].wordShrink
+                    line.letterStretch = sums[end].letterStretch - sums[first].letterStretch
+                    line.letterShrink = sums[end].letterShrink - sums[first].letterShrink
+                    ratio = line.ratio(slack: available - natural)
                 }
                 let badness = ratio < -1 ? Double.infinity : (ratio.isInfinite ? 10_000 : min(10_000, 100 * abs(ratio * ratio * ratio)))
                 // Too long: no later break can make this line fit, so `a` stops being active.
                 let dropped = ratio < -1 || p.forced
                 if dropped {
-                    if ratio < -1 && final && (bestDropped == nil || a.demerits < nodes[bestDropped!].demerits) {
-                        bestDropped = active[i]
+                    if ratio < -1 && final {
+                        // Overfull lines cost by how far they overflow: many small overflows
+                        // (a glyph to a line) beat one long one.
+                        let overflow = natural - available
+                        let cost = a.demerits + 1e8 + 1e7 * overflow * overflow
+                        if bestDropped == nil || cost < bestDropped!.cost { bestDropped = (active[i], cost) }
                     }
                     if p.forced && ratio >= -1 {
                         // Still a candidate before it goes.
@@ -215,10 +215,10 @@ package struct TotalFitBreaker: LineBreaker {
                 consider(a, index: active[i], p, ratio: ratio, badness: badness, tolerance: tolerance, maxHyphens: maxHyphens, distinctLines: distinctLines, unhyphenated: r.unhyphenatedLines, into: &candidates)
                 i += 1
             }
-            if candidates.isEmpty && active.isEmpty && final, let index = bestDropped {
+            if candidates.isEmpty && active.isEmpty && final, let (index, cost) = bestDropped {
                 // Nothing fits: accept the best line that ends here as overfull (TeX's artificial demerits).
                 let a = nodes[index]
-                candidates.append((0, Node(position: p.position, line: a.line + 1, fitness: 1, hyphenRun: 0, demerits: a.demerits + 1e9, previous: index, ratio: -1, addsHyphen: p.addsHyphen, emergency: p.emergency)))
+                candidates.append((0, Node(position: p.position, line: a.line + 1, fitness: 1, hyphenRun: 0, demerits: cost, previous: index, ratio: -1, addsHyphen: p.addsHyphen, emergency: p.emergency)))
             }
             for c in candidates {
                 nodes.append(c.node)

@@ -52,20 +52,51 @@ final class PageRenderer {
         let x0 = line.origin.x + b.alignOffset
         let y = line.origin.y
         let engine = framesetter.engine
+        let bytes = layout.text.bytes
         for run in layout.drawRuns(line: line.lineIndex) {
             let style = story.styles[run.style]
             let font = engine.font(run.font)
             var glyphs = run.glyphs
-            var clusters = [Int32](repeating: 0, count: glyphs.count)
+            let start = Int(run.storyRange.lowerBound - layout.storyStart)
+            let end = Int(run.storyRange.upperBound - layout.storyStart)
+            // Clusters relative to the run's first byte, as a PangoItem wants them.
+            var clusters = run.clusters.map { $0 - Int32(start) }
             glyphs.withUnsafeMutableBufferPointer { g in
                 clusters.withUnsafeMutableBufferPointer { c in
                     var gs = PangoGlyphString(
                         num_glyphs: Int32(g.count), glyphs: g.baseAddress, log_clusters: c.baseAddress, space: Int32(g.count))
-                    // Hollow text (positive width): an invisible fill keeps it selectable.
+                    // Hollow text (positive width) is still drawn as text, so it stays selectable
+                    // and searchable, but at 1/255 opacity: Cairo drops fully clear drawing, and
+                    // 1/255 changes no pixel by more than one level.
                     let hollow = style.strokeWidth > 0
-                    setColor(hollow ? RGBA(0, 0, 0, 0) : style.color, on: cr)
+                    var fill = style.color
+                    if hollow { fill.alpha = 1.0 / 255 }
+                    setColor(fill, on: cr)
                     cairo_move_to(cr, x0 + run.x, y)
-                    pango_cairo_show_glyph_string(cr, font, &gs)
+                    if run.isHyphen || end <= start {
+                        // An added hyphen has no text of its own.
+                        pango_cairo_show_glyph_string(cr, font, &gs)
+                    } else {
+                        // With the text and clusters, so the PDF maps glyphs back to the real
+                        // characters (ligatures, and CJK ideographs that share glyphs with radicals).
+                        bytes.withUnsafeBufferPointer { text in
+                            var item = PangoItem()
+                            item.offset = Int32(start)
+                            item.length = Int32(end - start)
+                            item.num_chars = Int32(text[start..<end].lazy.filter { $0 & 0xC0 != 0x80 }.count)
+                            item.analysis.font = font
+                            item.analysis.level = run.level
+                            withUnsafeMutablePointer(to: &item) { itemPointer in
+                                withUnsafeMutablePointer(to: &gs) { glyphPointer in
+                                    var glyphItem = PangoGlyphItem(
+                                        item: itemPointer, glyphs: glyphPointer, y_offset: 0, start_x_offset: 0, end_x_offset: 0)
+                                    text.withMemoryRebound(to: CChar.self) { chars in
+                                        pango_cairo_show_glyph_item(cr, chars.baseAddress, &glyphItem)
+                                    }
+                                }
+                            }
+                        }
+                    }
                     if style.isStroked {
                         cairo_new_path(cr)
                         cairo_move_to(cr, x0 + run.x, y)

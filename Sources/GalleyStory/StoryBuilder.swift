@@ -19,10 +19,44 @@ public struct StoryBuilder {
     public func build(_ document: MarkupDocument) -> (Story, Diagnostics) {
         var run = Run(builder: self, file: document.source.path)
         run.diagnostics.append(contentsOf: document.diagnostics)
-        for node in document.nodes {
+        let nodes = template.paragraphMode == .blankLine ? Self.unwrap(document.nodes) : document.nodes
+        for node in nodes {
             run.visit(node)
         }
         return run.finish()
+    }
+
+    /// Hard-wrapped text: drops the spaces and tabs that end a source line or indent the next,
+    /// so joined lines meet with exactly one space.
+    static func unwrap(_ nodes: [MarkupNode]) -> [MarkupNode] {
+        var out = nodes
+        func blank(_ c: Character) -> Bool { c == " " || c == "\t" }
+        for i in out.indices {
+            guard case .text(var s, var loc) = out[i] else { continue }
+            if i + 1 < out.count, case .newline = out[i + 1] {
+                while let last = s.last, blank(last) { s.removeLast() }
+            }
+            let startsLine: Bool
+            if i == 0 {
+                startsLine = true
+            } else if case .newline = out[i - 1] {
+                startsLine = true
+            } else {
+                startsLine = false
+            }
+            if startsLine {
+                while let first = s.first, blank(first) {
+                    s.removeFirst()
+                    loc.column += 1
+                    loc.offset += 1
+                }
+            }
+            out[i] = .text(s, loc)
+        }
+        return out.filter {
+            if case .text(let s, _) = $0 { return !s.isEmpty }
+            return true
+        }
     }
 
     /// The state of one build: the agent that walks the nodes once.
@@ -79,9 +113,6 @@ public struct StoryBuilder {
                     endParagraph(at: loc)
                 }
             case .text(let s, let loc):
-                if blankLineMode && pendingNewlines > 0 && s.allSatisfy({ $0 == " " || $0 == "\t" }) {
-                    return  // indentation of a hard-wrapped line, or spaces on a blank line
-                }
                 flushNewlines()
                 afterBlock = false
                 append(s, at: loc)
@@ -99,12 +130,6 @@ public struct StoryBuilder {
         // MARK: text
 
         mutating func append(_ s: String, at loc: SourceLocation) {
-            var s = s
-            if blankLineMode, text.utf8.count == paragraphStart {
-                // Hard-wrapped text: drop the indentation that starts a paragraph.
-                s = String(s.drop(while: { $0 == " " || $0 == "\t" }))
-                if s.isEmpty { return }
-            }
             sourceMap.add(storyOffset: text.utf8.count, storyCharacters: characters, source: loc)
             add(s, style: intern(current))
         }
@@ -150,12 +175,7 @@ public struct StoryBuilder {
         /// Ends the paragraph being built with a newline terminator.
         mutating func endParagraph(at loc: SourceLocation) {
             let end = text.utf8.count
-            var range = paragraphStart..<end
-            if blankLineMode {
-                // A wrapped line's trailing spaces are not part of the paragraph.
-                let trimmed = text.utf8.prefix(end).reversed().prefix(while: { $0 == 0x20 }).count
-                range = paragraphStart..<(end - trimmed)
-            }
+            let range = paragraphStart..<end
             if blankLineMode && range.isEmpty { return }  // several blank lines are one break
             if range.isEmpty {
                 // An empty paragraph still has the style in force, which sets its height.
@@ -177,16 +197,12 @@ public struct StoryBuilder {
             pendingNewlines = 0
             let end = text.utf8.count
             if end > paragraphStart || paragraphs.isEmpty {
-                var range = paragraphStart..<end
-                if blankLineMode {
-                    let trimmed = text.utf8.reversed().prefix(while: { $0 == 0x20 }).count
-                    range = paragraphStart..<(end - min(trimmed, end - paragraphStart))
-                }
+                let range = paragraphStart..<end
                 if range.isEmpty { runs.append(StyleRun(range: end..<end, style: intern(current))) }
                 paragraphs.append(
                     Paragraph(range: range, end: end, content: .text, style: paragraphStyle,
                         runs: paragraphFirstRun..<runs.count))
-            } else if let last = paragraphs.last, last.end > end {
+            } else if let last = paragraphs.last, last.end == end, text.utf8.last == 0x0A {
                 // The source ended with a newline: the last paragraph has no terminator.
                 text.removeLast()
                 characters -= 1
@@ -292,8 +308,10 @@ public struct StoryBuilder {
             }
             images.append(
                 ImageReference(source: value, path: path, info: info, width: width, height: height, location: tag.location))
-            // A block image is a paragraph of its own: end the text before it.
-            flushNewlines()
+            // A block image is a paragraph of its own: end the text before it. A newline
+            // pending before it (blank-line mode) ends that text; it is not a space.
+            pendingNewlines = 0
+            pendingNewlineLocation = nil
             if text.utf8.count > paragraphStart { endParagraph(at: tag.location) }
             let start = text.utf8.count
             sourceMap.add(storyOffset: start, storyCharacters: characters, source: tag.location, linear: false)

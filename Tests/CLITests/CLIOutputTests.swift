@@ -27,9 +27,7 @@ private func inspectJSON(_ args: [String], stdin: [UInt8] = []) -> [String: Any]
     // One paragraph is "1 paragraph", as pages are counted.
     @Test func singularParagraph() {
         let r = run(["inspect", "-"], stdin: Array("x".utf8))
-        withKnownIssue("InspectReport.text always writes 'paragraphs'") {
-            #expect(r.output.hasPrefix("<stdin>: 1 page, template magazine, 1 character, 1 paragraph\n"))
-        }
+        #expect(r.output.hasPrefix("<stdin>: 1 page, template magazine, 1 character, 1 paragraph\n"))
     }
 
     // Text that does not fit is listed with its place and excess.
@@ -169,9 +167,7 @@ private func inspectJSON(_ args: [String], stdin: [UInt8] = []) -> [String: Any]
     @Test func templateErrorShowsLine() {
         let dir = inputFolder("{\n  \"columns\": 2,\n  \"gutter\": \"wide\"\n}\n", name: "t.json")
         let r = run(["check", "-", "-t", dir.file("t.json")], stdin: Array("x".utf8))
-        withKnownIssue("Run only registers the input's SourceFile, so template diagnostics print without their line") {
-            #expect(r.stderr.hasSuffix("\n  \"gutter\": \"wide\"\n            ^~~~~~\n"))
-        }
+        #expect(r.stderr.hasSuffix("\n  \"gutter\": \"wide\"\n            ^~~~~~\n"))
     }
 
     // An unknown template name suggests the nearest.

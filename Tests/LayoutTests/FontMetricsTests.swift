@@ -35,8 +35,6 @@ private func firstLine(_ markup: String) throws -> PlacedLine {
     // A colour emoji at 10 pt is about 10 pt wide, and scales with the size, like any glyph.
     @Test(arguments: [10.0, 20.0]) func emojiWidth(size: Double) throws {
         let line = try firstLine("<font size=\"\(Int(size))\">😀</font>")
-        withKnownIssue("Noto Color Emoji (bitmap CBDT) is set at its 136 px strike whatever the size: 135.7 pt wide; maybe TextEngine's hint style none / metrics off") {
-            #expect(line.contentWidth < size * 1.5, "emoji width \(line.contentWidth) at \(size) pt")
-        }
+        #expect(line.contentWidth < size * 1.5, "emoji width \(line.contentWidth) at \(size) pt")
     }
 }

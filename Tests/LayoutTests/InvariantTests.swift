@@ -129,9 +129,7 @@ let templateNames = ["magazine", "letter", "tabloid", "pocket", "tablet"]
         let v = violations(fs, ps)
         if mode == .blankLine {
             // The space a pending newline adds before an <img> belongs to no paragraph (see StoryTests).
-            withKnownIssue("blank-line mode: trailing spaces trimmed from a paragraph's range stay in the text, placed nowhere") {
-                #expect(v.isEmpty, "\(v.prefix(4))")
-            }
+            #expect(v.isEmpty, "\(v.prefix(4))")
         } else {
             #expect(v.isEmpty, "\(alignment) / \(mode): \(v.prefix(8))")
         }
@@ -169,9 +167,7 @@ let templateNames = ["magazine", "letter", "tabloid", "pocket", "tablet"]
         var t = Template.default
         t.footer.text = "{page} of {pages}"
         let ps = pages(of: framesetter(sample("article.txt"), template: t))
-        withKnownIssue("Framesetter.layOut replaces only {page}; {pages} stays literal") {
-            #expect(ps.first?.footer?.text == "1 of \(ps.count)")
-        }
+        #expect(ps.first?.footer?.text == "1 of \(ps.count)")
     }
 
     // No footer when the template turns it off.

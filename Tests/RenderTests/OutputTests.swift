@@ -229,19 +229,15 @@ private func firstDifference(_ a: [String], _ b: [String]) -> String {
         }
         let extracted = letters(columnText(dir.file("t.pdf"), template: .default))
         let expected = letters(buildStory(sample("chinese.txt")).story.text)
-        withKnownIssue("ideographs come out of the PDF as CJK radicals (整齐 → 整⻬, U+2EEC), same cause as extractedTextIsTheStoryText") {
-            let same = extracted == expected
-            #expect(same, "\(firstDifference(extracted, expected))")
-        }
+        let same = extracted == expected
+        #expect(same, "\(firstDifference(extracted, expected))")
     }
 
     // Copying text out of the PDF gives the story's characters, not ligature or look-alike code points.
     @Test func extractedTextIsTheStoryText() {
         let (dir, _) = buildPDF("office fish off 文／字", ["--set", "footer.enabled=false"])
         let text = tool("pdftotext", ["-raw", dir.file("t.pdf"), "-"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
-        withKnownIssue("PageRenderer draws with pango_cairo_show_glyph_string (no cluster text), so cairo's ToUnicode gives U+FB00/U+FB01 for ligatures, U+2F42 (a Kangxi radical) for 文 and U+2215 for ／") {
-            #expect(text == "office fish off 文／字")
-        }
+        #expect(text == "office fish off 文／字")
     }
 }
 

@@ -209,20 +209,16 @@ import Testing
 
     // A source ending with a newline: the last paragraph has no terminator (Story's documented invariant).
     @Test func finalNewlineIsNotATerminator() {
-        withKnownIssue("StoryBuilder.finish keeps the final newline: `last.end > end` is never true") {
-            let s = story("a\nb\n")
-            #expect(s.text == "a\nb")
-            #expect(s.paragraphs.last?.end == 3)
-        }
+        let s = story("a\nb\n")
+        #expect(s.text == "a\nb")
+        #expect(s.paragraphs.last?.end == 3)
     }
 
     // Only newlines: one empty paragraph per newline and no terminator after the last.
     @Test func onlyNewlines() {
         let s = story("\n\n")
         #expect(s.paragraphs.count == 2)
-        withKnownIssue("StoryBuilder.finish keeps the final newline") {
-            #expect(s.text == "\n")
-        }
+        #expect(s.text == "\n")
     }
 
     // Blank-line mode: a single newline joins lines with one space; a blank line ends the paragraph.
@@ -261,27 +257,21 @@ import Testing
 
     // Blank-line mode: an indented continuation line is joined with exactly one space.
     @Test func blankLineModeContinuationIndent() {
-        withKnownIssue("only a text node made entirely of spaces is dropped; '   two' keeps its indentation") {
-            #expect(storyText("one\n   two", mode: .blankLine) == "one two")
-        }
+        #expect(storyText("one\n   two", mode: .blankLine) == "one two")
     }
 
     // Blank-line mode: trailing spaces of a wrapped line collapse into the one joining space.
     @Test func blankLineModeTrailingSpacesOfWrappedLine() {
-        withKnownIssue("flushNewlines only avoids adding a second space; 'one   \\ntwo' gives 'one   two'") {
-            #expect(storyText("one   \ntwo", mode: .blankLine) == "one two")
-        }
+        #expect(storyText("one   \ntwo", mode: .blankLine) == "one two")
     }
 
     // Blank-line mode: paragraphs still partition the text (a trailing space before a blank line belongs to no paragraph today).
     @Test func blankLineModeParagraphsPartitionText() {
         for input in ["one \n\ntwo", "a\n<img src=\"images/chart.png\">\nb"] {
             let s = story(input, mode: .blankLine)
-            withKnownIssue("endParagraph trims the range but leaves the spaces in the text: range.upperBound + 1 != end") {
-                for (i, p) in s.paragraphs.enumerated().dropLast() {
-                    #expect(p.end == p.range.upperBound + 1, "paragraph \(i) of \(dumpQuoted(input))")
-                    #expect(p.end == s.paragraphs[i + 1].range.lowerBound)
-                }
+            for (i, p) in s.paragraphs.enumerated().dropLast() {
+                #expect(p.end == p.range.upperBound + 1, "paragraph \(i) of \(dumpQuoted(input))")
+                #expect(p.end == s.paragraphs[i + 1].range.lowerBound)
             }
         }
     }

@@ -58,9 +58,7 @@ import Testing
 
     // A story ending with an image has no terminator after it.
     @Test func imageAtTheEnd() {
-        withKnownIssue("the image paragraph always gets a terminator, and finish never removes it") {
-            #expect(storyText("x\n<img src=\"images/chart.png\">") == "x\n\u{FFFC}")
-        }
+        #expect(storyText("x\n<img src=\"images/chart.png\">") == "x\n\u{FFFC}")
     }
 
     // A missing file: error at the src value, and the image is left out.
