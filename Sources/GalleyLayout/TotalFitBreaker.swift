@@ -245,10 +245,10 @@ package struct TotalFitBreaker: LineBreaker {
         distinctLines: Int, unhyphenated: Set<Int>, into candidates: inout [(key: Int, node: Node)]
     ) {
         guard badness <= tolerance || (tolerance.isInfinite && ratio >= -1) else { return }
+        // A hard limit, in every pass: a paragraph end always ends a run, so a chain exists.
         let hyphenRun = p.hyphenated ? a.hyphenRun + 1 : 0
-        if hyphenRun > maxHyphens && !tolerance.isInfinite { return }
-        let forbidden = p.addsHyphen && unhyphenated.contains(a.line)
-        if forbidden && !tolerance.isInfinite { return }
+        if hyphenRun > maxHyphens { return }
+        if p.addsHyphen && unhyphenated.contains(a.line) { return }
         let fitness = ratio < -0.5 ? 3 : ratio <= 0.5 ? 2 : ratio <= 1 ? 1 : 0
         var d = linePenalty + badness
         d *= d
@@ -258,7 +258,6 @@ package struct TotalFitBreaker: LineBreaker {
             d -= p.penalty * p.penalty
         }
         if p.hyphenated && a.hyphenRun > 0 { d += doubleHyphenDemerits }
-        if hyphenRun > maxHyphens || forbidden { d += 1e7 }
         if abs(fitness - a.fitness) > 1 { d += adjacentFitnessDemerits }
         if p.forced && p.position > 0 && a.addsHyphen { d += finalHyphenDemerits }
         let total = a.demerits + d

@@ -1,0 +1,188 @@
+import GalleyMarkup
+import GalleyStory
+import Testing
+import TestSupport
+
+@testable import GalleyLayout
+
+/// Breaks one paragraph of `markup` with the chosen breaker and widths; returns the lines as
+/// text, a hyphen appended where the breaker added one.
+struct Broken {
+    var lines: [LineBreak]
+    var text: [String]
+}
+
+func breakParagraph(
+    _ markup: String, widths: LineWidths, alignment: Alignment = .justify, breaker: any LineBreaker = TotalFitBreaker(),
+    language: String = "en", hyphenate: Bool = true, configure: (inout BreakRequest) -> Void = { _ in }
+) -> Broken {
+    TestFonts.pin()
+    var template = Template.default
+    template.alignment = alignment
+    template.language = language
+    let story = buildStory(markup, template: template).story
+    let (plan, _) = FontPlan.resolve(story: story, fallbackFaces: template.fallbackFaces, language: language, file: "t")
+    let engine = TextEngine(plan: plan)
+    let p = story.paragraphs[0]
+    let shaped = engine.shape(story, paragraph: 0, hyphens: hyphenate)
+    var request = BreakRequest(
+        text: shaped, style: p.style, plan: plan, emptyStyle: 0, widths: widths,
+        hyphenation: HyphenationRules(enabled: hyphenate), hyphenator: hyphenate ? Hyphenator.forLanguage(language) : nil)
+    configure(&request)
+    let lines = breaker.lines(for: request)
+    let bytes = Array(story.text.utf8)
+    let text = lines.map { l -> String in
+        let s = String(decoding: bytes[(p.range.lowerBound + Int(l.start))..<(p.range.lowerBound + Int(l.contentEnd))], as: UTF8.self)
+        return s + (l.hyphen ? "-" : "")
+    }
+    return Broken(lines: lines, text: text)
+}
+
+let printerParagraph = """
+    The compositor picks up letters one by one and lines them up against the edge of the stick, \
+    with thin pieces of blank metal between the words. When the line is nearly full, a decision \
+    has to be made: push the last word over to the next line and spread the remaining words apart, \
+    squeeze the spaces a little, or break the word with a hyphen in the right place.
+    """
+
+@Suite struct TotalFitTests {
+    // The breaks chosen for one paragraph at three widths, checked by eye: even spacing, no
+    // short last word stranded, a hyphen only where it saves a loose line, never two in a row
+    // more than twice.
+    @Test func breaksAtThreeWidths() {
+        #expect(breakParagraph(printerParagraph, widths: LineWidths(rest: 160)).text == [
+            "The compositor picks up letters", "one by one and lines them up", "against the edge of the stick,",
+            "with thin pieces of blank metal", "between the words. When the", "line is nearly full, a decision",
+            "has to be made: push the last", "word over to the next line and", "spread the remaining words",
+            "apart, squeeze the spaces a lit-", "tle, or break the word with a hy-", "phen in the right place.",
+        ])
+        #expect(breakParagraph(printerParagraph, widths: LineWidths(rest: 246.6)).text == [
+            "The compositor picks up letters one by one and", "lines them up against the edge of the stick, with",
+            "thin pieces of blank metal between the words.", "When the line is nearly full, a decision has to be",
+            "made: push the last word over to the next line and", "spread the remaining words apart, squeeze the",
+            "spaces a little, or break the word with a hyphen", "in the right place.",
+        ])
+        #expect(breakParagraph(printerParagraph, widths: LineWidths(rest: 400)).text == [
+            "The compositor picks up letters one by one and lines them up against the edge",
+            "of the stick, with thin pieces of blank metal between the words. When the line",
+            "is nearly full, a decision has to be made: push the last word over to the next line",
+            "and spread the remaining words apart, squeeze the spaces a little, or break the",
+            "word with a hyphen in the right place.",
+        ])
+    }
+
+    // Justified lines end exactly on the edge; the last line keeps its natural spacing.
+    @Test func justifiedToTheEdge() {
+        let b = breakParagraph(printerParagraph, widths: LineWidths(rest: 200))
+        for line in b.lines.dropLast() {
+            #expect(abs(line.setWidth - 200) < 0.01, "\(line)")
+            #expect(line.ratio >= -1)
+        }
+        #expect(b.lines.last!.ratio == 0)
+        #expect(b.lines.last!.setWidth < 200)
+    }
+
+    // A staircase of widths (as around an image) is honoured line by line, exactly.
+    @Test func staircase() {
+        let widths = LineWidths(first: [120, 150, 180, 210], rest: 240)
+        let b = breakParagraph(printerParagraph, widths: widths)
+        for (i, line) in b.lines.enumerated() {
+            #expect(line.availableWidth == widths[i])
+            if i < b.lines.count - 1 { #expect(abs(line.setWidth - widths[i]) < 0.01, "line \(i)") }
+        }
+        #expect(b.lines.count >= 6)
+    }
+
+    // Total fit beats first fit on the same text: its loosest line is less loose.
+    @Test func betterThanGreedy() {
+        let text = sample("long.txt").split(separator: "\n").first { $0.count > 1000 }.map(String.init)!
+        func loosest(_ b: Broken) -> Double { b.lines.dropLast().map(\.ratio).max() ?? 0 }
+        let kp = breakParagraph(text, widths: LineWidths(rest: 200))
+        let greedy = breakParagraph(text, widths: LineWidths(rest: 200), breaker: GreedyBreaker(), hyphenate: false)
+        #expect(loosest(kp) < loosest(greedy))
+    }
+
+    // Ragged-right paragraphs use the same search with a ragged cost: no hyphen-starved
+    // short lines, nothing stretched, and every line fits.
+    @Test func raggedRight() {
+        let b = breakParagraph(printerParagraph, widths: LineWidths(rest: 200), alignment: .left)
+        #expect(b.lines.allSatisfy { $0.ratio == 0 && $0.setWidth <= 200.01 })
+        let lengths = b.lines.dropLast().map(\.setWidth)
+        #expect(lengths.min()! > 200 * 0.8, "\(lengths)")
+    }
+
+    // No more than two hyphenated lines in a row (the template's limit), one when asked.
+    @Test func consecutiveHyphens() {
+        let text = String(repeating: "Extraordinarily incomprehensible typographical considerations. ", count: 8)
+        for limit in [1, 2] {
+            let b = breakParagraph(text, widths: LineWidths(rest: 120)) { $0.hyphenation.maxConsecutive = limit }
+            var run = 0
+            var longest = 0
+            for l in b.lines {
+                run = l.hyphen ? run + 1 : 0
+                longest = max(longest, run)
+            }
+            #expect(longest <= limit, "limit \(limit): \(b.text)")
+            #expect(b.lines.contains { $0.hyphen })
+        }
+    }
+
+    // Soft hyphens are break points (with a visible hyphen) even with hyphenation off.
+    @Test func softHyphens() {
+        let b = breakParagraph("Super\u{AD}cal\u{AD}i\u{AD}fra\u{AD}gil\u{AD}is\u{AD}tic words", widths: LineWidths(rest: 60), hyphenate: false)
+        #expect(b.text.first!.hasSuffix("-"), "\(b.text)")
+        #expect(b.text.joined().replacingOccurrences(of: "-", with: "").replacingOccurrences(of: "\u{AD}", with: "") == "Supercalifragilisticwords")
+    }
+
+    // The last word of a paragraph is never hyphenated, nor words in capitals or URLs.
+    @Test func notHyphenated() {
+        let b = breakParagraph(
+            "Words come here: NEWSPAPERS www.example.com/typesetting, then the typesetting", widths: LineWidths(rest: 75))
+        // (The URL is wider than the column, so it is broken between letters, without a hyphen.)
+        #expect(!b.lines.contains { $0.hyphen }, "\(b.text)")
+        #expect(b.text.contains("NEWSPAPERS") && b.text.last == "typesetting", "\(b.text)")
+    }
+
+    // The fallback chain always ends: a 40 pt column and a 5,000-character URL.
+    @Test func fallbackChainTerminates() {
+        let url = "https://example.com/" + String(repeating: "abcdefghij", count: 500)
+        let b = breakParagraph("See \(url) now, extraordinarily.", widths: LineWidths(rest: 40))
+        #expect(b.lines.count > 50)
+        #expect(b.lines.contains { $0.brokenInWord })
+        #expect(b.lines.allSatisfy { $0.end > $0.start })
+        let fs = framesetter("See \(url) now.", template: narrow(40))
+        _ = pages(of: fs)
+        #expect(fs.diagnostics.warnings.contains { $0.message.contains("broken between letters") })
+    }
+
+    // Break opportunities come from UAX #14: CJK breaks between ideographs, but never before
+    // closing punctuation or after opening punctuation (kinsoku), at any width.
+    @Test(arguments: [60.0, 73.0, 100.0, 137.0, 180.0])
+    func kinsoku(width: Double) {
+        let text = "「活字」印刷，是把一个个字（铅字）排进字盘。他说：「还字最磨人。」中文排版讲究《方块》感！"
+        let b = breakParagraph(text, widths: LineWidths(rest: width), language: "zh-Hans")
+        let closing = Set("，。、；：？！」』）》〉】")
+        let opening = Set("「『（《〈【")
+        for line in b.text {
+            #expect(!closing.contains(line.first!), "\(width): \(b.text)")
+            #expect(!opening.contains(line.last!), "\(width): \(b.text)")
+        }
+        for line in b.lines.dropLast() { #expect(abs(line.setWidth - width) < 0.01) }
+    }
+
+    // Latin words inside Chinese keep their own letter spacing: justification goes to the
+    // gaps between ideographs and to the spaces.
+    @Test func latinInsideChinese() {
+        let b = breakParagraph("今天的中文文章里，常常夹着英文单词 Unicode 和 HarfBuzz，还有阿拉伯数字 2026 年。", widths: LineWidths(rest: 120), language: "zh-Hans")
+        #expect(b.lines.dropLast().allSatisfy { $0.ratio <= 1.5 }, "\(b.lines.map(\.ratio))")
+    }
+}
+
+/// The magazine template with one column of the given width.
+func narrow(_ width: Double) -> Template {
+    var t = Template.default
+    t.columns = 1
+    t.margins.left = (t.pageWidth - width) / 2
+    t.margins.right = (t.pageWidth - width) / 2
+    return t
+}
