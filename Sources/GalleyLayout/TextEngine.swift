@@ -101,8 +101,11 @@ package struct FontPlan: Sendable {
     package struct Metrics: Sendable {
         package var ascent: Double
         package var descent: Double
+        /// Underline and strikethrough: distance from the baseline (positive up) and thickness.
         package var underlinePosition: Double
         package var underlineThickness: Double
+        package var strikethroughPosition: Double = 3
+        package var strikethroughThickness: Double = 0.5
     }
 
     package let styles: [TextStyle]
@@ -258,7 +261,9 @@ private final class FontProbe {
             ascent: Double(pango_font_metrics_get_ascent(m)) / pangoScale,
             descent: Double(pango_font_metrics_get_descent(m)) / pangoScale,
             underlinePosition: Double(pango_font_metrics_get_underline_position(m)) / pangoScale,
-            underlineThickness: Double(pango_font_metrics_get_underline_thickness(m)) / pangoScale)
+            underlineThickness: Double(pango_font_metrics_get_underline_thickness(m)) / pangoScale,
+            strikethroughPosition: Double(pango_font_metrics_get_strikethrough_position(m)) / pangoScale,
+            strikethroughThickness: Double(pango_font_metrics_get_strikethrough_thickness(m)) / pangoScale)
     }
 }
 

@@ -45,6 +45,8 @@ public struct TextStyle: Hashable, Sendable {
     public var features: [String] = []
     /// The link target; nil when the run is not a link.
     public var link: String?
+    /// Dictionary hyphenation allowed in this run (`hyphenate="false"` turns it off).
+    public var hyphenate: Bool = true
 
     public init(
         face: String, size: Double, color: RGBA = .black, strokeColor: RGBA? = nil,
