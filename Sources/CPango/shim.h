@@ -35,3 +35,15 @@ static inline const char *galley_font_file(PangoFont *font) {
 }
 
 static inline void galley_object_unref(void *object) { if (object) g_object_unref(object); }
+
+/* What fontconfig synthesizes for a font: bit 0 emboldened, bit 1 slanted by a matrix. */
+static inline int galley_font_synthesis(PangoFont *font) {
+    int out = 0;
+    FcPattern *p = galley_font_pattern(font);
+    if (!p) return 0;
+    FcBool embolden = FcFalse;
+    if (FcPatternGetBool(p, FC_EMBOLDEN, 0, &embolden) == FcResultMatch && embolden) out |= 1;
+    FcMatrix *m = NULL;
+    if (FcPatternGetMatrix(p, FC_MATRIX, 0, &m) == FcResultMatch && m && m->xy != 0) out |= 2;
+    return out;
+}

@@ -204,12 +204,29 @@ struct Flow {
     /// Fills one region. Every pass of the loop places lines or an image, or ends the region
     /// because something is already in it: an empty region always takes the next item (forced,
     /// with a warning, when it does not fit), so the flow always progresses.
+    /// A page break was met: the remaining columns of this page stay empty.
+    var skipRestOfPage = false
+
     mutating func fill(_ rect: Rect, column: Int, layout: (Int) -> ParagraphLayout?) -> Frame {
         var frame = Frame(rect: rect, column: column, visibleRange: position..<position)
+        if column == 0 { skipRestOfPage = false }
+        if skipRestOfPage { return frame }
         var y = rect.y
         let bottom = rect.maxY + 0.001
         fill: while !finished {
             let p = story.paragraphs[paragraph]
+            if line == 0 && current == nil {
+                // `<columnbreak>` / `<pagebreak>` before the paragraph, unless already at the top.
+                switch p.style.breakBefore {
+                case .column where !frame.isEmpty:
+                    break fill
+                case .page where !frame.isEmpty || column > 0:
+                    skipRestOfPage = true
+                    break fill
+                default: break
+                }
+                if !frame.isEmpty { y += p.style.spacingBefore }
+            }
             switch p.content {
             case .image(let i):
                 let image = story.images[i]
@@ -301,7 +318,8 @@ struct Flow {
                             "a word is wider than the \(format(b.availableWidth)) pt column; broken between letters after '\(snippet.suffix(20))'",
                             file: file, at: story.sourceMap.sourceLocation(ofByte: start, in: story.text)))
                     }
-                    let x = rect.x + b.indent
+                    // The indent is on the leading edge: the left one, or the right in RTL text.
+                    let x = rect.x + (l.text.rightToLeft ? 0 : b.indent)
                     frame.lines.append(
                         PlacedLine(
                             origin: Point(x: x, y: t + b.ascent),

@@ -139,7 +139,11 @@ package struct LineSetter {
         max(0, request.widths[index] - indent(index))
     }
 
-    func indent(_ index: Int) -> Double { index == 0 ? request.style.firstLineIndent : 0 }
+    /// The line's indent from the paragraph's leading edge: the paragraph indent, plus the
+    /// first-line indent on line 0.
+    func indent(_ index: Int) -> Double {
+        request.style.indent + (index == 0 ? request.style.firstLineIndent : 0)
+    }
 
     /// Where the visible content of `start..<end` ends: trailing white space removed.
     package func trimmed(_ start: Int, _ end: Int) -> Int {
@@ -183,15 +187,24 @@ package struct LineSetter {
             let m = plan.metrics[style]
             let h = request.style.leadingRatio * s.size
             let half = (h - (m.ascent + m.descent)) / 2
-            above = max(above, half + m.ascent)
-            below = max(below, h - (half + m.ascent))
+            // A raised or lowered run (baseline offset, sup, sub) takes its room with it.
+            above = max(above, half + m.ascent + max(0, s.baselineOffset))
+            below = max(below, h - (half + m.ascent) + max(0, -s.baselineOffset))
         }
-        if t.runs.isEmpty || end <= start {
-            include(t.runs.isEmpty ? request.emptyStyle : Int(t.runs[min(t.runs.count - 1, max(0, t.runs.firstIndex { $0.bytes.upperBound > Int32(start) } ?? 0))].style))
+        if t.runs.isEmpty {
+            include(request.emptyStyle)
+        } else if end <= start {
+            // An empty line takes the style of the run it stands in.
+            include(Int((t.runs.first { $0.bytes.upperBound > Int32(start) } ?? t.runs[t.runs.count - 1]).style))
         } else {
             for run in t.runs where run.bytes.upperBound > Int32(start) && run.bytes.lowerBound < Int32(end) {
                 include(Int(run.style))
             }
+        }
+        // A fixed line height (`<p lineHeight>`) sets the pitch; the baseline keeps its share.
+        if let fixed = request.style.lineHeight, fixed > 0 {
+            let extra = (fixed - (above + below)) / 2
+            return (fixed, above + extra)
         }
         return (above + below, above)
     }
@@ -224,7 +237,9 @@ package struct LineSetter {
         line.overfull = line.setWidth > available + 0.01
         let slack = max(0, available - line.setWidth)
         switch request.style.alignment {
-        case .left, .justify: break
+        case .left: break
+        // A justified paragraph's last line sits at its leading edge: the right one in RTL text.
+        case .justify: line.alignOffset = request.text.rightToLeft ? slack : 0
         case .right: line.alignOffset = slack
         case .center: line.alignOffset = slack / 2
         }

@@ -99,6 +99,8 @@ package struct ShapedText: Sendable {
     package var flags: [ByteFlags]
     /// The hyphen glyph of each font in the paragraph that may need one.
     package var hyphens: [FontKey: PangoGlyphInfo]
+    /// The paragraph's base direction is right to left.
+    package var rightToLeft = false
 
     /// Width of the hyphen drawn after byte `b` (in the font of the run holding b - 1).
     package func hyphenWidth(before b: Int) -> Double {

@@ -56,7 +56,19 @@ extension TextEngine {
                 attr.pointee.end_index = UInt32(r.range.upperBound - start)
                 pango_attr_list_insert(attrs, attr)
             }
-            let lang = story.styles[r.style].language
+            let style = story.styles[r.style]
+            // Ligatures (NSLigatureAttributeName) and OpenType features as font features.
+            var features: [String] = []
+            if style.ligatures == 0 { features += ["liga=0", "clig=0"] }
+            if style.ligatures == 2 { features += ["dlig=1"] }
+            features += style.features.map { $0.contains("=") ? $0 : $0 + "=1" }
+            if !features.isEmpty {
+                let f = pango_attr_font_features_new(features.joined(separator: ","))!
+                f.pointee.start_index = UInt32(r.range.lowerBound - start)
+                f.pointee.end_index = UInt32(r.range.upperBound - start)
+                pango_attr_list_insert(attrs, f)
+            }
+            let lang = style.language
             if lang != plan.language {
                 let l = pango_attr_language_new(pango_language_from_string(lang))!
                 l.pointee.start_index = UInt32(r.range.lowerBound - start)
@@ -98,7 +110,15 @@ extension TextEngine {
         let styleRuns = story.runs[p.runs]
         var styleCursor = styleRuns.startIndex
         let needHyphens = hyphens || flags.contains { $0.contains(.hyphenBreak) }
-        let items = pango_itemize(context, text, 0, Int32(length), attrs, nil)
+        // The paragraph's base direction: its style's, else its first strong character's.
+        let direction: PangoDirection
+        switch p.style.direction {
+        case .rtl: direction = PANGO_DIRECTION_RTL
+        case .ltr: direction = PANGO_DIRECTION_LTR
+        case nil: direction = pango_find_base_dir(text, Int32(length)) == PANGO_DIRECTION_RTL ? PANGO_DIRECTION_RTL : PANGO_DIRECTION_LTR
+        }
+        shaped.rightToLeft = direction == PANGO_DIRECTION_RTL
+        let items = pango_itemize_with_base_dir(context, direction, text, 0, Int32(length), attrs, nil)
         var node = items
         var firstChar = 0
         logAttrs.withUnsafeMutableBufferPointer { la in
@@ -109,18 +129,30 @@ extension TextEngine {
                 firstChar += Int(item.pointee.num_chars)
                 let count = Int(gs.pointee.num_glyphs)
                 let g0 = Int32(glyphs.count)
+                while styleCursor < styleRuns.endIndex && styleRuns[styleCursor].range.upperBound - start <= offset {
+                    styleCursor += 1
+                }
+                let style = styleCursor < styleRuns.endIndex ? styleRuns[styleCursor].style : styleRuns.last!.style
+                let textStyle = story.styles[style]
+                // Kern (NSKernAttributeName) after each character; expansion scales advances
+                // and offsets (the renderer scales the glyphs to match).
+                let kern = Int32((textStyle.kern * pangoScale).rounded())
+                let scale = textStyle.horizontalScale
                 for g in 0..<count {
-                    let info = gs.pointee.glyphs[g]
+                    var info = gs.pointee.glyphs[g]
                     let cluster = Int(gs.pointee.log_clusters[g]) + offset
+                    if scale != 1 {
+                        info.geometry.width = Int32((Double(info.geometry.width) * scale).rounded())
+                        info.geometry.x_offset = Int32((Double(info.geometry.x_offset) * scale).rounded())
+                    }
+                    if kern != 0 && (g + 1 == count || gs.pointee.log_clusters[g + 1] != gs.pointee.log_clusters[g]) {
+                        info.geometry.width += kern
+                    }
                     glyphs.append(info)
                     clusters.append(Int32(cluster))
                     advance[cluster] += Double(info.geometry.width) / pangoScale
                     if info.attr.is_cluster_start != 0 { flags[cluster].insert(.clusterStart) }
                 }
-                while styleCursor < styleRuns.endIndex && styleRuns[styleCursor].range.upperBound - start <= offset {
-                    styleCursor += 1
-                }
-                let style = styleCursor < styleRuns.endIndex ? styleRuns[styleCursor].style : styleRuns.last!.style
                 let font = key(of: item.pointee.analysis.font)
                 runs.append(
                     GlyphRun(

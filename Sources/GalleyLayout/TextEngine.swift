@@ -140,6 +140,20 @@ package struct FontPlan: Sendable {
             }
         }
         let unmeasured = FontPlan(styles: story.styles, faces: faces, fallbackFaces: fallbackFaces, language: language, metrics: [])
+        // Bold and italic come from real faces; when a family has none, fontconfig synthesizes
+        // them (emboldening, slanting), and the user is told.
+        var told: Set<String> = []
+        for (i, style) in story.styles.enumerated() where style.weight >= 600 || style.slant != .normal {
+            let synthesis = probe.synthesis(unmeasured.makeDescription(style: i))
+            let family = faces[style.face]?.family ?? style.face
+            for (bit, what) in [(1, "bold"), (2, "italic")] where synthesis & bit != 0 && !told.contains(family + what) {
+                told.insert(family + what)
+                let requested = story.faceRequests[style.face]
+                diagnostics.append(.warning(
+                    "'\(family)' has no \(what) face; synthesizing one", file: requested == nil ? nil : file, at: requested,
+                    length: style.face.unicodeScalars.count))
+            }
+        }
         let metrics = story.styles.indices.map {
             probe.metrics(unmeasured.makeDescription(style: $0), language: story.styles[$0].language)
         }
@@ -159,7 +173,10 @@ package struct FontPlan: Sendable {
     /// The caller owns it.
     package func makeDescription(style: Int) -> OpaquePointer {
         let s = styles[style]
-        let face = faces[s.face] ?? Face(family: s.face, weight: 400, italic: false)
+        var face = faces[s.face] ?? Face(family: s.face, weight: 400, italic: false)
+        // The run's own weight and slant win over what the face name says ("… Bold").
+        if s.weight != 400 { face.weight = Int32(s.weight) }
+        if s.slant != .normal { face.italic = true }
         let fallbacks = fallbackFaces.compactMap { name -> String? in
             guard let f = faces[name] else { return name }
             return f.isColor ? nil : f.family
@@ -168,7 +185,8 @@ package struct FontPlan: Sendable {
         let d = pango_font_description_new()!
         pango_font_description_set_family(d, families)
         pango_font_description_set_weight(d, PangoWeight(rawValue: UInt32(face.weight)))
-        pango_font_description_set_style(d, face.italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL)
+        pango_font_description_set_style(
+            d, s.slant == .oblique ? PANGO_STYLE_OBLIQUE : face.italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL)
         pango_font_description_set_size(d, Int32((s.size * pangoScale).rounded()))
         return d
     }
@@ -239,6 +257,16 @@ private final class FontProbe {
         guard let font = pango_font_map_load_font(engine.fontMap, engine.context, d) else { return ("?", false) }
         defer { galley_object_unref(font) }
         return (galley_font_family(font).map { String(cString: $0) } ?? "?", galley_font_is_color(font) != 0)
+    }
+
+    /// What fontconfig synthesizes for the first family of a description (bit 0 bold, bit 1 slant).
+    func synthesis(_ d: OpaquePointer) -> Int {
+        defer { pango_font_description_free(d) }
+        let family = String(cString: pango_font_description_get_family(d))
+        pango_font_description_set_family(d, String(family.split(separator: ",").first ?? ""))
+        guard let font = pango_font_map_load_font(engine.fontMap, engine.context, d) else { return 0 }
+        defer { galley_object_unref(font) }
+        return Int(galley_font_synthesis(font))
     }
 
     /// Metrics of the first font of a description (the style's own face, not a fallback).

@@ -291,6 +291,8 @@ package struct TotalFitBreaker: LineBreaker {
             while e < n && !t.flags[e].contains(.wordEnd) { e += 1 }
             defer { b = e }
             guard b < lastWordStart else { break }
+            // `hyphenate="false"` on the run.
+            if let run = t.run(containing: b), !r.plan.styles[Int(run.style)].hyphenate { continue }
             let bytes = t.bytes[b..<e]
             // Words glued to URL or e-mail punctuation are left alone.
             let before = b > 0 ? t.bytes[b - 1] : 0x20
