@@ -177,12 +177,69 @@ public struct ImageReference: Hashable, Sendable {
     public var height: Double?
     /// Where the `<img` tag is.
     public var location: SourceLocation
+    /// How the image sits in the flow.
+    public var placement: ImagePlacement = .block
+    /// Width asked for with a unit or a percentage (`width="40%"`, `width="120pt"`), when given;
+    /// percentages are of the column's width (of the text area's for images across columns).
+    public var widthSpec: ImageLength?
+    /// How text wraps around a float, and the distance it keeps, points.
+    public var wrap: WrapMode = .both
+    public var margin: Double = 6
+    /// The outline text follows with `wrap="contour"`.
+    public var shape: ImageShape = .box
+    /// Caption set under the image in the template's caption style.
+    public var caption: String?
+    /// Story byte of the image's U+FFFC when it stands inside a text paragraph (inline images
+    /// and floats anchored in running text); nil for block images, which are paragraphs.
+    public var anchor: Int?
 
     /// Width ÷ height the image is set at: the attributes' when both are given, else the pixels'.
     public var aspectRatio: Double {
         if let w = width, let h = height, w > 0, h > 0 { return w / h }
         return Double(info.pixelWidth) / Double(info.pixelHeight)
     }
+}
+
+/// Where an image goes.
+public enum ImagePlacement: Hashable, Sendable {
+    /// The Core Text tutorial's: a paragraph of its own at column width.
+    case block
+    /// An attachment in the line (NSTextAttachment): on the baseline, the line's height unless sized.
+    case inline
+    /// In its column at the anchor's line, to one side or centred; the text wraps around it.
+    case float(FloatSide)
+    /// Across all columns at the anchor's position; every column's text wraps around it.
+    case span
+    /// At the top or the foot of the page, across all columns.
+    case top, bottom
+}
+
+/// The side of a column a float keeps to.
+public enum FloatSide: String, Hashable, Sendable, CaseIterable {
+    case left, right, center
+}
+
+/// Which sides of a float text may run on; `contour` follows the image's outline.
+public enum WrapMode: String, Hashable, Sendable, CaseIterable {
+    case both, left, right, none, contour
+}
+
+/// The outline of an image for contour wrap.
+public enum ImageShape: Hashable, Sendable {
+    /// The image's rectangle.
+    case box
+    /// The ellipse inscribed in the rectangle (a circle for a square image).
+    case ellipse
+    /// A polygon in the image's pixel coordinates (x, y pairs from the top-left).
+    case polygon([Double])
+    /// Where the PNG's alpha channel is opaque.
+    case alpha
+}
+
+/// A length that may be relative to the column.
+public enum ImageLength: Hashable, Sendable {
+    case points(Double)
+    case percent(Double)
 }
 
 /// A paragraph of the story: a text paragraph, or a block object standing alone as U+FFFC.
