@@ -1,0 +1,559 @@
+#!/usr/bin/env python3
+"""Galley's performance and typography figures, each against its target.
+
+Run from anywhere (paths are relative to the repository root):
+
+    python3 Tests/Bench/bench.py --galley .build/release/galley [--runs 5] [--only NAME]
+                                 [--skip-peer] [--markdown] [--strict]
+
+Everything this script writes stays under .build/bench/: the corpus (corpus/), the one-page input,
+Typst's virtual environment (venv/), and the PDFs and PNGs of the runs (out/).
+Python 3 standard library only. See Tests/Bench/README.md for what each figure means.
+"""
+import argparse
+import json
+import os
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import threading
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BENCH = os.path.join(ROOT, ".build", "bench")
+CORPUS = os.path.join(BENCH, "corpus")
+OUT = os.path.join(BENCH, "out")
+VENV = os.path.join(BENCH, "venv")
+STDERR_LOG = os.path.join(BENCH, "last-stderr.log")
+ONE_PAGE = os.path.join(BENCH, "one-page.galley.txt")
+
+TYPST_VERSION = "0.15.2"
+XL_KB = 6000
+RUN_TIMEOUT = 900  # seconds for one run of one command before it is killed
+
+# What make_corpus.py writes per corpus name (see its write()); all must exist to skip making it.
+CORPUS_NAMES = ["en-small", "en-large", "en-xl", "cjk-small"]
+COMMON_SUFFIXES = [".txt", ".plain.txt", ".galley.txt", ".pango", ".typ", ".html"]
+EN_SUFFIXES = [".lua.tex", ".pdf.tex", ".ms"]
+
+MEASUREMENTS = ["en-large", "en-xl", "preview", "one-page", "en-small", "cjk-small", "spacing"]
+NEEDS_PEER = {"en-large", "en-small", "cjk-small"}
+
+
+def log(msg=""):
+    print(msg, file=sys.stderr, flush=True)
+
+
+def rel(path):
+    r = os.path.relpath(path, ROOT)
+    return path if r.startswith("..") else r
+
+
+class SetupError(Exception):
+    pass
+
+
+# ----------------------------------------------------------------- shared material
+def find_shared():
+    """The folder with make_corpus.py and run_typst.py: $GALLEY_BENCH_SHARED, else shared/bench
+    beside the repository or beside any folder above it (../shared/bench from a checkout)."""
+    env = os.environ.get("GALLEY_BENCH_SHARED")
+    candidates = [env] if env else []
+    d = ROOT
+    while True:
+        candidates.append(os.path.join(os.path.dirname(d), "shared", "bench"))
+        parent = os.path.dirname(d)
+        if parent == d:
+            break
+        d = parent
+    for c in candidates:
+        if c and os.path.isfile(os.path.join(c, "make_corpus.py")) and os.path.isfile(os.path.join(c, "run_typst.py")):
+            return os.path.abspath(c)
+    raise SetupError("cannot find shared/bench/make_corpus.py and run_typst.py beside the repository "
+                     "(set GALLEY_BENCH_SHARED to the folder that holds them)")
+
+
+# ----------------------------------------------------------------- corpus
+def corpus_files():
+    files = []
+    for name in CORPUS_NAMES:
+        suffixes = COMMON_SUFFIXES + ([] if name.startswith("cjk") else EN_SUFFIXES)
+        files += [os.path.join(CORPUS, name + s) for s in suffixes]
+    return files
+
+
+def corpus_complete():
+    return all(os.path.isfile(f) and os.path.getsize(f) > 0 for f in corpus_files())
+
+
+def ensure_corpus(shared):
+    if corpus_complete():
+        log(f"corpus: {rel(CORPUS)} is complete, reusing it")
+        return
+    missing = []
+    if not shutil.which("bible"):
+        missing.append("bible-kjv")
+    if not os.path.isfile("/usr/share/games/fortunes/tang300"):
+        missing.append("fortunes-zh")
+    if missing:
+        raise SetupError(f"the corpus needs {' and '.join(missing)}: apt-get install -y {' '.join(missing)} "
+                         "(or run `make bench`, which installs them)")
+    log(f"corpus: making {rel(CORPUS)} (make_corpus.py --xl-kb {XL_KB}) ...")
+    tmp = CORPUS + ".tmp"
+    shutil.rmtree(tmp, ignore_errors=True)
+    os.makedirs(tmp)
+    env = dict(os.environ, CORPUS_DIR=tmp)
+    r = subprocess.run([sys.executable, os.path.join(shared, "make_corpus.py"), "--xl-kb", str(XL_KB)],
+                       cwd=BENCH, env=env, stdin=subprocess.DEVNULL)
+    if r.returncode != 0:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise SetupError(f"make_corpus.py failed (exit {r.returncode})")
+    shutil.rmtree(CORPUS, ignore_errors=True)
+    os.rename(tmp, CORPUS)
+    if not corpus_complete():
+        raise SetupError("make_corpus.py did not write every expected file into " + rel(CORPUS))
+
+
+def ensure_one_page():
+    """A few paragraphs (~2 KB) of en-small: a heading and the paragraphs that follow it."""
+    with open(os.path.join(CORPUS, "en-small.galley.txt"), encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    out, size = [], 0
+    for line in lines:
+        if size >= 2000:
+            break
+        out.append(line)
+        size += len(line.encode()) + 1
+    text = "\n".join(out) + "\n"
+    try:
+        with open(ONE_PAGE, encoding="utf-8") as f:
+            if f.read() == text:
+                return
+    except FileNotFoundError:
+        pass
+    with open(ONE_PAGE, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+# ----------------------------------------------------------------- peer (Typst from PyPI)
+def venv_python():
+    return os.path.join(VENV, "bin", "python")
+
+
+def typst_installed_version():
+    py = venv_python()
+    if not os.path.isfile(py):
+        return None
+    r = subprocess.run([py, "-c", "import importlib.metadata as m, typst; print(m.version('typst'))"],
+                       capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    return r.stdout.strip() if r.returncode == 0 else None
+
+
+def ensure_typst():
+    """Returns (python of the venv, None) when Typst is ready, else (None, reason)."""
+    v = typst_installed_version()
+    if v == TYPST_VERSION:
+        log(f"peer: Typst {v} in {rel(VENV)}")
+        return venv_python(), None
+    py = venv_python()
+    if os.path.isfile(py):
+        ok = subprocess.run([py, "-m", "pip", "--version"], capture_output=True, stdin=subprocess.DEVNULL).returncode == 0
+        if not ok:
+            shutil.rmtree(VENV, ignore_errors=True)
+    if not os.path.isfile(py):
+        log(f"peer: creating {rel(VENV)} ...")
+        r = subprocess.run([sys.executable, "-m", "venv", VENV], capture_output=True, text=True, stdin=subprocess.DEVNULL)
+        if r.returncode != 0:
+            shutil.rmtree(VENV, ignore_errors=True)
+            return None, "python3 -m venv failed (is python3-venv installed?): " + last_line(r.stderr or r.stdout)
+    log(f"peer: pip install typst=={TYPST_VERSION} ...")
+    try:
+        r = subprocess.run([py, "-m", "pip", "install", "--no-cache-dir", "--disable-pip-version-check", "-q",
+                            f"typst=={TYPST_VERSION}"], capture_output=True, text=True, timeout=900,
+                           stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        return None, "pip install timed out (no network?)"
+    if r.returncode != 0:
+        return None, "pip install failed (no network?): " + last_line(r.stderr or r.stdout)
+    v = typst_installed_version()
+    if v != TYPST_VERSION:
+        return None, f"after pip install, typst is {v or 'not importable'}"
+    log(f"peer: Typst {v} installed")
+    return py, None
+
+
+def last_line(text):
+    lines = [l for l in (text or "").strip().splitlines() if l.strip()]
+    return lines[-1].strip() if lines else "(no output)"
+
+
+# ----------------------------------------------------------------- running and timing
+class Cmd:
+    def __init__(self, key, argv, env=None):
+        self.key, self.argv, self.env = key, argv, env
+        self.times, self.rss_kib = [], []
+        self.error = None
+
+    @property
+    def median(self):
+        return statistics.median(self.times) if self.times else None
+
+    @property
+    def peak_mib(self):
+        return max(self.rss_kib) / 1024 if self.rss_kib else None
+
+
+def run_once(argv, env=None):
+    """Runs argv once; returns (wall seconds, peak RSS in KiB, CPU seconds, exit status, stderr text).
+    The child is reaped with os.wait4 so that its own ru_maxrss (KiB on Linux) is read."""
+    with open(STDERR_LOG, "w+b") as err:
+        start = time.perf_counter()
+        p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err,
+                             env=env, cwd=ROOT)
+        done = threading.Event()
+
+        def kill():
+            if not done.is_set():
+                try:
+                    os.kill(p.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+
+        timer = threading.Timer(RUN_TIMEOUT, kill)
+        timer.start()
+        try:
+            _, status, usage = os.wait4(p.pid, 0)
+        finally:
+            done.set()
+            timer.cancel()
+        elapsed = time.perf_counter() - start
+        p.returncode = os.waitstatus_to_exitcode(status)  # tell Popen it has been reaped
+        err.seek(0)
+        stderr = err.read().decode("utf-8", "replace")
+    return elapsed, usage.ru_maxrss, usage.ru_utime + usage.ru_stime, p.returncode, stderr
+
+
+def measure(title, cmds, runs, warmup=1):
+    """Runs cmds in turn (a, b, a, b, ...): `warmup` discarded rounds, then `runs` timed ones."""
+    for c in cmds:
+        log(f"  {c.key}: {' '.join(shown(a) for a in c.argv)}")
+    total = warmup + runs
+    for i in range(total):
+        parts = []
+        for c in cmds:
+            if c.error:
+                continue
+            t, rss, cpu, rc, stderr = run_once(c.argv, c.env)
+            if rc != 0:
+                c.error = f"exit {rc}: {last_line(stderr)}"
+                log(f"  {c.key} failed ({c.error})" + (":\n" + indent(stderr.strip()[-2000:]) if stderr.strip() else ""))
+                continue
+            if i >= warmup:
+                c.times.append(t)
+                c.rss_kib.append(rss)
+            parts.append(f"{c.key} {t:.3f} s (cpu {cpu:.2f} s) {rss / 1024:.1f} MiB")
+        if not parts:
+            break
+        label = "warm-up" if i < warmup else f"run {i - warmup + 1}/{runs}"
+        log(f"  {title} {label}: " + " | ".join(parts))
+
+
+def shown(arg):
+    if os.path.isabs(arg):
+        arg = rel(arg)
+    return arg if arg and " " not in arg else repr(arg)
+
+
+def indent(text):
+    return "\n".join("    " + l for l in text.splitlines())
+
+
+# ----------------------------------------------------------------- table
+class Row:
+    def __init__(self, what, galley="", peer="", value="", target="", status=""):
+        self.cells = [what, galley, peer, value, target, status]
+
+
+HEADERS = ["what", "galley", "peer", "ratio / value", "target", "result"]
+
+
+def fmt_s(t):
+    if t is None:
+        return "—"
+    return f"{t * 1000:.0f} ms" if t < 1 else f"{t:.2f} s"
+
+
+def fmt_mib(m):
+    return "—" if m is None else f"{m:.1f} MiB"
+
+
+def fmt_x(r):
+    return "—" if r is None else f"{r:.2f}×"
+
+
+def verdict(value, limit):
+    if value is None:
+        return "n/a"
+    return "PASS" if value <= limit else "FAIL"
+
+
+def text_table(rows):
+    widths = [max(len(r.cells[i]) for r in rows + [Row(*HEADERS)]) for i in range(len(HEADERS))]
+    line = lambda cells: "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
+    out = [line(HEADERS), "  ".join("-" * w for w in widths)]
+    out += [line(r.cells) for r in rows]
+    return "\n".join(out)
+
+
+def markdown_table(rows):
+    esc = lambda s: s.replace("|", "\\|") or " "
+    out = ["| " + " | ".join(HEADERS) + " |", "| " + " | ".join("---" for _ in HEADERS) + " |"]
+    out += ["| " + " | ".join(esc(c) for c in r.cells) + " |" for r in rows]
+    return "\n".join(out)
+
+
+# ----------------------------------------------------------------- the measurements
+class Bench:
+    def __init__(self, galley, runs, typst_py, peer_reason, shared):
+        self.galley, self.runs = galley, runs
+        self.typst_py, self.peer_reason, self.shared = typst_py, peer_reason, shared
+        self.rows, self.notes = [], []
+        self.social = "--social" in subprocess.run([galley, "build", "--help"], capture_output=True,
+                                                   text=True, stdin=subprocess.DEVNULL).stdout
+
+    def corpus(self, name):
+        return os.path.join(CORPUS, name + ".galley.txt")
+
+    def build(self, name, *extra):
+        return Cmd("galley", [self.galley, "build", self.corpus(name), "-o", os.path.join(OUT, f"galley-{name}.pdf"), *extra])
+
+    def typst(self, name):
+        if not self.typst_py:
+            return None
+        env = dict(os.environ, CORPUS_DIR=CORPUS, OUT_DIR=OUT)
+        return Cmd("typst", [self.typst_py, os.path.join(self.shared, "run_typst.py"), name], env)
+
+    def error_row(self, what, cmd):
+        self.rows.append(Row(what, "error", "", "", "", "ERROR"))
+        self.notes.append(f"{what}: {cmd.key} {cmd.error}")
+
+    def versus(self, name, label, galley_cmd, time_targets, mem_target=None):
+        """galley vs typst on one corpus file; time_targets: [(what, limit or None, target text)]."""
+        peer = self.typst(name)
+        log(f"{label}:")
+        measure(name, [c for c in (galley_cmd, peer) if c], self.runs)
+        if galley_cmd.error:
+            self.error_row(label, galley_cmd)
+            return
+        if peer and peer.error:
+            self.notes.append(f"{label}: Typst {peer.error}")
+        g = galley_cmd.median
+        p = peer.median if peer and not peer.error else None
+        ratio = g / p if p else None
+        for what, limit, target in time_targets:
+            if limit is None:
+                status = "info" if ratio is not None else "n/a"
+            else:
+                status = verdict(ratio, limit)
+            self.rows.append(Row(what, fmt_s(g), fmt_s(p), fmt_x(ratio), target, status))
+        what = f"{name} peak memory"
+        pm = peer.peak_mib if peer and not peer.error else None
+        if mem_target is None:
+            self.rows.append(Row(what, fmt_mib(galley_cmd.peak_mib), fmt_mib(pm), fmt_mib(galley_cmd.peak_mib), "", "info"))
+        else:
+            self.rows.append(Row(what, fmt_mib(galley_cmd.peak_mib), fmt_mib(pm), fmt_mib(galley_cmd.peak_mib),
+                                 f"≤ {mem_target} MiB", verdict(galley_cmd.peak_mib, mem_target)))
+
+    def m_en_large(self):
+        self.versus("en-large", "en-large build (600 KB) vs Typst", self.build("en-large"),
+                    [("en-large build time vs Typst", 0.35, "≤ 0.35× (issue 6)"),
+                     ("en-large build time vs Typst, core", 0.5, "≤ 0.5× (core issue)")],
+                    mem_target=40)
+
+    def m_en_small(self):
+        self.versus("en-small", "en-small build (60 KB) vs Typst", self.build("en-small"),
+                    [("en-small build time vs Typst", None, "")])
+
+    def m_cjk_small(self):
+        if self.social:
+            self.versus("cjk-small", "cjk-small build --social vs Typst", self.build("cjk-small", "--social"),
+                        [("cjk-small build --social vs Typst", 0.5, "≤ 0.5×")])
+        else:
+            self.versus("cjk-small", "cjk-small build vs Typst", self.build("cjk-small"),
+                        [("cjk-small build time vs Typst", None, "(≤ 0.5× once --social exists)")])
+
+    def m_en_xl(self):
+        log("en-xl build ÷ en-large build (galley, interleaved):")
+        xl, large = self.build("en-xl"), self.build("en-large")
+        xl.key, large.key = "en-xl", "en-large"
+        measure("en-xl", [xl, large], self.runs)
+        size = os.path.getsize(self.corpus("en-xl")) / os.path.getsize(self.corpus("en-large"))
+        what = f"en-xl ÷ en-large build time (text {size:.1f}×)"
+        for c in (xl, large):
+            if c.error:
+                self.error_row(what, c)
+                return
+        self.rows.append(Row(what, f"{fmt_s(xl.median)} ÷ {fmt_s(large.median)}", "",
+                             fmt_x(xl.median / large.median), "≤ 10.5×", verdict(xl.median / large.median, 10.5)))
+        self.rows.append(Row("en-xl peak memory", fmt_mib(xl.peak_mib), "", fmt_mib(xl.peak_mib), "", "info"))
+
+    def m_preview(self):
+        log("preview page 50 ÷ full build (galley, en-large, interleaved):")
+        preview = Cmd("preview", [self.galley, "preview", self.corpus("en-large"), "--page", "50", "-o",
+                                  os.path.join(OUT, "galley-en-large-p50.png")])
+        build = self.build("en-large")
+        build.key = "build"
+        measure("preview", [preview, build], self.runs)
+        what = "preview page 50 ÷ en-large build"
+        for c in (preview, build):
+            if c.error:
+                self.error_row(what, c)
+                return
+        r = preview.median / build.median
+        self.rows.append(Row(what, f"{fmt_s(preview.median)} ÷ {fmt_s(build.median)}", "", fmt_x(r), "≤ 0.6×",
+                             verdict(r, 0.6)))
+
+    def m_one_page(self):
+        ensure_one_page()
+        kb = os.path.getsize(ONE_PAGE) / 1000
+        pages = None
+        r = subprocess.run([self.galley, "inspect", ONE_PAGE, "--json", "-q"], capture_output=True, text=True,
+                           stdin=subprocess.DEVNULL, cwd=ROOT)
+        if r.returncode == 0:
+            try:
+                pages = len(json.loads(r.stdout)["pages"])
+            except (ValueError, KeyError, TypeError):
+                pass
+        log(f"one-page build ({rel(ONE_PAGE)}, {kb:.1f} KB, {pages or '?'} page(s)):")
+        c = Cmd("galley", [self.galley, "build", ONE_PAGE, "-o", os.path.join(OUT, "galley-one-page.pdf")])
+        measure("one-page", [c], self.runs)
+        what = f"one-page build ({kb:.1f} KB, {pages or '?'} page{'s' if pages != 1 else ''})"
+        if c.error:
+            self.error_row(what, c)
+            return
+        self.rows.append(Row(what, fmt_s(c.median), "", f"{c.median * 1000:.0f} ms", "≤ 50 ms",
+                             verdict(c.median, 0.050)))
+        if pages not in (None, 1):
+            self.notes.append(f"the one-page input laid out as {pages} pages")
+
+    SPACING = [  # (key in statistics or counts, label, kind, limit, target text)
+        ("loose", "loose lines (widest space > 1.5×)", "pct", 0.09, "≤ 9 %"),
+        ("veryLoose", "very loose lines (> 2×)", "pct", 0.005, "≤ 0.5 %"),
+        ("tight", "tight lines (narrowest < 0.8×)", "pct", 0.12, "≤ 12 %"),
+        ("widestP95", "widest space, 95th percentile", "x", 1.6, "≤ 1.6×"),
+        ("longestHyphenRun", "longest run of hyphenated lines", "n", 2, "≤ 2"),
+        ("widows", "widows", "n", 0, "0"),
+        ("orphans", "orphans", "n", 0, "0"),
+        ("headingsAtFoot", "headings at a column foot", "n", 0, "0"),
+        ("hyphenated", "hyphenated lines", "pct", None, ""),
+        ("overfullLines", "overfull lines", "n", None, ""),
+        ("justifiedLines", "justified lines measured", "n", None, ""),
+        ("lines", "lines", "n", None, ""),
+        ("pages", "pages", "n", None, ""),
+    ]
+
+    def m_spacing(self):
+        for mode, extra in (("total-fit", []), ("greedy", ["--set", "lineBreaking=greedy"])):
+            argv = [self.galley, "inspect", self.corpus("en-large"), "--stats", "--json", "-q", *extra]
+            log(f"spacing ({mode}): {' '.join(shown(a) for a in argv)}")
+            r = subprocess.run(argv, capture_output=True, text=True, stdin=subprocess.DEVNULL, cwd=ROOT)
+            prefix = "en-large " if mode == "total-fit" else "greedy: "
+            try:
+                if r.returncode != 0:
+                    raise ValueError(f"exit {r.returncode}: {last_line(r.stderr)}")
+                s = json.loads(r.stdout)["statistics"]
+                counts = s["counts"]
+            except (ValueError, KeyError, TypeError) as e:
+                self.rows.append(Row(f"spacing ({mode})", "error", "", "", "", "ERROR"))
+                self.notes.append(f"galley inspect --stats ({mode}): {e}")
+                continue
+            for key, label, kind, limit, target in self.SPACING:
+                v = s.get(key, counts.get(key))
+                if v is None:
+                    self.rows.append(Row(prefix + label, "missing", "", "", target, "ERROR"))
+                    self.notes.append(f"statistics has no '{key}'")
+                    continue
+                text = f"{v * 100:.2f} %" if kind == "pct" else f"{v:.2f}×" if kind == "x" else str(v)
+                if mode == "greedy" or limit is None:
+                    status = "info"
+                    target = f"({target})" if target and mode == "greedy" else target
+                else:
+                    status = verdict(v, limit)
+                self.rows.append(Row(prefix + label, "", "", text, target, status))
+
+
+# ----------------------------------------------------------------- main
+def main():
+    ap = argparse.ArgumentParser(description="Galley's performance and typography figures against their targets.")
+    ap.add_argument("--galley", default=os.path.join(ROOT, ".build", "release", "galley"),
+                    help="the galley binary (default: .build/release/galley)")
+    ap.add_argument("--runs", type=int, default=5, help="timed runs of each command (default 5), after one warm-up")
+    ap.add_argument("--only", action="append", choices=MEASUREMENTS, metavar="NAME",
+                    help="run only this measurement (repeatable): " + ", ".join(MEASUREMENTS))
+    ap.add_argument("--skip-peer", action="store_true", help="do not install or run Typst")
+    ap.add_argument("--markdown", action="store_true", help="also print the table as Markdown")
+    ap.add_argument("--strict", action="store_true", help="exit 1 when a target fails or a command errs")
+    a = ap.parse_args()
+    if a.runs < 1:
+        ap.error("--runs must be at least 1")
+    galley = os.path.abspath(a.galley)
+    if not (os.path.isfile(galley) and os.access(galley, os.X_OK)):
+        log(f"bench: no galley binary at {a.galley}; build it first "
+            "(swift build -c release --static-swift-stdlib --product galley, or make bench)")
+        return 2
+    selected = a.only or MEASUREMENTS
+    selected = [m for m in MEASUREMENTS if m in selected]
+
+    os.makedirs(OUT, exist_ok=True)
+    typst_py, peer_reason = None, None
+    try:
+        shared = find_shared()
+        ensure_corpus(shared)
+        if a.skip_peer:
+            peer_reason = "skipped (--skip-peer)"
+        elif NEEDS_PEER & set(selected):
+            typst_py, peer_reason = ensure_typst()
+            if peer_reason:
+                log(f"peer: Typst is not available: {peer_reason}")
+                log("peer: printing galley-only figures")
+    except SetupError as e:
+        log(f"bench: {e}")
+        return 2
+
+    b = Bench(galley, a.runs, typst_py, peer_reason, shared)
+    load0 = os.getloadavg()
+    started = time.time()
+    for m in selected:
+        getattr(b, "m_" + m.replace("-", "_"))()
+    try:
+        os.remove(STDERR_LOG)
+    except FileNotFoundError:
+        pass
+    load1 = os.getloadavg()
+
+    version = subprocess.run([galley, "--version"], capture_output=True, text=True).stdout.strip()
+    version = version.splitlines()[0] if version else "galley (version unknown)"
+    peer = f"Typst {TYPST_VERSION} (PyPI, via run_typst.py)" if typst_py else f"none: {peer_reason}" if peer_reason else "not needed"
+    print()
+    print(f"Galley benchmarks: {version} ({rel(galley)}); peer: {peer}")
+    print(f"{a.runs} timed run{'s' if a.runs != 1 else ''} per command after 1 warm-up, interleaved; "
+          f"times are medians, memory is the highest peak RSS of the runs")
+    print(f"machine: {os.cpu_count()} cores, load average {load0[0]:.2f} at start, {load1[0]:.2f} at end; "
+          f"{time.time() - started:.0f} s")
+    print()
+    print(text_table(b.rows))
+    for n in b.notes:
+        print(f"note: {n}")
+    if a.markdown:
+        print()
+        print(markdown_table(b.rows))
+    failed = [r.cells[0] for r in b.rows if r.cells[5] in ("FAIL", "ERROR")]
+    print()
+    print(f"{len(failed)} target{'s' if len(failed) != 1 else ''} missed or erred" + (": " + "; ".join(failed) if failed else ""))
+    return 1 if a.strict and failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
