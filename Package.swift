@@ -30,7 +30,7 @@ let package = Package(
         // The pipeline.
         .target(name: "GalleyMarkup", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "GalleyStory", dependencies: ["GalleyMarkup"]),
-        .target(name: "GalleyLayout", dependencies: ["GalleyStory", "CPango", "CHyphen"]),
+        .target(name: "GalleyLayout", dependencies: ["GalleyStory", "CPango", "CHyphen", "CPixbuf"]),
         .target(
             name: "GalleyRender",
             dependencies: ["GalleyLayout", "CCairo", "CPango", "CPNG", "CPixbuf"]),

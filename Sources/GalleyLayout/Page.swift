@@ -24,6 +24,7 @@ public struct Rect: Hashable, Sendable {
     }
     public var maxX: Double { x + width }
     public var maxY: Double { y + height }
+    public var midY: Double { y + height / 2 }
 }
 
 /// A line of text placed on a page.
@@ -49,11 +50,27 @@ public struct PlacedLine: Sendable {
 public struct PlacedImage: Sendable {
     /// Index into `Story.images`.
     public var image: Int
+    /// The image itself (without its caption).
     public var rect: Rect
     /// Story byte of the image's U+FFFC.
     public var storyOffset: Int
     /// The image was shrunk to fit a column it is taller than.
     public var shrunk: Bool
+    /// Its caption and the box it is set in (under the image), when it has one.
+    public var caption: String?
+    public var captionRect: Rect?
+    /// The area text keeps out of (image, caption and margin), for floats; nil for block images.
+    public var exclusion: Rect?
+
+    public init(image: Int, rect: Rect, storyOffset: Int, shrunk: Bool, caption: String? = nil, captionRect: Rect? = nil, exclusion: Rect? = nil) {
+        self.image = image
+        self.rect = rect
+        self.storyOffset = storyOffset
+        self.shrunk = shrunk
+        self.caption = caption
+        self.captionRect = captionRect
+        self.exclusion = exclusion
+    }
 }
 
 /// The result of filling one region (Core Text's CTFrame).
@@ -77,6 +94,8 @@ public struct Page: Sendable {
     public var width: Double
     public var height: Double
     public var frames: [Frame]
+    /// Images placed across the columns (page-wide floats at the top, the foot, or spanning).
+    public var floats: [PlacedImage] = []
     /// The footer line with `{page}` filled in, and where its baseline centre is; nil when off.
     public var footer: (text: String, center: Point)?
 

@@ -335,3 +335,33 @@ package final class FontRegistry: @unchecked Sendable {
         return color[Int(key)]
     }
 }
+
+extension TextEngine {
+    /// A Pango layout of a caption set `width` points wide: the body face, italic, 0.85 of the
+    /// body size, centred. The renderer draws exactly this layout, so measured and drawn agree.
+    /// The caller owns the layout.
+    package func captionLayout(_ text: String, width: Double, style: TextSpec) -> OpaquePointer {
+        let layout = pango_layout_new(context)!
+        let d = pango_font_description_new()!
+        defer { pango_font_description_free(d) }
+        pango_font_description_set_family(d, ([style.face] + plan.fallbackFaces).joined(separator: ","))
+        pango_font_description_set_style(d, PANGO_STYLE_ITALIC)
+        pango_font_description_set_size(d, Int32((style.size * 0.85 * pangoScale).rounded()))
+        pango_layout_set_font_description(layout, d)
+        pango_layout_set_width(layout, Int32(max(1, width) * pangoScale))
+        pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+        pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
+        pango_layout_set_text(layout, text, -1)
+        return layout
+    }
+
+    /// Height of a caption set `width` points wide.
+    package func captionHeight(_ text: String, width: Double, style: TextSpec) -> Double {
+        let layout = captionLayout(text, width: width, style: style)
+        defer { galley_object_unref(UnsafeMutableRawPointer(layout)) }
+        var w: Int32 = 0
+        var h: Int32 = 0
+        pango_layout_get_size(layout, &w, &h)
+        return Double(h) / pangoScale
+    }
+}

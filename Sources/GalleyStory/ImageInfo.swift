@@ -2,7 +2,7 @@ import Foundation
 
 /// What an image file's header says: enough to lay the image out without decoding it.
 public struct ImageInfo: Hashable, Sendable {
-    public enum Format: String, Sendable { case png, jpeg }
+    public enum Format: String, Sendable { case png, jpeg, svg }
     public var format: Format
     public var pixelWidth: Int
     public var pixelHeight: Int
@@ -39,7 +39,65 @@ public struct ImageInfo: Hashable, Sendable {
         if b.isEmpty { return .failure(ReadError(message: "the file is empty")) }
         if b.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return parsePNG(b) }
         if b.starts(with: [0xFF, 0xD8]) { return parseJPEG(b) }
-        return .failure(ReadError(message: "it is not a PNG or JPEG image"))
+        if let svg = parseSVG(b) { return svg }
+        return .failure(ReadError(message: "it is not a PNG, JPEG or SVG image"))
+    }
+
+    /// An SVG's size in points (CSS px = 0.75 pt): its root element's width and height, or its
+    /// viewBox. Nil when the bytes are not an SVG document.
+    private static func parseSVG(_ b: [UInt8]) -> Result<ImageInfo, ReadError>? {
+        let head = String(decoding: b.prefix(8192), as: UTF8.self)
+        guard let open = head.range(of: "<svg") else { return nil }
+        guard let close = head[open.upperBound...].firstIndex(of: ">") else {
+            return .failure(ReadError(message: "the SVG file has no complete <svg> element"))
+        }
+        let tag = head[open.upperBound..<close]
+        func attribute(_ name: String) -> String? {
+            var search = tag[...]
+            while let r = search.range(of: name) {
+                let before = r.lowerBound == tag.startIndex ? " " : tag[tag.index(before: r.lowerBound)]
+                var i = r.upperBound
+                while i < tag.endIndex && tag[i] == " " { i = tag.index(after: i) }
+                if before.isWhitespace, i < tag.endIndex, tag[i] == "=" {
+                    i = tag.index(after: i)
+                    while i < tag.endIndex && tag[i] == " " { i = tag.index(after: i) }
+                    guard i < tag.endIndex, tag[i] == "\"" || tag[i] == "'" else { return nil }
+                    let q = tag[i]
+                    let start = tag.index(after: i)
+                    guard let end = tag[start...].firstIndex(of: q) else { return nil }
+                    return String(tag[start..<end])
+                }
+                search = tag[r.upperBound...]
+            }
+            return nil
+        }
+        /// A CSS length in points (px, pt, mm, cm, in; unitless = px); nil for percentages.
+        func points(_ v: String?) -> Double? {
+            guard var v = v?.trimmingCharacters(in: .whitespaces), !v.isEmpty, !v.hasSuffix("%") else { return nil }
+            var unit = 0.75
+            for (suffix, factor) in [("px", 0.75), ("pt", 1.0), ("mm", 72 / 25.4), ("cm", 72 / 2.54), ("in", 72.0)] where v.hasSuffix(suffix) {
+                unit = factor
+                v.removeLast(2)
+                break
+            }
+            return Double(v).map { $0 * unit }
+        }
+        var w = points(attribute("width"))
+        var h = points(attribute("height"))
+        if w == nil || h == nil, let box = attribute("viewBox") {
+            let n = box.split(whereSeparator: { $0 == " " || $0 == "," }).compactMap { Double($0) }
+            if n.count == 4, n[2] > 0, n[3] > 0 {
+                if let w0 = w { h = w0 * n[3] / n[2] } else if let h0 = h { w = h0 * n[2] / n[3] } else {
+                    w = n[2] * 0.75
+                    h = n[3] * 0.75
+                }
+            }
+        }
+        guard let width = w, let height = h, width > 0, height > 0 else {
+            return .failure(ReadError(message: "the SVG gives no size (width and height, or a viewBox)"))
+        }
+        // Sizes are kept as pixels at 72 dpi so points = pixels.
+        return .success(ImageInfo(format: .svg, pixelWidth: max(1, Int(width.rounded())), pixelHeight: max(1, Int(height.rounded())), dpi: 72))
     }
 
     private static func be32(_ b: [UInt8], _ i: Int) -> Int {

@@ -77,7 +77,7 @@ import Testing
     // A file that is not an image.
     @Test func notAnImage() {
         #expect(buildStory("<img src=\"README.md\">").rendered == """
-            t.txt:1:11: error: cannot use image 'README.md': it is not a PNG or JPEG image
+            t.txt:1:11: error: cannot use image 'README.md': it is not a PNG, JPEG or SVG image
             <img src="README.md">
                       ^~~~~~~~~
 

@@ -1,0 +1,479 @@
+import GalleyMarkup
+import GalleyStory
+
+/// A page-wide float: placed on a page across its columns, with the exclusion it makes.
+struct PageFloat {
+    var placed: PlacedImage
+    var exclusion: Exclusion
+}
+
+/// The state of the flow between regions (Typst's `Work`): the next paragraph, the next line of
+/// a paragraph split across regions, and the floats waiting for room. A value: the framesetter
+/// keeps a copy from the start of a page and lays the page out again when a page-wide float
+/// turns up in it.
+struct Flow {
+    let story: Story
+    let template: Template
+    let file: String
+    var paragraph = 0
+    var line = 0
+    /// The paragraph being split across regions, kept so it is not shaped again.
+    var current: ParagraphLayout?
+    var diagnostics = Diagnostics()
+    /// Breaks a paragraph again from a line on, with new widths and lines barred from a hyphen.
+    var rebreak: ((ParagraphLayout, Int, LineWidths, Set<Int>) -> ParagraphLayout)?
+    /// Float sizes, captions and outlines.
+    var figures: Figures?
+    /// Paragraphs already warned about for breaking inside a word (one warning each).
+    var warnedInWord: Set<Int> = []
+    /// Paragraph layouts taken early (a heading looks at what follows it).
+    var lookahead: [Int: ParagraphLayout] = [:]
+    /// A page break was met: the remaining columns of this page stay empty.
+    var skipRestOfPage = false
+    /// Images already placed (floats are met again when a page is laid out again).
+    var placed: Set<Int> = []
+    /// Column floats that did not fit where they were met: they open the next column.
+    var deferred: [Int] = []
+    /// The page-wide floats of this page, and those waiting for the next one.
+    var pageFloats: [PageFloat] = []
+    var deferredPage: [Int] = []
+    /// Set when a page-wide float was placed during this page: the page must be laid out again.
+    var restart = false
+    /// The text area of a page (all columns).
+    var textArea = Rect(x: 0, y: 0, width: 0, height: 0)
+
+    init(story: Story, template: Template, file: String) {
+        self.story = story
+        self.template = template
+        self.file = file
+    }
+
+    var finished: Bool { paragraph >= story.paragraphs.count && deferred.isEmpty && deferredPage.isEmpty }
+
+    /// Story byte where the flow stands.
+    var position: Int {
+        guard paragraph < story.paragraphs.count else { return story.text.utf8.count }
+        if let current, line > 0 { return current.storyStart + Int(current.lines[line].start) }
+        return story.paragraphs[paragraph].range.lowerBound
+    }
+
+    // MARK: paragraphs
+
+    /// The layout of paragraph `i`, from the look-ahead or the shaper.
+    mutating func take(_ i: Int, _ layout: (Int) -> ParagraphLayout?) -> ParagraphLayout? {
+        if let l = lookahead.removeValue(forKey: i) { return l }
+        return layout(i)
+    }
+
+    /// The layout of paragraph `i` without consuming it.
+    mutating func peek(_ i: Int, _ layout: (Int) -> ParagraphLayout?) -> ParagraphLayout? {
+        if i == paragraph, let current { return current }
+        if let l = lookahead[i] { return l }
+        let l = layout(i)
+        lookahead[i] = l
+        return l
+    }
+
+    /// Where a line whose box would start at `y` starts: body lines snap down to the baseline
+    /// grid of the region (so all columns share baselines); other lines stay where they are.
+    func top(height: Double, at y: Double, gridTop: Double) -> Double {
+        let pitch = template.body.leading
+        guard template.baselineGrid, abs(height - pitch) < 0.01 else { return y }
+        let k = ((y - gridTop) / pitch - 1e-6).rounded(.up)
+        return gridTop + max(0, k) * pitch
+    }
+
+    /// Height from `y` down to the end of paragraph `i`'s first `count` lines.
+    func linesBottom(_ l: ParagraphLayout, from first: Int, count: Int, at y: Double, gridTop: Double) -> Double {
+        var y = y
+        for k in first..<min(l.lines.count, first + count) {
+            y = top(height: l.lines[k].height, at: y, gridTop: gridTop) + l.lines[k].height
+        }
+        return y
+    }
+
+    /// Where a heading starting at `y` and what it must keep with end: the heading's lines, then
+    /// the first lines of the next paragraph (at least `keepWithNext`, and the orphans rule), or
+    /// the next image; a chain of headings is kept together.
+    mutating func keptBottom(from i: Int, at y: Double, rect: Rect, depth: Int, _ layout: (Int) -> ParagraphLayout?) -> Double {
+        guard i < story.paragraphs.count else { return y }
+        let p = story.paragraphs[i]
+        switch p.content {
+        case .image(let n):
+            guard story.images[n].placement == .block else { return y }
+            return y + min(rect.height, rect.width / story.images[n].aspectRatio)
+        case .text:
+            guard let l = peek(i, layout) else { return y }
+            if p.style.isHeading && depth < 4 {
+                let end = linesBottom(l, from: 0, count: l.lines.count, at: y, gridTop: rect.y) + p.style.spacingAfter
+                return keptBottom(from: i + 1, at: end, rect: rect, depth: depth + 1, layout)
+            }
+            // The lines that must come along: all of a paragraph too short to split under the
+            // widows and orphans rules, else the first `keepWithNext` (at least the orphans).
+            let n = l.lines.count
+            let keep = n < template.orphans + template.widows ? n : max(template.keepWithNext, template.orphans)
+            return linesBottom(l, from: 0, count: keep, at: y, gridTop: rect.y)
+        }
+    }
+
+    // MARK: floats
+
+    /// Starts a page: page-wide floats waiting from the last page go to its top.
+    mutating func startPage(textArea: Rect) {
+        self.textArea = textArea
+        pageFloats = []
+        let waiting = deferredPage
+        deferredPage = []
+        for i in waiting { _ = placePageFloat(i, at: textArea.y, forceTop: true) }
+        restart = false
+    }
+
+    /// Places an image across the columns: at the top or foot of the text area, or (`span`) at
+    /// `y`, centred across the gutters. Defers it to the next page when it does not fit here.
+    mutating func placePageFloat(_ i: Int, at y: Double, forceTop: Bool = false) -> Bool {
+        guard let figures else { return false }
+        let image = story.images[i]
+        let area = textArea
+        let size = figures.size(image, maxWidth: area.width, maxHeight: area.height * 0.9)
+        let total = size.h + size.caption
+        var placement = image.placement
+        if forceTop && placement == .span { placement = .top }
+        let used = pageFloats.map { $0.exclusion.rect.height + $0.exclusion.margin }.reduce(0, +)
+        var top: Double
+        switch placement {
+        case .bottom:
+            let below = pageFloats.filter { $0.exclusion.rect.maxY >= area.maxY - 0.01 || $0.placed.rect.y > area.midY }
+            top = (below.map { $0.exclusion.rect.y - $0.exclusion.margin }.min() ?? area.maxY) - total
+        case .span:
+            top = y
+        default:
+            let above = pageFloats.filter { $0.placed.rect.y < area.midY }
+            top = above.map { $0.exclusion.rect.maxY + $0.exclusion.margin }.max() ?? area.y
+        }
+        let fits = top >= area.y - 0.01 && top + total <= area.maxY + 0.01 && used + total <= area.height * 0.9
+        if !fits && !pageFloats.isEmpty || top + total > area.maxY + 0.01 {
+            deferredPage.append(i)
+            return false
+        }
+        let rect = Rect(x: area.x + (area.width - size.w) / 2, y: top, width: size.w, height: size.h)
+        var exclusion = figures.exclusion(i, image: rect, captionHeight: size.caption)
+        // Text never runs beside an image at the top or foot of the page.
+        if placement != .span { exclusion.wrap = .none }
+        pageFloats.append(PageFloat(placed: placedImage(i, rect: rect, caption: size.caption, shrunk: size.shrunk, exclusion: exclusion), exclusion: exclusion))
+        placed.insert(i)
+        if size.shrunk { warnShrunk(i, rect) }
+        return true
+    }
+
+    /// Places a column float at `y` in `region`; false when it does not fit there.
+    mutating func placeColumnFloat(_ i: Int, side: FloatSide, at y: Double, in region: inout Region, frame: inout Frame) -> Bool {
+        guard let figures else { return false }
+        let image = story.images[i]
+        let rect = region.rect
+        let size = figures.size(image, maxWidth: rect.width, maxHeight: rect.height)
+        let total = size.h + size.caption
+        let atTop = y <= rect.y + 0.01
+        if y + total > rect.maxY + 0.01 && !atTop { return false }
+        let x: Double
+        switch side {
+        case .left: x = rect.x
+        case .right: x = rect.maxX - size.w
+        case .center: x = rect.x + (rect.width - size.w) / 2
+        }
+        let imageRect = Rect(x: x, y: y, width: size.w, height: size.h)
+        let exclusion = figures.exclusion(i, image: imageRect, captionHeight: size.caption)
+        region.exclusions.append(exclusion)
+        frame.images.append(placedImage(i, rect: imageRect, caption: size.caption, shrunk: size.shrunk, exclusion: exclusion))
+        placed.insert(i)
+        if size.shrunk { warnShrunk(i, imageRect) }
+        return true
+    }
+
+    func placedImage(_ i: Int, rect: Rect, caption: Double, shrunk: Bool, exclusion: Exclusion) -> PlacedImage {
+        let image = story.images[i]
+        let captionRect = caption > 0 ? Rect(x: rect.x, y: rect.maxY + (figures?.captionGap ?? 0), width: rect.width, height: caption - (figures?.captionGap ?? 0)) : nil
+        let e = exclusion.rect
+        return PlacedImage(
+            image: i, rect: rect, storyOffset: image.anchor ?? story.paragraphs.first { $0.content == .image(i) }?.range.lowerBound ?? 0,
+            shrunk: shrunk, caption: image.caption, captionRect: captionRect,
+            exclusion: Rect(x: e.x - exclusion.margin, y: e.y - exclusion.margin, width: e.width + 2 * exclusion.margin, height: e.height + 2 * exclusion.margin))
+    }
+
+    mutating func warnShrunk(_ i: Int, _ r: Rect) {
+        let image = story.images[i]
+        diagnostics.append(.warning(
+            "image '\(image.source)' does not fit; shrunk to \(format(r.width))×\(format(r.height)) pt",
+            file: file, at: image.location, length: 4))
+    }
+
+    /// The floats anchored in the text of line `k` of `l` that are not placed yet.
+    func anchors(in l: ParagraphLayout, line k: Int) -> [Int] {
+        let b = l.lines[k]
+        let range = (l.storyStart + Int(b.start))..<(l.storyStart + Int(b.end))
+        return story.images.indices.filter { i in
+            guard let a = story.images[i].anchor, range.contains(a), !placed.contains(i) else { return false }
+            return story.images[i].placement != .inline && story.images[i].placement != .block
+        }
+    }
+
+    // MARK: lines around exclusions
+
+    /// Where the lines of a paragraph go in a region with exclusions: one slot per line from `y`
+    /// to the region's foot, each as tall as the paragraph's tallest line (so no line can reach
+    /// into an exclusion), skipping heights where no interval is wide enough.
+    func slots(in region: Region, from y: Double, height h: Double, bottom: Double) -> [Slot] {
+        var out: [Slot] = []
+        var yy = y
+        var guardCount = 0
+        while guardCount < 10_000 {
+            guardCount += 1
+            let t = top(height: h, at: yy, gridTop: region.rect.y)
+            if t + h > bottom { break }
+            let intervals = region.intervals(top: t, bottom: t + h)
+            if intervals.isEmpty {
+                // Nothing free at this height: move down to the next grid line, or below the obstacle.
+                let below = region.clearance(below: t, bottom: t + h) ?? (t + h)
+                yy = max(t + 0.5, min(below, t + template.body.leading))
+                continue
+            }
+            for iv in intervals { out.append(Slot(x: iv.x, width: iv.width, top: t)) }
+            yy = t + h
+        }
+        return out
+    }
+
+    /// True when lines `from...` of `l` were broken to exactly these widths.
+    func broken(_ l: ParagraphLayout, from: Int, to widths: LineWidths) -> Bool {
+        for k in from..<l.lines.count where abs(l.widths[k] - widths[k]) > 0.001 { return false }
+        return true
+    }
+
+    // MARK: filling a region
+
+    /// Fills one region (a column). Every pass of the loop places lines, an image or a float,
+    /// or ends the region because something is already in it: an empty region always takes the
+    /// next item (forced, with a warning, when it does not fit), so the flow always progresses.
+    mutating func fill(_ rect: Rect, column: Int, layout: (Int) -> ParagraphLayout?) -> Frame {
+        var frame = Frame(rect: rect, column: column, visibleRange: position..<position)
+        if column == 0 { skipRestOfPage = false }
+        if skipRestOfPage || restart { return frame }
+        let minimum = max(template.body.size * 3, 18)
+        var region = Region(rect: rect, exclusions: pageFloats.map(\.exclusion), minimumWidth: minimum)
+        var y = rect.y
+        let bottom = rect.maxY + 0.001
+        // Floats that did not fit before open this column, one below the other.
+        let waiting = deferred
+        deferred = []
+        for i in waiting {
+            if case .float(let side) = story.images[i].placement,
+                !placeColumnFloat(i, side: side, at: y, in: &region, frame: &frame)
+            {
+                deferred.append(i)
+            }
+        }
+        if !frame.images.isEmpty { y = rect.y }
+        fill: while paragraph < story.paragraphs.count {
+            let p = story.paragraphs[paragraph]
+            if line == 0 && current == nil {
+                // `<columnbreak>` / `<pagebreak>` before the paragraph, unless already at the top.
+                switch p.style.breakBefore {
+                case .column where !frame.isEmpty:
+                    break fill
+                case .page where !frame.isEmpty || column > 0:
+                    skipRestOfPage = true
+                    break fill
+                default: break
+                }
+                if !frame.isEmpty { y += p.style.spacingBefore }
+            }
+            switch p.content {
+            case .image(let i):
+                let image = story.images[i]
+                switch image.placement {
+                case .float(let side):
+                    if !placed.contains(i) && !placeColumnFloat(i, side: side, at: y, in: &region, frame: &frame) {
+                        deferred.append(i)  // the text goes on here; the float opens the next column
+                    }
+                    paragraph += 1
+                    continue fill
+                case .span, .top, .bottom:
+                    if !placed.contains(i) {
+                        if placePageFloat(i, at: y) {
+                            restart = true
+                            break fill
+                        }
+                    }
+                    paragraph += 1
+                    continue fill
+                case .block, .inline:
+                    break
+                }
+                var w = rect.width
+                var h = w / image.aspectRatio
+                let shrunk = h > rect.height
+                if shrunk {
+                    h = rect.height
+                    w = h * image.aspectRatio
+                }
+                // Below any float it would overlap.
+                var top = y
+                while !region.isClear(top: top, bottom: top + h), let below = region.clearance(below: top, bottom: top + h), below > top {
+                    top = below
+                }
+                if top + h > bottom && !frame.isEmpty { break fill }
+                if shrunk {
+                    diagnostics.append(.warning(
+                        "image '\(image.source)' is taller than the column; shrunk to \(format(w))×\(format(h)) pt",
+                        file: file, at: image.location, length: 4))
+                }
+                frame.images.append(
+                    PlacedImage(image: i, rect: Rect(x: rect.x + (rect.width - w) / 2, y: top, width: w, height: h),
+                        storyOffset: p.range.lowerBound, shrunk: shrunk))
+                y = top + h + p.style.spacingAfter
+                paragraph += 1
+            case .text:
+                var l: ParagraphLayout
+                if let c = current {
+                    l = c
+                } else {
+                    guard let made = take(paragraph, layout) else { break }
+                    l = made
+                    current = made
+                    line = 0
+                }
+                // A heading moves on rather than end a column without what follows it.
+                if line == 0 && p.style.isHeading && !frame.isEmpty
+                    && keptBottom(from: paragraph, at: y, rect: rect, depth: 0, layout) > bottom
+                {
+                    break fill
+                }
+                // Where the lines go: around the exclusions when there are any, each line broken
+                // to its own width (the paragraph is broken again from here when needed).
+                let tallest = l.lines[line...].map(\.height).max() ?? template.body.leading
+                let slots = region.exclusions.isEmpty ? [] : self.slots(in: region, from: y, height: tallest, bottom: bottom)
+                let full = LineWidths(rest: rect.width)
+                let widths = slots.isEmpty ? full : LineWidths(first: Array(repeating: rect.width, count: line) + slots.map(\.width), rest: rect.width)
+                if !broken(l, from: line, to: widths), let rebreak {
+                    l = rebreak(l, line, widths, l.unhyphenated)
+                    current = l
+                }
+                // The lines that fit: in their slots, or each on the grid when it is a body line.
+                var tops: [Double] = []
+                var xs: [Double] = []
+                var yy = y
+                for k in line..<l.lines.count {
+                    let s = k - line
+                    let t = s < slots.count ? slots[s].top : top(height: l.lines[k].height, at: yy, gridTop: rect.y)
+                    if t + l.lines[k].height > bottom || (s >= slots.count && !slots.isEmpty) { break }
+                    tops.append(t)
+                    xs.append(s < slots.count ? slots[s].x : rect.x)
+                    yy = max(yy, t + l.lines[k].height)
+                }
+                let remaining = l.lines.count - line
+                var count = tops.count
+                // A float anchored in one of these lines is placed at that line's top, and the
+                // paragraph is set again from there around it.
+                for k in 0..<count {
+                    let anchored = anchors(in: l, line: line + k)
+                    guard !anchored.isEmpty else { continue }
+                    var any = false
+                    for i in anchored {
+                        switch story.images[i].placement {
+                        case .float(let side):
+                            if placeColumnFloat(i, side: side, at: tops[k], in: &region, frame: &frame) {
+                                any = true
+                            } else {
+                                placed.insert(i)
+                                deferred.append(i)
+                            }
+                        case .span, .top, .bottom:
+                            if placePageFloat(i, at: tops[k]) {
+                                restart = true
+                                break fill
+                            }
+                        default: break
+                        }
+                    }
+                    if any {
+                        count = k
+                        break
+                    }
+                }
+                let floatsMoved = count < tops.count
+                if count < remaining && !floatsMoved {
+                    // Split: keep `widows` lines for the next column and `orphans` here (or move
+                    // the whole paragraph on), but never leave a region empty.
+                    if remaining - count < template.widows { count = remaining - template.widows }
+                    if line == 0 && count < template.orphans { count = 0 }
+                    if count <= 0 && frame.isEmpty { count = max(1, tops.count) }
+                    count = max(0, count)
+                    // No word hyphenated across the column break: break the paragraph again with
+                    // that line barred from a hyphen (once per line), then fit it afresh.
+                    let last = line + count - 1
+                    if count > 0 && !template.hyphenation.acrossColumns && l.lines[last].hyphen,
+                        let rebreak, !l.unhyphenated.contains(last)
+                    {
+                        var barred = l.unhyphenated
+                        barred.insert(last)
+                        current = rebreak(l, line, l.widths, barred)
+                        continue fill
+                    }
+                }
+                for k in 0..<count {
+                    let index = line + k
+                    let b = l.lines[index]
+                    let t = k < tops.count ? tops[k] : y
+                    if k >= tops.count {
+                        diagnostics.append(.warning(
+                            "a line \(format(b.height)) pt tall does not fit a column \(format(rect.height)) pt tall; placed anyway",
+                            file: file, at: story.sourceMap.sourceLocation(ofByte: l.storyStart + Int(b.start), in: story.text)))
+                    }
+                    warnAbout(b, in: l)
+                    // The indent is on the leading edge: the left one, or the right in RTL text.
+                    let x = (k < xs.count ? xs[k] : rect.x) + (l.text.rightToLeft ? 0 : b.indent)
+                    frame.lines.append(
+                        PlacedLine(
+                            origin: Point(x: x, y: t + b.ascent),
+                            box: Rect(x: x, y: t, width: b.availableWidth, height: b.height),
+                            storyRange: (l.storyStart + Int(b.start))..<(l.storyStart + Int(b.end)),
+                            contentWidth: b.setWidth, overfull: b.overfull, paragraphIndex: paragraph, lineIndex: index,
+                            paragraph: l))
+                    y = max(y, t + b.height)
+                }
+                line += count
+                if floatsMoved {
+                    y = tops[count]  // the lines after the float start at its top, beside it
+                    continue fill
+                }
+                if line < l.lines.count { break fill }
+                y += p.style.spacingAfter
+                current = nil
+                line = 0
+                paragraph += 1
+            }
+        }
+        frame.visibleRange = frame.visibleRange.lowerBound..<position
+        if paragraph >= story.paragraphs.count && current == nil {
+            frame.visibleRange = frame.visibleRange.lowerBound..<story.text.utf8.count
+        }
+        return frame
+    }
+
+    /// Warnings for a line about to be placed: overfull, or a word broken between letters.
+    mutating func warnAbout(_ b: LineBreak, in l: ParagraphLayout) {
+        let start = l.storyStart + Int(b.start)
+        if b.overfull {
+            let snippet = story.text.utf8Slice(start, l.storyStart + Int(b.contentEnd))
+            diagnostics.append(.warning(
+                "line is \(format(b.setWidth - b.availableWidth)) pt wider than its column: '\(snippet.prefix(40))' cannot be broken to fit",
+                file: file, at: story.sourceMap.sourceLocation(ofByte: start, in: story.text)))
+        }
+        if b.brokenInWord && !warnedInWord.contains(l.index) {
+            warnedInWord.insert(l.index)
+            let snippet = story.text.utf8Slice(start, l.storyStart + Int(b.contentEnd))
+            diagnostics.append(.warning(
+                "a word is wider than the \(format(b.availableWidth)) pt column; broken between letters after '\(snippet.suffix(20))'",
+                file: file, at: story.sourceMap.sourceLocation(ofByte: start, in: story.text)))
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import GalleyStory
+
+/// An area text keeps out of: a placed image (with its caption) and the margin around it.
+struct Exclusion: Sendable {
+    /// The image's box on the page, caption included, without the margin.
+    var rect: Rect
+    /// Distance text keeps from it.
+    var margin: Double
+    var wrap: WrapMode
+    /// For contour wrap: the outline's horizontal extent per band of the box, from the top,
+    /// each band `profileStep` points tall, as offsets from `rect.x` (nil where the band is empty).
+    var profile: [(left: Double, right: Double)?]?
+    var profileStep: Double = 1
+
+    /// The horizontal extent the exclusion takes over `top..<bottom` (margin included), or nil
+    /// when it takes nothing there.
+    func extent(top: Double, bottom: Double) -> (Double, Double)? {
+        let y0 = rect.y - margin
+        let y1 = rect.maxY + margin
+        guard bottom > y0 && top < y1 else { return nil }
+        guard let profile, wrap == .contour else { return (rect.x - margin, rect.maxX + margin) }
+        // The outline's widest extent over the rows the line meets, widened by the margin
+        // (also vertically: rows within `margin` above and below count).
+        let first = max(0, Int(((top - margin - rect.y) / profileStep).rounded(.down)))
+        let last = min(profile.count - 1, Int(((bottom + margin - rect.y) / profileStep).rounded(.up)))
+        guard first <= last else { return nil }
+        var left = Double.infinity
+        var right = -Double.infinity
+        for band in profile[first...last] {
+            if let b = band {
+                left = min(left, b.left)
+                right = max(right, b.right)
+            }
+        }
+        guard left <= right else { return nil }
+        return (rect.x + left - margin, rect.x + right + margin)
+    }
+}
+
+/// A place a line can go: where it starts, how wide it is, where its box's top is.
+struct Slot: Sendable, Equatable {
+    var x: Double
+    var width: Double
+    var top: Double
+}
+
+/// A column with exclusions: which horizontal intervals are free for a line at a given height.
+struct Region {
+    var rect: Rect
+    var exclusions: [Exclusion]
+    /// Intervals narrower than this are not used.
+    var minimumWidth: Double
+
+    /// The free intervals for a line box spanning `top..<bottom`, in reading order. With an
+    /// exclusion in the middle, both sides are kept when its wrap is `both` (or `contour`) and
+    /// each is wide enough; otherwise only the wider side.
+    func intervals(top: Double, bottom: Double) -> [(x: Double, width: Double)] {
+        var free: [(Double, Double)] = [(rect.x, rect.maxX)]
+        var splitByBoth = true
+        for e in exclusions {
+            guard let (l, r) = e.extent(top: top, bottom: bottom) else { continue }
+            let cut: (Double, Double)
+            switch e.wrap {
+            case .none: cut = (-Double.infinity, .infinity)
+            case .left: cut = (l, .infinity)  // text only to the image's left
+            case .right: cut = (-Double.infinity, r)  // text only to its right
+            case .both, .contour: cut = (l, r)
+            }
+            if e.wrap != .both && e.wrap != .contour { splitByBoth = false }
+            var next: [(Double, Double)] = []
+            for (a, b) in free {
+                if cut.1 <= a || cut.0 >= b {
+                    next.append((a, b))
+                    continue
+                }
+                if cut.0 > a { next.append((a, cut.0)) }
+                if cut.1 < b { next.append((cut.1, b)) }
+            }
+            free = next
+        }
+        let usable = free.filter { $0.1 - $0.0 >= minimumWidth }.map { (x: $0.0, width: $0.1 - $0.0) }
+        if usable.count <= 1 || splitByBoth { return usable }
+        return [usable.max { $0.width < $1.width }!]
+    }
+
+    /// True when nothing excludes any part of `top..<bottom`.
+    func isClear(top: Double, bottom: Double) -> Bool {
+        !exclusions.contains { $0.extent(top: top, bottom: bottom) != nil }
+    }
+
+    /// The lowest bottom edge (margin included) of the exclusions overlapping `top..<bottom`.
+    func clearance(below top: Double, bottom: Double) -> Double? {
+        exclusions.compactMap { e -> Double? in
+            e.extent(top: top, bottom: bottom) == nil ? nil : e.rect.maxY + e.margin
+        }.min()
+    }
+}
