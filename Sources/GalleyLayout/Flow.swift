@@ -181,7 +181,12 @@ struct Flow {
         case .center: x = rect.x + (rect.width - size.w) / 2
         }
         let imageRect = Rect(x: x, y: y, width: size.w, height: size.h)
-        let exclusion = figures.exclusion(i, image: imageRect, captionHeight: size.caption)
+        var exclusion = figures.exclusion(i, image: imageRect, captionHeight: size.caption)
+        switch side {
+        case .left: exclusion.contourSides = .right
+        case .right: exclusion.contourSides = .left
+        case .center: exclusion.contourSides = .both
+        }
         region.exclusions.append(exclusion)
         frame.images.append(placedImage(i, rect: imageRect, caption: size.caption, shrunk: size.shrunk, exclusion: exclusion))
         placed.insert(i)

@@ -11,6 +11,9 @@ struct Exclusion: Sendable {
     /// each band `profileStep` points tall, as offsets from `rect.x` (nil where the band is empty).
     var profile: [(left: Double, right: Double)?]?
     var profileStep: Double = 1
+    /// Sides text may take beside a contour: a float at a column's edge leaves text only the
+    /// open side (`.left`: text to the left of the outline, `.right`: to its right).
+    var contourSides: WrapMode = .both
 
     /// The horizontal extent the exclusion takes over `top..<bottom` (margin included), or nil
     /// when it takes nothing there.
@@ -64,9 +67,15 @@ struct Region {
             case .none: cut = (-Double.infinity, .infinity)
             case .left: cut = (l, .infinity)  // text only to the image's left
             case .right: cut = (-Double.infinity, r)  // text only to its right
-            case .both, .contour: cut = (l, r)
+            case .both: cut = (l, r)
+            case .contour:
+                switch e.contourSides {
+                case .left: cut = (l, .infinity)
+                case .right: cut = (-Double.infinity, r)
+                default: cut = (l, r)
+                }
             }
-            if e.wrap != .both && e.wrap != .contour { splitByBoth = false }
+            if e.wrap != .both && !(e.wrap == .contour && e.contourSides == .both) { splitByBoth = false }
             var next: [(Double, Double)] = []
             for (a, b) in free {
                 if cut.1 <= a || cut.0 >= b {
