@@ -19,6 +19,8 @@ package struct DrawRun: Sendable {
     package var storyRange: Range<Int>
     /// True for a hyphen the breaker added.
     package var isHyphen: Bool
+    /// Images standing in the run, with their x from the run's start.
+    package var attachments: [(attachment: Attachment, x: Double)] = []
 }
 
 extension ParagraphLayout {
@@ -42,6 +44,7 @@ extension ParagraphLayout {
         for run in t.runs where run.bytes.upperBound > start && run.bytes.lowerBound < end {
             var glyphs: [PangoGlyphInfo] = []
             var clusters: [Int32] = []
+            var inline: [(attachment: Attachment, x: Double)] = []
             var lo = Int32.max
             var hi = Int32.min
             for g in Int(run.glyphs.lowerBound)..<Int(run.glyphs.upperBound) {
@@ -63,6 +66,10 @@ extension ParagraphLayout {
                         }
                     }
                 }
+                if info.glyph == 0x0FFF_FFFF, let a = t.attachments.first(where: { $0.byte == c }), a.width > 0 {
+                    let before = glyphs.reduce(0) { $0 + Double($1.geometry.width) } / pangoScale
+                    inline.append((a, before))
+                }
                 glyphs.append(info)
                 clusters.append(c)
                 lo = min(lo, c)
@@ -75,7 +82,7 @@ extension ParagraphLayout {
                 DrawRun(
                     font: run.font, style: Int(run.style), x: 0, width: width, glyphs: glyphs, clusters: clusters,
                     level: run.level, storyRange: (t.storyStart + max(Int(lo), Int(run.bytes.lowerBound)))..<(t.storyStart + bytesHi),
-                    isHyphen: false))
+                    isHyphen: false, attachments: inline))
             levels.append(run.level)
         }
         if line.hyphen, let last = out.last, let h = t.hyphens[last.font] {

@@ -26,6 +26,7 @@ public final class Framesetter {
     let breaker: any LineBreaker
     let hyphenation: HyphenationRules
     let hyphenator: Hyphenator?
+    let attachments: AttachmentIndex
 
     public init(story: Story, template: Template, file: String, options: LayoutOptions = LayoutOptions()) {
         self.story = story
@@ -41,6 +42,7 @@ public final class Framesetter {
             enabled: h.enabled, minWord: h.minWord, leftMin: h.leftMin, rightMin: h.rightMin, capitals: h.capitals,
             maxConsecutive: h.maxConsecutive)
         self.hyphenator = h.enabled ? Hyphenator.forLanguage(template.language) : nil
+        self.attachments = AttachmentIndex(story: story)
         let (plan, warnings) = FontPlan.resolve(
             story: story, fallbackFaces: template.fallbackFaces, language: template.language, file: file)
         self.plan = plan
@@ -50,7 +52,7 @@ public final class Framesetter {
 
     /// How paragraphs are shaped and broken, shared by every shaping thread.
     var setting: ParagraphSetting {
-        ParagraphSetting(breaker: breaker, hyphenation: hyphenation, hyphenator: hyphenator)
+        ParagraphSetting(breaker: breaker, hyphenation: hyphenation, hyphenator: hyphenator, attachments: attachments)
     }
 
     /// The column rectangles of every page, left to right.

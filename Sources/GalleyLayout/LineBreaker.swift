@@ -201,6 +201,11 @@ package struct LineSetter {
                 include(Int(run.style))
             }
         }
+        // Images in the line stand on the baseline, their foot at their descent.
+        for a in t.attachments where a.byte >= Int32(start) && a.byte < Int32(max(end, start + 1)) && a.height > 0 {
+            above = max(above, a.height - a.descent)
+            below = max(below, a.descent)
+        }
         // A fixed line height (`<p lineHeight>`) sets the pitch; the baseline keeps its share.
         if let fixed = request.style.lineHeight, fixed > 0 {
             let extra = (fixed - (above + below)) / 2

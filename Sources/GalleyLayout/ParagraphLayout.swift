@@ -101,6 +101,8 @@ package struct ShapedText: Sendable {
     package var hyphens: [FontKey: PangoGlyphInfo]
     /// The paragraph's base direction is right to left.
     package var rightToLeft = false
+    /// Images standing in the text (inline attachments, and float anchors of no width).
+    package var attachments: [Attachment] = []
 
     /// Width of the hyphen drawn after byte `b` (in the font of the run holding b - 1).
     package func hyphenWidth(before b: Int) -> Double {

@@ -6,7 +6,7 @@ extension TextEngine {
     /// break opportunities from Pango's log attributes, shape each item once. The whole paragraph
     /// is the shaping context. Linear in the paragraph's length.
     /// `hyphens`: also shape the hyphen glyph of every font, for dictionary hyphenation.
-    package func shape(_ story: Story, paragraph index: Int, hyphens: Bool = false) -> ShapedText {
+    package func shape(_ story: Story, paragraph index: Int, hyphens: Bool = false, attachments: [Attachment] = []) -> ShapedText {
         let p = story.paragraphs[index]
         let start = p.range.lowerBound
         let length = p.range.count
@@ -14,6 +14,7 @@ extension TextEngine {
             index: index, storyStart: start, length: length, bytes: Array(story.text.utf8[p.range.asUTF8Indices(in: story.text)]), glyphs: [], clusters: [], runs: [],
             x: [Double](repeating: 0, count: length + 1), flags: [ByteFlags](repeating: [], count: length + 1),
             hyphens: [:])
+        shaped.attachments = attachments
         guard length > 0 else { return shaped }
         var utf8 = story.text.utf8
         if utf8.withContiguousStorageIfAvailable({ _ in true }) == nil {
@@ -147,6 +148,13 @@ extension TextEngine {
                     }
                     if kern != 0 && (g + 1 == count || gs.pointee.log_clusters[g + 1] != gs.pointee.log_clusters[g]) {
                         info.geometry.width += kern
+                    }
+                    // An image in the line: no glyph, its width.
+                    if !shaped.attachments.isEmpty, let a = shaped.attachments.first(where: { Int($0.byte) == cluster }) {
+                        info.glyph = 0x0FFF_FFFF  // PANGO_GLYPH_EMPTY
+                        info.geometry.width = Int32((a.width * pangoScale).rounded())
+                        info.geometry.x_offset = 0
+                        info.geometry.y_offset = 0
                     }
                     glyphs.append(info)
                     clusters.append(Int32(cluster))

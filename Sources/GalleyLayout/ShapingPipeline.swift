@@ -95,6 +95,8 @@ struct ParagraphSetting: Sendable {
     var breaker: any LineBreaker
     var hyphenation: HyphenationRules
     var hyphenator: Hyphenator?
+    /// Images anchored in running text.
+    var attachments: AttachmentIndex
 
     /// Shapes and breaks one paragraph with an engine of the calling thread (nil for block
     /// objects, which are not shaped).
@@ -102,7 +104,8 @@ struct ParagraphSetting: Sendable {
         let p = story.paragraphs[i]
         guard case .text = p.content else { return nil }
         let hyphenator = p.style.hyphenate ? self.hyphenator : nil
-        let shaped = engine.shape(story, paragraph: i, hyphens: hyphenator != nil)
+        let attachments = self.attachments.attachments(of: p, story: story, plan: engine.plan)
+        let shaped = engine.shape(story, paragraph: i, hyphens: hyphenator != nil, attachments: attachments)
         let emptyStyle = story.runs[p.runs].first?.style ?? 0
         let request = BreakRequest(
             text: shaped, style: p.style, plan: engine.plan, emptyStyle: emptyStyle, widths: widths,

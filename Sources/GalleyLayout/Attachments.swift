@@ -1,0 +1,62 @@
+import GalleyStory
+
+/// An image standing in a line of text (NSTextAttachment): its story position and set size.
+package struct Attachment: Sendable, Equatable {
+    /// Paragraph byte of its U+FFFC.
+    package var byte: Int32
+    /// Index into `Story.images`.
+    package var image: Int
+    /// Set size, points; `descent` is how far its bottom sits below the baseline.
+    package var width: Double
+    package var height: Double
+    package var descent: Double
+}
+
+/// The story's images anchored in running text, sorted by position, for finding a paragraph's
+/// attachments without scanning every image.
+struct AttachmentIndex: Sendable {
+    /// (story byte of the U+FFFC, image index), sorted.
+    let anchors: [(Int, Int)]
+
+    init(story: Story) {
+        anchors = story.images.indices.compactMap { i in story.images[i].anchor.map { ($0, i) } }.sorted { $0.0 < $1.0 }
+    }
+
+    /// The anchors inside story bytes `range`.
+    func inside(_ range: Range<Int>) -> ArraySlice<(Int, Int)> {
+        var lo = 0
+        var hi = anchors.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if anchors[mid].0 < range.lowerBound { lo = mid + 1 } else { hi = mid }
+        }
+        var end = lo
+        while end < anchors.count && anchors[end].0 < range.upperBound { end += 1 }
+        return anchors[lo..<end]
+    }
+
+    /// The attachments of a paragraph: inline images sized to the line (the style's ascent plus
+    /// descent, on the baseline with their foot at the descent, like an attachment's bounds
+    /// with a small negative y) unless sized explicitly; floats take no room in the line.
+    func attachments(of p: Paragraph, story: Story, plan: FontPlan) -> [Attachment] {
+        inside(p.range).map { anchor, i in
+            let image = story.images[i]
+            let offset = Int32(anchor - p.range.lowerBound)
+            guard image.placement == .inline else {
+                return Attachment(byte: offset, image: i, width: 0, height: 0, descent: 0)
+            }
+            let style = story.runs[p.runs].last { $0.range.lowerBound <= anchor }?.style ?? 0
+            let m = plan.metrics[style]
+            var h = m.ascent + m.descent
+            var w = h * image.aspectRatio
+            if let ew = image.width, let eh = image.height {
+                (w, h) = (ew, eh)
+            } else if let ew = image.width {
+                (w, h) = (ew, ew / image.aspectRatio)
+            } else if let eh = image.height {
+                (w, h) = (eh * image.aspectRatio, eh)
+            }
+            return Attachment(byte: offset, image: i, width: w, height: h, descent: min(m.descent, h / 3))
+        }
+    }
+}
