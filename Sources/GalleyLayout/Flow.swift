@@ -346,6 +346,10 @@ struct Flow {
                     current = made
                     line = 0
                 }
+                if p.style.vertical {
+                    if !placeVertical(l, in: rect, at: &y, frame: &frame) { break fill }
+                    continue fill
+                }
                 // A heading moves on rather than end a column without what follows it.
                 if line == 0 && p.style.isHeading && !frame.isEmpty
                     && keptBottom(from: paragraph, at: y, rect: rect, depth: 0, layout) > bottom
@@ -462,6 +466,53 @@ struct Flow {
             frame.visibleRange = frame.visibleRange.lowerBound..<story.text.utf8.count
         }
         return frame
+    }
+
+    /// Sets a vertical paragraph (`<vertical>`) as a block across the column: lines run top to
+    /// bottom, one beside the other from right to left, each as long as the block is tall. The
+    /// block is as tall as needed to share the text evenly across the column's width, at most
+    /// the room left; lines that do not fit across go on in the next column. False when the
+    /// block must move on to the next column first.
+    mutating func placeVertical(_ given: ParagraphLayout, in rect: Rect, at y: inout Double, frame: inout Frame) -> Bool {
+        var l = given
+        let pitch = l.lines.map(\.height).max() ?? template.body.leading
+        let across = max(1, Int(rect.width / pitch))
+        let size = story.styles[Int(l.text.runs.first?.style ?? 0)].size
+        let room = rect.maxY - y
+        if room < size * 4 && !frame.isEmpty { return false }
+        // Height: the rest of the text shared over the lines that fit across, in whole characters.
+        let rest = l.text.x[l.text.length] - l.text.x[line < l.lines.count ? Int(l.lines[line].start) : 0]
+        var height = (rest / Double(across) / size).rounded(.up) * size + size
+        height = min(max(height, size * 4), room)
+        let widths = LineWidths(first: Array(repeating: height, count: line), rest: height)
+        if !broken(l, from: line, to: widths), let rebreak {
+            l = rebreak(l, line, widths, l.unhyphenated)
+            current = l
+        }
+        var k = 0
+        while line < l.lines.count && Double(k + 1) * pitch <= rect.width + 0.01 {
+            let b = l.lines[line]
+            let right = rect.maxX - Double(k) * pitch
+            frame.lines.append(
+                PlacedLine(
+                    origin: Point(x: right - pitch / 2, y: y),
+                    box: Rect(x: right - pitch, y: y, width: pitch, height: b.availableWidth),
+                    storyRange: (l.storyStart + Int(b.start))..<(l.storyStart + Int(b.end)),
+                    contentWidth: b.setWidth, overfull: b.overfull, paragraphIndex: paragraph, lineIndex: line,
+                    paragraph: l, vertical: true))
+            line += 1
+            k += 1
+        }
+        y += height
+        if line < l.lines.count {
+            y = rect.maxY  // the rest of the block goes on in the next column
+            return true
+        }
+        y += story.paragraphs[paragraph].style.spacingAfter
+        current = nil
+        line = 0
+        paragraph += 1
+        return true
     }
 
     /// Warnings for a line about to be placed: overfull, or a word broken between letters.

@@ -44,6 +44,9 @@ public struct PlacedLine: Sendable {
     public var lineIndex: Int
     /// The shaped paragraph the line is drawn from.
     package var paragraph: ParagraphLayout
+    /// A line of vertical text: `box` is the upright strip it fills, and the line runs down
+    /// its centre (`origin` is the strip's top centre).
+    public var vertical = false
 }
 
 /// An image placed on a page.

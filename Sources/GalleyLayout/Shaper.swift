@@ -60,6 +60,7 @@ extension TextEngine {
             let style = story.styles[r.style]
             // Ligatures (NSLigatureAttributeName) and OpenType features as font features.
             var features: [String] = []
+            if p.style.vertical { features.append("vert=1") }  // vertical forms of punctuation
             if style.ligatures == 0 { features += ["liga=0", "clig=0"] }
             if style.ligatures == 2 { features += ["dlig=1"] }
             features += style.features.map { $0.contains("=") ? $0 : $0 + "=1" }
@@ -119,6 +120,13 @@ extension TextEngine {
         case nil: direction = pango_find_base_dir(text, Int32(length)) == PANGO_DIRECTION_RTL ? PANGO_DIRECTION_RTL : PANGO_DIRECTION_LTR
         }
         shaped.rightToLeft = direction == PANGO_DIRECTION_RTL
+        // Vertical text: CJK upright, other scripts turned (Pango's gravity); the line is drawn
+        // rotated a quarter turn.
+        if p.style.vertical {
+            pango_context_set_base_gravity(context, PANGO_GRAVITY_EAST)
+            pango_context_set_gravity_hint(context, PANGO_GRAVITY_HINT_NATURAL)
+        }
+        defer { if p.style.vertical { pango_context_set_base_gravity(context, PANGO_GRAVITY_SOUTH) } }
         let items = pango_itemize_with_base_dir(context, direction, text, 0, Int32(length), attrs, nil)
         var node = items
         var firstChar = 0
