@@ -27,13 +27,16 @@ let package = Package(
             name: "CHyphen", path: "Sources/CHyphen",
             providers: [.apt(["libhyphen-dev"])]),
 
+        // Sets the zlib level of Cairo's PDF streams (C: it interposes zlib's deflateInit_).
+        .target(name: "CGalleyZlib", path: "Sources/CGalleyZlib", linkerSettings: [.linkedLibrary("z")]),
+
         // The pipeline.
         .target(name: "GalleyMarkup", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "GalleyStory", dependencies: ["GalleyMarkup"]),
         .target(name: "GalleyLayout", dependencies: ["GalleyStory", "CPango", "CHyphen", "CPixbuf"]),
         .target(
             name: "GalleyRender",
-            dependencies: ["GalleyLayout", "CCairo", "CPango", "CPNG", "CPixbuf"]),
+            dependencies: ["GalleyLayout", "CCairo", "CPango", "CPNG", "CPixbuf", "CGalleyZlib"]),
         .target(name: "GalleyCLI", dependencies: ["GalleyRender"]),
         .executableTarget(name: "galley", dependencies: ["GalleyCLI"]),
 

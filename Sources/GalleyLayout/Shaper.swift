@@ -117,7 +117,7 @@ extension TextEngine {
         switch p.style.direction {
         case .rtl: direction = PANGO_DIRECTION_RTL
         case .ltr: direction = PANGO_DIRECTION_LTR
-        case nil: direction = pango_find_base_dir(text, Int32(length)) == PANGO_DIRECTION_RTL ? PANGO_DIRECTION_RTL : PANGO_DIRECTION_LTR
+        case nil: direction = Self.firstStrongIsRTL(shaped.bytes) ? PANGO_DIRECTION_RTL : PANGO_DIRECTION_LTR
         }
         shaped.rightToLeft = direction == PANGO_DIRECTION_RTL
         // Vertical text: CJK upright, other scripts turned (Pango's gravity); the line is drawn
@@ -220,6 +220,21 @@ extension TextEngine {
         default:
             return false
         }
+    }
+
+    /// True when the first strongly directional letter is right to left (Hebrew, Arabic,
+    /// Syriac, Thaana, N'Ko and their presentation forms); letters of other scripts count as
+    /// left to right; digits, punctuation and spaces do not count (Unicode bidi rule P2).
+    static func firstStrongIsRTL(_ bytes: [UInt8]) -> Bool {
+        for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
+            switch scalar.value {
+            case 0x0590...0x08FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFF, 0x10800...0x10FFF, 0x1E800...0x1EFFF:
+                if scalar.properties.isAlphabetic { return true }
+            default:
+                if scalar.properties.isAlphabetic { return false }
+            }
+        }
+        return false
     }
 
     /// The hyphen glyph in an item's font, shaped once per font.
