@@ -57,7 +57,7 @@ bench: build
 	python3 Tests/Bench/bench.py --galley $(BIN)
 
 lint:
-	$(SWIFT) format lint --recursive --strict Sources Tests Package.swift
+	$(SWIFT) format lint --recursive --strict --configuration .swift-format Sources Tests Package.swift
 
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/galley/templates
