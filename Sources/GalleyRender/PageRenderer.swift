@@ -9,8 +9,8 @@ import GalleyStory
 ///
 /// A page is drawn in layers, so that nothing of one line hides what another line drew:
 /// images; the background boxes of every line; the shadows of every line; then line by line
-/// the underlines, the glyphs (fill, then outline) and the strikethroughs; last the link
-/// annotations (PDF only) and the folio. Text is drawn in reading order in one layer, so a PDF
+/// the underlines, the glyphs (fill, then outline) and the strikethroughs; then the folio, and
+/// last the link annotations (PDF only). Text is drawn in reading order in one layer, so a PDF
 /// reader extracts every word once, in order.
 final class PageRenderer {
     let framesetter: Framesetter
@@ -28,10 +28,16 @@ final class PageRenderer {
 
     /// Draws one page onto `cr`, whose user space is the page in points.
     func draw(_ page: Page, on cr: OpaquePointer) throws(RenderError) {
+        let target = Target(cr)
+        // Cairo 1.16 makes link annotations structure elements, and with links alone it
+        // writes a structure tree that refers to an object it never writes (a damaged PDF).
+        // Each page of a story with links is therefore one `Part` element holding the page's
+        // content and its links: a complete structure tree, in reading order.
+        let tagged = target.isPDF && !links.links.isEmpty
+        if tagged { cairo_tag_begin(cr, "Part", nil) }
         for frame in page.frames {
             for image in frame.images { try draw(image, on: cr) }
         }
-        let target = Target(cr)
         let lines = page.frames.flatMap { frame in frame.lines.map { place($0) } }
         for line in lines { drawBackgrounds(line, on: cr) }
         for line in lines { drawShadows(line, on: cr, target: target) }
@@ -40,8 +46,11 @@ final class PageRenderer {
             for run in line.runs { drawGlyphs(run, on: cr) }
             drawDecorations(line, kind: .strikethrough, on: cr)
         }
-        if target.isPDF { emitLinks(lines, on: cr) }
         if let footer = page.footer { drawFooter(footer.text, center: footer.center, on: cr) }
+        if tagged {
+            emitLinks(lines, on: cr)
+            cairo_tag_end(cr, "Part")
+        }
     }
 
     private func draw(_ placed: PlacedImage, on cr: OpaquePointer) throws(RenderError) {

@@ -4,10 +4,13 @@ import GalleyLayout
 import GalleyStory
 
 extension PageRenderer {
-    /// Pixels per point of shadow masks in a PDF (576 ppi), and the least a mask may fall to
-    /// when it would be larger than `shadowPixelBudget` (300 ppi).
+    /// Pixels per point of shadow masks in a PDF: 8 (576 ppi) for a small blur, down to 300 ppi
+    /// for a larger one (a blurred mask holds no detail finer than its σ: 3 pixels per σ are
+    /// plenty, and the PDF keeps every pixel, deflated).
     static let pdfShadowResolution = 8.0
     static let pdfShadowMinimum = 300.0 / 72
+    /// Pixels per σ a PDF mask needs.
+    static let pdfPixelsPerSigma = 3.0
     /// Most pixels one shadow mask may hold. A PDF keeps every mask of a page until the page is
     /// written, so its budget is smaller; an image surface uses the mask at once.
     static let shadowPixelBudget = (pdf: 1 << 20, image: 1 << 23)
@@ -25,8 +28,9 @@ extension PageRenderer {
     ///
     /// With no blur the glyph outlines are filled as a path at the offset (paths, not text: a PDF
     /// reader must not find the words twice). With a blur radius `r` the glyphs are rendered into
-    /// an A8 mask at a high resolution (4 × the device scale on an image, 8 px per point in a
-    /// PDF, never under 300 ppi unless the run is huge), blurred with a box blur applied three
+    /// an A8 mask at a high resolution (4 × the device scale on an image; in a PDF 8 px per
+    /// point for a small blur, down to 300 ppi for a large one; less only for a huge run),
+    /// blurred with a box blur applied three
     /// times in each direction (≈ a Gaussian with σ = r / 2, the CSS convention), and painted in
     /// the shadow colour through the mask. One mask per run, freed as soon as it is painted.
     func drawShadow(_ shadow: Shadow, of placed: PlacedRun, on cr: OpaquePointer, target: Target) {
@@ -72,7 +76,10 @@ extension PageRenderer {
             let bx1 = xs.max()! + margin
             let by0 = gy0 - margin
             let by1 = gy1 + margin
-            var ppp = target.isPDF ? Self.pdfShadowResolution : 4 * target.deviceScale
+            var ppp = 4 * target.deviceScale
+            if target.isPDF {
+                ppp = min(Self.pdfShadowResolution, max(Self.pdfShadowMinimum, Self.pdfPixelsPerSigma / sigma))
+            }
             let floor = target.isPDF ? Self.pdfShadowMinimum : target.deviceScale
             let budget = Double(target.isPDF ? Self.shadowPixelBudget.pdf : Self.shadowPixelBudget.image)
             let area = (bx1 - bx0) * (by1 - by0)
