@@ -27,7 +27,8 @@ extension PageRenderer {
     /// horizontal scale, blurred, in the shadow's colour, moved by (dx, dy) with y down.
     ///
     /// With no blur the glyph outlines are filled as a path at the offset (paths, not text: a PDF
-    /// reader must not find the words twice). With a blur radius `r` the glyphs are rendered into
+    /// reader must not find the words twice), except colour glyphs, which have no outline: they
+    /// take the mask route below, unblurred. With a blur radius `r` the glyphs are rendered into
     /// an A8 mask at a high resolution (4 × the device scale on an image; in a PDF 8 px per
     /// point for a small blur, down to 300 ppi for a large one; less only for a huge run),
     /// blurred with a box blur applied three
@@ -36,8 +37,10 @@ extension PageRenderer {
     func drawShadow(_ shadow: Shadow, of placed: PlacedRun, on cr: OpaquePointer, target: Target) {
         let style = placed.style
         let font = framesetter.engine.font(placed.run.font)
+        // Colour (emoji) glyphs are images with no outline to fill: they always go through a mask.
+        let outlined = !FontRegistry.shared.isColor(placed.run.font)
         withGlyphString(placed) { gs in
-            if shadow.blur <= 0 {
+            if shadow.blur <= 0 && outlined {
                 cairo_save(cr)
                 cairo_translate(cr, shadow.dx, shadow.dy)
                 setColor(shadow.color, on: cr)

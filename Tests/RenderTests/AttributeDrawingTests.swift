@@ -367,6 +367,22 @@ func runExtents(_ line: PlacedLine) -> [(style: Int, start: Double, end: Double)
         #expect(soft.minY < sharp.minY - 2 && soft.maxY > sharp.maxY + 2)
     }
 
+    // A colour emoji casts a sharp shadow of its whole silhouette (its glyph is an image, not an
+    // outline to fill): a solid disc, filling most of its bounding box.
+    @Test func emojiSharpShadow() throws {
+        let fs = attributed("<font color=\"red\" size=\"30\">😀</font>") {
+            if $0.color == attrRed { $0.shadow = Shadow(dx: 0, dy: 40, blur: 0, color: attrBlue) }
+        }
+        let png = try renderPNG(fs)
+        let line = try #require(firstPageLines(fs).first)
+        // Below the line box there is nothing but the shadow.
+        let below = Int((line.box.maxY * 2).rounded(.up)) + 1
+        let shadow = Ink(png, y: below..<png.height, where: bluishPixel)
+        #expect(shadow.width > 40)
+        #expect(Double(shadow.count) > 0.7 * Double(shadow.width * shadow.height), "\(shadow.count) of \(shadow.width)×\(shadow.height)")
+        #expect(bluishPixel(png[(shadow.minX + shadow.maxX) / 2, (shadow.minY + shadow.maxY) / 2]))
+    }
+
     // Hollow text casts the shadow of its outline only: the middle of a stem's shadow stays clear.
     @Test func hollowCastsOutline() throws {
         func stemMiddle(hollow: Bool) throws -> PNGPixels.Pixel {
