@@ -6,23 +6,51 @@ import GalleyStory
 
 /// Draws laid-out pages with Cairo. It decides nothing: every position comes from the layout,
 /// and glyphs are drawn as shaped, so the PDF and the PNG of a page are the same geometry.
+///
+/// A page is drawn in layers, so that nothing of one line hides what another line drew:
+/// images; the background boxes of every line; the shadows of every line; then line by line
+/// the underlines, the glyphs (fill, then outline) and the strikethroughs; then the folio, and
+/// last the link annotations (PDF only). Text is drawn in reading order in one layer, so a PDF
+/// reader extracts every word once, in order.
 final class PageRenderer {
     let framesetter: Framesetter
     let images: ImageStore
-    private var story: Story { framesetter.story }
+    let story: Story
+    /// The story's links, for the annotations.
+    let links: LinkIndex
 
     init(framesetter: Framesetter) {
         self.framesetter = framesetter
         self.images = ImageStore(file: framesetter.file)
+        self.story = framesetter.story
+        self.links = LinkIndex(story: framesetter.story)
     }
 
     /// Draws one page onto `cr`, whose user space is the page in points.
     func draw(_ page: Page, on cr: OpaquePointer) throws(RenderError) {
+        let target = Target(cr)
+        // Cairo 1.16 makes link annotations structure elements, and with links alone it
+        // writes a structure tree that refers to an object it never writes (a damaged PDF).
+        // Each page of a story with links is therefore one `Part` element holding the page's
+        // content and its links: a complete structure tree, in reading order.
+        let tagged = target.isPDF && !links.links.isEmpty
+        if tagged { cairo_tag_begin(cr, "Part", nil) }
         for frame in page.frames {
             for image in frame.images { try draw(image, on: cr) }
-            for line in frame.lines { draw(line, on: cr) }
+        }
+        let lines = page.frames.flatMap { frame in frame.lines.map { place($0) } }
+        for line in lines { drawBackgrounds(line, on: cr) }
+        for line in lines { drawShadows(line, on: cr, target: target) }
+        for line in lines {
+            drawDecorations(line, kind: .underline, on: cr)
+            for run in line.runs { drawGlyphs(run, on: cr) }
+            drawDecorations(line, kind: .strikethrough, on: cr)
         }
         if let footer = page.footer { drawFooter(footer.text, center: footer.center, on: cr) }
+        if tagged {
+            emitLinks(lines, on: cr)
+            cairo_tag_end(cr, "Part")
+        }
     }
 
     private func draw(_ placed: PlacedImage, on cr: OpaquePointer) throws(RenderError) {
@@ -40,73 +68,141 @@ final class PageRenderer {
         cairo_restore(cr)
     }
 
-    private func setColor(_ c: RGBA, on cr: OpaquePointer) {
+    func setColor(_ c: RGBA, on cr: OpaquePointer) {
         cairo_set_source_rgba(cr, c.red, c.green, c.blue, c.alpha)
     }
 
-    /// Draws a line's runs from their shaped glyphs: fill first, then any outline over it, so
-    /// the text stays selectable in the PDF.
-    private func draw(_ line: PlacedLine, on cr: OpaquePointer) {
+    /// A line's runs with their page geometry.
+    private func place(_ line: PlacedLine) -> LineRuns {
         let layout = line.paragraph
-        let b = layout.lines[line.lineIndex]
-        let x0 = line.origin.x + b.alignOffset
-        let y = line.origin.y
-        let engine = framesetter.engine
-        let bytes = layout.text.bytes
-        for run in layout.drawRuns(line: line.lineIndex) {
-            let style = story.styles[run.style]
-            let font = engine.font(run.font)
-            var glyphs = run.glyphs
-            let start = Int(run.storyRange.lowerBound - layout.storyStart)
-            let end = Int(run.storyRange.upperBound - layout.storyStart)
-            // Clusters relative to the run's first byte, as a PangoItem wants them.
-            var clusters = run.clusters.map { $0 - Int32(start) }
-            glyphs.withUnsafeMutableBufferPointer { g in
-                clusters.withUnsafeMutableBufferPointer { c in
-                    var gs = PangoGlyphString(
-                        num_glyphs: Int32(g.count), glyphs: g.baseAddress, log_clusters: c.baseAddress, space: Int32(g.count))
-                    // Hollow text (positive width) is still drawn as text, so it stays selectable
-                    // and searchable, but at 1/255 opacity: Cairo drops fully clear drawing, and
-                    // 1/255 changes no pixel by more than one level.
-                    let hollow = style.strokeWidth > 0
-                    var fill = style.color
-                    if hollow { fill.alpha = 1.0 / 255 }
-                    setColor(fill, on: cr)
-                    cairo_move_to(cr, x0 + run.x, y)
-                    if run.isHyphen || end <= start {
-                        // An added hyphen has no text of its own.
-                        pango_cairo_show_glyph_string(cr, font, &gs)
-                    } else {
-                        // With the text and clusters, so the PDF maps glyphs back to the real
-                        // characters (ligatures, and CJK ideographs that share glyphs with radicals).
-                        bytes.withUnsafeBufferPointer { text in
-                            var item = PangoItem()
-                            item.offset = Int32(start)
-                            item.length = Int32(end - start)
-                            item.num_chars = Int32(text[start..<end].lazy.filter { $0 & 0xC0 != 0x80 }.count)
-                            item.analysis.font = font
-                            item.analysis.level = run.level
-                            withUnsafeMutablePointer(to: &item) { itemPointer in
-                                withUnsafeMutablePointer(to: &gs) { glyphPointer in
-                                    var glyphItem = PangoGlyphItem(
-                                        item: itemPointer, glyphs: glyphPointer, y_offset: 0, start_x_offset: 0, end_x_offset: 0)
-                                    text.withMemoryRebound(to: CChar.self) { chars in
-                                        pango_cairo_show_glyph_item(cr, chars.baseAddress, &glyphItem)
-                                    }
-                                }
-                            }
-                        }
-                    }
-                    if style.isStroked {
-                        cairo_new_path(cr)
-                        cairo_move_to(cr, x0 + run.x, y)
-                        pango_cairo_glyph_string_path(cr, font, &gs)
-                        setColor(style.strokeColor ?? style.color, on: cr)
-                        cairo_set_line_width(cr, abs(style.strokeWidth) / 100 * style.size)
-                        cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
-                        cairo_stroke(cr)
+        let x0 = line.origin.x + layout.lines[line.lineIndex].alignOffset
+        let runs = layout.drawRuns(line: line.lineIndex).map { run in
+            PlacedRun(
+                run: run, style: story.styles[run.style], paragraph: layout, start: x0 + run.x,
+                end: x0 + run.x + run.width, baseline: line.origin.y)
+        }
+        return LineRuns(line: line, runs: runs)
+    }
+
+    // MARK: - Glyphs
+
+    /// Draws a run's glyphs: the fill as text (so the PDF keeps it selectable and searchable),
+    /// then the outline over it when the style strokes.
+    private func drawGlyphs(_ placed: PlacedRun, on cr: OpaquePointer) {
+        let style = placed.style
+        let run = placed.run
+        let font = framesetter.engine.font(run.font)
+        // Hollow text (positive width) is still drawn as text, so it stays selectable and
+        // searchable, but at 1/255 opacity: Cairo drops fully clear drawing, and 1/255 changes
+        // no pixel by more than one level.
+        var fill = style.color
+        if style.isHollow { fill.alpha = 1.0 / 255 }
+        withGlyphString(placed) { gs in
+            cairo_save(cr)
+            applyGlyphTransform(style, at: placed.start, placed.runBaseline, on: cr)
+            setColor(fill, on: cr)
+            cairo_move_to(cr, 0, 0)
+            showText(placed, glyphs: &gs, font: font, on: cr)
+            cairo_restore(cr)
+            if style.isStroked {
+                outline(style, at: placed.start, placed.runBaseline, glyphs: &gs, font: font, on: cr)
+                setColor(style.strokeColor ?? style.color, on: cr)
+                cairo_stroke(cr)
+            }
+        }
+    }
+
+    /// Shows glyphs at the current point as text: with the run's characters and clusters when it
+    /// has any, so the PDF maps glyphs back to the real characters (ligatures, and CJK ideographs
+    /// that share glyphs with radicals).
+    private func showText(
+        _ placed: PlacedRun, glyphs gs: inout PangoGlyphString, font: UnsafeMutablePointer<PangoFont>, on cr: OpaquePointer
+    ) {
+        let run = placed.run
+        let layout = placed.paragraph
+        guard !run.isHyphen, !run.storyRange.isEmpty else {
+            // An added hyphen has no text of its own.
+            pango_cairo_show_glyph_string(cr, font, &gs)
+            return
+        }
+        let start = run.storyRange.lowerBound - layout.storyStart
+        let end = run.storyRange.upperBound - layout.storyStart
+        layout.text.bytes.withUnsafeBufferPointer { text in
+            var item = PangoItem()
+            item.offset = Int32(start)
+            item.length = Int32(end - start)
+            item.num_chars = Int32(text[start..<end].lazy.filter { $0 & 0xC0 != 0x80 }.count)
+            item.analysis.font = font
+            item.analysis.level = run.level
+            withUnsafeMutablePointer(to: &item) { itemPointer in
+                withUnsafeMutablePointer(to: &gs) { glyphPointer in
+                    var glyphItem = PangoGlyphItem(
+                        item: itemPointer, glyphs: glyphPointer, y_offset: 0, start_x_offset: 0, end_x_offset: 0)
+                    text.withMemoryRebound(to: CChar.self) { chars in
+                        pango_cairo_show_glyph_item(cr, chars.baseAddress, &glyphItem)
                     }
                 }
+            }
+        }
+    }
+
+    /// Sets the current path to the outline of glyphs drawn with `style` from the baseline
+    /// origin (`x`, `y`), and the pen for it: the path is made under the glyph transform, the
+    /// pen is not (a slant or a horizontal scale must not make the pen oval).
+    func outline(
+        _ style: TextStyle, at x: Double, _ y: Double, glyphs gs: inout PangoGlyphString,
+        font: UnsafeMutablePointer<PangoFont>, on cr: OpaquePointer
+    ) {
+        cairo_new_path(cr)
+        cairo_save(cr)
+        applyGlyphTransform(style, at: x, y, on: cr)
+        cairo_move_to(cr, 0, 0)
+        pango_cairo_glyph_string_path(cr, font, &gs)
+        cairo_restore(cr)  // the path stays where it was made
+        cairo_set_line_width(cr, style.outlineWidth)
+        cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+    }
+
+    /// Moves the origin to a run's baseline origin (`x`, `y`), then slants (obliqueness:
+    /// x' = x − o·y, y down, so positive leans right) and scales horizontally (expansion)
+    /// around it. Glyph positions along the baseline stay where the layout put them:
+    /// `withGlyphString` divides the advances by the scale this multiplies them by.
+    func applyGlyphTransform(_ style: TextStyle, at x: Double, _ y: Double, on cr: OpaquePointer) {
+        cairo_translate(cr, x, y)
+        if style.obliqueness != 0 {
+            var shear = cairo_matrix_t(xx: 1, yx: 0, xy: -style.obliqueness, yy: 1, x0: 0, y0: 0)
+            cairo_transform(cr, &shear)
+        }
+        let s = style.horizontalScale
+        if s != 1 && s > 0 { cairo_scale(cr, s, 1) }
+    }
+
+    /// Calls `body` with a Pango glyph string of the run. With a horizontal scale `s`, advances
+    /// and x offsets are divided by `s` (rounded cumulatively, so every glyph lands where the
+    /// layout put it once the glyphs are drawn scaled by `s`).
+    func withGlyphString<R>(_ placed: PlacedRun, _ body: (inout PangoGlyphString) -> R) -> R {
+        let run = placed.run
+        let s = placed.style.horizontalScale
+        var glyphs = run.glyphs
+        if s != 1 && s > 0 {
+            var exact: Int64 = 0
+            var drawn: Int32 = 0
+            for i in glyphs.indices {
+                exact += Int64(glyphs[i].geometry.width)
+                let next = Int32((Double(exact) / s).rounded())
+                glyphs[i].geometry.width = next - drawn
+                drawn = next
+                glyphs[i].geometry.x_offset = Int32((Double(glyphs[i].geometry.x_offset) / s).rounded())
+            }
+        }
+        let first = Int32(run.storyRange.lowerBound - placed.paragraph.storyStart)
+        // Clusters relative to the run's first byte, as a PangoItem wants them.
+        var clusters = run.clusters.map { $0 - first }
+        return glyphs.withUnsafeMutableBufferPointer { g in
+            clusters.withUnsafeMutableBufferPointer { c in
+                var gs = PangoGlyphString(
+                    num_glyphs: Int32(g.count), glyphs: g.baseAddress, log_clusters: c.baseAddress, space: Int32(g.count))
+                return body(&gs)
             }
         }
     }

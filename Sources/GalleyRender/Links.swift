@@ -1,0 +1,140 @@
+import CCairo
+import GalleyLayout
+import GalleyStory
+
+/// The links of a story (`TextStyle.link`): each a maximal range of the text with the same
+/// target. Style runs that follow each other with the same target are one link, across
+/// paragraph breaks too (the only bytes between them are newlines); the same target after
+/// other text is another link.
+struct LinkIndex {
+    struct Link: Equatable {
+        var range: Range<Int>
+        var uri: String
+    }
+    /// In story order, not overlapping.
+    let links: [Link]
+
+    init(story: Story) {
+        var links: [Link] = []
+        let utf8 = story.text.utf8
+        func onlyNewlines(_ a: Int, _ b: Int) -> Bool {
+            guard a < b else { return a == b }
+            let i = utf8.index(utf8.startIndex, offsetBy: a)
+            return utf8[i..<utf8.index(i, offsetBy: b - a)].allSatisfy { $0 == 0x0A }
+        }
+        for run in story.runs where !run.range.isEmpty {
+            guard let uri = story.styles[run.style].link, !uri.isEmpty else { continue }
+            if let last = links.last, last.uri == uri, onlyNewlines(last.range.upperBound, run.range.lowerBound) {
+                links[links.count - 1].range = last.range.lowerBound..<run.range.upperBound
+            } else {
+                links.append(Link(range: run.range, uri: uri))
+            }
+        }
+        self.links = links
+    }
+
+    /// The index of the link holding story byte `b`.
+    func link(at b: Int) -> Int? {
+        var lo = 0
+        var hi = links.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if links[mid].range.upperBound <= b { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < links.count && links[lo].range.contains(b) ? lo : nil
+    }
+}
+
+extension PageRenderer {
+    /// The link a run belongs to (an added hyphen belongs to the word it ends).
+    func linkIndex(of placed: PlacedRun) -> Int? {
+        guard let uri = placed.style.link, !uri.isEmpty else { return nil }
+        let r = placed.run.storyRange
+        return links.link(at: placed.run.isHyphen ? r.lowerBound - 1 : r.lowerBound)
+    }
+
+    /// The rectangles of each link on a page, links in the order they first appear: one per
+    /// line segment, from the left end of the first linked run's advance to the right end of
+    /// the last of a sequence of adjacent runs of the link (in visual order, so right-to-left
+    /// text mixed with other text may give a line more than one), as tall as the line box.
+    func linkRects(_ lines: [LineRuns]) -> [(link: Int, rects: [Rect])] {
+        var order: [Int] = []
+        var rects: [Int: [Rect]] = [:]
+        for line in lines {
+            let runs = line.runs
+            var i = 0
+            while i < runs.count {
+                guard let link = linkIndex(of: runs[i]) else {
+                    i += 1
+                    continue
+                }
+                var j = i + 1
+                while j < runs.count && linkIndex(of: runs[j]) == link { j += 1 }
+                let x0 = runs[i].start
+                let x1 = runs[j - 1].end
+                if x1 > x0 {
+                    if rects[link] == nil { order.append(link) }
+                    rects[link, default: []].append(Rect(x: x0, y: line.top, width: x1 - x0, height: line.bottom - line.top))
+                }
+                i = j
+            }
+        }
+        return order.map { ($0, rects[$0]!) }
+    }
+
+    /// Emits one PDF link annotation per link on the page, covering all its rectangles (Cairo
+    /// writes them as the annotation's QuadPoints, their union as its Rect). Rectangles are in
+    /// page points, y down, as Cairo's `rect` attribute wants them: the PDF's user space is the
+    /// page, so no transform applies.
+    func emitLinks(_ lines: [LineRuns], on cr: OpaquePointer) {
+        for (link, rects) in linkRects(lines) {
+            let numbers = rects.map { "\(decimal($0.x)) \(decimal($0.y)) \(decimal($0.width)) \(decimal($0.height))" }
+            let attributes = "uri='\(LinkAttributes.escape(LinkAttributes.uri(links.links[link].uri)))' rect=[\(numbers.joined(separator: " "))]"
+            cairo_tag_begin(cr, CAIRO_TAG_LINK, attributes)
+            cairo_tag_end(cr, CAIRO_TAG_LINK)
+        }
+    }
+
+    /// A number for Cairo's attribute parser: plain decimal, at most 3 decimals.
+    private func decimal(_ v: Double) -> String {
+        let m = Int64((v * 1000).rounded())
+        let sign = m < 0 ? "-" : ""
+        let a = m.magnitude
+        let fraction = a % 1000
+        guard fraction != 0 else { return "\(sign)\(a / 1000)" }
+        var f = String(fraction)
+        f = String(repeating: "0", count: 3 - f.count) + f
+        while f.hasSuffix("0") { f.removeLast() }
+        return "\(sign)\(a / 1000).\(f)"
+    }
+}
+
+/// Link targets as Cairo's tag attributes take them.
+enum LinkAttributes {
+    /// The target as a URI a PDF can hold: bytes that are not printable ASCII (UTF-8 of
+    /// non-ASCII characters, spaces, controls) and the PDF string delimiters `(`, `)` and `\`
+    /// percent-encoded (Cairo 1.16 writes the URI into a PDF string without escaping them).
+    static func uri(_ target: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        for b in target.utf8 {
+            if b <= 0x20 || b >= 0x7F || b == UInt8(ascii: "(") || b == UInt8(ascii: ")") || b == UInt8(ascii: "\\") {
+                out += [UInt8(ascii: "%"), hex[Int(b >> 4)], hex[Int(b & 0xF)]]
+            } else {
+                out.append(b)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// A string value for Cairo's attribute syntax (inside single quotes): `\` and `'` escaped
+    /// with a backslash.
+    static func escape(_ s: String) -> String {
+        var out = ""
+        for c in s.unicodeScalars {
+            if c == "\\" || c == "'" { out.unicodeScalars.append("\\") }
+            out.unicodeScalars.append(c)
+        }
+        return out
+    }
+}

@@ -1,0 +1,52 @@
+import CCairo
+import GalleyLayout
+import GalleyStory
+
+/// A draw run with its page geometry and style: what every layer of a page draws from.
+struct PlacedRun {
+    var run: DrawRun
+    var style: TextStyle
+    /// The shaped paragraph the run comes from (its text, for the PDF's text mapping).
+    var paragraph: ParagraphLayout
+    /// Left and right ends of the run's advance on the page, points (justification included).
+    var start: Double
+    var end: Double
+    /// The line's baseline, points from the top of the page.
+    var baseline: Double
+
+    /// The run's own baseline: the line's, raised by the baseline offset (negative lowers).
+    var runBaseline: Double { baseline - style.baselineOffset }
+}
+
+/// A placed line and its runs in visual order, left to right.
+struct LineRuns {
+    var line: PlacedLine
+    var runs: [PlacedRun]
+
+    /// Top and bottom of the line box.
+    var top: Double { line.box.y }
+    var bottom: Double { line.box.maxY }
+}
+
+/// What the page is drawn onto.
+struct Target {
+    /// A PDF surface: link annotations are emitted, shadows are rasterised at a fixed resolution.
+    var isPDF: Bool
+    /// Device pixels per point (1 on a PDF surface, dpi ÷ 72 on an image).
+    var deviceScale: Double
+
+    init(_ cr: OpaquePointer) {
+        isPDF = cairo_surface_get_type(cairo_get_target(cr)) == CAIRO_SURFACE_TYPE_PDF
+        var dx = 1.0
+        var dy = 0.0
+        cairo_user_to_device_distance(cr, &dx, &dy)
+        deviceScale = max(1e-3, (dx * dx + dy * dy).squareRoot())
+    }
+}
+
+extension TextStyle {
+    /// Width of the glyph outline's pen, points: Core Text's stroke width is percent of the size.
+    var outlineWidth: Double { abs(strokeWidth) / 100 * size }
+    /// Hollow text: outline only, the fill is (nearly) clear.
+    var isHollow: Bool { strokeWidth > 0 }
+}

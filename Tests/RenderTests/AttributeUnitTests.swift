@@ -1,0 +1,60 @@
+import Foundation
+import GalleyMarkup
+import GalleyStory
+import TestSupport
+import Testing
+
+@testable import GalleyRender
+
+@Suite struct AttributeUnitTests {
+    // Three box passes of width 2r + 1 have variance 3((2r+1)² − 1)/12 ≈ σ²: the radius for σ.
+    @Test func blurRadius() {
+        #expect(BoxBlur.radius(sigma: 0) == 0)
+        for sigma in [2.0, 5.0, 10.0, 40.0] {
+            let r = Double(BoxBlur.radius(sigma: sigma))
+            let variance = 3 * ((2 * r + 1) * (2 * r + 1) - 1) / 12
+            #expect(abs(variance.squareRoot() - sigma) < 1.2, "σ \(sigma): r \(r)")
+        }
+    }
+
+    // A blurred dot spreads symmetrically, keeps (nearly) its total, and peaks where it was.
+    @Test func blurOfADot() {
+        let w = 41
+        let h = 31
+        let stride = 44
+        var data = [UInt8](repeating: 0, count: stride * h)
+        for y in 14...16 { for x in 19...21 { data[y * stride + x] = 255 } }
+        let before = data.reduce(0) { $0 + Int($1) }
+        data.withUnsafeMutableBufferPointer { BoxBlur.apply($0.baseAddress!, width: w, height: h, stride: stride, radius: 2) }
+        let after = data.reduce(0) { $0 + Int($1) }
+        #expect(abs(after - before) < before / 20)
+        #expect(data[15 * stride + 20] == data.max())
+        #expect(data[15 * stride + 14] == data[15 * stride + 26])
+        #expect(data[9 * stride + 20] == data[21 * stride + 20])
+        #expect(data[15 * stride + 14] > 0 && data[15 * stride + 12] == 0)
+        // The padding bytes past the width are left alone.
+        #expect((0..<h).allSatisfy { y in (w..<stride).allSatisfy { data[y * stride + $0] == 0 } })
+    }
+
+    // Cairo's attribute strings escape ' and \ with a backslash.
+    @Test func attributeEscaping() {
+        #expect(LinkAttributes.escape("a'b\\c") == "a\\'b\\\\c")
+        #expect(LinkAttributes.escape("plain") == "plain")
+    }
+
+    // URIs are made printable ASCII, with PDF string delimiters and non-ASCII percent-encoded.
+    @Test func uriEncoding() {
+        #expect(LinkAttributes.uri("https://x.org/a b(c)\\d/é") == "https://x.org/a%20b%28c%29%5Cd/%C3%A9")
+        #expect(LinkAttributes.uri("mailto:a@b.c?subject=%41") == "mailto:a@b.c?subject=%41")
+    }
+
+    // Story links: runs with one target merge across a paragraph break, not across other text.
+    @Test func linkIndex() {
+        var story = buildStory("<font color=\"red\">a</font><font color=\"blue\">b\nc</font> d <font color=\"red\">e</font>").story
+        for i in story.styles.indices where story.styles[i].color != .black { story.styles[i].link = "u" }
+        let index = LinkIndex(story: story)
+        // "ab" + "\n" + "c" is one link (a and b differ in style only), "e" another.
+        #expect(index.links.map(\.range) == [0..<4, 7..<8])
+        #expect(index.link(at: 0) == 0 && index.link(at: 3) == 0 && index.link(at: 5) == nil && index.link(at: 7) == 1)
+    }
+}
