@@ -1,5 +1,7 @@
 import CCairo
 import CPixbuf
+import CRsvg
+import GalleyLayout
 import Foundation
 import GalleyMarkup
 import GalleyStory
@@ -12,8 +14,39 @@ final class ImageStore {
 
     init(file: String) { self.file = file }
 
+    /// Loaded SVG documents.
+    private var svgs: [String: UnsafeMutablePointer<RsvgHandle>] = [:]
+
     deinit {
         for (_, s) in surfaces { cairo_surface_destroy(s) }
+        for (_, h) in svgs { g_object_unref(UnsafeMutableRawPointer(h)) }
+    }
+
+    /// Draws an SVG into `rect` with librsvg: vectors stay vectors in the PDF.
+    func drawSVG(_ image: ImageReference, in rect: Rect, on cr: OpaquePointer) throws(RenderError) {
+        let handle: UnsafeMutablePointer<RsvgHandle>
+        if let h = svgs[image.path] {
+            handle = h
+        } else {
+            var error: UnsafeMutablePointer<GError>?
+            guard let h = rsvg_handle_new_from_file(image.path, &error) else {
+                let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
+                if let error { g_error_free(error) }
+                throw RenderError(.error("cannot read SVG '\(image.source)': \(reason)", file: file, at: image.location, length: 4))
+            }
+            svgs[image.path] = h
+            handle = h
+        }
+        var viewport = RsvgRectangle(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+        var error: UnsafeMutablePointer<GError>?
+        cairo_save(cr)
+        let ok = rsvg_handle_render_document(handle, cr, &viewport, &error)
+        cairo_restore(cr)
+        if ok == 0 {
+            let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
+            if let error { g_error_free(error) }
+            throw RenderError(.error("cannot draw SVG '\(image.source)': \(reason)", file: file, at: image.location, length: 4))
+        }
     }
 
     /// The surface of an image, decoding it on first use.

@@ -35,16 +35,19 @@ final class PageRenderer {
         // content and its links: a complete structure tree, in reading order.
         let tagged = target.isPDF && !links.links.isEmpty
         if tagged { cairo_tag_begin(cr, "Part", nil) }
-        for frame in page.frames {
-            for image in frame.images { try draw(image, on: cr) }
-        }
+        for image in page.floats + page.frames.flatMap(\.images) { try draw(image, on: cr) }
         let lines = page.frames.flatMap { frame in frame.lines.map { place($0) } }
-        for line in lines { drawBackgrounds(line, on: cr) }
-        for line in lines { drawShadows(line, on: cr, target: target) }
+        for line in lines { inLineSpace(line, cr) { drawBackgrounds(line, on: cr) } }
+        for line in lines { inLineSpace(line, cr) { drawShadows(line, on: cr, target: target) } }
         for line in lines {
-            drawDecorations(line, kind: .underline, on: cr)
-            for run in line.runs { drawGlyphs(run, on: cr) }
-            drawDecorations(line, kind: .strikethrough, on: cr)
+            try inLineSpace(line, cr) { () throws(RenderError) in
+                drawDecorations(line, kind: .underline, on: cr)
+                for run in line.runs {
+                    drawGlyphs(run, on: cr)
+                    for a in run.run.attachments { try drawAttachment(a.attachment, x: run.start + a.x, baseline: run.runBaseline, on: cr) }
+                }
+                drawDecorations(line, kind: .strikethrough, on: cr)
+            }
         }
         if let footer = page.footer { drawFooter(footer.text, center: footer.center, on: cr) }
         if tagged {
@@ -53,19 +56,54 @@ final class PageRenderer {
         }
     }
 
+    /// Runs `body` in the line's own space: the page for ordinary lines; for a vertical line,
+    /// turned a quarter turn about the top of its strip, so that its runs (placed along a
+    /// horizontal baseline through the strip's centre) read downwards.
+    private func inLineSpace<E: Error>(_ line: LineRuns, _ cr: OpaquePointer, _ body: () throws(E) -> Void) throws(E) {
+        guard line.line.vertical else { return try body() }
+        cairo_save(cr)
+        cairo_translate(cr, line.line.origin.x, line.line.origin.y)
+        cairo_rotate(cr, Double.pi / 2)
+        defer { cairo_restore(cr) }
+        try body()
+    }
+
+    /// Draws a placed image (block, float or page-wide) and its caption.
     private func draw(_ placed: PlacedImage, on cr: OpaquePointer) throws(RenderError) {
-        let image = story.images[placed.image]
+        try drawImage(placed.image, in: placed.rect, on: cr)
+        if let caption = placed.caption, let box = placed.captionRect {
+            let layout = framesetter.engine.captionLayout(caption, width: box.width, style: framesetter.template.body)
+            defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+            setColor(RGBA(0.25, 0.25, 0.25), on: cr)
+            cairo_move_to(cr, box.x, box.y)
+            pango_cairo_show_layout(cr, layout)
+        }
+    }
+
+    /// Draws image `index` scaled into `rect`: SVG as vectors, PNG and JPEG as pixels.
+    private func drawImage(_ index: Int, in rect: Rect, on cr: OpaquePointer) throws(RenderError) {
+        let image = story.images[index]
+        if image.info.format == .svg {
+            try images.drawSVG(image, in: rect, on: cr)
+            return
+        }
         let surface = try images.surface(for: image)
         let pw = Double(cairo_image_surface_get_width(surface))
         let ph = Double(cairo_image_surface_get_height(surface))
         cairo_save(cr)
-        cairo_translate(cr, placed.rect.x, placed.rect.y)
-        cairo_scale(cr, placed.rect.width / pw, placed.rect.height / ph)
+        cairo_translate(cr, rect.x, rect.y)
+        cairo_scale(cr, rect.width / pw, rect.height / ph)
         cairo_set_source_surface(cr, surface, 0, 0)
         cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
         cairo_rectangle(cr, 0, 0, pw, ph)
         cairo_fill(cr)
         cairo_restore(cr)
+    }
+
+    /// Draws an image standing in a line: its foot `descent` below the baseline.
+    private func drawAttachment(_ a: Attachment, x: Double, baseline: Double, on cr: OpaquePointer) throws(RenderError) {
+        let rect = Rect(x: x, y: baseline + a.descent - a.height, width: a.width, height: a.height)
+        try drawImage(a.image, in: rect, on: cr)
     }
 
     func setColor(_ c: RGBA, on cr: OpaquePointer) {
@@ -75,11 +113,13 @@ final class PageRenderer {
     /// A line's runs with their page geometry.
     private func place(_ line: PlacedLine) -> LineRuns {
         let layout = line.paragraph
-        let x0 = line.origin.x + layout.lines[line.lineIndex].alignOffset
+        // A vertical line is drawn in its own turned space, from its strip's top centre.
+        let x0 = (line.vertical ? 0 : line.origin.x) + layout.lines[line.lineIndex].alignOffset
+        let baseline = line.vertical ? 0 : line.origin.y
         let runs = layout.drawRuns(line: line.lineIndex).map { run in
             PlacedRun(
                 run: run, style: story.styles[run.style], paragraph: layout, start: x0 + run.x,
-                end: x0 + run.x + run.width, baseline: line.origin.y)
+                end: x0 + run.x + run.width, baseline: baseline)
         }
         return LineRuns(line: line, runs: runs)
     }
