@@ -6,7 +6,7 @@ import Testing
 @Suite struct StoryDumpTests {
     let here = GalleyMarkup.SourceLocation(line: 3, column: 2, offset: 20)
 
-    // A hand-made story shows every part: escapes, U+FFFC, stroke in the fill colour, language, dpi, set size, a misplaced end.
+    // A hand-made story shows every part: escapes, U+FFFC, stroke in the fill colour, language, dpi, set size, a misplaced end, paragraph fields unlike the template's.
     @Test func everyPart() {
         var map = SourceMap()
         map.add(storyOffset: 0, storyCharacters: 0, source: here)
@@ -32,8 +32,8 @@ import Testing
             style 0 face="Noto Serif CJK SC" size=9.5 color=#000000 stroke=fill/3 lang=zh-Hans
             run 0..<5 style 0 "a\t\"中\""
             run 6..<7 style 0 "\u{FFFC}"
-            paragraph 0..<5 text end=5
-            paragraph 6..<7 image 0
+            paragraph 0..<5 text end=5 align=left after=0
+            paragraph 6..<7 image 0 align=left after=0
             image 0 src="a b.png" png 3x4 px dpi=72 set -x20.5 pt @3:2
             """#)
     }
