@@ -157,6 +157,43 @@ public struct StoryBuilder {
         var saved: Scope
     }
 
+    /// The open elements, innermost last, with indexes kept so that matching an end tag takes
+    /// constant time however many `<font>`s are left open.
+    struct ElementStack {
+        private(set) var elements: [OpenElement] = []
+        /// Positions of the open elements of each name, of blocks, and of everything but fonts.
+        private var byName: [String: [Int]] = [:]
+        private var blocks: [Int] = []
+        private var containers: [Int] = []
+
+        subscript(i: Int) -> OpenElement { elements[i] }
+
+        mutating func push(_ e: OpenElement) {
+            let i = elements.count
+            elements.append(e)
+            byName[e.name, default: []].append(i)
+            if e.kind == .block { blocks.append(i) }
+            if e.kind != .font { containers.append(i) }
+        }
+
+        /// Removes the element at `i` and everything above it, returning them outermost first.
+        mutating func pop(from i: Int) -> ArraySlice<OpenElement> {
+            let removed = elements[i...]
+            for e in removed { byName[e.name]!.removeLast() }
+            while let b = blocks.last, b >= i { blocks.removeLast() }
+            while let c = containers.last, c >= i { containers.removeLast() }
+            elements.removeSubrange(i...)
+            return removed
+        }
+
+        /// The innermost open element with one of these names.
+        func last(named names: [String]) -> Int? { names.compactMap { byName[$0]?.last }.max() }
+
+        /// The innermost open block, and the innermost element that is not a font.
+        var lastBlock: Int? { blocks.last }
+        var lastContainer: Int? { containers.last }
+    }
+
     /// The state of one build: the agent that walks the nodes once.
     struct Run {
         let builder: StoryBuilder
@@ -176,7 +213,7 @@ public struct StoryBuilder {
 
         /// The state in force, and the open elements with the state each saved.
         var scope: Scope
-        var stack: [OpenElement] = []
+        var stack = ElementStack()
         /// Where the paragraph being built starts in `text`, and its first run.
         var paragraphStart = 0
         var paragraphFirstRun = 0
@@ -225,7 +262,7 @@ public struct StoryBuilder {
                     if case .newline? = next { StoryBuilder.trimTrailingBlanks(&s) }
                     if s.isEmpty { return }
                 }
-                flushNewlines()
+                flushNewlines(before: s.unicodeScalars.first)
                 afterBlock = false
                 append(s, at: loc)
             case .startTag(let tag):
@@ -287,15 +324,19 @@ public struct StoryBuilder {
             }
         }
 
-        /// Pending newlines before new content: blank-line mode ends the paragraph on two or
-        /// more; otherwise (one, or any number inside `<p>`) they are one space, none at the
-        /// start of a paragraph or after a space or a `<br>`.
-        mutating func flushNewlines() {
+        /// Pending newlines before new content (`next`: its first character, U+2028 for a
+        /// `<br>`): blank-line mode ends the paragraph on two or more; otherwise (one, or any
+        /// number inside `<p>`) they are one space, but none at the start of a paragraph, next to
+        /// a space or next to a `<br>`. Inside `<p>`, as in CSS, a line break between two Chinese
+        /// or Japanese characters is no space at all.
+        mutating func flushNewlines(before next: Unicode.Scalar? = nil) {
             guard pendingNewlines > 0, let loc = pendingNewlineLocation else { return }
             if pendingNewlines >= 2 && !scope.newlinesAreSpaces {
                 endParagraph(at: loc)
-            } else if !paragraphIsEmpty && !text.hasSuffix(" ") && !text.hasSuffix("\u{2028}") {
-                insert(" ", at: loc)
+            } else if !paragraphIsEmpty && !text.hasSuffix(" ") && !text.hasSuffix("\u{2028}") && next != "\u{2028}" {
+                let joinsCJK = scope.newlinesAreSpaces && next.map(Self.isCJK) == true
+                    && text.unicodeScalars.last.map(Self.isCJK) == true
+                if !joinsCJK { insert(" ", at: loc) }
             }
             pendingNewlines = 0
             pendingNewlineLocation = nil
@@ -367,6 +408,16 @@ public struct StoryBuilder {
             return nil
         }
 
+        /// Han, kana, CJK punctuation and fullwidth forms (Hangul is spaced, so not here).
+        static func isCJK(_ u: Unicode.Scalar) -> Bool {
+            switch u.value {
+            case 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF,
+                0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x20000...0x3FFFD:
+                true
+            default: false
+            }
+        }
+
         static func isRightToLeft(_ u: Unicode.Scalar) -> Bool {
             switch u.value {
             case 0x0590...0x08FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFF, 0x10800...0x10FFF, 0x1E800...0x1EFFF: true
@@ -376,7 +427,7 @@ public struct StoryBuilder {
 
         mutating func finish() -> (Story, Diagnostics) {
             let end0 = text.utf8.count
-            for element in stack where element.kind != .font {
+            for element in stack.elements where element.kind != .font {
                 // An unclosed <font> is normal in Core Text files: its style simply runs to the end.
                 diagnostics.append(.warning(
                     "<\(element.name)> is never closed; it runs to the end of the text",
@@ -445,7 +496,7 @@ public struct StoryBuilder {
         mutating func open(_ tag: MarkupTag) {
             let kind = ElementKind(tag.name)
             if kind == .block { blockBoundary(at: tag.location) }
-            stack.append(OpenElement(name: tag.name, location: tag.location, kind: kind, saved: scope))
+            stack.push(OpenElement(name: tag.name, location: tag.location, kind: kind, saved: scope))
             switch tag.name {
             case "font", "span": applyCharacterAttributes(tag)
             case "b": scope.text.weight = 700
@@ -514,22 +565,17 @@ public struct StoryBuilder {
 
         mutating func endTag(_ name: String, at loc: SourceLocation, quiet: Bool = false) {
             let kind = ElementKind(name)
-            let isHeading = ["h1", "h2", "h3"].contains(name)
-            func matches(_ e: OpenElement) -> Bool {
-                e.name == name || (isHeading && ["h1", "h2", "h3"].contains(e.name))
-            }
+            let headings = ["h1", "h2", "h3"]
+            let names = headings.contains(name) ? headings : [name]
             // Inline end tags and </font> do not reach outside the innermost block.
-            let barrier = kind == .block ? -1 : (stack.lastIndex { $0.kind == .block } ?? -1)
-            var target = stack.indices.reversed().first { $0 > barrier && matches(stack[$0]) }
-            if target == nil, kind == .inline,
-                let inner = stack.indices.reversed().first(where: { $0 > barrier && stack[$0].kind != .font }),
-                stack[inner].kind == .inline
-            {
+            let barrier = kind == .block ? -1 : (stack.lastBlock ?? -1)
+            var target = stack.last(named: names).flatMap { $0 > barrier ? $0 : nil }
+            if target == nil, kind == .inline, let inner = stack.lastContainer, inner > barrier, stack[inner].kind == .inline {
                 target = inner  // close what is open
             }
             guard let t = target else {
                 let message: String
-                if let outer = stack.indices.reversed().first(where: { matches(stack[$0]) }), barrier >= 0 {
+                if let outer = stack.last(named: names), barrier >= 0 {
                     let block = stack[barrier]
                     message = "</\(name)> cannot close <\(stack[outer].name)> (opened at \(stack[outer].location)) "
                         + "from inside <\(block.name)> (opened at \(block.location)); it is ignored"
@@ -539,29 +585,29 @@ public struct StoryBuilder {
                 diagnostics.append(.warning(message, file: file, at: loc))
                 return
             }
+            let closed = stack.pop(from: t)
             if !quiet {
-                if stack[t].name != name {
-                    let open = stack[t]
+                let open = closed.first!
+                if open.name != name {
                     diagnostics.append(.warning(
                         "mismatched </\(name)>: it closes <\(open.name)> (opened at \(open.location)); expected </\(open.name)>",
                         file: file, at: loc))
                 }
-                for e in stack[(t + 1)...].reversed() where e.kind != .font {
+                for e in closed.dropFirst().reversed() where e.kind != .font {
                     diagnostics.append(.warning(
                         "</\(name)> also closes <\(e.name)> (opened at \(e.location)); expected </\(e.name)> first",
                         file: file, at: loc))
                 }
             }
-            if stack[t...].contains(where: { $0.kind == .block }) { blockBoundary(at: loc) }
-            let saved = stack[t].saved
-            stack.removeSubrange(t...)
-            closeIsolates(downTo: min(openIsolates, saved.isolates.count), at: loc)
+            if closed.contains(where: { $0.kind == .block }) { blockBoundary(at: loc) }
+            let saved = closed.first!.saved
+            closeIsolates(downTo: saved.isolates.count, at: loc)
             scope = saved
         }
 
         /// `<br>`: a line separator in the paragraph.
         mutating func lineBreak(_ tag: MarkupTag) {
-            flushNewlines()
+            flushNewlines(before: "\u{2028}")
             afterBlock = false
             openWantedIsolates(at: tag.location)
             insert("\u{2028}", at: tag.location)

@@ -138,9 +138,11 @@ public enum StoryDump {
         return text[lo..<hi]
     }
 
-    /// 10 → "10", 9.5 → "9.5", -3 → "-3".
+    /// 10 → "10", 9.5 → "9.5", -3 → "-3"; rounded to 4 decimals (4.2250000000000005 → "4.225").
     static func number(_ v: Double) -> String {
         if v == v.rounded(), abs(v) < 1e15 { return String(Int(v)) }
-        return String(v)
+        let r = (v * 10_000).rounded() / 10_000
+        if r == r.rounded(), abs(r) < 1e15 { return String(Int(r)) }
+        return abs(v) < 1e15 ? String(r) : String(v)
     }
 }

@@ -164,7 +164,8 @@ extension StoryBuilder.Run {
 
     /// The attributes with only the last of each name (the parser has warned about repeats).
     static func lastOfEach(_ attributes: [MarkupAttribute]) -> [MarkupAttribute] {
-        attributes.enumerated().filter { i, a in !attributes[(i + 1)...].contains { $0.key == a.key } }.map(\.element)
+        var seen: Set<String> = []
+        return attributes.reversed().filter { seen.insert($0.key).inserted }.reversed()
     }
 
     mutating func error(_ message: String, _ a: MarkupAttribute) {
@@ -291,7 +292,19 @@ extension StoryBuilder.Run {
             }
             return Int(d)
         }
-        return choice(a, what: "weight", [("bold", 700), ("normal", 400)]).map { $0 }
+        switch s.lowercased() {
+        case "bold": return 700
+        case "normal": return 400
+        default:
+            var message = "unknown weight '\(s)'"
+            if let near = Suggestion.closest(to: s, in: ["bold", "normal"]) {
+                message += "; did you mean '\(near)'?"
+            } else {
+                message += "; use 100 to 900, bold or normal"
+            }
+            error(message, a)
+            return nil
+        }
     }
 
     /// A line style, or `.some(nil)` for `none`.
