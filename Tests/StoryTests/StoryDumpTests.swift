@@ -101,7 +101,7 @@ import Testing
 
     // A samples file dumps without trapping, and its run ranges tile each paragraph.
     @Test func sampleRunsTileParagraphs() {
-        for name in ["article.txt", "chinese.txt"] {
+        for name in ["article.txt", "chinese.txt", "attributes.txt"] {
             let s = buildStory(sample(name), baseDirectory: repoPath("samples")).story
             #expect(!StoryDump.dump(s).isEmpty)
             for p in s.paragraphs {
