@@ -2,6 +2,9 @@ import Foundation
 import GalleyMarkup
 
 /// How lines of a paragraph are set across the column. JSON key `alignment`.
+///
+/// There is no "natural" case: `<p align="natural">` is stored as `.left` for a left-to-right
+/// paragraph and `.right` for a right-to-left one (by its `dir`, else its first strong character).
 public enum Alignment: String, Sendable, CaseIterable {
     case justify, left, right, center
 }

@@ -357,3 +357,51 @@ func diagnosticsOf(_ text: String) -> String { buildStory(text).rendered }
         #expect(buildStory(#"<span kern="x">y</span>"#).diagnostics.hasErrors)
     }
 }
+
+// MARK: - Invariants and scale
+
+@Suite struct StructureInvariantTests {
+    static let inputs = [
+        "<b>a<i>b</b>c</i>d", "<p>a\n\n<img src=\"images/chart.png\">\nb</p>", "<span dir=\"rtl\">a\n\nb<br>c</span>",
+        "a<pagebreak><columnbreak>\n<vertical>x\n</p>y</vertical>", "<h1>a<h2>b</h1>c</h2>", "<a href=\"x\"><a>y</a>",
+        "\n\n<p></p>\n<font size=\"30\">T\n", "<p>x</b></font></span>y", "<sup><sub><u><s>z",
+    ]
+
+    // Paragraphs partition the text, runs tile each paragraph, and only empty paragraphs have empty runs.
+    @Test(arguments: inputs) func partition(_ input: String) {
+        for mode in [ParagraphMode.newline, .blankLine] {
+            let s = story(input, mode: mode)
+            var at = 0
+            for (i, p) in s.paragraphs.enumerated() {
+                #expect(p.range.lowerBound == at, "\(i)")
+                at = p.end
+                let runs = s.runs[p.runs]
+                #expect(runs.first?.range.lowerBound == p.range.lowerBound && runs.last?.range.upperBound == p.range.upperBound)
+                #expect(zip(runs, runs.dropFirst()).allSatisfy { $0.range.upperBound == $1.range.lowerBound })
+                #expect(runs.allSatisfy { !$0.range.isEmpty } || p.range.isEmpty)
+            }
+            #expect(at == s.text.utf8.count)
+        }
+    }
+
+    // Every paragraph's isolates are balanced.
+    @Test(arguments: inputs) func isolatesBalanced(_ input: String) {
+        let s = story(input + "<span dir=\"ltr\">q\nr")
+        for p in s.paragraphs {
+            var depth = 0
+            for u in s.text.utf8Slice(p.range).unicodeScalars {
+                if (0x2066...0x2068).contains(u.value) { depth += 1 }
+                if u.value == 0x2069 { depth -= 1 }
+                #expect(depth >= 0)
+            }
+            #expect(depth == 0)
+        }
+    }
+
+    // Matching end tags takes constant time: 50,000 open fonts and as many stray end tags build quickly.
+    @Test func manyOpenFonts() {
+        let n = 50_000
+        let b = buildStory(String(repeating: "<font>", count: n) + "x" + String(repeating: "</i>", count: n))
+        #expect(b.diagnostics.all.count == n && b.story.text == "x")
+    }
+}
