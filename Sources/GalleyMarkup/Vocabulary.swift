@@ -37,10 +37,39 @@ public struct Vocabulary: Sendable {
         for spec in specs { add(spec) }
     }
 
+    /// The character attributes `<font>` and `<span>` take (NSAttributedString's vocabulary).
+    public static let characterAttributes: [String] = [
+        "face", "size", "weight", "style", "color", "background", "ligatures", "kern",
+        "strikethrough", "strikethroughcolor", "underline", "underlinecolor", "strokecolor", "strokewidth",
+        "shadow", "baseline", "obliqueness", "expansion", "dir", "features", "lang", "hyphenate",
+    ]
+
+    /// The paragraph attributes `<p>` and `<h1>`–`<h3>` take.
+    public static let paragraphAttributes: [String] = [
+        "align", "indent", "firstindent", "before", "after", "leading", "lineheight", "dir", "hyphenate",
+    ]
+
     /// The tags Galley understands. Adding a tag is one line here.
+    ///
+    /// * `font` (a state change) and `span` (a container) set character attributes;
+    ///   `b`, `i`, `u`, `s`, `sup`, `sub` are short forms; `a href` makes a link.
+    /// * `p`, `h1`–`h3` are paragraphs with paragraph attributes; `vertical` is a block of
+    ///   vertical paragraphs.
+    /// * Void: `img`, `br` (a line break inside the paragraph), `columnbreak`, `pagebreak`.
     public static let standard = Vocabulary([
-        .tag("font", "color", "face", "size", "strokecolor", "strokewidth"),
+        TagSpec(name: "font", attributes: Set(characterAttributes)),
         .void("img", "src", "width", "height"),
+        TagSpec(name: "span", attributes: Set(characterAttributes)),
+        .tag("b"), .tag("i"), .tag("u"), .tag("s"), .tag("sup"), .tag("sub"),
+        .tag("a", "href"),
+        .void("br"),
+        TagSpec(name: "p", attributes: Set(paragraphAttributes)),
+        TagSpec(name: "h1", attributes: Set(paragraphAttributes)),
+        TagSpec(name: "h2", attributes: Set(paragraphAttributes)),
+        TagSpec(name: "h3", attributes: Set(paragraphAttributes)),
+        .tag("vertical"),
+        .void("columnbreak"),
+        .void("pagebreak"),
     ])
 
     /// The spec for a tag name (case-insensitive).

@@ -15,7 +15,8 @@ enum BuiltinTemplates {
 
     /// Total-fit breaking, hyphenation on (words of 6+, 2 before and 3 after the hyphen, no
     /// capitals, at most 2 hyphens in a row, allowed at a column's foot), widows and orphans 2,
-    /// headings kept with 2 lines, baseline grid on. Shared by every built-in.
+    /// headings kept with 2 lines, baseline grid on; `HeadingsSpec()` and `LinkSpec()` (DejaVu Sans
+    /// headings, links #1F4E8C without underline). Shared by every built-in.
     static func withFlowRules(_ template: Template) -> Template {
         var t = template
         t.lineBreaking = .totalFit
@@ -25,6 +26,8 @@ enum BuiltinTemplates {
         t.orphans = 2
         t.keepWithNext = 2
         t.baselineGrid = true
+        t.headings = HeadingsSpec()
+        t.link = LinkSpec()
         return t
     }
 
@@ -85,7 +88,7 @@ enum BuiltinTemplates {
     }()
 
     /// The Core Text tutorial's iPad page: 768 × 1024 pt, 20 pt margins, two columns with a
-    /// 20 pt gutter, Helvetica 14/18 justified, no footer.
+    /// 20 pt gutter, Helvetica 14/18 justified, no footer; Helvetica bold headings at 28, 21 and 17 pt.
     static let tablet: Template = {
         var t = magazine
         t.name = "tablet"
@@ -97,6 +100,11 @@ enum BuiltinTemplates {
         t.body = TextSpec(face: "Helvetica", size: 14, leading: 18, color: .black)
         t.footer.enabled = false
         t.footer.face = "Helvetica"
+        let gray = HeadingsSpec.headingGray
+        t.headings = HeadingsSpec(
+            h1: HeadingSpec(face: "Helvetica", size: 28, weight: 700, color: gray, before: 18, after: 9),
+            h2: HeadingSpec(face: "Helvetica", size: 21, weight: 700, color: gray, before: 13, after: 6),
+            h3: HeadingSpec(face: "Helvetica", size: 17, weight: 700, color: gray, before: 9, after: 4))
         return t
     }()
 }

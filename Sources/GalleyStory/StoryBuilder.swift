@@ -1,9 +1,34 @@
 import Foundation
 import GalleyMarkup
 
-/// Turns the parser's flat node sequence into a `Story`, giving tags their meaning
-/// (the Core Text tutorial's: `<font>` changes the style of everything after it) and checking
+/// Turns the parser's flat node sequence into a `Story`, giving tags their meaning and checking
 /// attribute values. Diagnostics are collected, never printed.
+///
+/// **Core Text semantics.** Outside `<p>` and headings a newline ends a paragraph (or, in
+/// blank-line mode, an empty line does); `<font …>` changes the style of everything after it,
+/// and `</font>` goes back to the style before its matching `<font>`; a `<font>` never closed
+/// is normal and silent. A short paragraph set wholly in a style larger than the body is taken
+/// for a heading.
+///
+/// **Containers.** `<span …>`, `<b>`, `<i>`, `<u>`, `<s>`, `<sup>`, `<sub>` and `<a href>` set
+/// character attributes until their end tag; `<p …>`, `<h1>`–`<h3>` and `<vertical>` are blocks
+/// that start and end paragraphs. Every tag that opens something saves the whole state (text
+/// style, paragraph style, open isolates, link) and its end tag restores it, so a `<font>` left
+/// open inside a container ends with the container. End tags are matched like this:
+/// * a block end tag closes the nearest open block of its name (any heading closes any heading,
+///   with a warning when the levels differ), and whatever is open inside it;
+/// * `</font>` and inline end tags look only inside the innermost open block. With no match
+///   there, an inline end tag closes the innermost open inline container (a "mismatched" warning);
+///   otherwise it is ignored with a warning;
+/// * containers closed without their own end tag get a warning (fonts do not); so do
+///   containers still open at the end of the text, which simply end there.
+///
+/// **Text the builder inserts** (layout must expect these in `Story.text`):
+/// * U+2028 LINE SEPARATOR for `<br>`: a forced line break inside the paragraph.
+/// * Unicode isolates around text in a `dir` attribute of `<span>`/`<font>`: U+2067 RLI (rtl),
+///   U+2066 LRI (ltr) or U+2068 FSI (auto), closed by U+2069 PDI when the element closes. Each
+///   paragraph is balanced: isolates still open at its end are closed there and opened again
+///   before the next paragraph's first text. Image paragraphs hold no isolates.
 public struct StoryBuilder {
     /// The template giving the body style and paragraph defaults.
     public var template: Template
@@ -15,13 +40,20 @@ public struct StoryBuilder {
         self.baseDirectory = baseDirectory
     }
 
+    /// The style of a plain paragraph under `template`: what every paragraph starts from.
+    public static func paragraphStyle(for template: Template) -> ParagraphStyle {
+        ParagraphStyle(
+            alignment: template.alignment, firstLineIndent: template.firstLineIndent,
+            spacingAfter: template.paragraphSpacing, leadingRatio: template.body.leading / template.body.size)
+    }
+
     /// Builds the story of a parsed document. The diagnostics include the parser's.
     public func build(_ document: MarkupDocument) -> (Story, Diagnostics) {
         var run = Run(builder: self, file: document.source.path)
         run.diagnostics.append(contentsOf: document.diagnostics)
         let nodes = template.paragraphMode == .blankLine ? Self.unwrap(document.nodes) : document.nodes
-        for node in nodes {
-            run.visit(node)
+        for (i, node) in nodes.enumerated() {
+            run.visit(node, next: i + 1 < nodes.count ? nodes[i + 1] : nil)
         }
         return run.finish()
     }
@@ -30,12 +62,9 @@ public struct StoryBuilder {
     /// so joined lines meet with exactly one space.
     static func unwrap(_ nodes: [MarkupNode]) -> [MarkupNode] {
         var out = nodes
-        func blank(_ c: Character) -> Bool { c == " " || c == "\t" }
         for i in out.indices {
             guard case .text(var s, var loc) = out[i] else { continue }
-            if i + 1 < out.count, case .newline = out[i + 1] {
-                while let last = s.last, blank(last) { s.removeLast() }
-            }
+            if i + 1 < out.count, case .newline = out[i + 1] { trimTrailingBlanks(&s) }
             let startsLine: Bool
             if i == 0 {
                 startsLine = true
@@ -44,13 +73,7 @@ public struct StoryBuilder {
             } else {
                 startsLine = false
             }
-            if startsLine {
-                while let first = s.first, blank(first) {
-                    s.removeFirst()
-                    loc.column += 1
-                    loc.offset += 1
-                }
-            }
+            if startsLine { trimLeadingBlanks(&s, &loc) }
             out[i] = .text(s, loc)
         }
         return out.filter {
@@ -59,8 +82,120 @@ public struct StoryBuilder {
         }
     }
 
+    static func isBlank(_ c: Character) -> Bool { c == " " || c == "\t" }
+
+    static func trimTrailingBlanks(_ s: inout String) {
+        while let last = s.last, isBlank(last) { s.removeLast() }
+    }
+
+    /// Drops leading spaces and tabs, moving `loc` along (they are one byte and one column each).
+    static func trimLeadingBlanks(_ s: inout String, _ loc: inout SourceLocation) {
+        while let first = s.first, isBlank(first) {
+            s.removeFirst()
+            loc.column += 1
+            loc.offset += 1
+        }
+    }
+
+    /// What an open element is, for matching end tags.
+    enum ElementKind {
+        /// `<font>`: a state change; closed silently when its container closes.
+        case font
+        /// `<span>`, `<b>`, `<a>` …: character attributes until the end tag.
+        case inline
+        /// `<p>`, `<h1>`–`<h3>`, `<vertical>`: starts and ends paragraphs.
+        case block
+
+        init(_ name: String) {
+            switch name {
+            case "font": self = .font
+            case "p", "h1", "h2", "h3", "vertical": self = .block
+            default: self = .inline
+            }
+        }
+    }
+
+    /// An isolate around text with a `dir` attribute.
+    enum Isolate: Hashable {
+        case ltr, rtl, auto
+
+        /// LRI, RLI or FSI.
+        var initiator: Character {
+            switch self {
+            case .ltr: "\u{2066}"
+            case .rtl: "\u{2067}"
+            case .auto: "\u{2068}"
+            }
+        }
+
+        /// PDI, which closes any of them.
+        static let terminator: Character = "\u{2069}"
+    }
+
+    /// Everything a tag may change and its end tag restores.
+    struct Scope {
+        var text: TextStyle
+        var paragraph: ParagraphStyle
+        /// `align="natural"`: left or right by the paragraph's direction, decided at its end.
+        var naturalAlignment = false
+        /// Inside `<p>` or a heading: newlines are spaces.
+        var newlinesAreSpaces = false
+        /// Paragraphs made here come from `<p>` or `<hN>`, so the heading heuristic leaves them alone.
+        var explicitParagraph = false
+        /// Isolates wanted open, outermost first.
+        var isolates: [Isolate] = []
+        /// Where the open `<a>` is, if any.
+        var link: SourceLocation?
+    }
+
+    /// A start tag whose end tag has not been seen.
+    struct OpenElement {
+        var name: String
+        var location: SourceLocation
+        var kind: ElementKind
+        /// The state before the tag, restored when it closes.
+        var saved: Scope
+    }
+
+    /// The open elements, innermost last, with indexes kept so that matching an end tag takes
+    /// constant time however many `<font>`s are left open.
+    struct ElementStack {
+        private(set) var elements: [OpenElement] = []
+        /// Positions of the open elements of each name, of blocks, and of everything but fonts.
+        private var byName: [String: [Int]] = [:]
+        private var blocks: [Int] = []
+        private var containers: [Int] = []
+
+        subscript(i: Int) -> OpenElement { elements[i] }
+
+        mutating func push(_ e: OpenElement) {
+            let i = elements.count
+            elements.append(e)
+            byName[e.name, default: []].append(i)
+            if e.kind == .block { blocks.append(i) }
+            if e.kind != .font { containers.append(i) }
+        }
+
+        /// Removes the element at `i` and everything above it, returning them outermost first.
+        mutating func pop(from i: Int) -> ArraySlice<OpenElement> {
+            let removed = elements[i...]
+            for e in removed { byName[e.name]!.removeLast() }
+            while let b = blocks.last, b >= i { blocks.removeLast() }
+            while let c = containers.last, c >= i { containers.removeLast() }
+            elements.removeSubrange(i...)
+            return removed
+        }
+
+        /// The innermost open element with one of these names.
+        func last(named names: [String]) -> Int? { names.compactMap { byName[$0]?.last }.max() }
+
+        /// The innermost open block, and the innermost element that is not a font.
+        var lastBlock: Int? { blocks.last }
+        var lastContainer: Int? { containers.last }
+    }
+
     /// The state of one build: the agent that walks the nodes once.
-    private struct Run {
+    struct Run {
         let builder: StoryBuilder
         let file: String
         var diagnostics = Diagnostics()
@@ -70,68 +205,85 @@ public struct StoryBuilder {
         var styleIndex: [TextStyle: Int] = [:]
         var runs: [StyleRun] = []
         var paragraphs: [Paragraph] = []
+        /// For each paragraph: made by `<p>` or a heading tag.
+        var explicitParagraphs: [Bool] = []
         var images: [ImageReference] = []
         var sourceMap = SourceMap()
         var faceRequests: [String: SourceLocation] = [:]
 
-        /// The style in force, and those saved by open `<font>` tags.
-        var current: TextStyle
-        var stack: [(TextStyle, SourceLocation)] = []
+        /// The state in force, and the open elements with the state each saved.
+        var scope: Scope
+        var stack = ElementStack()
         /// Where the paragraph being built starts in `text`, and its first run.
         var paragraphStart = 0
         var paragraphFirstRun = 0
-        /// Blank-line mode: a newline seen and not yet turned into a space or a break.
+        /// How many of `scope.isolates` have been opened in the paragraph being built.
+        var openIsolates = 0
+        /// Newlines seen and not yet turned into a space or a break (blank-line mode, and
+        /// inside `<p>`, where they are spaces).
         var pendingNewlines = 0
         var pendingNewlineLocation: SourceLocation?
-        /// The last thing added was a block object, so a newline right after it ends nothing.
+        /// The last thing was a block (an image, a break, a block tag), so a newline right
+        /// after it ends nothing.
         var afterBlock = false
-        let paragraphStyle: ParagraphStyle
+        /// `<columnbreak>` / `<pagebreak>` waiting for the next paragraph, and where it was.
+        var pendingBreak = FlowBreak.none
+        var pendingBreakTag: (name: String, location: SourceLocation)?
 
         init(builder: StoryBuilder, file: String) {
             self.builder = builder
             self.file = file
             let t = builder.template
-            current = TextStyle(face: t.body.face, size: t.body.size, color: t.body.color, language: t.language)
-            paragraphStyle = ParagraphStyle(
-                alignment: t.alignment, firstLineIndent: t.firstLineIndent,
-                spacingAfter: t.paragraphSpacing, leadingRatio: t.body.leading / t.body.size)
+            scope = Scope(
+                text: TextStyle(face: t.body.face, size: t.body.size, color: t.body.color, language: t.language),
+                paragraph: StoryBuilder.paragraphStyle(for: t))
         }
 
         var blankLineMode: Bool { builder.template.paragraphMode == .blankLine }
+        var paragraphIsEmpty: Bool { text.utf8.count == paragraphStart }
 
-        mutating func visit(_ node: MarkupNode) {
+        mutating func visit(_ node: MarkupNode, next: MarkupNode?) {
             switch node {
             case .newline(let loc):
                 if afterBlock {
                     afterBlock = false
                     return
                 }
-                if blankLineMode {
+                if blankLineMode || scope.newlinesAreSpaces {
                     pendingNewlines += 1
                     if pendingNewlineLocation == nil { pendingNewlineLocation = loc }
                 } else {
                     endParagraph(at: loc)
                 }
-            case .text(let s, let loc):
-                flushNewlines()
+            case .text(var s, var loc):
+                if scope.newlinesAreSpaces {
+                    // HTML-like: a wrapped line joins the previous with one space.
+                    if pendingNewlines > 0 || paragraphIsEmpty { StoryBuilder.trimLeadingBlanks(&s, &loc) }
+                    if case .newline? = next { StoryBuilder.trimTrailingBlanks(&s) }
+                    if s.isEmpty { return }
+                }
+                flushNewlines(before: s.unicodeScalars.first)
                 afterBlock = false
                 append(s, at: loc)
             case .startTag(let tag):
-                switch tag.name {
-                case "font": openFont(tag)
-                case "img": image(tag)
-                default: break  // the parser only passes tags of the vocabulary
-                }
+                startTag(tag)
             case .endTag(let name, let loc):
-                if name == "font" { closeFont(at: loc) }
+                endTag(name, at: loc)
             }
         }
 
         // MARK: text
 
         mutating func append(_ s: String, at loc: SourceLocation) {
+            openWantedIsolates(at: loc)
             sourceMap.add(storyOffset: text.utf8.count, storyCharacters: characters, source: loc)
-            add(s, style: intern(current))
+            add(s, style: intern(scope.text))
+        }
+
+        /// Text the builder makes (a line separator, an isolate): mapped to `loc` as a whole.
+        mutating func insert(_ c: Character, at loc: SourceLocation) {
+            sourceMap.add(storyOffset: text.utf8.count, storyCharacters: characters, source: loc, linear: false)
+            add(String(c), style: intern(scope.text))
         }
 
         /// Adds text in a style, merging with the previous run when the style is the same.
@@ -156,35 +308,57 @@ public struct StoryBuilder {
             return styles.count - 1
         }
 
-        /// Blank-line mode: one newline is a space, two or more end the paragraph.
-        mutating func flushNewlines() {
-            guard pendingNewlines > 0, let loc = pendingNewlineLocation else { return }
-            if pendingNewlines >= 2 {
-                endParagraph(at: loc)
-            } else if text.utf8.count > paragraphStart {
-                // Join the wrapped lines with exactly one space.
-                if !text.hasSuffix(" ") {
-                    sourceMap.add(storyOffset: text.utf8.count, storyCharacters: characters, source: loc, linear: false)
-                    add(" ", style: intern(current))
-                }
+        /// Opens the isolates in force that the paragraph has not opened yet.
+        mutating func openWantedIsolates(at loc: SourceLocation) {
+            while openIsolates < scope.isolates.count {
+                insert(scope.isolates[openIsolates].initiator, at: loc)
+                openIsolates += 1
             }
+        }
+
+        /// Closes opened isolates until `count` are left.
+        mutating func closeIsolates(downTo count: Int, at loc: SourceLocation) {
+            while openIsolates > count {
+                insert(Isolate.terminator, at: loc)
+                openIsolates -= 1
+            }
+        }
+
+        /// Pending newlines before new content (`next`: its first character, U+2028 for a
+        /// `<br>`): blank-line mode ends the paragraph on two or more; otherwise (one, or any
+        /// number inside `<p>`) they are one space, but none at the start of a paragraph, next to
+        /// a space or next to a `<br>`. Inside `<p>`, as in CSS, a line break between two Chinese
+        /// or Japanese characters is no space at all.
+        mutating func flushNewlines(before next: Unicode.Scalar? = nil) {
+            guard pendingNewlines > 0, let loc = pendingNewlineLocation else { return }
+            if pendingNewlines >= 2 && !scope.newlinesAreSpaces {
+                endParagraph(at: loc)
+            } else if !paragraphIsEmpty && !text.hasSuffix(" ") && !text.hasSuffix("\u{2028}") && next != "\u{2028}" {
+                let joinsCJK = scope.newlinesAreSpaces && next.map(Self.isCJK) == true
+                    && text.unicodeScalars.last.map(Self.isCJK) == true
+                if !joinsCJK { insert(" ", at: loc) }
+            }
+            pendingNewlines = 0
+            pendingNewlineLocation = nil
+        }
+
+        /// Drops pending newlines: a block boundary comes first.
+        mutating func dropNewlines() {
             pendingNewlines = 0
             pendingNewlineLocation = nil
         }
 
         /// Ends the paragraph being built with a newline terminator.
         mutating func endParagraph(at loc: SourceLocation) {
+            if blankLineMode && paragraphIsEmpty { return }  // several blank lines are one break
+            closeIsolates(downTo: 0, at: loc)
             let end = text.utf8.count
             let range = paragraphStart..<end
-            if blankLineMode && range.isEmpty { return }  // several blank lines are one break
             if range.isEmpty {
                 // An empty paragraph still has the style in force, which sets its height.
-                runs.append(StyleRun(range: end..<end, style: intern(current)))
+                runs.append(StyleRun(range: end..<end, style: intern(scope.text)))
             }
-            paragraphs.append(
-                Paragraph(
-                    range: range, end: end + 1, content: .text, style: paragraphStyle,
-                    runs: paragraphFirstRun..<runs.count))
+            addParagraph(range: range, end: end + 1, content: .text)
             sourceMap.add(storyOffset: end, storyCharacters: characters, source: loc, linear: false)
             text += "\n"
             characters += 1
@@ -192,23 +366,92 @@ public struct StoryBuilder {
             paragraphFirstRun = runs.count
         }
 
+        /// A block boundary: pending newlines are dropped, the paragraph being built (if it has
+        /// any text) ends, and a newline right after the tag ends nothing.
+        mutating func blockBoundary(at loc: SourceLocation) {
+            dropNewlines()
+            if !paragraphIsEmpty { endParagraph(at: loc) }
+            afterBlock = true
+        }
+
+        /// Records a paragraph in the style in force, taking a pending break.
+        mutating func addParagraph(range: Range<Int>, end: Int, content: Paragraph.Content) {
+            var style = scope.paragraph
+            if scope.naturalAlignment {
+                let direction = style.direction ?? Self.firstStrongDirection(text.utf8Slice(range)) ?? .ltr
+                style.alignment = direction == .rtl ? .right : .left
+            }
+            if pendingBreak != .none {
+                style.breakBefore = pendingBreak
+                pendingBreak = .none
+                pendingBreakTag = nil
+            }
+            paragraphs.append(Paragraph(range: range, end: end, content: content, style: style, runs: paragraphFirstRun..<runs.count))
+            explicitParagraphs.append(scope.explicitParagraph)
+        }
+
+        /// The direction of the first strong character, skipping isolated text (UAX #9 P2).
+        /// Hebrew, Arabic, Syriac, Thaana, N'Ko and the other right-to-left blocks are RTL; any
+        /// other letter is LTR. An approximation of the bidi classes, enough for `align="natural"`.
+        static func firstStrongDirection(_ s: Substring) -> WritingDirection? {
+            var depth = 0
+            for u in s.unicodeScalars {
+                switch u.value {
+                case 0x2066, 0x2067, 0x2068: depth += 1
+                case 0x2069: depth = max(0, depth - 1)
+                default:
+                    guard depth == 0 else { continue }
+                    if isRightToLeft(u) { return .rtl }
+                    if u.properties.isAlphabetic { return .ltr }
+                }
+            }
+            return nil
+        }
+
+        /// Han, kana, CJK punctuation and fullwidth forms (Hangul is spaced, so not here).
+        static func isCJK(_ u: Unicode.Scalar) -> Bool {
+            switch u.value {
+            case 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF,
+                0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x20000...0x3FFFD:
+                true
+            default: false
+            }
+        }
+
+        static func isRightToLeft(_ u: Unicode.Scalar) -> Bool {
+            switch u.value {
+            case 0x0590...0x08FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFF, 0x10800...0x10FFF, 0x1E800...0x1EFFF: true
+            default: false
+            }
+        }
+
         mutating func finish() -> (Story, Diagnostics) {
-            if blankLineMode { pendingNewlines = min(pendingNewlines, 1) }
-            pendingNewlines = 0
-            let end = text.utf8.count
-            if end > paragraphStart || paragraphs.isEmpty {
+            let end0 = text.utf8.count
+            for element in stack.elements where element.kind != .font {
+                // An unclosed <font> is normal in Core Text files: its style simply runs to the end.
+                diagnostics.append(.warning(
+                    "<\(element.name)> is never closed; it runs to the end of the text",
+                    file: file, at: element.location, length: element.name.utf8.count + 1))
+            }
+            if let tag = pendingBreakTag, paragraphIsEmpty, !paragraphs.isEmpty {
+                diagnostics.append(.warning(
+                    "<\(tag.name)> at the end of the text has nothing to break before; it is ignored",
+                    file: file, at: tag.location, length: tag.name.utf8.count + 1))
+                pendingBreak = .none
+            }
+            dropNewlines()
+            if !paragraphIsEmpty || paragraphs.isEmpty {
+                if let loc = sourceMap.anchors.last?.source { closeIsolates(downTo: 0, at: loc) }
+                let end = text.utf8.count
                 let range = paragraphStart..<end
-                if range.isEmpty { runs.append(StyleRun(range: end..<end, style: intern(current))) }
-                paragraphs.append(
-                    Paragraph(range: range, end: end, content: .text, style: paragraphStyle,
-                        runs: paragraphFirstRun..<runs.count))
-            } else if let last = paragraphs.last, last.end == end, text.utf8.last == 0x0A {
+                if range.isEmpty { runs.append(StyleRun(range: end..<end, style: intern(scope.text))) }
+                addParagraph(range: range, end: end, content: .text)
+            } else if let last = paragraphs.last, last.end == end0, text.utf8.last == 0x0A {
                 // The source ended with a newline: the last paragraph has no terminator.
                 text.removeLast()
                 characters -= 1
-                paragraphs[paragraphs.count - 1].end = end - 1
+                paragraphs[paragraphs.count - 1].end = end0 - 1
             }
-            // An unclosed <font> is normal in Core Text files: its style simply runs to the end.
             markHeadings()
             let story = Story(
                 text: text, styles: styles, runs: runs, paragraphs: paragraphs, images: images,
@@ -218,10 +461,11 @@ public struct StoryBuilder {
 
         /// Core Text files make headings with `<font>` tags: a short paragraph set entirely in
         /// one style larger than the body is taken for one. Headings keep with what follows, are
-        /// not hyphenated, and are set ragged rather than justified.
+        /// not hyphenated, and are set ragged rather than justified. Paragraphs from `<p>` and
+        /// `<hN>` are left as the author made them.
         mutating func markHeadings() {
             let body = builder.template.body.size
-            for i in paragraphs.indices {
+            for i in paragraphs.indices where !explicitParagraphs[i] {
                 let p = paragraphs[i]
                 guard case .text = p.content, !p.range.isEmpty, i + 1 < paragraphs.count else { continue }
                 let styleIDs = Set(runs[p.runs].filter { !$0.range.isEmpty }.map(\.style))
@@ -236,54 +480,147 @@ public struct StoryBuilder {
 
         // MARK: tags
 
-        mutating func openFont(_ tag: MarkupTag) {
-            stack.append((current, tag.location))
-            var style = current
-            var strokeColorGiven = false
-            var strokeWidthGiven = false
-            for a in tag.attributes {
-                switch a.key {
-                case "color":
-                    if let c = color(a) { style.color = c }
-                case "face":
-                    let face = a.value.trimmingCharacters(in: .whitespaces)
-                    if face.isEmpty {
-                        error("empty face name", a)
-                    } else {
-                        style.face = face
-                        if faceRequests[face] == nil { faceRequests[face] = a.valueLocation }
-                    }
-                case "size":
-                    if let v = number(a, what: "size", positive: true, maximum: 2000) { style.size = v }
-                case "strokecolor":
-                    let v = a.value.trimmingCharacters(in: .whitespaces)
-                    if v.lowercased() == "none" {
-                        style.strokeColor = nil
-                        style.strokeWidth = 0
-                        strokeWidthGiven = true
-                    } else if let c = color(a) {
-                        style.strokeColor = c
-                        strokeColorGiven = true
-                    }
-                case "strokewidth":
-                    if let v = number(a, what: "strokeWidth", positive: false, maximum: 100) {
-                        style.strokeWidth = v
-                        strokeWidthGiven = true
-                    }
-                default: break
-                }
+        mutating func startTag(_ tag: MarkupTag) {
+            switch tag.name {
+            case "img": image(tag)
+            case "br": lineBreak(tag)
+            case "columnbreak", "pagebreak": flowBreak(tag, tag.name == "pagebreak" ? .page : .column)
+            default:
+                open(tag)
+                // `<span/>` opens and closes at once; `<font …/>` stays a state change.
+                if tag.selfClosing && tag.name != "font" { endTag(tag.name, at: tag.location, quiet: true) }
             }
-            // Core Text: a stroke colour alone gives fill and stroke at -3 % of the size.
-            if strokeColorGiven && !strokeWidthGiven && style.strokeWidth == 0 { style.strokeWidth = -3 }
-            current = style
         }
 
-        mutating func closeFont(at loc: SourceLocation) {
-            guard let (saved, _) = stack.popLast() else {
-                diagnostics.append(.warning("</font> without a matching <font>; it is ignored", file: file, at: loc))
+        /// Opens a container, a block or a `<font>`: saves the state, then changes it.
+        mutating func open(_ tag: MarkupTag) {
+            let kind = ElementKind(tag.name)
+            if kind == .block { blockBoundary(at: tag.location) }
+            stack.push(OpenElement(name: tag.name, location: tag.location, kind: kind, saved: scope))
+            switch tag.name {
+            case "font", "span": applyCharacterAttributes(tag)
+            case "b": scope.text.weight = 700
+            case "i": scope.text.slant = .italic
+            case "u": scope.text.underline = Decoration(style: .single, color: scope.text.underline?.color)
+            case "s": scope.text.strikethrough = Decoration(style: .single, color: scope.text.strikethrough?.color)
+            case "sup", "sub":
+                let size = scope.text.size
+                scope.text.baselineOffset += (tag.name == "sup" ? 0.35 : -0.15) * size
+                scope.text.size = size * 0.65
+            case "a": link(tag)
+            case "p":
+                scope.newlinesAreSpaces = true
+                scope.explicitParagraph = true
+                applyParagraphAttributes(tag)
+            case "h1", "h2", "h3": heading(tag, level: Int(tag.name.dropFirst())!)
+            case "vertical": scope.paragraph.vertical = true
+            default: break  // the parser only passes tags of the vocabulary
+            }
+        }
+
+        mutating func heading(_ tag: MarkupTag, level: Int) {
+            let h = builder.template.headings[level]
+            scope.text.face = h.face
+            scope.text.size = h.size
+            scope.text.weight = h.weight
+            scope.text.color = h.color
+            if faceRequests[h.face] == nil { faceRequests[h.face] = tag.location }
+            scope.paragraph.headingLevel = level
+            scope.paragraph.isHeading = true
+            scope.paragraph.hyphenate = false
+            scope.paragraph.alignment = .left
+            scope.paragraph.firstLineIndent = 0
+            scope.paragraph.spacingBefore = h.before
+            scope.paragraph.spacingAfter = h.after
+            scope.naturalAlignment = false
+            scope.newlinesAreSpaces = true
+            scope.explicitParagraph = true
+            applyParagraphAttributes(tag)
+        }
+
+        /// `<a href>`: the link and the template's link style. A link inside a link, or one
+        /// without a target, is reported and changes nothing (its `</a>` still matches it).
+        mutating func link(_ tag: MarkupTag) {
+            if let outer = scope.link {
+                diagnostics.append(.warning(
+                    "links may not nest: this <a> is inside the <a> opened at \(outer); it is ignored",
+                    file: file, at: tag.location, length: 2))
                 return
             }
-            current = saved
+            guard let href = tag.attribute("href") else {
+                diagnostics.append(.error("<a> needs an href attribute", file: file, at: tag.location, length: 2))
+                return
+            }
+            let target = href.value.trimmingCharacters(in: .whitespaces)
+            if target.isEmpty {
+                error("empty link href", href)
+                return
+            }
+            let style = builder.template.link
+            scope.text.link = target
+            scope.text.color = style.color
+            if let u = style.underline { scope.text.underline = Decoration(style: u) }
+            scope.link = tag.location
+        }
+
+        mutating func endTag(_ name: String, at loc: SourceLocation, quiet: Bool = false) {
+            let kind = ElementKind(name)
+            let headings = ["h1", "h2", "h3"]
+            let names = headings.contains(name) ? headings : [name]
+            // Inline end tags and </font> do not reach outside the innermost block.
+            let barrier = kind == .block ? -1 : (stack.lastBlock ?? -1)
+            var target = stack.last(named: names).flatMap { $0 > barrier ? $0 : nil }
+            if target == nil, kind == .inline, let inner = stack.lastContainer, inner > barrier, stack[inner].kind == .inline {
+                target = inner  // close what is open
+            }
+            guard let t = target else {
+                let message: String
+                if let outer = stack.last(named: names), barrier >= 0 {
+                    let block = stack[barrier]
+                    message = "</\(name)> cannot close <\(stack[outer].name)> (opened at \(stack[outer].location)) "
+                        + "from inside <\(block.name)> (opened at \(block.location)); it is ignored"
+                } else {
+                    message = "</\(name)> without a matching <\(name)>; it is ignored"
+                }
+                diagnostics.append(.warning(message, file: file, at: loc))
+                return
+            }
+            let closed = stack.pop(from: t)
+            if !quiet {
+                let open = closed.first!
+                if open.name != name {
+                    diagnostics.append(.warning(
+                        "mismatched </\(name)>: it closes <\(open.name)> (opened at \(open.location)); expected </\(open.name)>",
+                        file: file, at: loc))
+                }
+                for e in closed.dropFirst().reversed() where e.kind != .font {
+                    diagnostics.append(.warning(
+                        "</\(name)> also closes <\(e.name)> (opened at \(e.location)); expected </\(e.name)> first",
+                        file: file, at: loc))
+                }
+            }
+            if closed.contains(where: { $0.kind == .block }) { blockBoundary(at: loc) }
+            let saved = closed.first!.saved
+            closeIsolates(downTo: saved.isolates.count, at: loc)
+            scope = saved
+        }
+
+        /// `<br>`: a line separator in the paragraph.
+        mutating func lineBreak(_ tag: MarkupTag) {
+            flushNewlines(before: "\u{2028}")
+            afterBlock = false
+            openWantedIsolates(at: tag.location)
+            insert("\u{2028}", at: tag.location)
+        }
+
+        /// `<columnbreak>`, `<pagebreak>`: ends the paragraph being built; the next one starts in
+        /// a new column or on a new page. Several in a row are one break, a page break winning.
+        mutating func flowBreak(_ tag: MarkupTag, _ kind: FlowBreak) {
+            blockBoundary(at: tag.location)
+            if pendingBreak != .page {
+                pendingBreak = kind
+                pendingBreakTag = (tag.name, tag.location)
+            }
         }
 
         mutating func image(_ tag: MarkupTag) {
@@ -310,55 +647,18 @@ public struct StoryBuilder {
                 ImageReference(source: value, path: path, info: info, width: width, height: height, location: tag.location))
             // A block image is a paragraph of its own: end the text before it. A newline
             // pending before it (blank-line mode) ends that text; it is not a space.
-            pendingNewlines = 0
-            pendingNewlineLocation = nil
-            if text.utf8.count > paragraphStart { endParagraph(at: tag.location) }
+            dropNewlines()
+            if !paragraphIsEmpty { endParagraph(at: tag.location) }
             let start = text.utf8.count
             sourceMap.add(storyOffset: start, storyCharacters: characters, source: tag.location, linear: false)
-            add("\u{FFFC}", style: intern(current))
+            add("\u{FFFC}", style: intern(scope.text))
             let end = text.utf8.count
-            paragraphs.append(
-                Paragraph(range: start..<end, end: end + 1, content: .image(images.count - 1), style: paragraphStyle,
-                    runs: paragraphFirstRun..<runs.count))
+            addParagraph(range: start..<end, end: end + 1, content: .image(images.count - 1))
             text += "\n"
             characters += 1
             paragraphStart = text.utf8.count
             paragraphFirstRun = runs.count
             afterBlock = true
-        }
-
-        // MARK: values
-
-        mutating func error(_ message: String, _ a: MarkupAttribute) {
-            diagnostics.append(.error(message, file: file, at: a.valueLocation, length: max(1, a.value.unicodeScalars.count)))
-        }
-
-        mutating func color(_ a: MarkupAttribute) -> RGBA? {
-            switch ColorParser.parse(a.value) {
-            case .success(let c): return c
-            case .failure(let e):
-                error(e.message, a)
-                return nil
-            }
-        }
-
-        mutating func number(_ a: MarkupAttribute, what: String, positive: Bool, maximum: Double) -> Double? {
-            let raw = a.value.trimmingCharacters(in: .whitespaces)
-            let v: Double?
-            if case .success(let p) = LengthParser.points(raw) { v = p } else { v = nil }
-            guard let v, v.isFinite else {
-                error("\(what) must be a number of points, got '\(a.value)'", a)
-                return nil
-            }
-            if positive && v <= 0 {
-                error("\(what) must be greater than 0, got '\(a.value)'", a)
-                return nil
-            }
-            if abs(v) > maximum {
-                error("\(what) '\(a.value)' is out of range (at most \(Int(maximum)))", a)
-                return nil
-            }
-            return v
         }
     }
 }

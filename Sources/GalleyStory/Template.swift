@@ -2,6 +2,9 @@ import Foundation
 import GalleyMarkup
 
 /// How lines of a paragraph are set across the column. JSON key `alignment`.
+///
+/// There is no "natural" case: `<p align="natural">` is stored as `.left` for a left-to-right
+/// paragraph and `.right` for a right-to-left one (by its `dir`, else its first strong character).
 public enum Alignment: String, Sendable, CaseIterable {
     case justify, left, right, center
 }
@@ -122,6 +125,10 @@ public struct Template: Equatable, Sendable {
     /// Body lines of every column sit on one grid of `body.leading`; headings, images and
     /// spacing return the text to it. JSON key `baselineGrid`.
     public var baselineGrid = true
+    /// How `<h1>`, `<h2>` and `<h3>` are set. JSON key `headings`.
+    public var headings = HeadingsSpec()
+    /// What `<a href>` adds to the text's style. JSON key `link`.
+    public var link = LinkSpec()
 
     public init(
         name: String, summary: String, pageWidth: Double, pageHeight: Double, margins: EdgeInsets,
@@ -166,6 +173,88 @@ public struct Template: Equatable, Sendable {
 
     /// The template used when none is chosen: `magazine`.
     public static let `default`: Template = BuiltinTemplates.magazine
+}
+
+/// The look of one heading level. JSON keys `headings.h1` … `headings.h3`.
+public struct HeadingSpec: Equatable, Sendable {
+    /// Font face, as for `<font face>`. JSON key `face`.
+    public var face: String
+    /// Font size in points. JSON key `size`.
+    public var size: Double
+    /// Font weight 100–900. JSON key `weight` (a number, or "bold" / "normal").
+    public var weight: Int
+    /// JSON key `color`.
+    public var color: RGBA
+    /// Space before and after the heading, points. JSON keys `before`, `after`.
+    public var before: Double
+    public var after: Double
+
+    public init(face: String, size: Double, weight: Int, color: RGBA, before: Double, after: Double) {
+        self.face = face
+        self.size = size
+        self.weight = weight
+        self.color = color
+        self.before = before
+        self.after = after
+    }
+}
+
+/// The three heading levels. JSON key `headings`: `{"h1": {…}, "h2": {…}, "h3": {…}}`.
+public struct HeadingsSpec: Equatable, Sendable {
+    public var h1: HeadingSpec
+    public var h2: HeadingSpec
+    public var h3: HeadingSpec
+
+    /// The built-ins' headings (all but tablet): DejaVu Sans bold #222222 at 20, 15 and 12 pt,
+    /// with 12/6, 9/4 and 6/3 pt before/after.
+    public init(
+        h1: HeadingSpec = HeadingSpec(face: "DejaVu Sans", size: 20, weight: 700, color: headingGray, before: 12, after: 6),
+        h2: HeadingSpec = HeadingSpec(face: "DejaVu Sans", size: 15, weight: 700, color: headingGray, before: 9, after: 4),
+        h3: HeadingSpec = HeadingSpec(face: "DejaVu Sans", size: 12, weight: 700, color: headingGray, before: 6, after: 3)
+    ) {
+        self.h1 = h1
+        self.h2 = h2
+        self.h3 = h3
+    }
+
+    /// `#222222`, the built-ins' heading colour.
+    public static let headingGray = RGBA(34.0 / 255, 34.0 / 255, 34.0 / 255)
+
+    /// The JSON names of the levels, in order.
+    public static let levels = ["h1", "h2", "h3"]
+
+    /// The spec of level 1, 2 or 3.
+    public subscript(level: Int) -> HeadingSpec {
+        get {
+            switch level {
+            case 1: h1
+            case 2: h2
+            default: h3
+            }
+        }
+        set {
+            switch level {
+            case 1: h1 = newValue
+            case 2: h2 = newValue
+            default: h3 = newValue
+            }
+        }
+    }
+}
+
+/// What a link (`<a href>`) adds to the style of its text. JSON key `link`.
+public struct LinkSpec: Equatable, Sendable {
+    /// The link text's colour. JSON key `link.color`.
+    public var color: RGBA
+    /// An underline for links; nil (JSON `"none"`) leaves the text's underline as it is.
+    /// JSON key `link.underline`: single, double, thick, dotted, dashed, wavy or none.
+    public var underline: LineStyle?
+
+    /// The built-ins' link style: #1F4E8C, no underline.
+    public init(color: RGBA = RGBA(0x1F / 255.0, 0x4E / 255.0, 0x8C / 255.0), underline: LineStyle? = nil) {
+        self.color = color
+        self.underline = underline
+    }
 }
 
 /// Line-breaking strategy. JSON key `lineBreaking`.

@@ -50,8 +50,11 @@ enum TemplateSchema {
     static let topKeys = [
         "name", "description", "extends", "page", "margins", "columns", "gutter", "body",
         "paragraphSpacing", "firstLineIndent", "alignment", "paragraphs", "language", "fallback", "footer",
-        "lineBreaking", "hyphenation", "widows", "orphans", "keepWithNext", "baselineGrid",
+        "lineBreaking", "hyphenation", "widows", "orphans", "keepWithNext", "baselineGrid", "headings", "link",
     ]
+
+    /// The keys of one heading level (`headings.h1` …).
+    static let headingKeys = ["face", "size", "weight", "color", "before", "after"]
 
     /// Keys whose value is an object, with the keys that object may hold.
     static let objectKeys: [String: [String]] = [
@@ -60,10 +63,20 @@ enum TemplateSchema {
         "body": ["face", "size", "leading", "color"],
         "footer": ["enabled", "text", "face", "size", "color"],
         "hyphenation": ["enabled", "minWord", "leftMin", "rightMin", "capitals", "maxConsecutive", "acrossColumns"],
+        "headings": HeadingsSpec.levels,
+        "headings.h1": headingKeys,
+        "headings.h2": headingKeys,
+        "headings.h3": headingKeys,
+        "link": ["color", "underline"],
     ]
 
-    /// Every valid dotted key (`body.size`), for suggestions on `--set`.
-    static let allPaths: [String] = topKeys.flatMap { key in [key] + (objectKeys[key] ?? []).map { "\(key).\($0)" } }
+    /// Every valid dotted key (`body.size`, `headings.h2.size`), for suggestions on `--set`.
+    static let allPaths: [String] = topKeys.flatMap { paths(under: $0) }
+
+    /// `path` and every dotted key inside it.
+    private static func paths(under path: String) -> [String] {
+        [path] + (objectKeys[path] ?? []).flatMap { paths(under: "\(path).\($0)") }
+    }
 
     /// `unknown key 'x'; did you mean 'y'?`, suggesting among `candidates`; `prefix` is the
     /// dotted path of the enclosing object, if any.
@@ -152,6 +165,8 @@ struct TemplateDecoder {
             case "orphans": template.orphans = try whole(key, v, 1...10)
             case "keepWithNext": template.keepWithNext = try whole(key, v, 0...10)
             case "baselineGrid": template.baselineGrid = try flag(key, v)
+            case "headings": try headings(v)
+            case "link": try link(v)
             default: preconditionFailure("unchecked key \(key)")
             }
             record(key, v)
@@ -271,7 +286,62 @@ struct TemplateDecoder {
         }
     }
 
+    private mutating func headings(_ v: JSONValue) throws(Diagnostic) {
+        guard case .object = v.kind else {
+            throw typeError("headings", "expected an object with h1, h2 and h3", v)
+        }
+        for m in try members(of: v, path: "headings", allowed: TemplateSchema.objectKeys["headings"]!) {
+            let level = HeadingsSpec.levels.firstIndex(of: m.key)! + 1
+            let path = "headings.\(m.key)"
+            guard case .object = m.value.kind else {
+                throw typeError(path, "expected an object with face, size, weight, color, before and after", m.value)
+            }
+            var spec = template.headings[level]
+            for k in try members(of: m.value, path: path, allowed: TemplateSchema.headingKeys) {
+                let keyPath = "\(path).\(k.key)"
+                switch k.key {
+                case "face": spec.face = try line(keyPath, k.value, allowEmpty: false)
+                case "size": spec.size = try length(keyPath, k.value, atLeastZero: false)
+                case "weight": spec.weight = try weight(keyPath, k.value)
+                case "color": spec.color = try color(keyPath, k.value)
+                case "before": spec.before = try length(keyPath, k.value, atLeastZero: true)
+                default: spec.after = try length(keyPath, k.value, atLeastZero: true)
+                }
+                record(keyPath, k.value)
+            }
+            template.headings[level] = spec
+            record(path, m.value)
+        }
+    }
+
+    private mutating func link(_ v: JSONValue) throws(Diagnostic) {
+        guard case .object = v.kind else {
+            throw typeError("link", "expected an object with color and underline", v)
+        }
+        for m in try members(of: v, path: "link", allowed: TemplateSchema.objectKeys["link"]!) {
+            let path = "link.\(m.key)"
+            switch m.key {
+            case "color": template.link.color = try color(path, m.value)
+            default:
+                let styles = LineStyle.allCases.map(\.rawValue) + ["none"]
+                template.link.underline = LineStyle(rawValue: try choice(path, m.value, what: "underline style", styles))
+            }
+            record(path, m.value)
+        }
+    }
+
     // MARK: - Values
+
+    /// A font weight: a whole number from 100 to 900, or "bold" (700) or "normal" (400).
+    private func weight(_ path: String, _ v: JSONValue) throws(Diagnostic) -> Int {
+        let expected = "expected a weight from 100 to 900, \"bold\" or \"normal\""
+        switch v.kind {
+        case .number(let d, _) where d == d.rounded() && d >= 100 && d <= 900: return Int(d)
+        case .string(let s) where s.lowercased() == "bold": return 700
+        case .string(let s) where s.lowercased() == "normal": return 400
+        default: throw typeError(path, expected, v)
+        }
+    }
 
     /// `expected …, got …` for files; just `expected …` for overrides, whose text shows the value.
     func typeError(_ path: String, _ expected: String, _ v: JSONValue) -> Diagnostic {

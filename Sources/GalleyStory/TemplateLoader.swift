@@ -28,7 +28,13 @@ import GalleyMarkup
 ///   "widows": 2,
 ///   "orphans": 2,
 ///   "keepWithNext": 2,
-///   "baselineGrid": true
+///   "baselineGrid": true,
+///   "headings": {
+///     "h1": {"face": "DejaVu Sans", "size": 20, "weight": 700, "color": "#222222", "before": 12, "after": 6},
+///     "h2": {"face": "DejaVu Sans", "size": 15, "weight": 700, "color": "#222222", "before": 9, "after": 4},
+///     "h3": {"face": "DejaVu Sans", "size": 12, "weight": 700, "color": "#222222", "before": 6, "after": 3}
+///   },
+///   "link": {"color": "#1f4e8c", "underline": "none"}
 /// }
 /// ```
 ///
@@ -48,13 +54,18 @@ import GalleyMarkup
 /// * `lineBreaking`: `total-fit` or `greedy`.
 /// * `hyphenation`: an object with any of enabled, minWord, leftMin, rightMin, capitals,
 ///   maxConsecutive, acrossColumns; like `body` and `footer`, keys it omits keep the base's values.
+/// * `headings`: an object with any of h1, h2, h3, each an object with any of face, size, weight
+///   (100–900, "bold" or "normal"), color, before and after (space around the heading); keys
+///   left out keep the base's values. `--set headings.h2.size=14` reaches one of them.
+/// * `link`: the style `<a href>` adds: `color`, and `underline` (single, double, thick, dotted,
+///   dashed, wavy, or none to leave the text's underline alone).
 /// * Booleans (`footer.enabled`, `baselineGrid`, `hyphenation.enabled` …) must be JSON `true` or `false`.
 ///
 /// Limits: body and footer sizes, leading and page sides > 0; leading ≥ half the body size;
 /// columns a whole number 1–12; margins, gutter, paragraph spacing and first-line indent ≥ 0;
 /// each column at least 1 pt wide and the text area at least 1 pt tall; `hyphenation.minWord`
 /// a whole number 2–50, `leftMin`, `rightMin` and `maxConsecutive` 1–10; `widows` and `orphans`
-/// 1–10; `keepWithNext` 0–10.
+/// 1–10; `keepWithNext` 0–10; heading sizes > 0 and their spacing ≥ 0.
 ///
 /// Every error is one `Diagnostic` naming the key and, for files, pointing at the value.
 public enum TemplateLoader {
@@ -168,6 +179,16 @@ public enum TemplateLoader {
             ("orphans", String(t.orphans)),
             ("keepWithNext", String(t.keepWithNext)),
             ("baselineGrid", bool(t.baselineGrid)),
+            ("headings", "{\n" + HeadingsSpec.levels.enumerated().map { i, level in
+                let h = t.headings[i + 1]
+                return "    \(q(level)): " + object([
+                    ("face", q(h.face)), ("size", len(h.size)), ("weight", String(h.weight)),
+                    ("color", q(ColorParser.format(h.color))), ("before", len(h.before)), ("after", len(h.after)),
+                ])
+            }.joined(separator: ",\n") + "\n  }"),
+            ("link", object([
+                ("color", q(ColorParser.format(t.link.color))), ("underline", q(t.link.underline?.rawValue ?? "none")),
+            ])),
         ]
         return "{\n" + members.map { "  \(q($0.0)): \($0.1)" }.joined(separator: ",\n") + "\n}\n"
     }
@@ -250,14 +271,15 @@ public enum TemplateLoader {
         if parts[0] == "extends" {
             throw fail("'extends' cannot be overridden; choose the template to start from instead")
         }
-        if parts.count > 1 {
-            guard parts.count == 2, let sub = TemplateSchema.objectKeys[parts[0]] else {
+        for i in parts.indices.dropFirst() {
+            let parent = parts[..<i].joined(separator: ".")
+            guard let sub = TemplateSchema.objectKeys[parent] else {
                 var message = "unknown key '\(key)'"
                 if let near = Suggestion.closest(to: key, in: TemplateSchema.allPaths) { message += "; did you mean '\(near)'?" }
                 throw fail(message)
             }
-            if !sub.contains(parts[1]) {
-                throw fail(TemplateSchema.unknownKey(parts[1], prefix: parts[0], candidates: sub))
+            if !sub.contains(parts[i]) {
+                throw fail(TemplateSchema.unknownKey(parts[i], prefix: parent, candidates: sub))
             }
         }
         let origin = SourceLocation(line: 1, column: 1, offset: 0)

@@ -238,14 +238,14 @@ import Testing
 
     /// Unknown attributes are dropped, with a suggestion only when one is close.
     @Test func unknownAttributes() {
-        let doc = parse("<font colour=\"red\" weight=bold face=x>")
+        let doc = parse("<font colour=\"red\" glow=bold face=x>")
         #expect(rendered(doc.diagnostics.all, doc.source) == lines("""
             t.txt:1:7: warning: unknown attribute 'colour' on <font>; did you mean 'color'?
-            <font colour="red" weight=bold face=x>
+            <font colour="red" glow=bold face=x>
                   ^~~~~~
-            t.txt:1:20: warning: unknown attribute 'weight' on <font>
-            <font colour="red" weight=bold face=x>
-                               ^~~~~~
+            t.txt:1:20: warning: unknown attribute 'glow' on <font>
+            <font colour="red" glow=bold face=x>
+                               ^~~~
             """))
         #expect(dump(doc.nodes) == lines(#"1:1 <font face="x">"#))
     }

@@ -2,17 +2,72 @@ import GalleyMarkup
 import Testing
 
 @Suite struct VocabularyTests {
-    /// The standard vocabulary: font and img with their attributes, img void.
+    /// The standard vocabulary: every tag in order, font and img with their attributes, img void.
     @Test func standardTags() throws {
         let v = Vocabulary.standard
-        #expect(v.tagNames == ["font", "img"])
+        #expect(v.tagNames == [
+            "font", "img", "span", "b", "i", "u", "s", "sup", "sub", "a", "br", "p", "h1", "h2", "h3", "vertical",
+            "columnbreak", "pagebreak",
+        ])
         let font = try #require(v.spec("font"))
-        #expect(font.attributes == ["color", "face", "size", "strokecolor", "strokewidth"])
+        #expect(font.attributes.isSuperset(of: ["color", "face", "size", "strokecolor", "strokewidth"]))
         #expect(!font.isVoid)
         let img = try #require(v.spec("IMG"))
         #expect(img.attributes == ["src", "width", "height"])
         #expect(img.isVoid)
         #expect(v.spec("blink") == nil)
+    }
+
+    /// font and span take the whole character vocabulary (lower-cased), and nothing else.
+    @Test func characterAttributes() throws {
+        let expected: Set<String> = [
+            "face", "size", "weight", "style", "color", "background", "ligatures", "kern", "strikethrough",
+            "strikethroughcolor", "underline", "underlinecolor", "strokecolor", "strokewidth", "shadow", "baseline",
+            "obliqueness", "expansion", "dir", "features", "lang", "hyphenate",
+        ]
+        #expect(try #require(Vocabulary.standard.spec("font")).attributes == expected)
+        #expect(try #require(Vocabulary.standard.spec("span")).attributes == expected)
+    }
+
+    /// p and the headings take the paragraph attributes; a takes href; short tags take none.
+    @Test func otherAttributes() throws {
+        let v = Vocabulary.standard
+        let paragraph: Set<String> = ["align", "indent", "firstindent", "before", "after", "leading", "lineheight", "dir", "hyphenate"]
+        for name in ["p", "h1", "h2", "h3"] { #expect(v.spec(name)?.attributes == paragraph, "\(name)") }
+        #expect(v.spec("a")?.attributes == ["href"])
+        for name in ["b", "i", "u", "s", "sup", "sub", "vertical", "br", "columnbreak", "pagebreak"] {
+            #expect(v.spec(name)?.attributes == [], "\(name)")
+        }
+    }
+
+    /// br, columnbreak and pagebreak are void, like img; the containers are not.
+    @Test func voidTags() {
+        let v = Vocabulary.standard
+        #expect(v.tagNames.filter { v.spec($0)!.isVoid } == ["img", "br", "columnbreak", "pagebreak"])
+    }
+
+    /// An end tag of a void tag is a warning; a misspelt short tag gets a suggestion.
+    @Test func voidEndTagAndSuggestion() {
+        #expect(rendered("a</br><spn>b") == lines("""
+            t.txt:1:2: warning: <br> never has an end tag; </br> is ignored
+            a</br><spn>b
+             ^~~~~
+            t.txt:1:7: warning: unknown tag <spn>; it is ignored and its text kept; did you mean <span>?
+            a</br><spn>b
+                  ^~~~
+            """))
+    }
+
+    /// Unknown attributes on the new tags are suggested from their own lists.
+    @Test func attributeSuggestions() {
+        #expect(rendered("<p algin=center><span undreline=single>") == lines("""
+            t.txt:1:4: warning: unknown attribute 'algin' on <p>; did you mean 'align'?
+            <p algin=center><span undreline=single>
+               ^~~~~
+            t.txt:1:23: warning: unknown attribute 'undreline' on <span>; did you mean 'underline'?
+            <p algin=center><span undreline=single>
+                                  ^~~~~~~~~
+            """))
     }
 
     /// Specs are normalised to lower case, so lookups are case-insensitive both ways.
@@ -24,8 +79,8 @@ import Testing
 
     /// Adding a tag is one line, and the parser then accepts it.
     @Test func addingATag() {
-        let v = Vocabulary.standard.adding(.tag("b")).adding(.void("br"))
-        #expect(v.tagNames == ["font", "img", "b", "br"])
+        let v = Vocabulary([.tag("font")]).adding(.tag("b")).adding(.void("br"))
+        #expect(v.tagNames == ["font", "b", "br"])
         let doc = MarkupParser.parse(source("<b>x</b><br/>"), vocabulary: v)
         #expect(doc.diagnostics.isEmpty)
         #expect(dump(doc.nodes) == lines("""

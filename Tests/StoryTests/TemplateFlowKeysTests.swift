@@ -80,14 +80,14 @@ private let standardHyphenation = HyphenationSpec(
         }
         for t in Template.builtins {
             let file = try String(contentsOf: templatesFolder.appendingPathComponent("\(t.name).json"), encoding: .utf8)
-            #expect(tail(file).count == 9, "\(t.name)")
+            #expect(tail(file).count == 15, "\(t.name)")
             #expect(tail(TemplateLoader.encode(t)) == tail(file), "\(t.name)")
         }
     }
-    // The new keys come after footer, in this order.
+    // The flow keys come after footer, in this order (then headings and link).
     @Test func schemaOrder() {
         let keys = TemplateSchema.topKeys
-        #expect(Array(keys.suffix(7)) == ["footer", "lineBreaking", "hyphenation", "widows", "orphans", "keepWithNext", "baselineGrid"])
+        #expect(Array(keys.suffix(9)) == ["footer", "lineBreaking", "hyphenation", "widows", "orphans", "keepWithNext", "baselineGrid", "headings", "link"])
         #expect(TemplateSchema.objectKeys["hyphenation"] == ["enabled", "minWord", "leftMin", "rightMin", "capitals", "maxConsecutive", "acrossColumns"])
     }
 }
@@ -364,18 +364,17 @@ private let standardHyphenation = HyphenationSpec(
 // MARK: - Encoding
 
 @Suite struct FlowEncodeTests {
-    // The new keys are written after footer, exactly so.
+    // The flow keys are written after footer, exactly so, before headings.
     @Test func written() {
         let text = TemplateLoader.encode(.default)
-        #expect(text.hasSuffix(#"""
+        #expect(text.contains(#"""
               "lineBreaking": "total-fit",
               "hyphenation": {"enabled": true, "minWord": 6, "leftMin": 2, "rightMin": 3, "capitals": false, "maxConsecutive": 2, "acrossColumns": false},
               "widows": 2,
               "orphans": 2,
               "keepWithNext": 2,
-              "baselineGrid": true
-            }
-
+              "baselineGrid": true,
+              "headings": {
             """#))
     }
     // Non-default flow values survive encode then decode.

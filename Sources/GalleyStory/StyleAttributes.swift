@@ -1,0 +1,440 @@
+import Foundation
+import GalleyMarkup
+
+/// Reading attribute values into styles: the character attributes of `<font>` and `<span>`
+/// and the paragraph attributes of `<p>` and `<h1>`–`<h3>`. A bad value is reported at the value
+/// (or at the bad part of it) and leaves the field as it was; the tag's other attributes apply.
+///
+/// Lengths are points (`3`, `3pt`, `1mm`, any unit `LengthParser` reads) or, where noted, `em`:
+/// a multiple of the font size in force (for character attributes, the size the same tag sets).
+extension StoryBuilder.Run {
+    // MARK: - Character attributes
+
+    /// Applies a `<font>` or `<span>`'s attributes to `scope`. `size` is read first so that `em`
+    /// values of the same tag are relative to it; `dir` also opens an isolate.
+    mutating func applyCharacterAttributes(_ tag: MarkupTag) {
+        var style = scope.text
+        var strokeColorGiven = false
+        var strokeWidthGiven = false
+        // The size this tag sets, for its em values (checked and reported in order below).
+        var em = style.size
+        if let a = tag.attribute("size"), case .success(let v) = LengthParser.points(a.value), v > 0, v <= 2000 { em = v }
+        for a in Self.lastOfEach(tag.attributes) {
+            switch a.key {
+            case "size":
+                if let v = number(a, what: "size", positive: true, maximum: 2000) { style.size = v }
+            case "color":
+                if let c = color(a) { style.color = c }
+            case "face":
+                let face = a.value.trimmingCharacters(in: .whitespaces)
+                if face.isEmpty {
+                    error("empty face name", a)
+                } else {
+                    style.face = face
+                    if faceRequests[face] == nil { faceRequests[face] = a.valueLocation }
+                }
+            case "strokecolor":
+                if isNone(a) {
+                    style.strokeColor = nil
+                    style.strokeWidth = 0
+                    strokeWidthGiven = true
+                } else if let c = color(a) {
+                    style.strokeColor = c
+                    strokeColorGiven = true
+                }
+            case "strokewidth":
+                if let v = number(a, what: "strokeWidth", positive: false, maximum: 100) {
+                    style.strokeWidth = v
+                    strokeWidthGiven = true
+                }
+            case "weight":
+                if let w = weight(a) { style.weight = w }
+            case "style":
+                if let s = choice(a, what: "style", Slant.allCases.map { ($0.rawValue, $0) }) { style.slant = s }
+            case "background":
+                if isNone(a) {
+                    style.background = nil
+                } else if let c = color(a) {
+                    style.background = c
+                }
+            case "ligatures":
+                switch a.value.trimmingCharacters(in: .whitespaces) {
+                case "0": style.ligatures = 0
+                case "1": style.ligatures = 1
+                case "2": style.ligatures = 2
+                default: error("ligatures must be 0, 1 or 2, got '\(a.value)'", a)
+                }
+            case "kern":
+                if let v = length(a, what: "kern", em: em, range: -100...100) { style.kern = v }
+            case "underline":
+                if let d = decoration(a, what: "underline style") { style.underline = d.map { Decoration(style: $0, color: style.underline?.color) } }
+            case "strikethrough":
+                if let d = decoration(a, what: "strikethrough style") {
+                    style.strikethrough = d.map { Decoration(style: $0, color: style.strikethrough?.color) }
+                }
+            case "underlinecolor", "strikethroughcolor": break  // below, once the styles are known
+            case "shadow":
+                if let s = shadow(a, em: em) { style.shadow = s }
+            case "baseline":
+                if let v = length(a, what: "baseline", em: em, range: -1000...1000) { style.baselineOffset = v }
+            case "obliqueness":
+                if let v = fraction(a, what: "obliqueness") { style.obliqueness = v }
+            case "expansion":
+                if let v = fraction(a, what: "expansion") { style.expansion = v }
+            case "dir":
+                if let d = choice(a, what: "direction", [("ltr", StoryBuilder.Isolate.ltr), ("rtl", .rtl), ("auto", .auto)]) {
+                    style.direction = d == .ltr ? .ltr : d == .rtl ? .rtl : nil
+                    scope.isolates.append(d)
+                }
+            case "features":
+                if let f = features(a) { style.features = f }
+            case "lang":
+                if let l = language(a) { style.language = l }
+            case "hyphenate":
+                if let b = flag(a, what: "hyphenate") { style.hyphenate = b }
+            default: break  // the parser only passes attributes of the vocabulary
+            }
+        }
+        // A decoration colour alone implies a single line; `underline="none"` wins over it.
+        if let a = tag.attribute("underlinecolor"), let c = color(a), tag.attribute("underline").map(isNone) != true {
+            style.underline = Decoration(style: style.underline?.style ?? .single, color: c)
+        }
+        if let a = tag.attribute("strikethroughcolor"), let c = color(a), tag.attribute("strikethrough").map(isNone) != true {
+            style.strikethrough = Decoration(style: style.strikethrough?.style ?? .single, color: c)
+        }
+        // Core Text: a stroke colour alone gives fill and stroke at -3 % of the size.
+        if strokeColorGiven && !strokeWidthGiven && style.strokeWidth == 0 { style.strokeWidth = -3 }
+        scope.text = style
+    }
+
+    // MARK: - Paragraph attributes
+
+    /// Applies a `<p>` or heading's attributes to `scope.paragraph`. `em` is the text size in force.
+    mutating func applyParagraphAttributes(_ tag: MarkupTag) {
+        var p = scope.paragraph
+        let em = scope.text.size
+        for a in Self.lastOfEach(tag.attributes) {
+            switch a.key {
+            case "align":
+                let options: [(String, Alignment?)] = [
+                    ("left", .left), ("right", .right), ("center", .center), ("justify", .justify), ("natural", nil),
+                ]
+                if let align = choice(a, what: "alignment", options) {
+                    if let align { p.alignment = align }
+                    scope.naturalAlignment = align == nil
+                }
+            case "indent":
+                if let v = length(a, what: "indent", em: em, range: 0...2000) { p.indent = v }
+            case "firstindent":
+                if let v = length(a, what: "firstIndent", em: em, range: -2000...2000) { p.firstLineIndent = v }
+            case "before":
+                if let v = length(a, what: "before", em: em, range: 0...2000) { p.spacingBefore = v }
+            case "after":
+                if let v = length(a, what: "after", em: em, range: 0...2000) { p.spacingAfter = v }
+            case "leading":
+                let natural = em * p.leadingRatio
+                if let v = length(a, what: "leading", em: em, range: -2000...2000) {
+                    if natural + v <= 0 {
+                        error("leading '\(a.value)' leaves no line height (lines are \(StoryDump.number(natural)) pt apart)", a)
+                    } else {
+                        p.lineHeight = natural + v
+                    }
+                }
+            case "lineheight":
+                if let v = length(a, what: "lineHeight", em: em, range: -2000...2000) {
+                    if v <= 0 {
+                        error("lineHeight must be greater than 0, got '\(a.value)'", a)
+                    } else {
+                        p.lineHeight = v
+                    }
+                }
+            case "dir":
+                if let d = choice(a, what: "direction", [("ltr", WritingDirection?.some(.ltr)), ("rtl", .rtl), ("auto", nil)]) {
+                    p.direction = d
+                }
+            case "hyphenate":
+                if let b = flag(a, what: "hyphenate") { p.hyphenate = b }
+            default: break
+            }
+        }
+        scope.paragraph = p
+    }
+
+    // MARK: - Values
+
+    /// The attributes with only the last of each name (the parser has warned about repeats).
+    static func lastOfEach(_ attributes: [MarkupAttribute]) -> [MarkupAttribute] {
+        var seen: Set<String> = []
+        return attributes.reversed().filter { seen.insert($0.key).inserted }.reversed()
+    }
+
+    mutating func error(_ message: String, _ a: MarkupAttribute) {
+        diagnostics.append(.error(message, file: file, at: a.valueLocation, length: max(1, a.value.unicodeScalars.count)))
+    }
+
+    /// An error about part of a value: `scalars` characters from character `from` of it. Falls
+    /// back to the whole value when it spans lines.
+    mutating func error(_ message: String, _ a: MarkupAttribute, from: Int, scalars: Int) {
+        guard !a.value.contains(where: \.isNewline) else { return error(message, a) }
+        var loc = a.valueLocation
+        let prefix = a.value.unicodeScalars.prefix(from)
+        loc.column += prefix.count
+        loc.offset += String(String.UnicodeScalarView(prefix)).utf8.count
+        diagnostics.append(.error(message, file: file, at: loc, length: max(1, scalars)))
+    }
+
+    func isNone(_ a: MarkupAttribute) -> Bool { a.value.trimmingCharacters(in: .whitespaces).lowercased() == "none" }
+
+    mutating func color(_ a: MarkupAttribute) -> RGBA? {
+        switch ColorParser.parse(a.value) {
+        case .success(let c): return c
+        case .failure(let e):
+            error(e.message, a)
+            return nil
+        }
+    }
+
+    /// A number of points (any unit), checked against `maximum` and, when `positive`, above 0.
+    mutating func number(_ a: MarkupAttribute, what: String, positive: Bool, maximum: Double) -> Double? {
+        let raw = a.value.trimmingCharacters(in: .whitespaces)
+        let v: Double?
+        if case .success(let p) = LengthParser.points(raw) { v = p } else { v = nil }
+        guard let v, v.isFinite else {
+            error("\(what) must be a number of points, got '\(a.value)'", a)
+            return nil
+        }
+        if positive && v <= 0 {
+            error("\(what) must be greater than 0, got '\(a.value)'", a)
+            return nil
+        }
+        if abs(v) > maximum {
+            error("\(what) '\(a.value)' is out of range (at most \(Int(maximum)))", a)
+            return nil
+        }
+        return v
+    }
+
+    /// Points of a length written in points (any unit) or `em` of `em` points; nil if it is not one.
+    static func points(_ raw: String, em: Double) -> Double? {
+        let s = raw.trimmingCharacters(in: .whitespaces)
+        if s.lowercased().hasSuffix("em") {
+            let number = s.dropLast(2).trimmingCharacters(in: .whitespaces)
+            guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.".contains($0)) }),
+                case .success(let v) = LengthParser.points(number)
+            else { return nil }
+            return v * em
+        }
+        guard case .success(let v) = LengthParser.points(s), v.isFinite else { return nil }
+        return v
+    }
+
+    /// A length in points or em, within `range`.
+    mutating func length(_ a: MarkupAttribute, what: String, em: Double, range: ClosedRange<Double>) -> Double? {
+        guard let v = Self.points(a.value, em: em) else {
+            error("\(what) must be a number of points or em, got '\(a.value)'", a)
+            return nil
+        }
+        if v < range.lowerBound && range.lowerBound == 0 {
+            error("\(what) must be 0 or more, got '\(a.value)'", a)
+            return nil
+        }
+        if !range.contains(v) {
+            error("\(what) '\(a.value)' is out of range (at most \(Int(range.upperBound)))", a)
+            return nil
+        }
+        return v
+    }
+
+    /// A number from -1 to 1 (obliqueness, expansion).
+    mutating func fraction(_ a: MarkupAttribute, what: String) -> Double? {
+        let s = a.value.trimmingCharacters(in: .whitespaces)
+        guard let v = Double(s), v.isFinite, v >= -1, v <= 1, s.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.".contains($0)) }) else {
+            error("\(what) must be a number from -1 to 1, got '\(a.value)'", a)
+            return nil
+        }
+        return v
+    }
+
+    /// One of `options` (ignoring case): `unknown WHAT 'x'; did you mean 'y'?` or `…; use a, b or c`.
+    /// Returns nil after reporting; `.some(nil)` when the option's value is nil.
+    mutating func choice<T>(_ a: MarkupAttribute, what: String, _ options: [(String, T)]) -> T? {
+        let s = a.value.trimmingCharacters(in: .whitespaces)
+        if let match = options.first(where: { $0.0 == s.lowercased() }) { return match.1 }
+        let names = options.map(\.0)
+        var message = "unknown \(what) '\(s)'"
+        if let near = Suggestion.closest(to: s, in: names) {
+            message += "; did you mean '\(near)'?"
+        } else {
+            message += "; use " + names.dropLast().joined(separator: ", ") + " or " + names.last!
+        }
+        error(message, a)
+        return nil
+    }
+
+    /// `true` or `false`.
+    mutating func flag(_ a: MarkupAttribute, what: String) -> Bool? {
+        switch a.value.trimmingCharacters(in: .whitespaces).lowercased() {
+        case "true": return true
+        case "false": return false
+        default:
+            error("\(what) must be true or false, got '\(a.value)'", a)
+            return nil
+        }
+    }
+
+    /// 100–900, `bold` or `normal`.
+    mutating func weight(_ a: MarkupAttribute) -> Int? {
+        let s = a.value.trimmingCharacters(in: .whitespaces)
+        if let d = Double(s), s.first?.isNumber == true || s.first == "-" {
+            guard d == d.rounded(), d >= 100, d <= 900 else {
+                error("weight must be a whole number from 100 to 900, got '\(a.value)'", a)
+                return nil
+            }
+            return Int(d)
+        }
+        switch s.lowercased() {
+        case "bold": return 700
+        case "normal": return 400
+        default:
+            var message = "unknown weight '\(s)'"
+            if let near = Suggestion.closest(to: s, in: ["bold", "normal"]) {
+                message += "; did you mean '\(near)'?"
+            } else {
+                message += "; use 100 to 900, bold or normal"
+            }
+            error(message, a)
+            return nil
+        }
+    }
+
+    /// A line style, or `.some(nil)` for `none`.
+    mutating func decoration(_ a: MarkupAttribute, what: String) -> LineStyle?? {
+        choice(a, what: what, LineStyle.allCases.map { ($0.rawValue, LineStyle?.some($0)) } + [("none", nil)])
+    }
+
+    /// `dx dy blur color` (the colour may also come first, as CSS allows), or `none`.
+    mutating func shadow(_ a: MarkupAttribute, em: Double) -> Shadow?? {
+        if isNone(a) { return .some(nil) }
+        // Whitespace-separated words with their first character's index in the value.
+        var words: [(text: String, at: Int)] = []
+        for (i, u) in a.value.unicodeScalars.enumerated() {
+            if u.properties.isWhitespace { continue }
+            if i > 0, let last = words.last, last.at + last.text.unicodeScalars.count == i {
+                words[words.count - 1].text.unicodeScalars.append(u)
+            } else {
+                words.append((String(u), i))
+            }
+        }
+        let all = Array(a.value.unicodeScalars)
+        func lengths(_ ws: ArraySlice<(text: String, at: Int)>) -> [Double]? {
+            let v = ws.compactMap { Self.points($0.text, em: em) }
+            return v.count == ws.count ? v : nil
+        }
+        let lengthWords: ArraySlice<(text: String, at: Int)>
+        let colorRange: Range<Int>
+        if words.count >= 4, lengths(words.prefix(3)) != nil {
+            lengthWords = words.prefix(3)
+            colorRange = words[3].at..<all.count
+        } else if words.count >= 4, lengths(words.suffix(3)) != nil {
+            lengthWords = words.suffix(3)
+            let first = words[words.count - 3].at
+            colorRange = 0..<first
+        } else {
+            error(#"shadow needs 'dx dy blur color', e.g. shadow="1 1 2 gray""#, a)
+            return nil
+        }
+        let v = lengths(lengthWords)!
+        let blur = lengthWords[lengthWords.startIndex + 2]
+        if v[2] < 0 {
+            error("shadow blur must be 0 or more, got '\(blur.text)'", a, from: blur.at, scalars: blur.text.unicodeScalars.count)
+            return nil
+        }
+        if let big = zip(v, lengthWords).first(where: { abs($0.0) > 1000 })?.1 {
+            error("shadow length '\(big.text)' is out of range (at most 1000)", a, from: big.at, scalars: big.text.unicodeScalars.count)
+            return nil
+        }
+        var colorText = String(String.UnicodeScalarView(all[colorRange]))
+        var from = colorRange.lowerBound
+        while let f = colorText.unicodeScalars.first, f.properties.isWhitespace {
+            colorText.unicodeScalars.removeFirst()
+            from += 1
+        }
+        colorText = colorText.trimmingCharacters(in: .whitespaces)
+        switch ColorParser.parse(colorText) {
+        case .success(let c): return Shadow(dx: v[0], dy: v[1], blur: v[2], color: c)
+        case .failure(let e):
+            error(e.message, a, from: from, scalars: colorText.unicodeScalars.count)
+            return nil
+        }
+    }
+
+    /// OpenType features: tags of 4 lower-case letters or digits, each optionally `=N`,
+    /// separated by spaces or commas. `none` or an empty value clears them.
+    mutating func features(_ a: MarkupAttribute) -> [String]? {
+        if isNone(a) { return [] }
+        var out: [String] = []
+        var ok = true
+        var word = ""
+        var start = 0
+        func valid(_ w: String) -> Bool {
+            let parts = w.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let tag = parts[0]
+            guard tag.unicodeScalars.count == 4,
+                tag.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) })
+            else { return false }
+            if parts.count == 2 {
+                return !parts[1].isEmpty && parts[1].count <= 6 && parts[1].allSatisfy { $0.isASCII && $0.isNumber }
+            }
+            return true
+        }
+        func finish(_ w: String, at: Int) {
+            guard !w.isEmpty else { return }
+            if valid(w) {
+                out.append(w)
+                return
+            }
+            ok = false
+            var message = "bad OpenType feature '\(w)'"
+            if valid(w.lowercased()) {
+                message += "; did you mean '\(w.lowercased())'?"
+            } else {
+                message += "; a feature is 4 letters or digits, optionally =N, as in 'smcp' or 'ss01=1'"
+            }
+            error(message, a, from: at, scalars: w.unicodeScalars.count)
+        }
+        for (i, u) in a.value.unicodeScalars.enumerated() {
+            if u.properties.isWhitespace || u == "," {
+                finish(word, at: start)
+                word = ""
+                start = i + 1
+            } else {
+                word.unicodeScalars.append(u)
+            }
+        }
+        finish(word, at: start)
+        return ok ? out : nil
+    }
+
+    /// A BCP 47 tag, checked for shape only: a 2–8 letter language, then 1–8 letter-or-digit subtags.
+    mutating func language(_ a: MarkupAttribute) -> String? {
+        let s = a.value.trimmingCharacters(in: .whitespaces)
+        if Self.isLanguageTag(s) { return s }
+        var message = "'\(s)' is not a BCP 47 language tag"
+        let fixed = s.replacingOccurrences(of: "_", with: "-")
+        if fixed != s, Self.isLanguageTag(fixed) {
+            message += "; did you mean '\(fixed)'?"
+        } else {
+            message += " such as 'en' or 'zh-Hans'"
+        }
+        error(message, a)
+        return nil
+    }
+
+    static func isLanguageTag(_ s: String) -> Bool {
+        let parts = s.split(separator: "-", omittingEmptySubsequences: false)
+        return parts.enumerated().allSatisfy { i, part in
+            (i == 0 ? (2...8) : (1...8)).contains(part.count)
+                && part.allSatisfy { $0.isASCII && (i == 0 ? $0.isLetter : ($0.isLetter || $0.isNumber)) }
+        }
+    }
+}

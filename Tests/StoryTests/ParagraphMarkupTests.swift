@@ -1,0 +1,266 @@
+import GalleyMarkup
+import GalleyStory
+import TestSupport
+import Testing
+
+/// The paragraph lines of the dump of `text`, then its diagnostics.
+func paragraphLines(_ text: String, mode: ParagraphMode = .newline) -> String {
+    let b = buildStory(text, template: template(mode))
+    let lines = StoryDump.dump(b.story).split(separator: "\n").filter { $0.hasPrefix("paragraph ") }
+    return lines.joined(separator: "\n") + "\n" + b.rendered
+}
+
+// MARK: - <p>
+
+@Suite struct ParagraphTagTests {
+    // Every paragraph attribute, in points, on one <p>.
+    @Test func attributes() {
+        #expect(paragraphLines(#"<p align="center" indent="12" firstIndent="-6" before="3" after="4" lineHeight="14">x</p>"#)
+            == "paragraph 0..<1 text align=center indent=12 firstIndent=-6 before=3 after=4 lineHeight=14\n")
+    }
+    // Lengths in em are relative to the text size at the tag; other units are converted.
+    @Test func emAndUnits() {
+        #expect(paragraphLines(#"<font size="20"><p indent="1em" firstIndent="0.5em" before="1pc" after="0.25in">x</p>"#)
+            == "paragraph 0..<1 text indent=20 firstIndent=10 before=12 after=18\n")
+    }
+    // leading is extra space: the line height is size × the template's ratio + leading.
+    @Test func leading() {
+        #expect(paragraphLines(#"<p leading="2">x</p>"#) == "paragraph 0..<1 text lineHeight=14\n")
+        #expect(paragraphLines(#"<font size="20"><p leading="-0.1em">x</p>"#) == "paragraph 0..<1 text lineHeight=22\n")
+    }
+    // Each alignment; natural is left for LTR text and right for RTL text.
+    @Test func alignments() {
+        #expect(paragraphLines(#"<p align="left">a</p><p align="right">b</p><p align="justify">c</p>"#) == """
+            paragraph 0..<1 text align=left
+            paragraph 2..<3 text align=right
+            paragraph 4..<5 text
+
+            """)
+        #expect(paragraphLines(#"<p align="natural">hello</p><p align="natural">שלום</p><p align="natural">١٢ مرحبا</p>"#) == """
+            paragraph 0..<5 text align=left
+            paragraph 6..<10 text align=right
+            paragraph 11..<19 text align=right
+
+            """)
+    }
+    // natural follows an explicit dir before the text's first strong character.
+    @Test func naturalFollowsDir() {
+        #expect(paragraphLines(#"<p align="natural" dir="rtl">abc</p>"#) == "paragraph 0..<3 text align=right dir=rtl\n")
+        #expect(paragraphLines(#"<p align="natural" dir="auto">abc</p>"#) == "paragraph 0..<3 text align=left\n")
+    }
+    // dir and hyphenate on <p>.
+    @Test func dirAndHyphenate() {
+        #expect(paragraphLines(#"<p dir="rtl" hyphenate="false">x</p>"#) == "paragraph 0..<1 text dir=rtl hyphenate=false\n")
+    }
+    // Inside <p> newlines are spaces: wrapped lines join with one space, indentation and trailing blanks dropped.
+    @Test func newlinesAreSpaces() {
+        assertDump(listing("<p>\n  One two  \n    three\n\n four.\n</p>\nNext"), #"""
+            "One two three four."
+            "Next"
+            style 0 face="DejaVu Serif" size=10 color=#000000
+            run 0..<19 style 0 "One two three four."
+            run 20..<24 style 0 "Next"
+            paragraph 0..<19 text
+            paragraph 20..<24 text
+            """#)
+    }
+    // A newline right after </p> makes no empty paragraph; a second one does (newline mode).
+    @Test func newlineAfterEnd() {
+        #expect(storyText("<p>a</p>\nb") == "a\nb")
+        #expect(storyText("<p>a</p>\n\nb") == "a\n\nb")
+    }
+    // Text before <p> on the same line is a paragraph of its own; so is text after </p>.
+    @Test func textAroundP() {
+        #expect(storyText("before <p>in</p>after") == "before \nin\nafter")
+    }
+    // Two <p>s on one line are two paragraphs; an empty <p></p> makes none.
+    @Test func adjacentAndEmpty() {
+        #expect(story("<p>a</p><p></p><p>b</p>").paragraphs.count == 2)
+    }
+    // Inside <p>, a line break between Chinese characters is no space; between Latin words it is one.
+    @Test func chineseLineJoins() {
+        #expect(storyText("<p>活字\n印刷\nand\nmore</p>") == "活字印刷 and more")
+    }
+    // Blank-line mode: inside <p> even a blank line is a space; outside, paragraphs work as before.
+    @Test func blankLineMode() {
+        #expect(storyText("<p>a\n\nb</p>\n\nc\nd", mode: .blankLine) == "a b\nc d")
+    }
+    // Inline tags inside <p> keep the joining space outside the tags.
+    @Test func tagsAtLineEnds() {
+        #expect(storyText("<p>one <b>two</b>\n<i>three</i></p>") == "one two three")
+    }
+    // Paragraph attributes nest: an inner <p> starts from the outer's style.
+    @Test func nestedP() {
+        #expect(paragraphLines(#"<p align="center">a<p indent="5">b</p>c</p>"#) == """
+            paragraph 0..<1 text align=center
+            paragraph 2..<3 text align=center indent=5
+            paragraph 4..<5 text align=center
+
+            """)
+    }
+    // A <font> inside <p> ends with it; one before it carries through.
+    @Test func fontScopes() {
+        let s = story(#"<font color="red">a<p><font size="20">b</p>c"#)
+        #expect(s.runs.map { "\(s.styles[$0.style].color)/\(Int(s.styles[$0.style].size))" } == ["#ff0000/10", "#ff0000/20", "#ff0000/10"])
+    }
+    // A <p> paragraph in a larger size is not taken for a heading; a bare one still is.
+    @Test func explicitParagraphIsNoHeading() {
+        #expect(paragraphLines(#"<font size="30"><p>Big</p>Big"# + "\nbody") == """
+            paragraph 0..<3 text
+            paragraph 4..<7 text align=left heading hyphenate=false
+            paragraph 8..<12 text
+
+            """)
+    }
+    // An image inside <p> ends the text before it; the text after it goes on in the <p>'s style.
+    @Test func imageInsideP() {
+        #expect(paragraphLines(#"<p align="center">a <img src="images/chart.png"> b</p>"#) == """
+            paragraph 0..<2 text align=center
+            paragraph 3..<4 image 0 align=center
+            paragraph 5..<6 text align=center
+
+            """)
+    }
+}
+
+// MARK: - Headings
+
+@Suite struct HeadingTagTests {
+    // <h1>–<h3> take face, size, weight and colour from the template, and its spacing.
+    @Test func levels() {
+        assertDump(listing("<h1>One</h1>\n<h2>Two</h2>\n<h3>Three</h3>\nBody"), #"""
+            "One"
+            "Two"
+            "Three"
+            "Body"
+            style 0 face="DejaVu Sans" size=20 color=#222222 weight=700
+            style 1 face="DejaVu Sans" size=15 color=#222222 weight=700
+            style 2 face="DejaVu Sans" size=12 color=#222222 weight=700
+            style 3 face="DejaVu Serif" size=10 color=#000000
+            run 0..<3 style 0 "One"
+            run 4..<7 style 1 "Two"
+            run 8..<13 style 2 "Three"
+            run 14..<18 style 3 "Body"
+            paragraph 0..<3 text align=left before=12 h1 heading hyphenate=false
+            paragraph 4..<7 text align=left before=9 after=4 h2 heading hyphenate=false
+            paragraph 8..<13 text align=left before=6 after=3 h3 heading hyphenate=false
+            paragraph 14..<18 text
+            """#)
+    }
+    // Another template's headings, and its face requested at the tag.
+    @Test func fromTemplate() {
+        var t = Template.default
+        t.headings.h2 = HeadingSpec(face: "Palatino", size: 14, weight: 600, color: RGBA(0, 0, 1), before: 1, after: 2)
+        let s = buildStory("x\n<h2>T</h2>", template: t).story
+        let h = s.styles[s.runs[1].style]
+        #expect(h.face == "Palatino" && h.size == 14 && h.weight == 600 && h.color == RGBA(0, 0, 1))
+        #expect(s.paragraphs[1].style.spacingBefore == 1 && s.paragraphs[1].style.spacingAfter == 2)
+        #expect(s.faceRequests.mapValues { "\($0)" } == ["Palatino": "2:1"])
+    }
+    // A heading is one paragraph: its newlines are spaces.
+    @Test func wrappedHeading() {
+        #expect(storyText("<h2>A long\n  heading</h2>\nx") == "A long heading\nx")
+    }
+    // Paragraph attributes on a heading override the template's (here alignment and spacing).
+    @Test func headingAttributes() {
+        #expect(paragraphLines(#"<h1 align="center" after="0">T</h1>"#) == "paragraph 0..<1 text align=center before=12 after=0 h1 heading hyphenate=false\n")
+    }
+    // A heading has no first-line indent, even when the template has one.
+    @Test func noIndent() {
+        var t = Template.default
+        t.firstLineIndent = 12
+        #expect(buildStory("<h3>T</h3>", template: t).story.paragraphs[0].style.firstLineIndent == 0)
+    }
+    // Inline tags inside a heading add to its style.
+    @Test func inlineInsideHeading() {
+        let s = story("<h1>A <i>b</i></h1>")
+        #expect(s.runs.map { s.styles[$0.style].slant } == [.normal, .italic])
+        #expect(s.runs.map { s.styles[$0.style].size } == [20, 20])
+    }
+    // The heading's style ends with it.
+    @Test func styleEnds() {
+        let s = story("<h1>A</h1>b")
+        #expect(s.styles[s.runs[1].style] == TextStyle(face: "DejaVu Serif", size: 10))
+    }
+}
+
+// MARK: - Breaks and blocks
+
+@Suite struct BreakTagTests {
+    // <br> is U+2028 inside the paragraph.
+    @Test func lineBreak() {
+        assertDump(listing("one<br>two<br/>three"), #"""
+            "one\u{2028}two\u{2028}three"
+            style 0 face="DejaVu Serif" size=10 color=#000000
+            run 0..<13 style 0 "one\u{2028}two\u{2028}three"
+            paragraph 0..<13 text
+            """#)
+    }
+    // Inside <p>, a newline next to <br> adds no space.
+    @Test func lineBreakInP() {
+        #expect(storyText("<p>one<br>\n  two\n<br>three</p>") == "one\u{2028}two\u{2028}three")
+    }
+    // In blank-line mode a wrapped line after <br> joins without a space.
+    @Test func lineBreakBlankLineMode() {
+        #expect(storyText("a<br>\nb\nc", mode: .blankLine) == "a\u{2028}b c")
+    }
+    // <br> is mapped to its tag.
+    @Test func lineBreakSourceMap() {
+        let s = story("ab<br>c")
+        #expect(source(s, byte: 2) == "1:3" && source(s, byte: 5) == "1:7")
+    }
+    // <columnbreak> and <pagebreak> on their own lines: the next paragraph breaks before.
+    @Test func breaksOnTheirOwnLines() {
+        #expect(paragraphLines("a\n<columnbreak>\nb\n<pagebreak>\nc") == """
+            paragraph 0..<1 text
+            paragraph 2..<3 text break=column
+            paragraph 4..<5 text break=page
+
+            """)
+    }
+    // A break in mid-paragraph ends the paragraph first.
+    @Test func breakMidParagraph() {
+        #expect(paragraphLines("<p>a <columnbreak> b</p>") == """
+            paragraph 0..<2 text
+            paragraph 3..<4 text break=column
+
+            """)
+    }
+    // Several breaks in a row are one; a page break wins over a column break.
+    @Test func severalBreaks() {
+        #expect(paragraphLines("a<columnbreak><pagebreak><columnbreak>b") == """
+            paragraph 0..<1 text
+            paragraph 2..<3 text break=page
+
+            """)
+    }
+    // A break before an image moves the image.
+    @Test func breakBeforeImage() {
+        #expect(paragraphLines("a\n<pagebreak>\n<img src=\"images/chart.png\">") == """
+            paragraph 0..<1 text
+            paragraph 2..<3 image 0 break=page
+
+            """)
+    }
+    // Blank-line mode: a break between paragraphs.
+    @Test func breakBlankLineMode() {
+        #expect(paragraphLines("a\nb\n\n<pagebreak>\n\nc", mode: .blankLine) == """
+            paragraph 0..<3 text
+            paragraph 4..<5 text break=page
+
+            """)
+    }
+    // <vertical>: the paragraphs inside are vertical; the block starts and ends paragraphs.
+    @Test func vertical() {
+        assertDump(paragraphLines("a<vertical>\n竖排\n文字\n</vertical>\nb"), """
+            paragraph 0..<1 text
+            paragraph 2..<4 text vertical
+            paragraph 5..<7 text vertical
+            paragraph 8..<9 text
+            """)
+    }
+    // A <p> inside <vertical> keeps both.
+    @Test func verticalP() {
+        #expect(paragraphLines(#"<vertical><p align="center">竖排</p></vertical>"#) == "paragraph 0..<2 text align=center vertical\n")
+    }
+}
