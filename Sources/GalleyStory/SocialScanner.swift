@@ -60,7 +60,9 @@ struct SocialScanner {
         var out: [SocialFind] = []
         var i = 0
         while i < s.count {
-            if let f = find(at: i) {
+            // What a find ends is no word: `@a@b` is two mentions, `…/x#话题#` a URL and a topic.
+            let p = i > 0 ? (out.last?.range.upperBound == i ? nil : s[i - 1]) : before
+            if let f = find(at: i, after: p) {
                 out.append(f)
                 i = f.range.upperBound
             } else {
@@ -70,19 +72,16 @@ struct SocialScanner {
         return out
     }
 
-    /// The find starting at `i`, if any; the detectors are tried in a fixed order.
-    func find(at i: Int) -> SocialFind? {
+    /// The find starting at `i`, if any; `p` is the scalar before it that the word rules look at.
+    func find(at i: Int, after p: Unicode.Scalar?) -> SocialFind? {
         switch s[i] {
         case "[": return settings.emoticons ? emoticon(at: i, limit: s.count) : nil
-        case "#": return settings.topics ? topic(at: i) : nil
-        case "@": return settings.mentions ? mention(at: i) : nil
-        case "h", "H", "w", "W": return settings.urls ? url(at: i) : nil
+        case "#": return settings.topics ? topic(at: i, after: p) : nil
+        case "@": return settings.mentions ? mention(at: i, after: p) : nil
+        case "h", "H", "w", "W": return settings.urls ? url(at: i, after: p) : nil
         default: return nil
         }
     }
-
-    /// The scalar before index `i` of the run (or before the run).
-    private func previous(_ i: Int) -> Unicode.Scalar? { i > 0 ? s[i - 1] : before }
 
     // MARK: - Emoticons
 
@@ -101,8 +100,8 @@ struct SocialScanner {
     /// `#topic#` at `i`: up to the next `#` (a keycap `#️⃣` is not one), 1 to 64 scalars between,
     /// neither starting nor ending with white space, and the first `#` not glued to the end of
     /// a Latin word or number (`C#`). Emoticon codes inside are found too.
-    func topic(at i: Int) -> SocialFind? {
-        guard !Self.isKeycap(s, i), !Self.isWordScalar(previous(i)) else { return nil }
+    func topic(at i: Int, after p: Unicode.Scalar?) -> SocialFind? {
+        guard !Self.isKeycap(s, i), !Self.isWordScalar(p) else { return nil }
         let close = nextHash[i]
         guard close < s.count else { return nil }
         let length = close - i - 1
@@ -133,8 +132,8 @@ struct SocialScanner {
 
     /// `@name` at `i`: letters (CJK included), marks, digits, `-` and `_`, at least one. Not when
     /// the `@` is glued to a Latin word, a number, `.` or `_` (the `@` of an e-mail address).
-    func mention(at i: Int) -> SocialFind? {
-        if let p = previous(i), Self.isWordScalar(p) || p == "." || p == "_" { return nil }
+    func mention(at i: Int, after p: Unicode.Scalar?) -> SocialFind? {
+        if let p, Self.isWordScalar(p) || p == "." || p == "_" { return nil }
         var end = i + 1
         while end < s.count, Self.isNameScalar(s[end]) { end += 1 }
         guard end > i + 1 else { return nil }
@@ -160,8 +159,7 @@ struct SocialScanner {
     /// number (nor, for `www.`, to `.`, `_`, `-`, `/` or `@`), then URL characters. Trailing
     /// `.,;:!?'"#`, a `)` or `]` without its opening partner, and anything not allowed in URLs
     /// (white space, CJK text and punctuation, other non-ASCII) end it; so does a known emoticon code.
-    func url(at i: Int) -> SocialFind? {
-        let p = previous(i)
+    func url(at i: Int, after p: Unicode.Scalar?) -> SocialFind? {
         if Self.isWordScalar(p) { return nil }
         var bodyStart: Int
         let isWWW: Bool

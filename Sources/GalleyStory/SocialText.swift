@@ -68,7 +68,8 @@ public enum SocialText {
             guard !run.isEmpty else { return }
             let active = (everywhere || socialDepth > 0) && linkDepth == 0
             if active {
-                rewrite(run, before: runBefore, settings: settings, packs: packs, into: &out)
+                // A find is no word for what follows it, even across a tag.
+                if rewrite(run, before: runBefore, settings: settings, packs: packs, into: &out) { before = nil }
             } else {
                 for (s, loc) in run { out.append(.text(s, loc)) }
             }
@@ -103,20 +104,22 @@ public enum SocialText {
     }
 
     /// Scans one run of text nodes and appends its nodes, rewritten where something was found.
+    /// True when the run ends with a find.
+    @discardableResult
     static func rewrite(
         _ run: [(String, SourceLocation)], before: Unicode.Scalar?, settings: SocialSettings, packs: EmoticonPacks,
         into out: inout [MarkupNode]
-    ) {
+    ) -> Bool {
         guard run.contains(where: { mayHoldSocialText($0.0) }) else {
             for (s, loc) in run { out.append(.text(s, loc)) }
-            return
+            return false
         }
         var text = RunText()
         for (s, loc) in run where !s.isEmpty { text.append(s, at: loc) }
         let finds = SocialScanner(text.scalars, settings: settings, packs: packs, before: before).finds()
-        guard !finds.isEmpty else {
+        guard let last = finds.last else {
             for (s, loc) in run { out.append(.text(s, loc)) }
-            return
+            return false
         }
         var emitter = Emitter(text: text)
         var cursor = 0
@@ -135,6 +138,7 @@ public enum SocialText {
             cursor = f.range.upperBound
         }
         emitter.text(cursor..<text.scalars.count, into: &out)
+        return last.range.upperBound == text.scalars.count
     }
 
     /// False when `s` cannot start anything: no `@`, `#`, `[`, `h` or `w` in it (either case).
