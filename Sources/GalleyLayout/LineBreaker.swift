@@ -217,7 +217,9 @@ package struct LineSetter {
     /// The line from `start` to `end` (where the next line starts), set to its available width.
     /// `ratio` is the adjustment ratio the breaker chose; nil lets the setter compute it (the
     /// greedy breaker, which does not judge lines).
-    package func line(start: Int, end: Int, hyphen: Bool, index: Int, isLast: Bool, ratio chosen: Double? = nil) -> LineBreak {
+    package func line(start: Int, end: Int, hyphen: Bool, index: Int, isLast last: Bool, ratio chosen: Double? = nil) -> LineBreak {
+        // A line ended by a forced break (`<br>`, U+2028) is set like a paragraph's last line.
+        let isLast = last || (end < request.text.length && request.text.flags[end].contains(.mandatory))
         let contentEnd = trimmed(start, end)
         let natural = contentWidth(start: start, end: end, hyphen: hyphen)
         let available = available(index)

@@ -178,7 +178,7 @@ package struct TotalFitBreaker: LineBreaker {
                 let end = max(start, p.contentEnd)
                 var natural = t.x[end] - t.x[start]
                 if p.addsHyphen { natural += t.hyphenWidth(before: p.position) }
-                let isLast = p.position == t.length
+                let isLast = p.forced  // the paragraph's end, or a forced break: filled with white
                 let ratio: Double
                 if isLast && natural <= available {
                     ratio = 0  // the last line fills with white (parfillskip)

@@ -129,6 +129,15 @@ public struct Template: Equatable, Sendable {
     public var headings = HeadingsSpec()
     /// What `<a href>` adds to the text's style. JSON key `link`.
     public var link = LinkSpec()
+    /// Captions under images. JSON key `caption`.
+    public var caption = CaptionSpec()
+    /// Narrowest interval beside a float that text goes into, points. JSON key `wrapMinWidth`.
+    public var wrapMinWidth = 30.0
+    /// Social text (@mentions, #topics#, URLs, [emoticons]). JSON key `social`.
+    public var social = SocialSpec()
+    /// A thin space between CJK and Latin letters or digits that touch (CJK/Latin auto-spacing).
+    /// JSON key `cjkAutoSpacing`.
+    public var cjkAutoSpacing = false
 
     public init(
         name: String, summary: String, pageWidth: Double, pageHeight: Double, margins: EdgeInsets,
@@ -254,6 +263,69 @@ public struct LinkSpec: Equatable, Sendable {
     public init(color: RGBA = RGBA(0x1F / 255.0, 0x4E / 255.0, 0x8C / 255.0), underline: LineStyle? = nil) {
         self.color = color
         self.underline = underline
+    }
+}
+
+/// The caption style. JSON key `caption`.
+public struct CaptionSpec: Equatable, Sendable {
+    /// JSON keys `caption.face`, `caption.size`, `caption.color`, `caption.italic`.
+    public var face: String
+    public var size: Double
+    public var color: RGBA
+    public var italic: Bool
+    /// Space between an image and its caption, points. JSON key `caption.gap`.
+    public var gap: Double
+
+    public init(face: String = "DejaVu Serif", size: Double = 8.5, color: RGBA = RGBA(0.25, 0.25, 0.25), italic: Bool = true, gap: Double = 4) {
+        self.face = face
+        self.size = size
+        self.color = color
+        self.italic = italic
+        self.gap = gap
+    }
+}
+
+/// How one kind of social text looks and where it links. JSON keys `social.mention`,
+/// `social.topic`, `social.url`.
+public struct SocialStyleSpec: Equatable, Sendable {
+    /// JSON keys `color`, `weight`.
+    public var color: RGBA
+    public var weight: Int
+    /// Link pattern: `{name}` / `{topic}` is replaced by the percent-encoded text. JSON key `url`
+    /// (not used for URLs, which link to themselves).
+    public var url: String
+
+    public init(color: RGBA, weight: Int = 400, url: String = "") {
+        self.color = color
+        self.weight = weight
+        self.url = url
+    }
+}
+
+/// Social text settings. JSON key `social`.
+public struct SocialSpec: Equatable, Sendable {
+    /// Detect social text everywhere (else only in `<social>` blocks, or with `--social`).
+    /// JSON key `social.enabled`.
+    public var enabled: Bool
+    public var mention: SocialStyleSpec
+    public var topic: SocialStyleSpec
+    public var url: SocialStyleSpec
+    /// Emoticon pack folders added to the built-in pack, relative to the template file.
+    /// JSON key `social.emoticons`.
+    public var emoticons: [String]
+
+    public init(
+        enabled: Bool = false,
+        mention: SocialStyleSpec = SocialStyleSpec(color: RGBA(0x1F / 255.0, 0x6F / 255.0, 0xB2 / 255.0), url: "https://weibo.com/n/{name}"),
+        topic: SocialStyleSpec = SocialStyleSpec(color: RGBA(0xC4 / 255.0, 0x5A / 255.0, 0x1B / 255.0), url: "https://s.weibo.com/weibo?q=%23{topic}%23"),
+        url: SocialStyleSpec = SocialStyleSpec(color: RGBA(0x1F / 255.0, 0x4E / 255.0, 0x8C / 255.0)),
+        emoticons: [String] = []
+    ) {
+        self.enabled = enabled
+        self.mention = mention
+        self.topic = topic
+        self.url = url
+        self.emoticons = emoticons
     }
 }
 
