@@ -18,6 +18,8 @@ struct DocumentOptions {
     var overrides: [String] = []
     var paragraphs: ParagraphMode?
     var threads: Int?
+    var social = false
+    var emoticons: [String] = []
 }
 
 enum Loader {
@@ -66,7 +68,17 @@ enum Loader {
         sources[path] = source
         let document = MarkupParser.parse(source)
         let base = o.input == "-" ? FileManager.default.currentDirectoryPath : (o.input as NSString).deletingLastPathComponent
-        let (story, storyDiagnostics) = StoryBuilder(template: template, baseDirectory: base.isEmpty ? "." : base).build(document)
+        var builder = StoryBuilder(template: template, baseDirectory: base.isEmpty ? "." : base)
+        builder.socialEverywhere = o.social
+        for folder in template.social.emoticons + o.emoticons {
+            switch builder.emoticons.adding(folder: folder) {
+            case .success(let packs): builder.emoticons = packs
+            case .failure(let d):
+                diagnostics.append(d)
+                return nil
+            }
+        }
+        let (story, storyDiagnostics) = builder.build(document)
         diagnostics.append(contentsOf: storyDiagnostics)
         if diagnostics.hasErrors { return nil }
         let framesetter = Framesetter(story: story, template: template, file: path, options: LayoutOptions(threads: o.threads))

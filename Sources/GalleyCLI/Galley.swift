@@ -13,6 +13,8 @@ public enum Galley {
         OptionSpec(name: "template", short: "t", value: "NAME|FILE", help: "Template: a built-in name or a JSON file (default magazine)."),
         OptionSpec(name: "set", short: nil, value: "KEY=VALUE", help: "Override a template key, e.g. --set columns=3 (repeatable).", repeats: true),
         OptionSpec(name: "paragraphs", short: nil, value: "MODE", help: "newline (a newline ends a paragraph) or blank-line (hard-wrapped text)."),
+        OptionSpec(name: "social", short: nil, value: nil, help: "Find @mentions, #topics#, URLs and [emoticons] everywhere."),
+        OptionSpec(name: "emoticons", short: nil, value: "DIR", help: "Add an emoticon pack (a folder with pack.json; repeatable).", repeats: true),
         OptionSpec(name: "threads", short: nil, value: "N", help: "Shaping threads (default: one per core)."),
         OptionSpec(name: "quiet", short: "q", value: nil, help: "Print errors only, no warnings."),
     ]

@@ -59,6 +59,8 @@ struct Run {
             }
             o.paragraphs = m
         }
+        o.social = arguments.flag("social")
+        o.emoticons = arguments.all("emoticons")
         if let t = arguments.value("threads") {
             guard let n = Int(t), n >= 1, n <= 64 else { throw UsageError(message: "--threads must be a whole number from 1 to 64, got '\(t)'") }
             o.threads = n

@@ -165,16 +165,37 @@ struct Flow {
         return true
     }
 
+    /// A page-wide float met in column `column` at `y`: a `span` met after the first column
+    /// would run across text already set there, so it waits for the top of the next page;
+    /// otherwise it is placed on this page (true: the page must be laid out again).
+    mutating func placeOrDeferPageFloat(_ i: Int, at y: Double, column: Int) -> Bool {
+        if story.images[i].placement == .span && column > 0 {
+            placed.insert(i)
+            deferredPage.append(i)
+            return false
+        }
+        return placePageFloat(i, at: y)
+    }
+
     /// Places a column float at `y` in `region`; false when it does not fit there.
     mutating func placeColumnFloat(_ i: Int, side: FloatSide, at y: Double, in region: inout Region, frame: inout Frame) -> Bool {
         guard let figures else { return false }
         let image = story.images[i]
         let rect = region.rect
-        let size = figures.size(image, maxWidth: rect.width, maxHeight: rect.height)
-        let total = size.h + size.caption
-        let atTop = y <= rect.y + 0.01
-        if y + total > rect.maxY + 0.01 && !atTop { return false }
         let x: Double
+        // Below the page-wide floats already there (the top of the column may be taken).
+        var y = y
+        let clearOfPage = pageFloats.map { $0.exclusion }.filter { $0.extent(top: rect.y, bottom: rect.maxY) != nil }
+        var room = rect.height
+        for e in clearOfPage where e.rect.y - e.margin <= y + 0.01 && e.rect.maxY + e.margin > y {
+            y = e.rect.maxY + e.margin
+        }
+        for e in clearOfPage where e.rect.y - e.margin > y { room = min(room, e.rect.y - e.margin - y) }
+        room = min(room, rect.maxY - y)
+        let size = figures.size(image, maxWidth: rect.width, maxHeight: max(1, y <= rect.y + 0.01 ? room : rect.height))
+        let total = size.h + size.caption
+        let atTop = y <= rect.y + 0.01 || clearOfPage.contains { abs($0.rect.maxY + $0.margin - y) < 0.01 }
+        if total > room + 0.01 && !atTop { return false }
         switch side {
         case .left: x = rect.x
         case .right: x = rect.maxX - size.w
@@ -302,11 +323,9 @@ struct Flow {
                     paragraph += 1
                     continue fill
                 case .span, .top, .bottom:
-                    if !placed.contains(i) {
-                        if placePageFloat(i, at: y) {
-                            restart = true
-                            break fill
-                        }
+                    if !placed.contains(i) && placeOrDeferPageFloat(i, at: y, column: column) {
+                        restart = true
+                        break fill
                     }
                     paragraph += 1
                     continue fill
@@ -396,7 +415,7 @@ struct Flow {
                                 deferred.append(i)
                             }
                         case .span, .top, .bottom:
-                            if placePageFloat(i, at: tops[k]) {
+                            if placeOrDeferPageFloat(i, at: tops[k], column: column) {
                                 restart = true
                                 break fill
                             }

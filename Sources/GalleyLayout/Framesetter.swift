@@ -120,8 +120,9 @@ public final class Framesetter {
                 }
                 guard flow.restart else { break }
                 var again = start
+                // Only the page-wide floats carry over: column floats are placed afresh.
                 again.pageFloats = flow.pageFloats
-                again.placed.formUnion(flow.placed)
+                again.placed.formUnion(flow.pageFloats.map(\.placed.image))
                 again.deferredPage = flow.deferredPage
                 if attempt == 8 {
                     again.deferredPage += again.pageFloats.map(\.placed.image)

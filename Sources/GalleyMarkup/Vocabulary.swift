@@ -58,10 +58,11 @@ public struct Vocabulary: Sendable {
     /// * Void: `img`, `br` (a line break inside the paragraph), `columnbreak`, `pagebreak`.
     public static let standard = Vocabulary([
         TagSpec(name: "font", attributes: Set(characterAttributes)),
-        .void("img", "src", "width", "height"),
-        TagSpec(name: "span", attributes: Set(characterAttributes)),
+        .void("img", "src", "width", "height", "float", "wrap", "margin", "caption", "shape", "inline", "span", "columns", "alt", "class"),
+        TagSpec(name: "span", attributes: Set(characterAttributes + ["class"])),
         .tag("b"), .tag("i"), .tag("u"), .tag("s"), .tag("sup"), .tag("sub"),
-        .tag("a", "href"),
+        .tag("a", "href", "class"),
+        .tag("social"),
         .void("br"),
         TagSpec(name: "p", attributes: Set(paragraphAttributes)),
         TagSpec(name: "h1", attributes: Set(paragraphAttributes)),

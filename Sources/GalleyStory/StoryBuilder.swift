@@ -35,6 +35,11 @@ public struct StoryBuilder {
     /// Folder `src` paths are relative to (the input file's folder).
     public var baseDirectory: String
 
+    /// Social text: detection everywhere (`--social`, or the template's `social.enabled`), and the
+    /// emoticon packs. Without it, only `<social>` blocks are scanned, with the built-in pack.
+    public var socialEverywhere = false
+    public var emoticons = EmoticonPacks.builtin
+
     public init(template: Template, baseDirectory: String) {
         self.template = template
         self.baseDirectory = baseDirectory
@@ -51,7 +56,16 @@ public struct StoryBuilder {
     public func build(_ document: MarkupDocument) -> (Story, Diagnostics) {
         var run = Run(builder: self, file: document.source.path)
         run.diagnostics.append(contentsOf: document.diagnostics)
-        let nodes = template.paragraphMode == .blankLine ? Self.unwrap(document.nodes) : document.nodes
+        var nodes = template.paragraphMode == .blankLine ? Self.unwrap(document.nodes) : document.nodes
+        // @mentions, #topics#, URLs and [emoticons] become links and images before the story is
+        // built, so every range is computed after the replacements (nothing shifts).
+        let everywhere = socialEverywhere || template.social.enabled
+        if everywhere || nodes.contains(where: { if case .startTag(let t) = $0 { t.name == "social" } else { false } }) {
+            var settings = SocialSettings()
+            settings.mentionURL = template.social.mention.url
+            settings.topicURL = template.social.topic.url
+            nodes = SocialText.transform(nodes, settings: settings, packs: emoticons, everywhere: everywhere)
+        }
         for (i, node) in nodes.enumerated() {
             run.visit(node, next: i + 1 < nodes.count ? nodes[i + 1] : nil)
         }
@@ -146,6 +160,9 @@ public struct StoryBuilder {
         var isolates: [Isolate] = []
         /// Where the open `<a>` is, if any.
         var link: SourceLocation?
+        /// Text made by the builder, not copied from the source (an emoticon's emoji): mapped
+        /// to its source place as a whole.
+        var synthetic = false
     }
 
     /// A start tag whose end tag has not been seen.
@@ -276,7 +293,7 @@ public struct StoryBuilder {
 
         mutating func append(_ s: String, at loc: SourceLocation) {
             openWantedIsolates(at: loc)
-            sourceMap.add(storyOffset: text.utf8.count, storyCharacters: characters, source: loc)
+            sourceMap.add(storyOffset: text.utf8.count, storyCharacters: characters, source: loc, linear: !scope.synthetic)
             add(s, style: intern(scope.text))
         }
 
@@ -498,7 +515,11 @@ public struct StoryBuilder {
             if kind == .block { blockBoundary(at: tag.location) }
             stack.push(OpenElement(name: tag.name, location: tag.location, kind: kind, saved: scope))
             switch tag.name {
-            case "font", "span": applyCharacterAttributes(tag)
+            case "font", "span":
+                applyCharacterAttributes(tag)
+                // An emoticon from the social scanner: emoji text standing for a `[code]`.
+                if tag.attribute("class")?.value == "emoticon" { scope.synthetic = true }
+            case "social": break  // detection already ran over the nodes
             case "b": scope.text.weight = 700
             case "i": scope.text.slant = .italic
             case "u": scope.text.underline = Decoration(style: .single, color: scope.text.underline?.color)
@@ -561,6 +582,19 @@ public struct StoryBuilder {
             scope.text.color = style.color
             if let u = style.underline { scope.text.underline = Decoration(style: u) }
             scope.link = tag.location
+            // Social text found by the scanner: the template's style for its kind.
+            let social = builder.template.social
+            switch tag.attribute("class")?.value {
+            case "mention"?: apply(social.mention)
+            case "topic"?: apply(social.topic)
+            case "url"?: apply(social.url)
+            default: break
+            }
+        }
+
+        mutating func apply(_ style: SocialStyleSpec) {
+            scope.text.color = style.color
+            if style.weight != 400 { scope.text.weight = style.weight }
         }
 
         mutating func endTag(_ name: String, at loc: SourceLocation, quiet: Bool = false) {
@@ -628,12 +662,32 @@ public struct StoryBuilder {
                 diagnostics.append(.error("<img> needs a src attribute", file: file, at: tag.location, length: 4))
                 return
             }
-            let width = tag.attribute("width").flatMap { number($0, what: "width", positive: true, maximum: 100_000) }
-            let height = tag.attribute("height").flatMap { number($0, what: "height", positive: true, maximum: 100_000) }
             let value = src.value.trimmingCharacters(in: .whitespaces)
             if value.isEmpty {
                 error("empty image src", src)
                 return
+            }
+            // Sizes: numbers or lengths are points; `width="40%"` is a share of the column.
+            var widthSpec: ImageLength?
+            var width: Double?
+            if let w = tag.attribute("width") {
+                let v = w.value.trimmingCharacters(in: .whitespaces)
+                if v.hasSuffix("%") {
+                    if let p = Double(v.dropLast().trimmingCharacters(in: .whitespaces)), p > 0, p <= 100 {
+                        widthSpec = .percent(p)
+                    } else {
+                        error("width must be a percentage from 0 to 100, got '\(w.value)'", w)
+                        return
+                    }
+                } else {
+                    guard let n = number(w, what: "width", positive: true, maximum: 100_000) else { return }
+                    width = n
+                }
+            }
+            var height: Double?
+            if let h = tag.attribute("height") {
+                guard let n = number(h, what: "height", positive: true, maximum: 100_000) else { return }
+                height = n
             }
             let path = value.hasPrefix("/") ? value : (builder.baseDirectory as NSString).appendingPathComponent(value)
             let info: ImageInfo
@@ -643,8 +697,30 @@ public struct StoryBuilder {
                 error("cannot use image '\(value)': \(e.message)", src)
                 return
             }
-            images.append(
-                ImageReference(source: value, path: path, info: info, width: width, height: height, location: tag.location))
+            var image = ImageReference(source: value, path: path, info: info, width: width, height: height, location: tag.location)
+            image.widthSpec = widthSpec
+            guard let placement = placement(tag), let options = wrapOptions(tag, info: info) else { return }
+            image.placement = placement
+            (image.wrap, image.margin, image.shape) = options
+            if let c = tag.attribute("caption") {
+                let caption = c.value.trimmingCharacters(in: .whitespaces)
+                image.caption = caption.isEmpty ? nil : caption
+            }
+            switch placement {
+            case .inline:
+                anchor(image, tag)
+                return
+            case .float, .span, .top, .bottom:
+                // Inside running text the float is anchored there; on a line of its own it is a
+                // paragraph of its own, like a block image.
+                if !paragraphIsEmpty && pendingNewlines == 0 {
+                    anchor(image, tag)
+                    return
+                }
+            case .block:
+                break
+            }
+            images.append(image)
             // A block image is a paragraph of its own: end the text before it. A newline
             // pending before it (blank-line mode) ends that text; it is not a space.
             dropNewlines()
@@ -659,6 +735,131 @@ public struct StoryBuilder {
             paragraphStart = text.utf8.count
             paragraphFirstRun = runs.count
             afterBlock = true
+        }
+
+        /// An image standing in the text at this point (inline, or a float's anchor): its U+FFFC
+        /// goes into the paragraph, in the style in force.
+        mutating func anchor(_ image: ImageReference, _ tag: MarkupTag) {
+            var image = image
+            flushNewlines(before: "\u{FFFC}")
+            openWantedIsolates(at: tag.location)
+            image.anchor = text.utf8.count
+            images.append(image)
+            insert("\u{FFFC}", at: tag.location)
+        }
+
+        /// Where the image goes: `inline`; `float="left|right|center|top|bottom"`; `span="page"`
+        /// or `columns="2"` (across all columns); else the tutorial's block.
+        mutating func placement(_ tag: MarkupTag) -> ImagePlacement? {
+            if let i = tag.attribute("inline"), ["", "true", "inline", "yes"].contains(i.value.lowercased()) { return .inline }
+            if tag.attribute("class")?.value == "emoticon" { return .inline }
+            var result = ImagePlacement.block
+            if let f = tag.attribute("float") {
+                let v = f.value.trimmingCharacters(in: .whitespaces).lowercased()
+                switch v {
+                case "left": result = .float(.left)
+                case "right": result = .float(.right)
+                case "center", "centre": result = .float(.center)
+                case "top": result = .top
+                case "bottom": result = .bottom
+                case "none", "": result = .block
+                default:
+                    let options = ["left", "right", "center", "top", "bottom", "none"]
+                    var message = "unknown float '\(f.value)'"
+                    if let s = Suggestion.closest(to: v, in: options) { message += "; did you mean '\(s)'?" }
+                    error(message + " (use left, right, center, top, bottom or none)", f)
+                    return nil
+                }
+            }
+            let spansPage = tag.attribute("span").map { ["page", "columns", "all", "true", ""].contains($0.value.lowercased()) } ?? false
+            let columns = tag.attribute("columns").flatMap { Int($0.value.trimmingCharacters(in: .whitespaces)) } ?? 1
+            if let c = tag.attribute("columns"), Int(c.value.trimmingCharacters(in: .whitespaces)) == nil {
+                error("columns must be a whole number, got '\(c.value)'", c)
+                return nil
+            }
+            if let s = tag.attribute("span"), !spansPage {
+                error("span must be 'page', got '\(s.value)'", s)
+                return nil
+            }
+            if spansPage || columns > 1 {
+                switch result {
+                case .top, .bottom: break
+                default: result = .span
+                }
+            }
+            return result
+        }
+
+        /// `wrap`, `margin` and `shape`. A contour with no shape follows a PNG's alpha channel.
+        mutating func wrapOptions(_ tag: MarkupTag, info: ImageInfo) -> (WrapMode, Double, ImageShape)? {
+            var wrap = WrapMode.both
+            if let w = tag.attribute("wrap") {
+                let v = w.value.trimmingCharacters(in: .whitespaces).lowercased()
+                guard let mode = WrapMode(rawValue: v) else {
+                    var message = "unknown wrap '\(w.value)'"
+                    if let s = Suggestion.closest(to: v, in: WrapMode.allCases.map(\.rawValue)) { message += "; did you mean '\(s)'?" }
+                    error(message + " (use both, left, right, none or contour)", w)
+                    return nil
+                }
+                wrap = mode
+            }
+            var margin = 6.0
+            if let m = tag.attribute("margin") {
+                guard let v = number(m, what: "margin", positive: false, maximum: 1000), v >= 0 else {
+                    if let v = Double(m.value), v < 0 { error("margin must be 0 or more, got '\(m.value)'", m) }
+                    return nil
+                }
+                margin = v
+            }
+            var shape = wrap == .contour && info.format == .png ? ImageShape.alpha : ImageShape.box
+            if let sh = tag.attribute("shape") {
+                guard let parsed = parseShape(sh, info: info) else { return nil }
+                shape = parsed
+                if wrap == .both { wrap = .contour }  // a shape is only worth giving to follow it
+            }
+            return (wrap, margin, shape)
+        }
+
+        /// `circle`, `ellipse`, `alpha`, `box`, or `polygon(x y, x y, …)` in the image's pixels
+        /// (or percentages of its size).
+        mutating func parseShape(_ a: MarkupAttribute, info: ImageInfo) -> ImageShape? {
+            let v = a.value.trimmingCharacters(in: .whitespaces)
+            switch v.lowercased() {
+            case "circle", "ellipse": return .ellipse
+            case "alpha": return .alpha
+            case "box", "rectangle": return .box
+            default: break
+            }
+            guard v.lowercased().hasPrefix("polygon(") && v.hasSuffix(")") else {
+                var message = "unknown shape '\(a.value)'"
+                if let s = Suggestion.closest(to: v.lowercased(), in: ["circle", "ellipse", "alpha", "box", "polygon"]) {
+                    message += "; did you mean '\(s)'?"
+                }
+                error(message + " (use circle, ellipse, alpha, box or polygon(x y, …))", a)
+                return nil
+            }
+            let inner = v.dropFirst("polygon(".count).dropLast()
+            var coords: [Double] = []
+            for (k, point) in inner.split(separator: ",").enumerated() {
+                let parts = point.split(whereSeparator: { $0 == " " || $0 == "\t" })
+                let values = parts.enumerated().map { (axis, p) -> Double? in
+                    let s = String(p)
+                    if s.hasSuffix("%"), let f = Double(s.dropLast()) {
+                        return f / 100 * Double(axis == 0 ? info.pixelWidth : info.pixelHeight)
+                    }
+                    return Double(s)
+                }
+                guard parts.count == 2, let x = values[0], let y = values[1] else {
+                    error("malformed polygon: point \(k + 1) is '\(point.trimmingCharacters(in: .whitespaces))'; write 'x y' pairs separated by commas", a)
+                    return nil
+                }
+                coords += [x, y]
+            }
+            guard coords.count >= 6 else {
+                error("malformed polygon: it needs at least 3 points, got \(coords.count / 2)", a)
+                return nil
+            }
+            return .polygon(coords)
         }
     }
 }
