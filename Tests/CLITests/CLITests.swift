@@ -193,6 +193,8 @@ func usage(_ command: String, _ message: String, positionals: String = " INPUT")
               -t, --template NAME|FILE  Template: a built-in name or a JSON file (default magazine).
                   --set KEY=VALUE       Override a template key, e.g. --set columns=3 (repeatable).
                   --paragraphs MODE     newline (a newline ends a paragraph) or blank-line (hard-wrapped text).
+                  --social              Find @mentions, #topics#, URLs and [emoticons] everywhere.
+                  --emoticons DIR       Add an emoticon pack (a folder with pack.json; repeatable).
                   --threads N           Shaping threads (default: one per core).
               -q, --quiet               Print errors only, no warnings.
               -h, --help                Show this help.

@@ -6,14 +6,16 @@ import Testing
     @Test func standardTags() throws {
         let v = Vocabulary.standard
         #expect(v.tagNames == [
-            "font", "img", "span", "b", "i", "u", "s", "sup", "sub", "a", "br", "p", "h1", "h2", "h3", "vertical",
-            "columnbreak", "pagebreak",
+            "font", "img", "span", "b", "i", "u", "s", "sup", "sub", "a", "social", "br", "p", "h1", "h2", "h3",
+            "vertical", "columnbreak", "pagebreak",
         ])
         let font = try #require(v.spec("font"))
         #expect(font.attributes.isSuperset(of: ["color", "face", "size", "strokecolor", "strokewidth"]))
         #expect(!font.isVoid)
         let img = try #require(v.spec("IMG"))
-        #expect(img.attributes == ["src", "width", "height"])
+        #expect(img.attributes == [
+            "src", "width", "height", "float", "wrap", "margin", "caption", "shape", "inline", "span", "columns", "alt", "class",
+        ])
         #expect(img.isVoid)
         #expect(v.spec("blink") == nil)
     }
@@ -26,16 +28,17 @@ import Testing
             "obliqueness", "expansion", "dir", "features", "lang", "hyphenate",
         ]
         #expect(try #require(Vocabulary.standard.spec("font")).attributes == expected)
-        #expect(try #require(Vocabulary.standard.spec("span")).attributes == expected)
+        // span also takes the class the social scanner gives emoticons.
+        #expect(try #require(Vocabulary.standard.spec("span")).attributes == expected.union(["class"]))
     }
 
-    /// p and the headings take the paragraph attributes; a takes href; short tags take none.
+    /// p and the headings take the paragraph attributes; a takes href and class; short tags take none.
     @Test func otherAttributes() throws {
         let v = Vocabulary.standard
         let paragraph: Set<String> = ["align", "indent", "firstindent", "before", "after", "leading", "lineheight", "dir", "hyphenate"]
         for name in ["p", "h1", "h2", "h3"] { #expect(v.spec(name)?.attributes == paragraph, "\(name)") }
-        #expect(v.spec("a")?.attributes == ["href"])
-        for name in ["b", "i", "u", "s", "sup", "sub", "vertical", "br", "columnbreak", "pagebreak"] {
+        #expect(v.spec("a")?.attributes == ["href", "class"])
+        for name in ["b", "i", "u", "s", "sup", "sub", "vertical", "social", "br", "columnbreak", "pagebreak"] {
             #expect(v.spec(name)?.attributes == [], "\(name)")
         }
     }
