@@ -43,7 +43,7 @@ final class PageRenderer {
             try inLineSpace(line, cr) { () throws(RenderError) in
                 drawDecorations(line, kind: .underline, on: cr)
                 for run in line.runs {
-                    drawGlyphs(run, on: cr)
+                    drawGlyphs(run, on: cr, target: target)
                     for a in run.run.attachments { try drawAttachment(a.attachment, x: run.start + a.x, baseline: run.runBaseline, on: cr) }
                 }
                 drawDecorations(line, kind: .strikethrough, on: cr)
@@ -128,7 +128,7 @@ final class PageRenderer {
 
     /// Draws a run's glyphs: the fill as text (so the PDF keeps it selectable and searchable),
     /// then the outline over it when the style strokes.
-    private func drawGlyphs(_ placed: PlacedRun, on cr: OpaquePointer) {
+    private func drawGlyphs(_ placed: PlacedRun, on cr: OpaquePointer, target: Target) {
         let style = placed.style
         let run = placed.run
         let font = framesetter.engine.font(run.font)
@@ -137,6 +137,13 @@ final class PageRenderer {
         // no pixel by more than one level.
         var fill = style.color
         if style.isHollow { fill.alpha = 1.0 / 255 }
+        // Colour emoji: Cairo 1.16 puts them in a PDF as ~20 px bitmaps. They are drawn here as
+        // an image rendered at 576 ppi instead. (Cairo writes colour glyphs as images either
+        // way, so a PDF reader's text extraction skips emoji; every other character is kept.)
+        if target.isPDF && FontRegistry.shared.isColor(run.font) {
+            withGlyphString(placed) { gs in paintColorGlyphs(placed, glyphs: &gs, font: font, on: cr) }
+            return
+        }
         withGlyphString(placed) { gs in
             cairo_save(cr)
             applyGlyphTransform(style, at: placed.start, placed.runBaseline, on: cr)
@@ -150,6 +157,39 @@ final class PageRenderer {
                 cairo_stroke(cr)
             }
         }
+    }
+
+    /// Paints colour glyphs (emoji) as an image rendered at 8 pixels a point (576 ppi): crisp at
+    /// any zoom and in print. ZWJ sequences, skin tones, flags and keycaps are single glyphs in
+    /// the colour font, so they stay whole.
+    private func paintColorGlyphs(
+        _ placed: PlacedRun, glyphs gs: inout PangoGlyphString, font: UnsafeMutablePointer<PangoFont>, on cr: OpaquePointer
+    ) {
+        var ink = PangoRectangle()
+        var logical = PangoRectangle()
+        pango_glyph_string_extents(&gs, font, &ink, &logical)
+        let scale = 8.0
+        let x0 = Double(ink.x) / Double(PANGO_SCALE)
+        let y0 = Double(ink.y) / Double(PANGO_SCALE)
+        let w = Int32((Double(ink.width) / Double(PANGO_SCALE) * scale).rounded(.up)) + 2
+        let h = Int32((Double(ink.height) / Double(PANGO_SCALE) * scale).rounded(.up)) + 2
+        guard w > 2, h > 2, Int(w) * Int(h) < 16_000_000, let image = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h) else { return }
+        defer { cairo_surface_destroy(image) }
+        let icr = cairo_create(image)!
+        cairo_scale(icr, scale, scale)
+        cairo_translate(icr, -x0 + 1 / scale, -y0 + 1 / scale)
+        cairo_move_to(icr, 0, 0)
+        pango_cairo_show_glyph_string(icr, font, &gs)
+        cairo_destroy(icr)
+        cairo_surface_flush(image)
+        cairo_save(cr)
+        applyGlyphTransform(placed.style, at: placed.start, placed.runBaseline, on: cr)
+        cairo_translate(cr, x0 - 1 / scale, y0 - 1 / scale)
+        cairo_scale(cr, 1 / scale, 1 / scale)
+        cairo_set_source_surface(cr, image, 0, 0)
+        cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
+        cairo_paint(cr)
+        cairo_restore(cr)
     }
 
     /// Shows glyphs at the current point as text: with the run's characters and clusters when it
