@@ -52,7 +52,9 @@ public final class Framesetter {
 
     /// How paragraphs are shaped and broken, shared by every shaping thread.
     var setting: ParagraphSetting {
-        ParagraphSetting(breaker: breaker, hyphenation: hyphenation, hyphenator: hyphenator, attachments: attachments)
+        ParagraphSetting(
+            breaker: breaker, hyphenation: hyphenation, hyphenator: hyphenator, attachments: attachments,
+            cjkAutoSpacing: template.cjkAutoSpacing)
     }
 
     /// The column rectangles of every page, left to right.

@@ -6,7 +6,9 @@ extension TextEngine {
     /// break opportunities from Pango's log attributes, shape each item once. The whole paragraph
     /// is the shaping context. Linear in the paragraph's length.
     /// `hyphens`: also shape the hyphen glyph of every font, for dictionary hyphenation.
-    package func shape(_ story: Story, paragraph index: Int, hyphens: Bool = false, attachments: [Attachment] = []) -> ShapedText {
+    package func shape(
+        _ story: Story, paragraph index: Int, hyphens: Bool = false, attachments: [Attachment] = [], autoSpacing: Bool = false
+    ) -> ShapedText {
         let p = story.paragraphs[index]
         let start = p.range.lowerBound
         let length = p.range.count
@@ -24,14 +26,14 @@ extension TextEngine {
         }
         utf8.withContiguousStorageIfAvailable { all in
             let base = UnsafeRawPointer(all.baseAddress! + start).assumingMemoryBound(to: CChar.self)
-            shapeText(base, length: length, story: story, paragraph: p, hyphens: hyphens, into: &shaped)
+            shapeText(base, length: length, story: story, paragraph: p, hyphens: hyphens, autoSpacing: autoSpacing, into: &shaped)
         }
         return shaped
     }
 
     private func shapeText(
         _ text: UnsafePointer<CChar>, length: Int, story: Story, paragraph p: Paragraph, hyphens: Bool,
-        into shaped: inout ShapedText
+        autoSpacing: Bool, into shaped: inout ShapedText
     ) {
         let start = p.range.lowerBound
         // Character starts, and each character's byte offset.
@@ -154,8 +156,17 @@ extension TextEngine {
                         info.geometry.width = Int32((Double(info.geometry.width) * scale).rounded())
                         info.geometry.x_offset = Int32((Double(info.geometry.x_offset) * scale).rounded())
                     }
-                    if kern != 0 && (g + 1 == count || gs.pointee.log_clusters[g + 1] != gs.pointee.log_clusters[g]) {
+                    let lastOfCluster = g + 1 == count || gs.pointee.log_clusters[g + 1] != gs.pointee.log_clusters[g]
+                    if kern != 0 && lastOfCluster {
                         info.geometry.width += kern
+                    }
+                    // CJK/Latin auto-spacing: a quarter em where an ideograph meets a Latin
+                    // letter or digit with no space between (LTR text).
+                    if autoSpacing && lastOfCluster && item.pointee.analysis.level % 2 == 0 {
+                        let next = g + 1 < count ? Int(gs.pointee.log_clusters[g + 1]) + offset : offset + Int(item.pointee.length)
+                        if next < length && Self.meets(flags, shaped.bytes, cluster, next) {
+                            info.geometry.width += Int32((textStyle.size * 0.25 * pangoScale).rounded())
+                        }
                     }
                     // An image in the line: no glyph, its width.
                     if !shaped.attachments.isEmpty, let a = shaped.attachments.first(where: { Int($0.byte) == cluster }) {
@@ -198,6 +209,22 @@ extension TextEngine {
         shaped.runs = runs
         shaped.x = x
         shaped.flags = flags
+    }
+
+    /// True when the characters at `a` and `b` are an ideograph (or kana, Hangul) and a Latin
+    /// letter or digit, in either order.
+    static func meets(_ flags: [ByteFlags], _ bytes: [UInt8], _ a: Int, _ b: Int) -> Bool {
+        func latin(_ i: Int) -> Bool {
+            let c = bytes[i]
+            return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
+        }
+        func ideograph(_ i: Int) -> Bool {
+            guard flags[i].contains(.wide), bytes[i] >= 0xE3 else { return false }
+            // Wide punctuation (U+3000–U+303F, fullwidth forms) already has its own space.
+            let v = (UInt32(bytes[i] & 0x0F) << 12) | (UInt32(bytes[i + 1] & 0x3F) << 6) | UInt32(bytes[i + 2] & 0x3F)
+            return bytes[i] >= 0xF0 || !((0x3000...0x303F).contains(v) || (0xFF00...0xFF65).contains(v))
+        }
+        return (ideograph(a) && latin(b)) || (latin(a) && ideograph(b))
     }
 
     /// True for East Asian wide characters: CJK ideographs, kana, Hangul, CJK symbols and

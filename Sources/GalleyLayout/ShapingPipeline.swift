@@ -97,6 +97,8 @@ struct ParagraphSetting: Sendable {
     var hyphenator: Hyphenator?
     /// Images anchored in running text.
     var attachments: AttachmentIndex
+    /// A quarter em between ideographs and Latin letters or digits that touch.
+    var cjkAutoSpacing = false
 
     /// Shapes and breaks one paragraph with an engine of the calling thread (nil for block
     /// objects, which are not shaped).
@@ -105,7 +107,8 @@ struct ParagraphSetting: Sendable {
         guard case .text = p.content else { return nil }
         let hyphenator = p.style.hyphenate ? self.hyphenator : nil
         let attachments = self.attachments.attachments(of: p, story: story, plan: engine.plan)
-        let shaped = engine.shape(story, paragraph: i, hyphens: hyphenator != nil, attachments: attachments)
+        let shaped = engine.shape(
+            story, paragraph: i, hyphens: hyphenator != nil, attachments: attachments, autoSpacing: cjkAutoSpacing)
         let emptyStyle = story.runs[p.runs].first?.style ?? 0
         let request = BreakRequest(
             text: shaped, style: p.style, plan: engine.plan, emptyStyle: emptyStyle, widths: widths,
