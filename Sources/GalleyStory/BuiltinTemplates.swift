@@ -14,9 +14,11 @@ enum BuiltinTemplates {
     static let gray = RGBA(0.5, 0.5, 0.5)
 
     /// Total-fit breaking, hyphenation on (words of 6+, 2 before and 3 after the hyphen, no
-    /// capitals, at most 2 hyphens in a row, allowed at a column's foot), widows and orphans 2,
+    /// capitals, at most 2 hyphens in a row, not at a column's foot), widows and orphans 2,
     /// headings kept with 2 lines, baseline grid on; `HeadingsSpec()` and `LinkSpec()` (DejaVu Sans
-    /// headings, links #1F4E8C without underline). Shared by every built-in.
+    /// headings, links #1F4E8C without underline); `CaptionSpec()` (DejaVu Serif italic 8.5 pt
+    /// #404040, 4 pt gap); text beside floats in intervals of 30 pt or more; `SocialSpec()` (off,
+    /// Weibo links, no emoticon folders); no CJK auto-spacing. Shared by every built-in.
     static func withFlowRules(_ template: Template) -> Template {
         var t = template
         t.lineBreaking = .totalFit
@@ -28,6 +30,10 @@ enum BuiltinTemplates {
         t.baselineGrid = true
         t.headings = HeadingsSpec()
         t.link = LinkSpec()
+        t.caption = CaptionSpec()
+        t.wrapMinWidth = 30
+        t.social = SocialSpec()
+        t.cjkAutoSpacing = false
         return t
     }
 
@@ -88,7 +94,8 @@ enum BuiltinTemplates {
     }()
 
     /// The Core Text tutorial's iPad page: 768 × 1024 pt, 20 pt margins, two columns with a
-    /// 20 pt gutter, Helvetica 14/18 justified, no footer; Helvetica bold headings at 28, 21 and 17 pt.
+    /// 20 pt gutter, Helvetica 14/18 justified, no footer; Helvetica bold headings at 28, 21 and 17 pt;
+    /// Helvetica captions.
     static let tablet: Template = {
         var t = magazine
         t.name = "tablet"
@@ -105,6 +112,7 @@ enum BuiltinTemplates {
             h1: HeadingSpec(face: "Helvetica", size: 28, weight: 700, color: gray, before: 18, after: 9),
             h2: HeadingSpec(face: "Helvetica", size: 21, weight: 700, color: gray, before: 13, after: 6),
             h3: HeadingSpec(face: "Helvetica", size: 17, weight: 700, color: gray, before: 9, after: 4))
+        t.caption.face = "Helvetica"
         return t
     }()
 }

@@ -268,7 +268,7 @@ public struct LinkSpec: Equatable, Sendable {
 
 /// The caption style. JSON key `caption`.
 public struct CaptionSpec: Equatable, Sendable {
-    /// JSON keys `caption.face`, `caption.size`, `caption.color`, `caption.italic`.
+    /// JSON keys `caption.face`, `caption.size` (points), `caption.color`, `caption.italic`.
     public var face: String
     public var size: Double
     public var color: RGBA
@@ -276,7 +276,12 @@ public struct CaptionSpec: Equatable, Sendable {
     /// Space between an image and its caption, points. JSON key `caption.gap`.
     public var gap: Double
 
-    public init(face: String = "DejaVu Serif", size: Double = 8.5, color: RGBA = RGBA(0.25, 0.25, 0.25), italic: Bool = true, gap: Double = 4) {
+    /// The built-ins' captions (but tablet's, which are Helvetica): DejaVu Serif italic 8.5 pt
+    /// #404040, 4 pt under the image.
+    public init(
+        face: String = "DejaVu Serif", size: Double = 8.5, color: RGBA = RGBA(0x40 / 255.0, 0x40 / 255.0, 0x40 / 255.0),
+        italic: Bool = true, gap: Double = 4
+    ) {
         self.face = face
         self.size = size
         self.color = color
@@ -288,7 +293,7 @@ public struct CaptionSpec: Equatable, Sendable {
 /// How one kind of social text looks and where it links. JSON keys `social.mention`,
 /// `social.topic`, `social.url`.
 public struct SocialStyleSpec: Equatable, Sendable {
-    /// JSON keys `color`, `weight`.
+    /// JSON keys `color`, `weight` (100–900, or "bold" / "normal").
     public var color: RGBA
     public var weight: Int
     /// Link pattern: `{name}` / `{topic}` is replaced by the percent-encoded text. JSON key `url`
@@ -307,13 +312,16 @@ public struct SocialSpec: Equatable, Sendable {
     /// Detect social text everywhere (else only in `<social>` blocks, or with `--social`).
     /// JSON key `social.enabled`.
     public var enabled: Bool
+    /// JSON keys `social.mention`, `social.topic`, `social.url`.
     public var mention: SocialStyleSpec
     public var topic: SocialStyleSpec
     public var url: SocialStyleSpec
-    /// Emoticon pack folders added to the built-in pack, relative to the template file.
-    /// JSON key `social.emoticons`.
+    /// Emoticon pack folders added to the built-in pack. JSON key `social.emoticons`, where
+    /// they are relative to the template file's folder; stored resolved against it.
     public var emoticons: [String]
 
+    /// The built-ins' settings: off; mentions #1F6FB2 linking to Weibo, topics #C45A1B linking
+    /// to a Weibo search, URLs #1F4E8C, all weight 400; no pack folders.
     public init(
         enabled: Bool = false,
         mention: SocialStyleSpec = SocialStyleSpec(color: RGBA(0x1F / 255.0, 0x6F / 255.0, 0xB2 / 255.0), url: "https://weibo.com/n/{name}"),

@@ -51,10 +51,20 @@ enum TemplateSchema {
         "name", "description", "extends", "page", "margins", "columns", "gutter", "body",
         "paragraphSpacing", "firstLineIndent", "alignment", "paragraphs", "language", "fallback", "footer",
         "lineBreaking", "hyphenation", "widows", "orphans", "keepWithNext", "baselineGrid", "headings", "link",
+        "caption", "wrapMinWidth", "social", "cjkAutoSpacing",
     ]
 
     /// The keys of one heading level (`headings.h1` …).
     static let headingKeys = ["face", "size", "weight", "color", "before", "after"]
+
+    /// The kinds of social text with a style (`social.mention` …), in order.
+    static let socialKinds = ["mention", "topic", "url"]
+
+    /// The keys of one social style: `url` (the link pattern) for mentions and topics only,
+    /// since URLs link to themselves.
+    static func socialStyleKeys(_ kind: String) -> [String] {
+        kind == "url" ? ["color", "weight"] : ["color", "weight", "url"]
+    }
 
     /// Keys whose value is an object, with the keys that object may hold.
     static let objectKeys: [String: [String]] = [
@@ -68,6 +78,11 @@ enum TemplateSchema {
         "headings.h2": headingKeys,
         "headings.h3": headingKeys,
         "link": ["color", "underline"],
+        "caption": ["face", "size", "color", "italic", "gap"],
+        "social": ["enabled"] + socialKinds + ["emoticons"],
+        "social.mention": socialStyleKeys("mention"),
+        "social.topic": socialStyleKeys("topic"),
+        "social.url": socialStyleKeys("url"),
     ]
 
     /// Every valid dotted key (`body.size`, `headings.h2.size`), for suggestions on `--set`.
@@ -167,6 +182,10 @@ struct TemplateDecoder {
             case "baselineGrid": template.baselineGrid = try flag(key, v)
             case "headings": try headings(v)
             case "link": try link(v)
+            case "caption": try caption(v)
+            case "wrapMinWidth": template.wrapMinWidth = try length(key, v, atLeastZero: false)
+            case "social": try social(v)
+            case "cjkAutoSpacing": template.cjkAutoSpacing = try flag(key, v)
             default: preconditionFailure("unchecked key \(key)")
             }
             record(key, v)
@@ -330,6 +349,60 @@ struct TemplateDecoder {
         }
     }
 
+    private mutating func caption(_ v: JSONValue) throws(Diagnostic) {
+        guard case .object = v.kind else {
+            throw typeError("caption", "expected an object with face, size, color, italic and gap", v)
+        }
+        for m in try members(of: v, path: "caption", allowed: TemplateSchema.objectKeys["caption"]!) {
+            let path = "caption.\(m.key)"
+            switch m.key {
+            case "face": template.caption.face = try line(path, m.value, allowEmpty: false)
+            case "size": template.caption.size = try length(path, m.value, atLeastZero: false)
+            case "color": template.caption.color = try color(path, m.value)
+            case "italic": template.caption.italic = try flag(path, m.value)
+            default: template.caption.gap = try length(path, m.value, atLeastZero: true)
+            }
+            record(path, m.value)
+        }
+    }
+
+    private mutating func social(_ v: JSONValue) throws(Diagnostic) {
+        guard case .object = v.kind else {
+            throw typeError("social", "expected an object with enabled, mention, topic, url and emoticons", v)
+        }
+        for m in try members(of: v, path: "social", allowed: TemplateSchema.objectKeys["social"]!) {
+            let path = "social.\(m.key)"
+            switch m.key {
+            case "enabled": template.social.enabled = try flag(path, m.value)
+            case "mention": template.social.mention = try socialStyle(m.key, m.value, base: template.social.mention)
+            case "topic": template.social.topic = try socialStyle(m.key, m.value, base: template.social.topic)
+            case "url": template.social.url = try socialStyle(m.key, m.value, base: template.social.url)
+            default: template.social.emoticons = try emoticonFolders(m.value)
+            }
+            record(path, m.value)
+        }
+    }
+
+    /// `social.mention`, `social.topic` or `social.url` (by `kind`) on top of `base`.
+    private mutating func socialStyle(_ kind: String, _ v: JSONValue, base: SocialStyleSpec) throws(Diagnostic) -> SocialStyleSpec {
+        let path = "social.\(kind)"
+        let keys = TemplateSchema.socialStyleKeys(kind)
+        guard case .object = v.kind else {
+            throw typeError(path, "expected an object with " + keys.dropLast().joined(separator: ", ") + " and " + keys.last!, v)
+        }
+        var spec = base
+        for k in try members(of: v, path: path, allowed: keys) {
+            let keyPath = "\(path).\(k.key)"
+            switch k.key {
+            case "color": spec.color = try color(keyPath, k.value)
+            case "weight": spec.weight = try weight(keyPath, k.value)
+            default: spec.url = try linkPattern(keyPath, k.value, placeholder: kind == "mention" ? "{name}" : "{topic}")
+            }
+            record(keyPath, k.value)
+        }
+        return spec
+    }
+
     // MARK: - Values
 
     /// A font weight: a whole number from 100 to 900, or "bold" (700) or "normal" (400).
@@ -442,6 +515,38 @@ struct TemplateDecoder {
             return s.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         default:
             throw typeError("fallback", "expected a list of font names", v)
+        }
+    }
+
+    /// A social link pattern: one line of text holding `placeholder` (`{name}` or `{topic}`).
+    private func linkPattern(_ path: String, _ v: JSONValue, placeholder: String) throws(Diagnostic) -> String {
+        let expected = "expected a link pattern containing \(placeholder)"
+        guard case .string(let s) = v.kind else { throw typeError(path, expected, v) }
+        if s.contains(where: \.isNewline) { throw typeError(path, "expected a single line of text", v) }
+        guard s.contains(placeholder) else { throw typeError(path, expected, v) }
+        return s
+    }
+
+    /// Emoticon pack folders: an array of paths, each resolved against the folder of the template
+    /// file that names it. An override may also give them as one comma-separated string; its
+    /// paths are kept as written (relative to the working folder).
+    private func emoticonFolders(_ v: JSONValue) throws(Diagnostic) -> [String] {
+        switch v.kind {
+        case .array(let elements):
+            var out: [String] = []
+            for (i, e) in elements.enumerated() {
+                let folder = try line("social.emoticons[\(i)]", e, allowEmpty: false)
+                if case .file(let file) = origin {
+                    out.append(TemplateLoader.resolve(folder, relativeTo: file))
+                } else {
+                    out.append(folder)
+                }
+            }
+            return out
+        case .string(let s) where isOverride:
+            return s.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        default:
+            throw typeError("social.emoticons", "expected a list of emoticon pack folders", v)
         }
     }
 

@@ -34,7 +34,17 @@ import GalleyMarkup
 ///     "h2": {"face": "DejaVu Sans", "size": 15, "weight": 700, "color": "#222222", "before": 9, "after": 4},
 ///     "h3": {"face": "DejaVu Sans", "size": 12, "weight": 700, "color": "#222222", "before": 6, "after": 3}
 ///   },
-///   "link": {"color": "#1f4e8c", "underline": "none"}
+///   "link": {"color": "#1f4e8c", "underline": "none"},
+///   "caption": {"face": "DejaVu Serif", "size": 8.5, "color": "#404040", "italic": true, "gap": 4},
+///   "wrapMinWidth": 30,
+///   "social": {
+///     "enabled": false,
+///     "mention": {"color": "#1f6fb2", "weight": 400, "url": "https://weibo.com/n/{name}"},
+///     "topic": {"color": "#c45a1b", "weight": 400, "url": "https://s.weibo.com/weibo?q=%23{topic}%23"},
+///     "url": {"color": "#1f4e8c", "weight": 400},
+///     "emoticons": []
+///   },
+///   "cjkAutoSpacing": false
 /// }
 /// ```
 ///
@@ -59,13 +69,25 @@ import GalleyMarkup
 ///   left out keep the base's values. `--set headings.h2.size=14` reaches one of them.
 /// * `link`: the style `<a href>` adds: `color`, and `underline` (single, double, thick, dotted,
 ///   dashed, wavy, or none to leave the text's underline alone).
-/// * Booleans (`footer.enabled`, `baselineGrid`, `hyphenation.enabled` …) must be JSON `true` or `false`.
+/// * `caption`: how image captions are set: face, size, color, italic (a boolean) and gap (space
+///   between the image and its caption); keys left out keep the base's values.
+/// * `wrapMinWidth`: the narrowest interval beside a float that text goes into.
+/// * `social`: social text. `enabled` detects it everywhere (else only in `<social>` blocks);
+///   `mention`, `topic` and `url` each take color and weight (as for headings), and `mention` and
+///   `topic` a link pattern `url` that must contain `{name}` / `{topic}`; `emoticons` is a list
+///   of emoticon pack folders, relative to the template file's folder (stored resolved; `--set`
+///   paths are kept as written, and may also be one comma-separated string). Objects left
+///   partial keep the base's values, at every level: `--set social.mention.url=…` reaches one key.
+/// * `cjkAutoSpacing`: a thin space between CJK and Latin letters or digits that touch.
+/// * Booleans (`footer.enabled`, `baselineGrid`, `hyphenation.enabled`, `caption.italic`,
+///   `social.enabled`, `cjkAutoSpacing` …) must be JSON `true` or `false`.
 ///
 /// Limits: body and footer sizes, leading and page sides > 0; leading ≥ half the body size;
 /// columns a whole number 1–12; margins, gutter, paragraph spacing and first-line indent ≥ 0;
 /// each column at least 1 pt wide and the text area at least 1 pt tall; `hyphenation.minWord`
 /// a whole number 2–50, `leftMin`, `rightMin` and `maxConsecutive` 1–10; `widows` and `orphans`
-/// 1–10; `keepWithNext` 0–10; heading sizes > 0 and their spacing ≥ 0.
+/// 1–10; `keepWithNext` 0–10; heading sizes > 0 and their spacing ≥ 0; caption size and
+/// `wrapMinWidth` > 0, caption gap ≥ 0.
 ///
 /// Every error is one `Diagnostic` naming the key and, for files, pointing at the value.
 public enum TemplateLoader {
@@ -136,6 +158,12 @@ public enum TemplateLoader {
         func object(_ pairs: [(String, String)]) -> String {
             "{" + pairs.map { "\(q($0.0)): \($0.1)" }.joined(separator: ", ") + "}"
         }
+        /// One social style; URLs have no link pattern.
+        func socialStyle(_ s: SocialStyleSpec, pattern: Bool) -> String {
+            var pairs = [("color", q(ColorParser.format(s.color))), ("weight", String(s.weight))]
+            if pattern { pairs.append(("url", q(s.url))) }
+            return object(pairs)
+        }
         let page: String
         if let (size, orientation) = pageSize(width: t.pageWidth, height: t.pageHeight) {
             page = object([("size", q(size.rawValue)), ("orientation", q(orientation))])
@@ -189,6 +217,19 @@ public enum TemplateLoader {
             ("link", object([
                 ("color", q(ColorParser.format(t.link.color))), ("underline", q(t.link.underline?.rawValue ?? "none")),
             ])),
+            ("caption", object([
+                ("face", q(t.caption.face)), ("size", len(t.caption.size)), ("color", q(ColorParser.format(t.caption.color))),
+                ("italic", bool(t.caption.italic)), ("gap", len(t.caption.gap)),
+            ])),
+            ("wrapMinWidth", len(t.wrapMinWidth)),
+            ("social", "{\n" + [
+                ("enabled", bool(t.social.enabled)),
+                ("mention", socialStyle(t.social.mention, pattern: true)),
+                ("topic", socialStyle(t.social.topic, pattern: true)),
+                ("url", socialStyle(t.social.url, pattern: false)),
+                ("emoticons", "[" + t.social.emoticons.map(q).joined(separator: ", ") + "]"),
+            ].map { "    \(q($0.0)): \($0.1)" }.joined(separator: ",\n") + "\n  }"),
+            ("cjkAutoSpacing", bool(t.cjkAutoSpacing)),
         ]
         return "{\n" + members.map { "  \(q($0.0)): \($0.1)" }.joined(separator: ",\n") + "\n}\n"
     }

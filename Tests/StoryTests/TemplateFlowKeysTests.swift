@@ -80,14 +80,18 @@ private let standardHyphenation = HyphenationSpec(
         }
         for t in Template.builtins {
             let file = try String(contentsOf: templatesFolder.appendingPathComponent("\(t.name).json"), encoding: .utf8)
-            #expect(tail(file).count == 15, "\(t.name)")
+            #expect(tail(file).count == 25, "\(t.name)")
             #expect(tail(TemplateLoader.encode(t)) == tail(file), "\(t.name)")
         }
     }
-    // The flow keys come after footer, in this order (then headings and link).
+    // The flow keys come after footer, in this order (then headings, link, caption, wrapMinWidth,
+    // social and cjkAutoSpacing).
     @Test func schemaOrder() {
         let keys = TemplateSchema.topKeys
-        #expect(Array(keys.suffix(9)) == ["footer", "lineBreaking", "hyphenation", "widows", "orphans", "keepWithNext", "baselineGrid", "headings", "link"])
+        #expect(Array(keys.suffix(13)) == [
+            "footer", "lineBreaking", "hyphenation", "widows", "orphans", "keepWithNext", "baselineGrid", "headings", "link",
+            "caption", "wrapMinWidth", "social", "cjkAutoSpacing",
+        ])
         #expect(TemplateSchema.objectKeys["hyphenation"] == ["enabled", "minWord", "leftMin", "rightMin", "capitals", "maxConsecutive", "acrossColumns"])
     }
 }
