@@ -9,11 +9,13 @@ final class Figures {
     /// renderer draws it with).
     let captionHeight: (String, Double) -> Double
     /// Gap between an image and its caption.
-    let captionGap = 4.0
-    private var profiles: [Int: [(left: Double, right: Double)?]] = [:]
+    let captionGap: Double
+    /// Opaque extent of each pixel row of PNGs with alpha, by image index (decoded once).
+    private var alphaCache: [Int: [(Int, Int)?]] = [:]
 
-    init(story: Story, captionHeight: @escaping (String, Double) -> Double) {
+    init(story: Story, captionGap: Double = 4, captionHeight: @escaping (String, Double) -> Double) {
         self.story = story
+        self.captionGap = captionGap
         self.captionHeight = captionHeight
     }
 
@@ -143,6 +145,13 @@ final class Figures {
     /// For each pixel row of the image, the first and last column whose alpha is at least half,
     /// nil for a fully transparent row. Empty when the image cannot be read or has no alpha.
     private func alphaRows(_ index: Int) -> [(Int, Int)?] {
+        if let rows = alphaCache[index] { return rows }
+        let rows = decodeAlphaRows(index)
+        alphaCache[index] = rows
+        return rows
+    }
+
+    private func decodeAlphaRows(_ index: Int) -> [(Int, Int)?] {
         let image = story.images[index]
         var error: UnsafeMutablePointer<GError>?
         guard image.info.format == .png, let pixbuf = gdk_pixbuf_new_from_file(image.path, &error) else {

@@ -283,7 +283,7 @@ struct Flow {
         var frame = Frame(rect: rect, column: column, visibleRange: position..<position)
         if column == 0 { skipRestOfPage = false }
         if skipRestOfPage || restart { return frame }
-        let minimum = max(template.body.size * 3, 18)
+        let minimum = template.wrapMinWidth
         var region = Region(rect: rect, exclusions: pageFloats.map(\.exclusion), minimumWidth: minimum)
         var y = rect.y
         let bottom = rect.maxY + 0.001

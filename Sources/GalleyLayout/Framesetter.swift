@@ -102,8 +102,8 @@ public final class Framesetter {
         flow.rebreak = { [story] l, from, widths, lines in
             setting.rebreak(l, from: from, widths: widths, story: story, plan: plan, unhyphenated: lines)
         }
-        flow.figures = Figures(story: story, captionHeight: { [engine, template] text, width in
-            engine.captionHeight(text, width: width, style: template.body)
+        flow.figures = Figures(story: story, captionGap: template.caption.gap, captionHeight: { [engine, template] text, width in
+            engine.captionHeight(text, width: width, style: template.caption)
         })
         let textArea = Rect(
             x: columns[0].x, y: columns[0].y, width: columns[columns.count - 1].maxX - columns[0].x, height: columns[0].height)

@@ -337,16 +337,16 @@ package final class FontRegistry: @unchecked Sendable {
 }
 
 extension TextEngine {
-    /// A Pango layout of a caption set `width` points wide: the body face, italic, 0.85 of the
-    /// body size, centred. The renderer draws exactly this layout, so measured and drawn agree.
-    /// The caller owns the layout.
-    package func captionLayout(_ text: String, width: Double, style: TextSpec) -> OpaquePointer {
+    /// A Pango layout of a caption set `width` points wide in the template's caption style,
+    /// centred. The renderer draws exactly this layout, so measured and drawn agree. The caller
+    /// owns the layout.
+    package func captionLayout(_ text: String, width: Double, style: CaptionSpec) -> OpaquePointer {
         let layout = pango_layout_new(context)!
         let d = pango_font_description_new()!
         defer { pango_font_description_free(d) }
         pango_font_description_set_family(d, ([style.face] + plan.fallbackFaces).joined(separator: ","))
-        pango_font_description_set_style(d, PANGO_STYLE_ITALIC)
-        pango_font_description_set_size(d, Int32((style.size * 0.85 * pangoScale).rounded()))
+        pango_font_description_set_style(d, style.italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL)
+        pango_font_description_set_size(d, Int32((style.size * pangoScale).rounded()))
         pango_layout_set_font_description(layout, d)
         pango_layout_set_width(layout, Int32(max(1, width) * pangoScale))
         pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
@@ -356,7 +356,7 @@ extension TextEngine {
     }
 
     /// Height of a caption set `width` points wide.
-    package func captionHeight(_ text: String, width: Double, style: TextSpec) -> Double {
+    package func captionHeight(_ text: String, width: Double, style: CaptionSpec) -> Double {
         let layout = captionLayout(text, width: width, style: style)
         defer { galley_object_unref(UnsafeMutableRawPointer(layout)) }
         var w: Int32 = 0

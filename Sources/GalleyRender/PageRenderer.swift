@@ -72,9 +72,10 @@ final class PageRenderer {
     private func draw(_ placed: PlacedImage, on cr: OpaquePointer) throws(RenderError) {
         try drawImage(placed.image, in: placed.rect, on: cr)
         if let caption = placed.caption, let box = placed.captionRect {
-            let layout = framesetter.engine.captionLayout(caption, width: box.width, style: framesetter.template.body)
+            let style = framesetter.template.caption
+            let layout = framesetter.engine.captionLayout(caption, width: box.width, style: style)
             defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
-            setColor(RGBA(0.25, 0.25, 0.25), on: cr)
+            setColor(style.color, on: cr)
             cairo_move_to(cr, box.x, box.y)
             pango_cairo_show_layout(cr, layout)
         }
