@@ -182,12 +182,16 @@ package struct LineSetter {
         let plan = request.plan
         var above = 0.0
         var below = 0.0
+        var pitch = 0.0
+        var raised = false
         func include(_ style: Int) {
             let s = plan.styles[style]
             let m = plan.metrics[style]
             let h = request.style.leadingRatio * s.size
             let half = (h - (m.ascent + m.descent)) / 2
+            pitch = max(pitch, h)
             // A raised or lowered run (baseline offset, sup, sub) takes its room with it.
+            if s.baselineOffset != 0 { raised = true }
             above = max(above, half + m.ascent + max(0, s.baselineOffset))
             below = max(below, h - (half + m.ascent) + max(0, -s.baselineOffset))
         }
@@ -203,8 +207,15 @@ package struct LineSetter {
         }
         // Images in the line stand on the baseline, their foot at their descent.
         for a in t.attachments where a.byte >= Int32(start) && a.byte < Int32(max(end, start + 1)) && a.height > 0 {
+            if a.height - a.descent > above || a.descent > below { raised = true }
             above = max(above, a.height - a.descent)
             below = max(below, a.descent)
+        }
+        // Faces of one size differ a little in how they split the pitch (a bold run, a fallback
+        // face): the line keeps the pitch of its sizes, so mixed lines stay on the baseline grid.
+        // Only raised or lowered runs and taller images make it taller.
+        if !raised && above + below > pitch {
+            below = max(0, pitch - above)
         }
         // A fixed line height (`<p lineHeight>`) sets the pitch; the baseline keeps its share.
         if let fixed = request.style.lineHeight, fixed > 0 {
