@@ -17,8 +17,16 @@ struct InspectReport {
     }
     struct Image: Encodable {
         var src: String
+        /// block, inline, float-left, float-right, float-center, span, top or bottom.
+        var placement: String
         var x, y, width, height: Double
         var shrunk: Bool
+        var caption: String?
+        /// The area text keeps out of (image, caption and margin), for floats.
+        var exclusion: Box?
+    }
+    struct Box: Encodable {
+        var x, y, width, height: Double
     }
     struct PageInfo: Encodable {
         var number: Int
@@ -26,6 +34,8 @@ struct InspectReport {
         var start: Int
         var end: Int
         var columns: [Column]
+        /// Images across the columns (top, bottom, spanning the gutters).
+        var images: [Image]
     }
     struct Overflow: Encodable {
         var page: Int
@@ -80,11 +90,7 @@ struct InspectReport {
                     column: frame.column + 1, x: round1(frame.rect.x), y: round1(frame.rect.y),
                     width: round1(frame.rect.width), height: round1(frame.rect.height),
                     start: chars(r.lowerBound), end: chars(r.upperBound), source: source, lines: frame.lines.count,
-                    images: frame.images.map {
-                        Image(
-                            src: story.images[$0.image].source, x: round1($0.rect.x), y: round1($0.rect.y),
-                            width: round1($0.rect.width), height: round1($0.rect.height), shrunk: $0.shrunk)
-                    }))
+                    images: frame.images.map(image)))
             for l in frame.lines where l.overfull || l.box.maxY > frame.rect.maxY + 0.01 {
                 let text = story.text.utf8Slice(l.storyRange.lowerBound, l.storyRange.upperBound)
                 overflow.append(
@@ -98,7 +104,24 @@ struct InspectReport {
         let r = page.visibleRange
         pages.append(
             PageInfo(number: page.number, width: round1(page.width), height: round1(page.height),
-                start: chars(r.lowerBound), end: chars(r.upperBound), columns: columns))
+                start: chars(r.lowerBound), end: chars(r.upperBound), columns: columns, images: page.floats.map(image)))
+    }
+
+    func image(_ p: PlacedImage) -> Image {
+        let source = story.images[p.image]
+        let placement: String
+        switch source.placement {
+        case .block: placement = "block"
+        case .inline: placement = "inline"
+        case .float(let side): placement = "float-\(side.rawValue)"
+        case .span: placement = "span"
+        case .top: placement = "top"
+        case .bottom: placement = "bottom"
+        }
+        return Image(
+            src: source.source, placement: placement, x: round1(p.rect.x), y: round1(p.rect.y), width: round1(p.rect.width),
+            height: round1(p.rect.height), shrunk: p.shrunk, caption: p.caption,
+            exclusion: p.exclusion.map { Box(x: round1($0.x), y: round1($0.y), width: round1($0.width), height: round1($0.height)) })
     }
 
     func round1(_ v: Double) -> Double { (v * 10).rounded() / 10 }
@@ -120,6 +143,13 @@ struct InspectReport {
         return String(decoding: (try? e.encode(out)) ?? Data(), as: UTF8.self) + "\n"
     }
 
+    func describe(_ i: Image) -> String {
+        var s = "    image \(i.src) (\(i.placement)) at \(i.x),\(i.y) \(i.width)x\(i.height)"
+        if i.shrunk { s += " (shrunk)" }
+        if let e = i.exclusion { s += ", text keeps out of \(e.x),\(e.y) \(e.width)x\(e.height)" }
+        return s + "\n"
+    }
+
     func text() -> String {
         let characters = story.text.unicodeScalars.count
         var s = "\(document.source.path): \(count(pages.count, "page")), template \(document.template.name), "
@@ -132,10 +162,9 @@ struct InspectReport {
                 s += ", " + count(c.lines, "line")
                 if !c.images.isEmpty { s += ", " + count(c.images.count, "image") }
                 s += "\n"
-                for i in c.images {
-                    s += "    image \(i.src) at \(i.x),\(i.y) \(i.width)x\(i.height)\(i.shrunk ? " (shrunk)" : "")\n"
-                }
+                for i in c.images { s += describe(i) }
             }
+            for i in p.images { s += describe(i) }
         }
         if !pageDumps.isEmpty { s += pageDumps.joined() }
         if includeStatistics { s += statistics.summary }

@@ -189,7 +189,10 @@ final class PageRenderer {
         cairo_scale(cr, 1 / scale, 1 / scale)
         cairo_set_source_surface(cr, image, 0, 0)
         cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
-        cairo_paint(cr)
+        // A filled rectangle, not cairo_paint: Cairo 1.16 fails a tagged PDF (one with links)
+        // when an unbounded paint is drawn inside its structure.
+        cairo_rectangle(cr, 0, 0, Double(w), Double(h))
+        cairo_fill(cr)
         cairo_restore(cr)
     }
 

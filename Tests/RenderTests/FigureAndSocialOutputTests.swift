@@ -1,0 +1,134 @@
+import Foundation
+import GalleyLayout
+import GalleyMarkup
+import GalleyRender
+import GalleyStory
+import TestSupport
+import Testing
+
+/// Images and text wrap through the CLI: the figures sample, what inspect lists, and bad inputs.
+@Suite struct FigureOutputTests {
+    // The figures sample builds cleanly to a valid PDF; inspect lists every image with its page,
+    // rectangle, placement and the exclusion it made.
+    @Test func figuresSample() throws {
+        let dir = TemporaryDirectory("fig")
+        let r = run(["build", repoPath("samples/figures.txt"), "-o", dir.file("f.pdf")])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(tool("qpdf", ["--check", dir.file("f.pdf")]).status == 0)
+        let json = run(["inspect", repoPath("samples/figures.txt"), "--json", "-q"])
+        let object = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        let pages = try #require(object["pages"] as? [[String: Any]])
+        var found: [String: [String: Any]] = [:]
+        for page in pages {
+            let columns = page["columns"] as? [[String: Any]] ?? []
+            for image in columns.flatMap({ $0["images"] as? [[String: Any]] ?? [] }) + (page["images"] as? [[String: Any]] ?? []) {
+                found[image["src"] as! String] = image
+            }
+        }
+        #expect(Set(found.keys) == ["images/chart.png", "images/badge.png", "images/harbour.jpg", "images/compass.svg", "images/tall.png"])
+        #expect(found["images/harbour.jpg"]?["placement"] as? String == "span")
+        #expect(found["images/badge.png"]?["placement"] as? String == "float-right")
+        #expect(found["images/chart.png"]?["exclusion"] != nil)
+        // (The inline compass stands in a line; the float one is listed.)
+    }
+
+    // An SVG stays vector in the PDF: no raster image is embedded for it.
+    @Test func svgStaysVector() {
+        let dir = TemporaryDirectory("svg")
+        let input = dir.write("s.txt", "<img src=\"\(repoPath("samples/images/compass.svg"))\" float=\"left\" width=\"120\">\nText beside the compass.\n")
+        #expect(run(["build", input, "-o", dir.file("s.pdf"), "-q"]).status == 0)
+        let list = tool("pdfimages", ["-list", dir.file("s.pdf")]).output
+        #expect(list.split(separator: "\n").count == 2, "\(list)")  // the header only
+        let words = tool("pdftotext", [dir.file("s.pdf"), "-"]).output.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        #expect(words.contains("Text beside the compass."), "\(words)")
+    }
+
+    // Bad image inputs are located errors, and nothing is written.
+    @Test(arguments: [
+        ("truncated", "<img src=\"IMG\" float=\"left\">", "cannot use image"),
+        ("not an image", "<img src=\"README.md\" float=\"left\">", "is not a PNG, JPEG or SVG image"),
+        ("zero size", "<img src=\"images/chart.png\" float=\"left\" width=\"0\">", "width must be greater than 0"),
+        ("negative size", "<img src=\"images/chart.png\" height=\"-5\">", "height must be greater than 0"),
+        ("polygon", "<img src=\"images/badge.png\" float=\"left\" shape=\"polygon(1 2 3)\">", "malformed polygon"),
+    ])
+    func badImages(name: String, markup: String, message: String) throws {
+        let dir = TemporaryDirectory("bad")
+        // A truncated PNG: the first 100 bytes of a real one.
+        let png = try Data(contentsOf: URL(fileURLWithPath: repoPath("samples/images/chart.png")))
+        _ = dir.write("cut.png", png.prefix(100))
+        _ = dir.write("README.md", "not an image\n")
+        let images = repoPath("samples/images")
+        try FileManager.default.createSymbolicLink(atPath: dir.file("images"), withDestinationPath: images)
+        let input = dir.write("t.txt", "Text.\n" + markup.replacingOccurrences(of: "IMG", with: "cut.png") + "\nMore.\n")
+        let r = run(["build", input, "-o", dir.file("t.pdf")])
+        #expect(r.status == 1, "\(name)")
+        #expect(r.stderr.contains("t.txt:2:") && r.stderr.contains("error: ") && r.stderr.contains(message), "\(name): \(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.file("t.pdf")), "\(name)")
+    }
+}
+
+/// Social text and emoji in the outputs.
+@Suite struct SocialOutputTests {
+    // Every mention, topic and URL is one link annotation over its own glyphs, after many
+    // emoticon codes earlier on the line (the replacement shifts nothing).
+    @Test func linkRectangles() throws {
+        let dir = TemporaryDirectory("social")
+        let codes = String(repeating: "[哈哈]", count: 30)
+        let input = dir.write("s.txt", "\(codes) 看 @张三 和 #中文排版# 以及 https://example.com/a 吧。\n")
+        let r = run(["build", input, "-o", dir.file("s.pdf"), "--social", "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let links = try PDFLinks(dir.file("s.pdf"))
+        let uris = links.pages[0].map(\.uri)
+        #expect(uris.count == 3, "\(uris)")
+        #expect(uris.contains("https://example.com/a"))
+        #expect(uris.contains { $0.hasPrefix("https://weibo.com/n/") })
+        // Each link's rectangle covers text that reads as its own words.
+        for a in links.pages[0] {
+            let b = bounds(a.quads[0], pageHeight: links.pageHeight)
+            let text = tool("pdftotext", [
+                "-f", "1", "-l", "1", "-x", "\(Int(b.x + 1))", "-y", "\(Int(b.y + 1))", "-W", "\(max(1, Int(b.width - 2)))",
+                "-H", "\(max(1, Int(b.height - 2)))", dir.file("s.pdf"), "-",
+            ]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+            let expected = a.uri.hasPrefix("https://example") ? "example" : a.uri.contains("%23") ? "中文排版" : "张三"
+            #expect(text.contains(expected), "\(a.uri): '\(text)'")
+        }
+    }
+
+    // Colour emoji are embedded at no less than 300 ppi (Cairo alone gives 72).
+    @Test func crispEmoji() {
+        let dir = TemporaryDirectory("emoji")
+        let input = dir.write("e.txt", "Emoji 😀 👍🏽 🇯🇵 👨‍👩‍👧 1️⃣ [心] here.\n")
+        #expect(run(["build", input, "-o", dir.file("e.pdf"), "--social", "-q"]).status == 0)
+        let rows = tool("pdfimages", ["-list", dir.file("e.pdf")]).output.split(separator: "\n").dropFirst(2)
+        #expect(rows.count >= 12)  // six emoji, each an image and its mask
+        for row in rows {
+            let fields = row.split(separator: " ", omittingEmptySubsequences: true)
+            #expect((Int(fields[12]) ?? 0) >= 300, "\(row)")
+        }
+    }
+
+    // Emoticon images sit on the baseline at line height: a pack with a PNG emoticon.
+    @Test func imageEmoticonAtLineHeight() throws {
+        let dir = TemporaryDirectory("pack")
+        try FileManager.default.createDirectory(atPath: dir.file("pack"), withIntermediateDirectories: true)
+        let png = try Data(contentsOf: URL(fileURLWithPath: repoPath("samples/images/badge.png")))
+        _ = dir.write("pack/badge.png", png)
+        _ = dir.write("pack/pack.json", #"{"name": "test", "emoticons": {"[徽章]": "badge.png"}}"#)
+        let input = dir.write("e.txt", "A badge [徽章] in a line.\n")
+        let r = run(["inspect", input, "--social", "--emoticons", dir.file("pack"), "--lines", "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        // The line keeps the body pitch: the emoticon is as tall as the line's text.
+        #expect(r.output.contains("h=12 @1:1 |A badge \u{FFFC} in a line.|"), "\(r.output)")
+    }
+
+    // A pack that points to a missing file is a located error naming the pack and the code.
+    @Test func badPack() {
+        let dir = TemporaryDirectory("badpack")
+        try? FileManager.default.createDirectory(atPath: dir.file("pack"), withIntermediateDirectories: true)
+        _ = dir.write("pack/pack.json", "{\"name\": \"mine\", \"emoticons\": {\"[doge]\": \"doge.svg\"}}\n")
+        let input = dir.write("e.txt", "Hi [doge].\n")
+        let r = run(["build", input, "--emoticons", dir.file("pack"), "-o", dir.file("e.pdf")])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("pack.json:1:") && r.stderr.contains("pack 'mine': [doge] points to 'doge.svg', which does not exist"), "\(r.stderr)")
+    }
+}
