@@ -241,8 +241,11 @@ package struct LineSetter {
             ratio: 0, setWidth: natural, height: height, ascent: ascent,
             overfull: false)
         if request.style.alignment == .justify && !isLast {
+            // The ratio is derived from the line itself (the breaker's choice only picked the
+            // break), so the set width is exactly the available width whenever the glue allows.
             let totals = glue(start, contentEnd)
-            var r = chosen ?? totals.ratio(slack: available - natural)
+            var r = totals.ratio(slack: available - natural)
+            if let chosen, chosen < -1 { r = chosen }
             // A line with no word glue is not letter-spaced past the letters' cap (one long word).
             if !r.isFinite { r = r > 0 ? (totals.letterStretch > 0 ? 1 : 0) : -1 }
             line.ratio = r
