@@ -25,6 +25,7 @@ public enum Galley {
             options: [
                 OptionSpec(name: "output", short: "o", value: "FILE", help: "The PDF to write (default: INPUT with .pdf; - for standard output)."),
                 OptionSpec(name: "title", short: nil, value: "TEXT", help: "Document title in the PDF (default: the input's name)."),
+                OptionSpec(name: "compression", short: nil, value: "LEVEL", help: "PDF stream compression, 1 (fastest, default) to 9 (smallest)."),
             ] + documentOptions,
             discussion: "INPUT is a UTF-8 text file with Galley markup, or - for standard input."),
         CommandSpec(

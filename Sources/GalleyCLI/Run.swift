@@ -135,6 +135,12 @@ struct Run {
         let o = try documentOptions()
         let output = arguments.value("output") ?? (o.input == "-" ? "-" : replacingExtension(o.input, with: "pdf"))
         if output != "-" && output == o.input { throw UsageError(message: "the output would overwrite the input '\(o.input)'") }
+        if let c = arguments.value("compression") {
+            guard let level = Int(c), (1...9).contains(level) else {
+                throw UsageError(message: "--compression must be a whole number from 1 to 9, got '\(c)'")
+            }
+            Export.compressionLevel = level
+        }
         let before = doc.framesetter.diagnostics.all.count
         let title = arguments.value("title") ?? (o.input == "-" ? "Untitled" : ((o.input as NSString).lastPathComponent as NSString).deletingPathExtension)
         let metadata = PDFMetadata(title: title, creator: "Galley \(Galley.version)", date: PDFMetadata.reproducibleDate(environment: io.environment))

@@ -1,4 +1,5 @@
 import CCairo
+import CGalleyZlib
 import CPNG
 import Foundation
 import GalleyLayout
@@ -31,6 +32,12 @@ public struct PDFMetadata: Sendable {
 
 /// Writes laid-out pages to files.
 public enum Export {
+    /// zlib level of the PDF's streams: 1 (fastest, the default) to 9 (smallest).
+    public static var compressionLevel: Int {
+        get { Int(galley_get_deflate_level()) }
+        set { galley_set_deflate_level(Int32(min(9, max(1, newValue)))) }
+    }
+
     /// Lays out the whole story and writes every page to one PDF, drawing each page as soon as
     /// it is laid out. `progress` is told each page number. Returns the number of pages.
     @discardableResult
