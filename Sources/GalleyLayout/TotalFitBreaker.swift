@@ -301,18 +301,30 @@ package struct TotalFitBreaker: LineBreaker {
                 && !(before == UInt8(ascii: ".") && b >= 2 && t.bytes[b - 2] == 0x20)
             { continue }
             if [UInt8(ascii: "/"), UInt8(ascii: "@"), UInt8(ascii: "_")].contains(after) { continue }
-            let word = String(decoding: bytes, as: UTF8.self)
-            let scalars = Array(word.unicodeScalars)
-            guard scalars.count >= r.hyphenation.minWord, scalars.allSatisfy({ $0.properties.isAlphabetic }) else { continue }
-            if !r.hyphenation.capitals && scalars.allSatisfy({ !$0.properties.isLowercase }) { continue }
-            if !r.hyphenation.capitals && scalars.dropFirst().contains(where: { $0.properties.isUppercase }) { continue }
-            // Character offsets to bytes.
+            guard bytes.count >= r.hyphenation.minWord else { continue }  // fewer bytes, fewer letters
+            // Letters only; no word in capitals or with capitals inside (an acronym, a name like
+            // "McCartney"). ASCII words, the common case, are checked without Unicode tables.
             var charBytes: [Int] = []
-            var o = b
-            for s in scalars {
-                charBytes.append(o)
-                o += String(s).utf8.count
+            if bytes.allSatisfy({ $0 < 0x80 }) {
+                guard bytes.allSatisfy({ ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A }) else { continue }
+                if !r.hyphenation.capitals {
+                    if !bytes.contains(where: { $0 >= 0x61 }) { continue }
+                    if bytes.dropFirst().contains(where: { $0 < 0x61 }) { continue }
+                }
+                charBytes = Array(b..<e)
+            } else {
+                let scalars = Array(String(decoding: bytes, as: UTF8.self).unicodeScalars)
+                guard scalars.count >= r.hyphenation.minWord, scalars.allSatisfy({ $0.properties.isAlphabetic }) else { continue }
+                if !r.hyphenation.capitals && scalars.allSatisfy({ !$0.properties.isLowercase }) { continue }
+                if !r.hyphenation.capitals && scalars.dropFirst().contains(where: { $0.properties.isUppercase }) { continue }
+                var o = b
+                for s in scalars {
+                    charBytes.append(o)
+                    o += UTF8.width(s)
+                }
             }
+            guard charBytes.count >= r.hyphenation.minWord else { continue }
+            let word = String(decoding: bytes, as: UTF8.self)
             for point in h.points(word, leftMin: r.hyphenation.leftMin, rightMin: r.hyphenation.rightMin) {
                 let at = charBytes[point]
                 guard t.flags[at].contains(.clusterStart), !t.flags[at].contains(.lineBreak) else { continue }
