@@ -24,9 +24,6 @@ let package = Package(
             name: "CPixbuf", path: "Sources/CPixbuf", pkgConfig: "gdk-pixbuf-2.0",
             providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
         .systemLibrary(
-            name: "CRsvg", path: "Sources/CRsvg", pkgConfig: "librsvg-2.0",
-            providers: [.apt(["librsvg2-dev"])]),
-        .systemLibrary(
             name: "CHyphen", path: "Sources/CHyphen",
             providers: [.apt(["libhyphen-dev"])]),
 
@@ -39,7 +36,7 @@ let package = Package(
         .target(name: "GalleyLayout", dependencies: ["GalleyStory", "CPango", "CHyphen", "CPixbuf"]),
         .target(
             name: "GalleyRender",
-            dependencies: ["GalleyLayout", "CCairo", "CPango", "CPNG", "CPixbuf", "CRsvg", "CGalleyZlib"]),
+            dependencies: ["GalleyLayout", "CCairo", "CPango", "CPNG", "CPixbuf", "CGalleyZlib"]),
         .target(name: "GalleyCLI", dependencies: ["GalleyRender"]),
         .executableTarget(name: "galley", dependencies: ["GalleyCLI"]),
 

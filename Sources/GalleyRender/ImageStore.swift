@@ -1,6 +1,5 @@
 import CCairo
 import CPixbuf
-import CRsvg
 import GalleyLayout
 import Foundation
 import GalleyMarkup
@@ -15,7 +14,7 @@ final class ImageStore {
     init(file: String) { self.file = file }
 
     /// Loaded SVG documents.
-    private var svgs: [String: UnsafeMutablePointer<RsvgHandle>] = [:]
+    private var svgs: [String: OpaquePointer] = [:]
 
     deinit {
         for (_, s) in surfaces { cairo_surface_destroy(s) }
@@ -24,12 +23,15 @@ final class ImageStore {
 
     /// Draws an SVG into `rect` with librsvg: vectors stay vectors in the PDF.
     func drawSVG(_ image: ImageReference, in rect: Rect, on cr: OpaquePointer) throws(RenderError) {
-        let handle: UnsafeMutablePointer<RsvgHandle>
+        guard let rsvg = Rsvg.shared else {
+            throw RenderError(.error("cannot draw SVG '\(image.source)': librsvg is not installed", file: file, at: image.location, length: 4))
+        }
+        let handle: OpaquePointer
         if let h = svgs[image.path] {
             handle = h
         } else {
             var error: UnsafeMutablePointer<GError>?
-            guard let h = rsvg_handle_new_from_file(image.path, &error) else {
+            guard let h = rsvg.newFromFile(image.path, &error) else {
                 let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
                 if let error { g_error_free(error) }
                 throw RenderError(.error("cannot read SVG '\(image.source)': \(reason)", file: file, at: image.location, length: 4))
@@ -37,10 +39,11 @@ final class ImageStore {
             svgs[image.path] = h
             handle = h
         }
-        var viewport = RsvgRectangle(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+        // An RsvgRectangle: x, y, width, height as doubles.
+        let viewport = [rect.x, rect.y, rect.width, rect.height]
         var error: UnsafeMutablePointer<GError>?
         cairo_save(cr)
-        let ok = rsvg_handle_render_document(handle, cr, &viewport, &error)
+        let ok = viewport.withUnsafeBytes { rsvg.renderDocument(handle, cr, $0.baseAddress, &error) }
         cairo_restore(cr)
         if ok == 0 {
             let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
@@ -102,4 +105,29 @@ final class ImageStore {
         surfaces[image.path] = surface
         return surface
     }
+}
+
+/// librsvg, loaded when the first SVG is drawn: linked at start-up it (and the XML and ICU
+/// libraries it brings) costs every run ~3 MiB of memory, though most documents have no SVG.
+final class Rsvg: @unchecked Sendable {
+    typealias NewFromFile = @convention(c) (
+        UnsafePointer<CChar>?, UnsafeMutablePointer<UnsafeMutablePointer<GError>?>?
+    ) -> OpaquePointer?
+    typealias RenderDocument = @convention(c) (
+        OpaquePointer?, OpaquePointer?, UnsafeRawPointer?, UnsafeMutablePointer<UnsafeMutablePointer<GError>?>?
+    ) -> Int32
+
+    let newFromFile: NewFromFile
+    let renderDocument: RenderDocument
+
+    private init?() {
+        guard let lib = dlopen("librsvg-2.so.2", RTLD_NOW | RTLD_LOCAL),
+            let new = dlsym(lib, "rsvg_handle_new_from_file"),
+            let render = dlsym(lib, "rsvg_handle_render_document")
+        else { return nil }
+        newFromFile = unsafeBitCast(new, to: NewFromFile.self)
+        renderDocument = unsafeBitCast(render, to: RenderDocument.self)
+    }
+
+    static let shared = Rsvg()
 }
