@@ -380,7 +380,11 @@ struct Flow {
                 let tallest = l.lines[line...].map(\.height).max() ?? template.body.leading
                 let slots = region.exclusions.isEmpty ? [] : self.slots(in: region, from: y, height: tallest, bottom: bottom)
                 let full = LineWidths(rest: rect.width)
-                let widths = slots.isEmpty ? full : LineWidths(first: Array(repeating: rect.width, count: line) + slots.map(\.width), rest: rect.width)
+                // Only lines narrower than the column need their own width: the breaker tells
+                // lines apart by index up to the last of them, which bounds its work.
+                var first = slots.isEmpty ? [] : Array(repeating: rect.width, count: line) + slots.map(\.width)
+                while let last = first.last, abs(last - rect.width) < 0.001 { first.removeLast() }
+                let widths = first.isEmpty ? full : LineWidths(first: first, rest: rect.width)
                 if !broken(l, from: line, to: widths), let rebreak {
                     l = rebreak(l, line, widths, l.unhyphenated)
                     current = l

@@ -38,7 +38,7 @@ CORPUS_NAMES = ["en-small", "en-large", "en-xl", "cjk-small"]
 COMMON_SUFFIXES = [".txt", ".plain.txt", ".galley.txt", ".pango", ".typ", ".html"]
 EN_SUFFIXES = [".lua.tex", ".pdf.tex", ".ms"]
 
-MEASUREMENTS = ["en-large", "en-xl", "preview", "one-page", "en-small", "cjk-small", "spacing"]
+MEASUREMENTS = ["en-large", "en-xl", "preview", "one-page", "en-small", "cjk-small", "attributes", "floats", "spacing"]
 NEEDS_PEER = {"en-large", "en-small", "cjk-small"}
 
 
@@ -135,6 +135,68 @@ def ensure_one_page():
         pass
     with open(ONE_PAGE, "w", encoding="utf-8") as f:
         f.write(text)
+
+
+ATTRIBUTES = os.path.join(ROOT, ".build", "bench", "en-large-attributes.galley.txt")
+FLOATS = os.path.join(ROOT, ".build", "bench", "en-large-floats.galley.txt")
+FLOAT_IMAGE = os.path.join(ROOT, "samples", "images", "chart.png")
+
+
+def write_if_changed(path, text):
+    try:
+        with open(path, encoding="utf-8") as f:
+            if f.read() == text:
+                return
+    except FileNotFoundError:
+        pass
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def ensure_variants():
+    """en-large with attributes sprinkled (two or three spans in every body paragraph), and
+    en-large with a floating image every 5 paragraphs (issues 3 and 4 measure their cost)."""
+    with open(os.path.join(CORPUS, "en-large.galley.txt"), encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    spans = [
+        '<span weight="bold">', '<i>', '<span underline="single">', '<span background="#fff3b0">',
+        '<span kern="0.5">', '<span strikethrough="single" strikethroughColor="red">', '<span baseline="2">',
+        '<span shadow="0.5 0.5 1 gray">', '<span obliqueness="0.15">', '<span expansion="0.1">',
+        '<span ligatures="0">', '<span features="onum">', '<a href="https://example.com/x">',
+    ]
+    closers = {"<i>": "</i>", '<a href="https://example.com/x">': "</a>"}
+    out, body = [], 0
+    for line in lines:
+        if line.startswith("<font") or not line.strip():
+            out.append(line)
+            continue
+        words = line.split(" ")
+        n = 2 + body % 2
+        for k in range(n):
+            i = (body * 7 + k * 13) % len(spans)
+            at = (len(words) * (k + 1)) // (n + 1)
+            if at + 2 >= len(words):
+                continue
+            # Not inside or next to existing markup.
+            before = " ".join(words[:at])
+            if before.count("<") != before.count(">") or any(c in w for w in words[at:at + 3] for c in '<>"='):
+                continue
+            opener = spans[i]
+            closer = closers.get(opener, "</span>")
+            words[at] = opener + words[at]
+            words[at + 2] = words[at + 2] + closer
+        out.append(" ".join(words))
+        body += 1
+    write_if_changed(ATTRIBUTES, "\n".join(out) + "\n")
+    out, body = [], 0
+    for line in lines:
+        out.append(line)
+        if not line.startswith("<font") and line.strip():
+            body += 1
+            if body % 5 == 0:
+                side = "left" if body % 10 == 0 else "right"
+                out.append(f'<img src="{FLOAT_IMAGE}" float="{side}" width="35%" margin="6">')
+    write_if_changed(FLOATS, "\n".join(out) + "\n")
 
 
 # ----------------------------------------------------------------- peer (Typst from PyPI)
@@ -383,6 +445,27 @@ class Bench:
         else:
             self.versus("cjk-small", "cjk-small build vs Typst", self.build("cjk-small"),
                         [("cjk-small build time vs Typst", None, "(≤ 0.5× once --social exists)")])
+
+    def variant(self, key, path, label, limit, target):
+        ensure_variants()
+        log(f"{label} (galley, interleaved with the plain en-large):")
+        v = Cmd(key, [self.galley, "build", path, "-o", os.path.join(OUT, f"galley-{key}.pdf"), "-q"])
+        plain = self.build("en-large")
+        plain.key = "en-large"
+        measure(key, [v, plain], self.runs)
+        what = f"{label} ÷ plain en-large build"
+        for c in (v, plain):
+            if c.error:
+                self.error_row(what, c)
+                return
+        r = v.median / plain.median
+        self.rows.append(Row(what, f"{fmt_s(v.median)} ÷ {fmt_s(plain.median)}", "", fmt_x(r), target, verdict(r, limit)))
+
+    def m_attributes(self):
+        self.variant("attributes", ATTRIBUTES, "en-large with 2–3 attributes a paragraph", 1.15, "≤ 1.15× (issue 3)")
+
+    def m_floats(self):
+        self.variant("floats", FLOATS, "en-large with a float every 5 paragraphs", 1.3, "≤ 1.3× (issue 4)")
 
     def m_en_xl(self):
         log("en-xl build ÷ en-large build (galley, interleaved):")
