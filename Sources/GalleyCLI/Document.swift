@@ -24,7 +24,9 @@ struct DocumentOptions {
 
 enum Loader {
     /// Reads, parses and builds a document; diagnostics go to `diagnostics`. Nil when an error stops it.
-    static func load(_ o: DocumentOptions, io: IO, diagnostics: inout Diagnostics, sources: inout [String: SourceFile])
+    static func load(
+        _ o: DocumentOptions, io: IO, diagnostics: inout Diagnostics, sources: inout [String: SourceFile]
+    )
         -> Document?
     {
         var template: Template

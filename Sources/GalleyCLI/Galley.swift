@@ -11,10 +11,13 @@ public enum Galley {
 
     static let documentOptions: [OptionSpec] = [
         OptionSpec(name: "template", short: "t", value: "NAME|FILE", help: "Template: a built-in name or a JSON file (default magazine)."),
-        OptionSpec(name: "set", short: nil, value: "KEY=VALUE", help: "Override a template key, e.g. --set columns=3 (repeatable).", repeats: true),
-        OptionSpec(name: "paragraphs", short: nil, value: "MODE", help: "newline (a newline ends a paragraph) or blank-line (hard-wrapped text)."),
+        OptionSpec(
+            name: "set", short: nil, value: "KEY=VALUE", help: "Override a template key, e.g. --set columns=3 (repeatable).", repeats: true),
+        OptionSpec(
+            name: "paragraphs", short: nil, value: "MODE", help: "newline (a newline ends a paragraph) or blank-line (hard-wrapped text)."),
         OptionSpec(name: "social", short: nil, value: nil, help: "Find @mentions, #topics#, URLs and [emoticons] everywhere."),
-        OptionSpec(name: "emoticons", short: nil, value: "DIR", help: "Add an emoticon pack (a folder with pack.json; repeatable).", repeats: true),
+        OptionSpec(
+            name: "emoticons", short: nil, value: "DIR", help: "Add an emoticon pack (a folder with pack.json; repeatable).", repeats: true),
         OptionSpec(name: "threads", short: nil, value: "N", help: "Shaping threads (default: one per core)."),
         OptionSpec(name: "quiet", short: "q", value: nil, help: "Print errors only, no warnings."),
     ]
@@ -23,16 +26,19 @@ public enum Galley {
         CommandSpec(
             name: "build", summary: "Typeset a text file into a PDF, every page.", positionals: ["INPUT"],
             options: [
-                OptionSpec(name: "output", short: "o", value: "FILE", help: "The PDF to write (default: INPUT with .pdf; - for standard output)."),
+                OptionSpec(
+                    name: "output", short: "o", value: "FILE", help: "The PDF to write (default: INPUT with .pdf; - for standard output)."),
                 OptionSpec(name: "title", short: nil, value: "TEXT", help: "Document title in the PDF (default: the input's name)."),
-                OptionSpec(name: "compression", short: nil, value: "LEVEL", help: "PDF stream compression, 1 (fastest, default) to 9 (smallest)."),
+                OptionSpec(
+                    name: "compression", short: nil, value: "LEVEL", help: "PDF stream compression, 1 (fastest, default) to 9 (smallest)."),
             ] + documentOptions,
             discussion: "INPUT is a UTF-8 text file with Galley markup, or - for standard input."),
         CommandSpec(
             name: "preview", summary: "Render one page to PNG.", positionals: ["INPUT"],
             options: [
                 OptionSpec(name: "page", short: "p", value: "N", help: "The page to render (default 1)."),
-                OptionSpec(name: "output", short: "o", value: "FILE", help: "The PNG to write (default: INPUT-pN.png; - for standard output)."),
+                OptionSpec(
+                    name: "output", short: "o", value: "FILE", help: "The PNG to write (default: INPUT-pN.png; - for standard output)."),
                 OptionSpec(name: "dpi", short: nil, value: "D", help: "Resolution in dots per inch (default 144)."),
             ] + documentOptions),
         CommandSpec(
@@ -43,11 +49,14 @@ public enum Galley {
             options: [
                 OptionSpec(name: "json", short: nil, value: nil, help: "Print JSON instead of text."),
                 OptionSpec(name: "lines", short: nil, value: nil, help: "List every placed line and image (text form)."),
-                OptionSpec(name: "stats", short: nil, value: nil, help: "Typographic figures: loose and tight lines, hyphens, widows, orphans."),
+                OptionSpec(
+                    name: "stats", short: nil, value: nil, help: "Typographic figures: loose and tight lines, hyphens, widows, orphans."),
             ] + documentOptions),
         CommandSpec(
             name: "templates", summary: "List the built-in templates, or print one as JSON.", positionals: [],
-            options: [OptionSpec(name: "show", short: nil, value: "NAME|FILE", help: "Print this template as JSON (a file is shown resolved).")]),
+            options: [
+                OptionSpec(name: "show", short: nil, value: "NAME|FILE", help: "Print this template as JSON (a file is shown resolved).")
+            ]),
     ]
 
     static var mainHelp: String {

@@ -103,7 +103,8 @@ struct InspectReport {
         }
         let r = page.visibleRange
         pages.append(
-            PageInfo(number: page.number, width: round1(page.width), height: round1(page.height),
+            PageInfo(
+                number: page.number, width: round1(page.width), height: round1(page.height),
                 start: chars(r.lowerBound), end: chars(r.upperBound), columns: columns, images: page.floats.map(image)))
     }
 
@@ -132,7 +133,9 @@ struct InspectReport {
             characters: story.text.unicodeScalars.count, paragraphs: story.paragraphs.count, pages: pages,
             overflow: overflow,
             diagnostics: diagnostics.map {
-                Message(severity: $0.severity.rawValue, message: $0.message, file: $0.file, line: $0.location?.line, column: $0.location?.column)
+                Message(
+                    severity: $0.severity.rawValue, message: $0.message, file: $0.file, line: $0.location?.line, column: $0.location?.column
+                )
             },
             statistics: includeStatistics
                 ? Statistics(
@@ -152,7 +155,8 @@ struct InspectReport {
 
     func text() -> String {
         let characters = story.text.unicodeScalars.count
-        var s = "\(document.source.path): \(count(pages.count, "page")), template \(document.template.name), "
+        var s =
+            "\(document.source.path): \(count(pages.count, "page")), template \(document.template.name), "
             + "\(count(characters, "character")), \(count(story.paragraphs.count, "paragraph"))\n"
         for p in pages {
             s += "page \(p.number): characters \(p.start)..<\(p.end)\n"

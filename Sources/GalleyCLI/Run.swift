@@ -33,8 +33,7 @@ struct Run {
         } catch let e as UsageError {
             io.writeError("galley \(spec.name): error: \(e.message)\nUsage: \(spec.usage) (see 'galley \(spec.name) --help')\n")
             return 2
-        }
-        catch {
+        } catch {
             return 1
         }
     }
@@ -45,7 +44,9 @@ struct Run {
     func documentOptions() throws(UsageError) -> DocumentOptions {
         var o = DocumentOptions()
         guard arguments.positionals.count == 1 else {
-            throw UsageError(message: arguments.positionals.isEmpty ? "missing INPUT file" : "expected one INPUT file, got \(arguments.positionals.count)")
+            throw UsageError(
+                message: arguments.positionals.isEmpty
+                    ? "missing INPUT file" : "expected one INPUT file, got \(arguments.positionals.count)")
         }
         o.input = arguments.positionals[0]
         if let t = arguments.value("template") { o.template = t }
@@ -62,7 +63,9 @@ struct Run {
         o.social = arguments.flag("social")
         o.emoticons = arguments.all("emoticons")
         if let t = arguments.value("threads") {
-            guard let n = Int(t), n >= 1, n <= 64 else { throw UsageError(message: "--threads must be a whole number from 1 to 64, got '\(t)'") }
+            guard let n = Int(t), n >= 1, n <= 64 else {
+                throw UsageError(message: "--threads must be a whole number from 1 to 64, got '\(t)'")
+            }
             o.threads = n
         }
         return o
@@ -142,8 +145,11 @@ struct Run {
             Export.compressionLevel = level
         }
         let before = doc.framesetter.diagnostics.all.count
-        let title = arguments.value("title") ?? (o.input == "-" ? "Untitled" : ((o.input as NSString).lastPathComponent as NSString).deletingPathExtension)
-        let metadata = PDFMetadata(title: title, creator: "Galley \(Galley.version)", date: PDFMetadata.reproducibleDate(environment: io.environment))
+        let title =
+            arguments.value("title")
+            ?? (o.input == "-" ? "Untitled" : ((o.input as NSString).lastPathComponent as NSString).deletingPathExtension)
+        let metadata = PDFMetadata(
+            title: title, creator: "Galley \(Galley.version)", date: PDFMetadata.reproducibleDate(environment: io.environment))
         var pages = 0
         do {
             try withOutput(output) { path throws(RenderError) in
@@ -174,7 +180,9 @@ struct Run {
         }
         var dpi = 144.0
         if let d = arguments.value("dpi") {
-            guard let v = Double(d), v >= 9, v <= 2400 else { throw UsageError(message: "--dpi must be a number from 9 to 2400, got '\(d)'") }
+            guard let v = Double(d), v >= 9, v <= 2400 else {
+                throw UsageError(message: "--dpi must be a number from 9 to 2400, got '\(d)'")
+            }
             dpi = v
         }
         let output = arguments.value("output") ?? (o.input == "-" ? "-" : replacingExtension(o.input, with: "png", suffix: "-p\(page)"))

@@ -159,7 +159,9 @@ struct Flow {
         var exclusion = figures.exclusion(i, image: rect, captionHeight: size.caption)
         // Text never runs beside an image at the top or foot of the page.
         if placement != .span { exclusion.wrap = .none }
-        pageFloats.append(PageFloat(placed: placedImage(i, rect: rect, caption: size.caption, shrunk: size.shrunk, exclusion: exclusion), exclusion: exclusion))
+        pageFloats.append(
+            PageFloat(
+                placed: placedImage(i, rect: rect, caption: size.caption, shrunk: size.shrunk, exclusion: exclusion), exclusion: exclusion))
         placed.insert(i)
         if size.shrunk { warnShrunk(i, rect) }
         return true
@@ -217,19 +219,25 @@ struct Flow {
 
     func placedImage(_ i: Int, rect: Rect, caption: Double, shrunk: Bool, exclusion: Exclusion) -> PlacedImage {
         let image = story.images[i]
-        let captionRect = caption > 0 ? Rect(x: rect.x, y: rect.maxY + (figures?.captionGap ?? 0), width: rect.width, height: caption - (figures?.captionGap ?? 0)) : nil
+        let captionRect =
+            caption > 0
+            ? Rect(x: rect.x, y: rect.maxY + (figures?.captionGap ?? 0), width: rect.width, height: caption - (figures?.captionGap ?? 0))
+            : nil
         let e = exclusion.rect
         return PlacedImage(
             image: i, rect: rect, storyOffset: image.anchor ?? story.paragraphs.first { $0.content == .image(i) }?.range.lowerBound ?? 0,
             shrunk: shrunk, caption: image.caption, captionRect: captionRect,
-            exclusion: Rect(x: e.x - exclusion.margin, y: e.y - exclusion.margin, width: e.width + 2 * exclusion.margin, height: e.height + 2 * exclusion.margin))
+            exclusion: Rect(
+                x: e.x - exclusion.margin, y: e.y - exclusion.margin, width: e.width + 2 * exclusion.margin,
+                height: e.height + 2 * exclusion.margin))
     }
 
     mutating func warnShrunk(_ i: Int, _ r: Rect) {
         let image = story.images[i]
-        diagnostics.append(.warning(
-            "image '\(image.source)' does not fit; shrunk to \(format(r.width))×\(format(r.height)) pt",
-            file: file, at: image.location, length: 4))
+        diagnostics.append(
+            .warning(
+                "image '\(image.source)' does not fit; shrunk to \(format(r.width))×\(format(r.height)) pt",
+                file: file, at: image.location, length: 4))
     }
 
     /// The floats anchored in the text of line `k` of `l` that are not placed yet.
@@ -346,12 +354,14 @@ struct Flow {
                 }
                 if top + h > bottom && !frame.isEmpty { break fill }
                 if shrunk {
-                    diagnostics.append(.warning(
-                        "image '\(image.source)' is taller than the column; shrunk to \(format(w))×\(format(h)) pt",
-                        file: file, at: image.location, length: 4))
+                    diagnostics.append(
+                        .warning(
+                            "image '\(image.source)' is taller than the column; shrunk to \(format(w))×\(format(h)) pt",
+                            file: file, at: image.location, length: 4))
                 }
                 frame.images.append(
-                    PlacedImage(image: i, rect: Rect(x: rect.x + (rect.width - w) / 2, y: top, width: w, height: h),
+                    PlacedImage(
+                        image: i, rect: Rect(x: rect.x + (rect.width - w) / 2, y: top, width: w, height: h),
                         storyOffset: p.range.lowerBound, shrunk: shrunk))
                 y = top + h + p.style.spacingAfter
                 paragraph += 1
@@ -456,9 +466,10 @@ struct Flow {
                     let b = l.lines[index]
                     let t = k < tops.count ? tops[k] : y
                     if k >= tops.count {
-                        diagnostics.append(.warning(
-                            "a line \(format(b.height)) pt tall does not fit a column \(format(rect.height)) pt tall; placed anyway",
-                            file: file, at: story.sourceMap.sourceLocation(ofByte: l.storyStart + Int(b.start), in: story.text)))
+                        diagnostics.append(
+                            .warning(
+                                "a line \(format(b.height)) pt tall does not fit a column \(format(rect.height)) pt tall; placed anyway",
+                                file: file, at: story.sourceMap.sourceLocation(ofByte: l.storyStart + Int(b.start), in: story.text)))
                     }
                     warnAbout(b, in: l)
                     // The indent is on the leading edge: the left one, or the right in RTL text.
@@ -543,16 +554,18 @@ struct Flow {
         let start = l.storyStart + Int(b.start)
         if b.overfull {
             let snippet = story.text.utf8Slice(start, l.storyStart + Int(b.contentEnd))
-            diagnostics.append(.warning(
-                "line is \(format(b.setWidth - b.availableWidth)) pt wider than its column: '\(snippet.prefix(40))' cannot be broken to fit",
-                file: file, at: story.sourceMap.sourceLocation(ofByte: start, in: story.text)))
+            diagnostics.append(
+                .warning(
+                    "line is \(format(b.setWidth - b.availableWidth)) pt wider than its column: '\(snippet.prefix(40))' cannot be broken to fit",
+                    file: file, at: story.sourceMap.sourceLocation(ofByte: start, in: story.text)))
         }
         if b.brokenInWord && !warnedInWord.contains(l.index) {
             warnedInWord.insert(l.index)
             let snippet = story.text.utf8Slice(start, l.storyStart + Int(b.contentEnd))
-            diagnostics.append(.warning(
-                "a word is wider than the \(format(b.availableWidth)) pt column; broken between letters after '\(snippet.suffix(20))'",
-                file: file, at: story.sourceMap.sourceLocation(ofByte: start, in: story.text)))
+            diagnostics.append(
+                .warning(
+                    "a word is wider than the \(format(b.availableWidth)) pt column; broken between letters after '\(snippet.suffix(20))'",
+                    file: file, at: story.sourceMap.sourceLocation(ofByte: start, in: story.text)))
         }
     }
 }

@@ -84,7 +84,8 @@ public final class Framesetter {
         let count = story.paragraphs.count
         let threads = options.threads ?? min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
         let parallel = threads > 1 && count >= 24 && story.text.utf8.count >= 16_384
-        let pipeline = parallel
+        let pipeline =
+            parallel
             ? ShapingPipeline(story: story, plan: plan, setting: setting, widths: widths, threads: threads) : nil
         defer { pipeline?.stop() }
         // Paragraphs taken during the current page, so the page can be laid out again.
@@ -102,9 +103,11 @@ public final class Framesetter {
         flow.rebreak = { [story] l, from, widths, lines in
             setting.rebreak(l, from: from, widths: widths, story: story, plan: plan, unhyphenated: lines)
         }
-        flow.figures = Figures(story: story, captionGap: template.caption.gap, captionHeight: { [engine, template] text, width in
-            engine.captionHeight(text, width: width, style: template.caption)
-        })
+        flow.figures = Figures(
+            story: story, captionGap: template.caption.gap,
+            captionHeight: { [engine, template] text, width in
+                engine.captionHeight(text, width: width, style: template.caption)
+            })
         let textArea = Rect(
             x: columns[0].x, y: columns[0].y, width: columns[columns.count - 1].maxX - columns[0].x, height: columns[0].height)
         var pageNumber = 0

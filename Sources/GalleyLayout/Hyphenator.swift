@@ -14,7 +14,9 @@ package struct HyphenationRules: Sendable, Equatable {
     /// Most consecutive lines ending in a hyphen.
     package var maxConsecutive: Int
 
-    package init(enabled: Bool = true, minWord: Int = 6, leftMin: Int = 2, rightMin: Int = 3, capitals: Bool = false, maxConsecutive: Int = 2) {
+    package init(
+        enabled: Bool = true, minWord: Int = 6, leftMin: Int = 2, rightMin: Int = 3, capitals: Bool = false, maxConsecutive: Int = 2
+    ) {
         self.enabled = enabled
         self.minWord = minWord
         self.leftMin = leftMin
@@ -74,7 +76,9 @@ package final class Hyphenator: @unchecked Sendable {
         let fm = FileManager.default
         for dir in directories {
             for n in names where fm.fileExists(atPath: dir + "/" + n) { return dir + "/" + n }
-            if let any = (try? fm.contentsOfDirectory(atPath: dir))?.sorted().first(where: { $0.hasPrefix("hyph_\(lang)_") && $0.hasSuffix(".dic") }) {
+            if let any = (try? fm.contentsOfDirectory(atPath: dir))?.sorted().first(where: {
+                $0.hasPrefix("hyph_\(lang)_") && $0.hasSuffix(".dic")
+            }) {
                 return dir + "/" + any
             }
         }

@@ -65,7 +65,9 @@ public struct PlacedImage: Sendable {
     /// The area text keeps out of (image, caption and margin), for floats; nil for block images.
     public var exclusion: Rect?
 
-    public init(image: Int, rect: Rect, storyOffset: Int, shrunk: Bool, caption: String? = nil, captionRect: Rect? = nil, exclusion: Rect? = nil) {
+    public init(
+        image: Int, rect: Rect, storyOffset: Int, shrunk: Bool, caption: String? = nil, captionRect: Rect? = nil, exclusion: Rect? = nil
+    ) {
         self.image = image
         self.rect = rect
         self.storyOffset = storyOffset

@@ -16,11 +16,19 @@ public enum PageDump {
                 if text.hasSuffix("\n") { text.removeLast() }
                 let b = l.paragraph.lines[l.lineIndex]
                 let flags = (b.hyphen ? " HYPHEN" : "") + (l.overfull ? " OVERFULL" : "") + (b.brokenInWord ? " BROKEN" : "")
-                items.append((l.box.y, "    line \(f(l.origin.x)),\(f(l.origin.y)) w=\(f(l.contentWidth))/\(f(l.box.width)) h=\(f(l.box.height)) @\(loc)\(flags) |\(text)|"))
+                items.append(
+                    (
+                        l.box.y,
+                        "    line \(f(l.origin.x)),\(f(l.origin.y)) w=\(f(l.contentWidth))/\(f(l.box.width)) h=\(f(l.box.height)) @\(loc)\(flags) |\(text)|"
+                    ))
             }
             for i in frame.images {
                 let img = story.images[i.image]
-                items.append((i.rect.y, "    image \(f(i.rect.x)),\(f(i.rect.y)) \(f(i.rect.width))x\(f(i.rect.height)) @\(img.location) \(img.source)\(i.shrunk ? " SHRUNK" : "")"))
+                items.append(
+                    (
+                        i.rect.y,
+                        "    image \(f(i.rect.x)),\(f(i.rect.y)) \(f(i.rect.width))x\(f(i.rect.height)) @\(img.location) \(img.source)\(i.shrunk ? " SHRUNK" : "")"
+                    ))
             }
             for (_, line) in items.sorted(by: { $0.0 < $1.0 }) { s += line + "\n" }
         }

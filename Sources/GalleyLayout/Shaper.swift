@@ -13,7 +13,8 @@ extension TextEngine {
         let start = p.range.lowerBound
         let length = p.range.count
         var shaped = ShapedText(
-            index: index, storyStart: start, length: length, bytes: Array(story.text.utf8[p.range.asUTF8Indices(in: story.text)]), glyphs: [], clusters: [], runs: [],
+            index: index, storyStart: start, length: length, bytes: Array(story.text.utf8[p.range.asUTF8Indices(in: story.text)]),
+            glyphs: [], clusters: [], runs: [],
             x: [Double](repeating: 0, count: length + 1), flags: [ByteFlags](repeating: [], count: length + 1),
             hyphens: [:])
         shaped.attachments = attachments

@@ -119,7 +119,9 @@ struct ParagraphSetting: Sendable {
     /// Breaks a shaped paragraph again from line `from` on (earlier lines are already placed
     /// and stay), to new widths (a region with floats) and so that the lines in `unhyphenated`
     /// do not end with a hyphen. No Pango: the shaped text has all it needs.
-    func rebreak(_ l: ParagraphLayout, from: Int, widths: LineWidths, story: Story, plan: FontPlan, unhyphenated: Set<Int>) -> ParagraphLayout {
+    func rebreak(
+        _ l: ParagraphLayout, from: Int, widths: LineWidths, story: Story, plan: FontPlan, unhyphenated: Set<Int>
+    ) -> ParagraphLayout {
         let p = story.paragraphs[l.index]
         var request = BreakRequest(
             text: l.text, style: p.style, plan: plan, emptyStyle: story.runs[p.runs].first?.style ?? 0, widths: widths,
@@ -129,7 +131,8 @@ struct ParagraphSetting: Sendable {
         request.start = from < l.lines.count ? Int(l.lines[from].start) : 0
         let tail = breaker.lines(for: request)
         // Lines already placed keep the widths they were broken to.
-        let kept = LineWidths(first: (0..<from).map { l.widths[$0] } + (from..<max(from, widths.first.count)).map { widths[$0] }, rest: widths.rest)
+        let kept = LineWidths(
+            first: (0..<from).map { l.widths[$0] } + (from..<max(from, widths.first.count)).map { widths[$0] }, rest: widths.rest)
         return ParagraphLayout(
             text: l.text, lines: Array(l.lines.prefix(from)) + tail, glue: l.glue, widths: kept, unhyphenated: unhyphenated)
     }

@@ -134,9 +134,10 @@ package struct FontPlan: Sendable {
             faces[name] = face
             if let used {
                 let requested = story.faceRequests[name]
-                diagnostics.append(.warning(
-                    "face '\(name)' is not installed; using '\(used)'", file: requested == nil ? nil : file,
-                    at: requested, length: name.unicodeScalars.count))
+                diagnostics.append(
+                    .warning(
+                        "face '\(name)' is not installed; using '\(used)'", file: requested == nil ? nil : file,
+                        at: requested, length: name.unicodeScalars.count))
             }
         }
         let unmeasured = FontPlan(styles: story.styles, faces: faces, fallbackFaces: fallbackFaces, language: language, metrics: [])
@@ -149,9 +150,10 @@ package struct FontPlan: Sendable {
             for (bit, what) in [(1, "bold"), (2, "italic")] where synthesis & bit != 0 && !told.contains(family + what) {
                 told.insert(family + what)
                 let requested = story.faceRequests[style.face]
-                diagnostics.append(.warning(
-                    "'\(family)' has no \(what) face; synthesizing one", file: requested == nil ? nil : file, at: requested,
-                    length: style.face.unicodeScalars.count))
+                diagnostics.append(
+                    .warning(
+                        "'\(family)' has no \(what) face; synthesizing one", file: requested == nil ? nil : file, at: requested,
+                        length: style.face.unicodeScalars.count))
             }
         }
         let metrics = story.styles.indices.map {

@@ -124,28 +124,45 @@ package struct TotalFitBreaker: LineBreaker {
         for b in (r.start + 1)...n {
             let f = t.flags[b]
             if b == n {
-                out.append(Breakpoint(position: n, contentEnd: setter.trimmed(0, n), penalty: -.infinity, addsHyphen: false, hyphenated: false, forced: true))
+                out.append(
+                    Breakpoint(
+                        position: n, contentEnd: setter.trimmed(0, n), penalty: -.infinity, addsHyphen: false, hyphenated: false,
+                        forced: true))
                 break
             }
             if wideWord && f.contains(.charBreak) && !f.contains(.lineBreak) && !f.contains(.white) {
-                out.append(Breakpoint(position: b, contentEnd: b, penalty: emergencyPenalty, addsHyphen: false, hyphenated: false, forced: false, emergency: true))
+                out.append(
+                    Breakpoint(
+                        position: b, contentEnd: b, penalty: emergencyPenalty, addsHyphen: false, hyphenated: false, forced: false,
+                        emergency: true))
             }
             guard f.contains(.lineBreak) else { continue }
             wideWord = wordIsWide(from: b)
             if f.contains(.mandatory) {
-                out.append(Breakpoint(position: b, contentEnd: setter.trimmed(0, b), penalty: -.infinity, addsHyphen: false, hyphenated: false, forced: true))
+                out.append(
+                    Breakpoint(
+                        position: b, contentEnd: setter.trimmed(0, b), penalty: -.infinity, addsHyphen: false, hyphenated: false,
+                        forced: true))
                 continue
             }
             let prev = setter.request.glue.prevChar(b, t)
             if t.flags[prev].contains(.white) {
-                out.append(Breakpoint(position: b, contentEnd: setter.trimmed(0, b), penalty: 0, addsHyphen: false, hyphenated: false, forced: false))
+                out.append(
+                    Breakpoint(
+                        position: b, contentEnd: setter.trimmed(0, b), penalty: 0, addsHyphen: false, hyphenated: false, forced: false))
             } else if f.contains(.hyphenBreak) {
                 if f.contains(.dictionaryHyphen) && !hyphens { continue }
-                out.append(Breakpoint(position: b, contentEnd: b, penalty: hyphenPenalty, addsHyphen: true, hyphenated: true, forced: false))
+                out.append(
+                    Breakpoint(position: b, contentEnd: b, penalty: hyphenPenalty, addsHyphen: true, hyphenated: true, forced: false))
             } else {
                 let c = t.byte(prev)
-                let explicit = c == UInt8(ascii: "-") || (c == 0xE2 && t.byte(prev + 1) == 0x80 && (t.byte(prev + 2) == 0x90 || t.byte(prev + 2) == 0x93))
-                out.append(Breakpoint(position: b, contentEnd: b, penalty: explicit ? explicitHyphenPenalty : 0, addsHyphen: false, hyphenated: explicit, forced: false))
+                let explicit =
+                    c == UInt8(ascii: "-")
+                    || (c == 0xE2 && t.byte(prev + 1) == 0x80 && (t.byte(prev + 2) == 0x90 || t.byte(prev + 2) == 0x93))
+                out.append(
+                    Breakpoint(
+                        position: b, contentEnd: b, penalty: explicit ? explicitHyphenPenalty : 0, addsHyphen: false, hyphenated: explicit,
+                        forced: false))
             }
         }
         return out
@@ -157,7 +174,9 @@ package struct TotalFitBreaker: LineBreaker {
         _ points: [Breakpoint], text t: ShapedText, setter: LineSetter, request r: BreakRequest,
         sums: [GlueModel.Totals], ragged: Double, tolerance: Double, final: Bool
     ) -> [Node]? {
-        var nodes = [Node(position: r.start, line: r.firstLine, fitness: 1, hyphenRun: 0, demerits: 0, previous: -1, ratio: 0, addsHyphen: false)]
+        var nodes = [
+            Node(position: r.start, line: r.firstLine, fitness: 1, hyphenRun: 0, demerits: 0, previous: -1, ratio: 0, addsHyphen: false)
+        ]
         var active = [0]
         // Lines with their own width or rule are told apart by index; the rest are one class.
         let distinctLines = max(r.widths.first.count, (r.unhyphenatedLines.max() ?? -1) + 1) + 1
@@ -207,18 +226,28 @@ package struct TotalFitBreaker: LineBreaker {
                     }
                     if p.forced && ratio >= -1 {
                         // Still a candidate before it goes.
-                        consider(a, index: active[i], p, ratio: ratio, badness: badness, tolerance: tolerance, maxHyphens: maxHyphens, distinctLines: distinctLines, unhyphenated: r.unhyphenatedLines, into: &candidates)
+                        consider(
+                            a, index: active[i], p, ratio: ratio, badness: badness, tolerance: tolerance, maxHyphens: maxHyphens,
+                            distinctLines: distinctLines, unhyphenated: r.unhyphenatedLines, into: &candidates)
                     }
                     active.remove(at: i)
                     continue
                 }
-                consider(a, index: active[i], p, ratio: ratio, badness: badness, tolerance: tolerance, maxHyphens: maxHyphens, distinctLines: distinctLines, unhyphenated: r.unhyphenatedLines, into: &candidates)
+                consider(
+                    a, index: active[i], p, ratio: ratio, badness: badness, tolerance: tolerance, maxHyphens: maxHyphens,
+                    distinctLines: distinctLines, unhyphenated: r.unhyphenatedLines, into: &candidates)
                 i += 1
             }
             if candidates.isEmpty && active.isEmpty && final, let (index, cost) = bestDropped {
                 // Nothing fits: accept the best line that ends here as overfull (TeX's artificial demerits).
                 let a = nodes[index]
-                candidates.append((0, Node(position: p.position, line: a.line + 1, fitness: 1, hyphenRun: 0, demerits: cost, previous: index, ratio: -1, addsHyphen: p.addsHyphen, emergency: p.emergency)))
+                candidates.append(
+                    (
+                        0,
+                        Node(
+                            position: p.position, line: a.line + 1, fitness: 1, hyphenRun: 0, demerits: cost, previous: index, ratio: -1,
+                            addsHyphen: p.addsHyphen, emergency: p.emergency)
+                    ))
             }
             for c in candidates {
                 nodes.append(c.node)
@@ -227,7 +256,9 @@ package struct TotalFitBreaker: LineBreaker {
             if active.isEmpty { return nil }
         }
         // The best node at the paragraph's end.
-        guard let best = active.map({ nodes[$0] }).filter({ $0.position == t.length }).min(by: { $0.demerits < $1.demerits }) else { return nil }
+        guard let best = active.map({ nodes[$0] }).filter({ $0.position == t.length }).min(by: { $0.demerits < $1.demerits }) else {
+            return nil
+        }
         var chain: [Node] = [best]
         var k = best.previous
         while k > 0 {
@@ -263,7 +294,9 @@ package struct TotalFitBreaker: LineBreaker {
         let total = a.demerits + d
         let lineClass = min(a.line + 1, distinctLines)
         let key = (fitness * 4 + min(hyphenRun, 3)) * 64 + lineClass
-        let node = Node(position: p.position, line: a.line + 1, fitness: fitness, hyphenRun: hyphenRun, demerits: total, previous: index, ratio: ratio.isFinite ? ratio : 0, addsHyphen: p.addsHyphen, emergency: p.emergency)
+        let node = Node(
+            position: p.position, line: a.line + 1, fitness: fitness, hyphenRun: hyphenRun, demerits: total, previous: index,
+            ratio: ratio.isFinite ? ratio : 0, addsHyphen: p.addsHyphen, emergency: p.emergency)
         if let k = candidates.firstIndex(where: { $0.key == key }) {
             if total < candidates[k].node.demerits { candidates[k].node = node }
         } else {
@@ -299,7 +332,9 @@ package struct TotalFitBreaker: LineBreaker {
             let after = e < n ? t.bytes[e] : 0x20
             if [UInt8(ascii: "/"), UInt8(ascii: "@"), UInt8(ascii: "."), UInt8(ascii: ":"), UInt8(ascii: "_")].contains(before)
                 && !(before == UInt8(ascii: ".") && b >= 2 && t.bytes[b - 2] == 0x20)
-            { continue }
+            {
+                continue
+            }
             if [UInt8(ascii: "/"), UInt8(ascii: "@"), UInt8(ascii: "_")].contains(after) { continue }
             guard bytes.count >= r.hyphenation.minWord else { continue }  // fewer bytes, fewer letters
             // Letters only; no word in capitals or with capitals inside (an acronym, a name like

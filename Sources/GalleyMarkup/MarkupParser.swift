@@ -332,7 +332,6 @@ private struct MarkupScanner {
         var attributes: [MarkupAttribute] = []
         var selfClosing = false
 
-
         attributeLoop: while true {
             skipSpace()
             guard pos < n else {
@@ -417,9 +416,10 @@ private struct MarkupScanner {
                 return .endOfInput
             }
             advanceASCII(1)
-            return .attribute(MarkupAttribute(
-                name: name, value: String(decoding: value, as: UTF8.self),
-                nameLocation: nameLocation, valueLocation: valueLocation))
+            return .attribute(
+                MarkupAttribute(
+                    name: name, value: String(decoding: value, as: UTF8.self),
+                    nameLocation: nameLocation, valueLocation: valueLocation))
         }
         if c == GT || (c == SLASH && byte(pos + 1) == GT) || startsNewTag(at: pos) {
             error("expected a value after '=' for attribute '\(name)'", at: equals)
@@ -428,9 +428,10 @@ private struct MarkupScanner {
         let valueLocation = location
         var value: [UInt8] = []
         while pos < n, !endsUnquotedValue(at: pos) { consumeValueCharacter(into: &value) }
-        return .attribute(MarkupAttribute(
-            name: name, value: String(decoding: value, as: UTF8.self),
-            nameLocation: nameLocation, valueLocation: valueLocation))
+        return .attribute(
+            MarkupAttribute(
+                name: name, value: String(decoding: value, as: UTF8.self),
+                nameLocation: nameLocation, valueLocation: valueLocation))
     }
 
     func endsUnquotedValue(at i: Int) -> Bool {

@@ -1,7 +1,7 @@
 import CCairo
 import CPixbuf
-import GalleyLayout
 import Foundation
+import GalleyLayout
 import GalleyMarkup
 import GalleyStory
 
@@ -24,7 +24,8 @@ final class ImageStore {
     /// Draws an SVG into `rect` with librsvg: vectors stay vectors in the PDF.
     func drawSVG(_ image: ImageReference, in rect: Rect, on cr: OpaquePointer) throws(RenderError) {
         guard let rsvg = Rsvg.shared else {
-            throw RenderError(.error("cannot draw SVG '\(image.source)': librsvg is not installed", file: file, at: image.location, length: 4))
+            throw RenderError(
+                .error("cannot draw SVG '\(image.source)': librsvg is not installed", file: file, at: image.location, length: 4))
         }
         let handle: OpaquePointer
         if let h = svgs[image.path] {
@@ -110,12 +111,14 @@ final class ImageStore {
 /// librsvg, loaded when the first SVG is drawn: linked at start-up it (and the XML and ICU
 /// libraries it brings) costs every run ~3 MiB of memory, though most documents have no SVG.
 final class Rsvg: @unchecked Sendable {
-    typealias NewFromFile = @convention(c) (
-        UnsafePointer<CChar>?, UnsafeMutablePointer<UnsafeMutablePointer<GError>?>?
-    ) -> OpaquePointer?
-    typealias RenderDocument = @convention(c) (
-        OpaquePointer?, OpaquePointer?, UnsafeRawPointer?, UnsafeMutablePointer<UnsafeMutablePointer<GError>?>?
-    ) -> Int32
+    typealias NewFromFile =
+        @convention(c) (
+            UnsafePointer<CChar>?, UnsafeMutablePointer<UnsafeMutablePointer<GError>?>?
+        ) -> OpaquePointer?
+    typealias RenderDocument =
+        @convention(c) (
+            OpaquePointer?, OpaquePointer?, UnsafeRawPointer?, UnsafeMutablePointer<UnsafeMutablePointer<GError>?>?
+        ) -> Int32
 
     let newFromFile: NewFromFile
     let renderDocument: RenderDocument

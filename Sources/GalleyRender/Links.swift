@@ -89,7 +89,8 @@ extension PageRenderer {
     func emitLinks(_ lines: [LineRuns], on cr: OpaquePointer) {
         for (link, rects) in linkRects(lines) {
             let numbers = rects.map { "\(decimal($0.x)) \(decimal($0.y)) \(decimal($0.width)) \(decimal($0.height))" }
-            let attributes = "uri='\(LinkAttributes.escape(LinkAttributes.uri(links.links[link].uri)))' rect=[\(numbers.joined(separator: " "))]"
+            let attributes =
+                "uri='\(LinkAttributes.escape(LinkAttributes.uri(links.links[link].uri)))' rect=[\(numbers.joined(separator: " "))]"
             cairo_tag_begin(cr, CAIRO_TAG_LINK, attributes)
             cairo_tag_end(cr, CAIRO_TAG_LINK)
         }

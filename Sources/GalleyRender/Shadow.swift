@@ -159,7 +159,9 @@ enum BoxBlur {
     }
 
     /// One box blur of `count` samples `step` bytes apart, with a running sum.
-    private static func blurLine(_ p: UnsafeMutablePointer<UInt8>, count n: Int, step: Int, radius r: Int, scratch: UnsafeMutablePointer<UInt8>) {
+    private static func blurLine(
+        _ p: UnsafeMutablePointer<UInt8>, count n: Int, step: Int, radius r: Int, scratch: UnsafeMutablePointer<UInt8>
+    ) {
         for i in 0..<n { scratch[i] = p[i * step] }
         let width = 2 * r + 1
         // sum ÷ width, rounded, as a multiplication by a 16.16 reciprocal (no division a pixel).

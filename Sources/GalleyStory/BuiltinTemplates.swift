@@ -38,21 +38,22 @@ enum BuiltinTemplates {
     }
 
     /// A4, two columns, DejaVu Serif 10/12, justified; footer 8 pt gray; `withFlowRules`. The default.
-    static let magazine = withFlowRules(Template(
-        name: "magazine",
-        summary: "A4, two columns, DejaVu Serif 10/12, justified",
-        pageWidth: PageSize.a4.points.width, pageHeight: PageSize.a4.points.height,
-        margins: EdgeInsets(all: LengthUnit.mm.of(15)),
-        columns: 2,
-        gutter: LengthUnit.mm.of(6),
-        body: TextSpec(face: "DejaVu Serif", size: 10, leading: 12, color: .black),
-        paragraphSpacing: 6,
-        firstLineIndent: 0,
-        alignment: .justify,
-        paragraphMode: .newline,
-        language: "en",
-        fallbackFaces: fallback,
-        footer: FooterSpec(enabled: true, text: "{page}", face: "DejaVu Serif", size: 8, color: gray)))
+    static let magazine = withFlowRules(
+        Template(
+            name: "magazine",
+            summary: "A4, two columns, DejaVu Serif 10/12, justified",
+            pageWidth: PageSize.a4.points.width, pageHeight: PageSize.a4.points.height,
+            margins: EdgeInsets(all: LengthUnit.mm.of(15)),
+            columns: 2,
+            gutter: LengthUnit.mm.of(6),
+            body: TextSpec(face: "DejaVu Serif", size: 10, leading: 12, color: .black),
+            paragraphSpacing: 6,
+            firstLineIndent: 0,
+            alignment: .justify,
+            paragraphMode: .newline,
+            language: "en",
+            fallbackFaces: fallback,
+            footer: FooterSpec(enabled: true, text: "{page}", face: "DejaVu Serif", size: 8, color: gray)))
 
     /// US Letter, 0.6 in margins, two columns with a 0.25 in gutter; otherwise magazine.
     static let letter: Template = {

@@ -85,10 +85,13 @@ enum EmoticonPackLoader {
             var isFolder: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder)
             let reason =
-                !exists ? "the folder '\(folder)' does not exist"
-                : !isFolder.boolValue ? "'\(folder)' is not a folder"
-                : FileManager.default.fileExists(atPath: file) ? "pack.json cannot be read"
-                : "there is no pack.json in '\(folder)'"
+                !exists
+                ? "the folder '\(folder)' does not exist"
+                : !isFolder.boolValue
+                    ? "'\(folder)' is not a folder"
+                    : FileManager.default.fileExists(atPath: file)
+                        ? "pack.json cannot be read"
+                        : "there is no pack.json in '\(folder)'"
             return .failure(.error("pack '\(standIn)': \(reason)", file: file))
         }
         guard let text = String(data: data, encoding: .utf8) else {

@@ -27,7 +27,8 @@ public struct ImageInfo: Hashable, Sendable {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            let reason = FileManager.default.fileExists(atPath: path)
+            let reason =
+                FileManager.default.fileExists(atPath: path)
                 ? "it cannot be read" : "No such file or directory"
             return .failure(ReadError(message: reason))
         }
@@ -75,7 +76,8 @@ public struct ImageInfo: Hashable, Sendable {
         func points(_ v: String?) -> Double? {
             guard var v = v?.trimmingCharacters(in: .whitespaces), !v.isEmpty, !v.hasSuffix("%") else { return nil }
             var unit = 0.75
-            for (suffix, factor) in [("px", 0.75), ("pt", 1.0), ("mm", 72 / 25.4), ("cm", 72 / 2.54), ("in", 72.0)] where v.hasSuffix(suffix) {
+            for (suffix, factor) in [("px", 0.75), ("pt", 1.0), ("mm", 72 / 25.4), ("cm", 72 / 2.54), ("in", 72.0)]
+            where v.hasSuffix(suffix) {
                 unit = factor
                 v.removeLast(2)
                 break
@@ -87,7 +89,11 @@ public struct ImageInfo: Hashable, Sendable {
         if w == nil || h == nil, let box = attribute("viewBox") {
             let n = box.split(whereSeparator: { $0 == " " || $0 == "," }).compactMap { Double($0) }
             if n.count == 4, n[2] > 0, n[3] > 0 {
-                if let w0 = w { h = w0 * n[3] / n[2] } else if let h0 = h { w = h0 * n[2] / n[3] } else {
+                if let w0 = w {
+                    h = w0 * n[3] / n[2]
+                } else if let h0 = h {
+                    w = h0 * n[2] / n[3]
+                } else {
                     w = n[2] * 0.75
                     h = n[3] * 0.75
                 }
@@ -97,7 +103,8 @@ public struct ImageInfo: Hashable, Sendable {
             return .failure(ReadError(message: "the SVG gives no size (width and height, or a viewBox)"))
         }
         // Sizes are kept as pixels at 72 dpi so points = pixels.
-        return .success(ImageInfo(format: .svg, pixelWidth: max(1, Int(width.rounded())), pixelHeight: max(1, Int(height.rounded())), dpi: 72))
+        return .success(
+            ImageInfo(format: .svg, pixelWidth: max(1, Int(width.rounded())), pixelHeight: max(1, Int(height.rounded())), dpi: 72))
     }
 
     private static func be32(_ b: [UInt8], _ i: Int) -> Int {

@@ -52,13 +52,14 @@ public struct SourceMap: Sendable {
                 if bytes[i] & 0xC0 != 0x80 { n += 1 }
                 i += 1
             }
-        } ?? {
-            let u = Array(text.utf8)
-            while i < to && i < u.count {
-                if u[i] & 0xC0 != 0x80 { n += 1 }
-                i += 1
-            }
-        }()
+        }
+            ?? {
+                let u = Array(text.utf8)
+                while i < to && i < u.count {
+                    if u[i] & 0xC0 != 0x80 { n += 1 }
+                    i += 1
+                }
+            }()
         return n
     }
 

@@ -351,7 +351,8 @@ public struct StoryBuilder {
             if pendingNewlines >= 2 && !scope.newlinesAreSpaces {
                 endParagraph(at: loc)
             } else if !paragraphIsEmpty && !text.hasSuffix(" ") && !text.hasSuffix("\u{2028}") && next != "\u{2028}" {
-                let joinsCJK = scope.newlinesAreSpaces && next.map(Self.isCJK) == true
+                let joinsCJK =
+                    scope.newlinesAreSpaces && next.map(Self.isCJK) == true
                     && text.unicodeScalars.last.map(Self.isCJK) == true
                 if !joinsCJK { insert(" ", at: loc) }
             }
@@ -446,14 +447,16 @@ public struct StoryBuilder {
             let end0 = text.utf8.count
             for element in stack.elements where element.kind != .font {
                 // An unclosed <font> is normal in Core Text files: its style simply runs to the end.
-                diagnostics.append(.warning(
-                    "<\(element.name)> is never closed; it runs to the end of the text",
-                    file: file, at: element.location, length: element.name.utf8.count + 1))
+                diagnostics.append(
+                    .warning(
+                        "<\(element.name)> is never closed; it runs to the end of the text",
+                        file: file, at: element.location, length: element.name.utf8.count + 1))
             }
             if let tag = pendingBreakTag, paragraphIsEmpty, !paragraphs.isEmpty {
-                diagnostics.append(.warning(
-                    "<\(tag.name)> at the end of the text has nothing to break before; it is ignored",
-                    file: file, at: tag.location, length: tag.name.utf8.count + 1))
+                diagnostics.append(
+                    .warning(
+                        "<\(tag.name)> at the end of the text has nothing to break before; it is ignored",
+                        file: file, at: tag.location, length: tag.name.utf8.count + 1))
                 pendingBreak = .none
             }
             dropNewlines()
@@ -563,9 +566,10 @@ public struct StoryBuilder {
         /// without a target, is reported and changes nothing (its `</a>` still matches it).
         mutating func link(_ tag: MarkupTag) {
             if let outer = scope.link {
-                diagnostics.append(.warning(
-                    "links may not nest: this <a> is inside the <a> opened at \(outer); it is ignored",
-                    file: file, at: tag.location, length: 2))
+                diagnostics.append(
+                    .warning(
+                        "links may not nest: this <a> is inside the <a> opened at \(outer); it is ignored",
+                        file: file, at: tag.location, length: 2))
                 return
             }
             guard let href = tag.attribute("href") else {
@@ -611,7 +615,8 @@ public struct StoryBuilder {
                 let message: String
                 if let outer = stack.last(named: names), barrier >= 0 {
                     let block = stack[barrier]
-                    message = "</\(name)> cannot close <\(stack[outer].name)> (opened at \(stack[outer].location)) "
+                    message =
+                        "</\(name)> cannot close <\(stack[outer].name)> (opened at \(stack[outer].location)) "
                         + "from inside <\(block.name)> (opened at \(block.location)); it is ignored"
                 } else {
                     message = "</\(name)> without a matching <\(name)>; it is ignored"
@@ -623,14 +628,16 @@ public struct StoryBuilder {
             if !quiet {
                 let open = closed.first!
                 if open.name != name {
-                    diagnostics.append(.warning(
-                        "mismatched </\(name)>: it closes <\(open.name)> (opened at \(open.location)); expected </\(open.name)>",
-                        file: file, at: loc))
+                    diagnostics.append(
+                        .warning(
+                            "mismatched </\(name)>: it closes <\(open.name)> (opened at \(open.location)); expected </\(open.name)>",
+                            file: file, at: loc))
                 }
                 for e in closed.dropFirst().reversed() where e.kind != .font {
-                    diagnostics.append(.warning(
-                        "</\(name)> also closes <\(e.name)> (opened at \(e.location)); expected </\(e.name)> first",
-                        file: file, at: loc))
+                    diagnostics.append(
+                        .warning(
+                            "</\(name)> also closes <\(e.name)> (opened at \(e.location)); expected </\(e.name)> first",
+                            file: file, at: loc))
                 }
             }
             if closed.contains(where: { $0.kind == .block }) { blockBoundary(at: loc) }
@@ -850,7 +857,9 @@ public struct StoryBuilder {
                     return Double(s)
                 }
                 guard parts.count == 2, let x = values[0], let y = values[1] else {
-                    error("malformed polygon: point \(k + 1) is '\(point.trimmingCharacters(in: .whitespaces))'; write 'x y' pairs separated by commas", a)
+                    error(
+                        "malformed polygon: point \(k + 1) is '\(point.trimmingCharacters(in: .whitespaces))'; write 'x y' pairs separated by commas",
+                        a)
                     return nil
                 }
                 coords += [x, y]

@@ -67,7 +67,9 @@ extension StoryBuilder.Run {
             case "kern":
                 if let v = length(a, what: "kern", em: em, range: -100...100) { style.kern = v }
             case "underline":
-                if let d = decoration(a, what: "underline style") { style.underline = d.map { Decoration(style: $0, color: style.underline?.color) } }
+                if let d = decoration(a, what: "underline style") {
+                    style.underline = d.map { Decoration(style: $0, color: style.underline?.color) }
+                }
             case "strikethrough":
                 if let d = decoration(a, what: "strikethrough style") {
                     style.strikethrough = d.map { Decoration(style: $0, color: style.strikethrough?.color) }

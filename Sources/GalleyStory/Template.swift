@@ -324,8 +324,10 @@ public struct SocialSpec: Equatable, Sendable {
     /// to a Weibo search, URLs #1F4E8C, all weight 400; no pack folders.
     public init(
         enabled: Bool = false,
-        mention: SocialStyleSpec = SocialStyleSpec(color: RGBA(0x1F / 255.0, 0x6F / 255.0, 0xB2 / 255.0), url: "https://weibo.com/n/{name}"),
-        topic: SocialStyleSpec = SocialStyleSpec(color: RGBA(0xC4 / 255.0, 0x5A / 255.0, 0x1B / 255.0), url: "https://s.weibo.com/weibo?q=%23{topic}%23"),
+        mention: SocialStyleSpec = SocialStyleSpec(
+            color: RGBA(0x1F / 255.0, 0x6F / 255.0, 0xB2 / 255.0), url: "https://weibo.com/n/{name}"),
+        topic: SocialStyleSpec = SocialStyleSpec(
+            color: RGBA(0xC4 / 255.0, 0x5A / 255.0, 0x1B / 255.0), url: "https://s.weibo.com/weibo?q=%23{topic}%23"),
         url: SocialStyleSpec = SocialStyleSpec(color: RGBA(0x1F / 255.0, 0x4E / 255.0, 0x8C / 255.0)),
         emoticons: [String] = []
     ) {

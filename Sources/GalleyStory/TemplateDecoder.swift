@@ -169,12 +169,14 @@ struct TemplateDecoder {
             case "alignment":
                 template.alignment = Alignment(rawValue: try choice(key, v, what: "alignment", Alignment.allCases.map(\.rawValue)))!
             case "paragraphs":
-                template.paragraphMode = ParagraphMode(rawValue: try choice(key, v, what: "paragraph mode", ParagraphMode.allCases.map(\.rawValue)))!
+                template.paragraphMode = ParagraphMode(
+                    rawValue: try choice(key, v, what: "paragraph mode", ParagraphMode.allCases.map(\.rawValue)))!
             case "language": template.language = try language(v)
             case "fallback": template.fallbackFaces = try faces(v)
             case "footer": try footer(v)
             case "lineBreaking":
-                template.lineBreaking = LineBreaking(rawValue: try choice(key, v, what: "line-breaking strategy", LineBreaking.allCases.map(\.rawValue)))!
+                template.lineBreaking = LineBreaking(
+                    rawValue: try choice(key, v, what: "line-breaking strategy", LineBreaking.allCases.map(\.rawValue)))!
             case "hyphenation": try hyphenation(v)
             case "widows": template.widows = try whole(key, v, 1...10)
             case "orphans": template.orphans = try whole(key, v, 1...10)
@@ -599,7 +601,8 @@ struct TemplateDecoder {
         if t.body.leading < t.body.size * 0.5 {
             let (s, key) = spot(["body.leading", "body.size", "body"])
             let leading = plain(t.body.leading), size = plain(t.body.size)
-            let problem = key == "body.size"
+            let problem =
+                key == "body.size"
                 ? "size \(size) pt needs a leading of at least \(plain(t.body.size * 0.5)) pt (the leading is \(leading) pt)"
                 : "leading \(leading) pt is less than half the size (\(size) pt)"
             throw s.error(problem, key: key)

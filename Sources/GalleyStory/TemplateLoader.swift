@@ -171,7 +171,8 @@ public enum TemplateLoader {
             page = object([("width", len(t.pageWidth)), ("height", len(t.pageHeight))])
         }
         let m = t.margins
-        let margins = m.top == m.right && m.top == m.bottom && m.top == m.left
+        let margins =
+            m.top == m.right && m.top == m.bottom && m.top == m.left
             ? len(m.top)
             : object([("top", len(m.top)), ("right", len(m.right)), ("bottom", len(m.bottom)), ("left", len(m.left))])
         let members: [(String, String)] = [
@@ -181,54 +182,78 @@ public enum TemplateLoader {
             ("margins", margins),
             ("columns", String(t.columns)),
             ("gutter", len(t.gutter)),
-            ("body", object([
-                ("face", q(t.body.face)), ("size", len(t.body.size)), ("leading", len(t.body.leading)),
-                ("color", q(ColorParser.format(t.body.color))),
-            ])),
+            (
+                "body",
+                object([
+                    ("face", q(t.body.face)), ("size", len(t.body.size)), ("leading", len(t.body.leading)),
+                    ("color", q(ColorParser.format(t.body.color))),
+                ])
+            ),
             ("paragraphSpacing", len(t.paragraphSpacing)),
             ("firstLineIndent", len(t.firstLineIndent)),
             ("alignment", q(t.alignment.rawValue)),
             ("paragraphs", q(t.paragraphMode.rawValue)),
             ("language", q(t.language)),
             ("fallback", "[" + t.fallbackFaces.map(q).joined(separator: ", ") + "]"),
-            ("footer", object([
-                ("enabled", bool(t.footer.enabled)), ("text", q(t.footer.text)),
-                ("face", q(t.footer.face)), ("size", len(t.footer.size)),
-                ("color", q(ColorParser.format(t.footer.color))),
-            ])),
+            (
+                "footer",
+                object([
+                    ("enabled", bool(t.footer.enabled)), ("text", q(t.footer.text)),
+                    ("face", q(t.footer.face)), ("size", len(t.footer.size)),
+                    ("color", q(ColorParser.format(t.footer.color))),
+                ])
+            ),
             ("lineBreaking", q(t.lineBreaking.rawValue)),
-            ("hyphenation", object([
-                ("enabled", bool(t.hyphenation.enabled)), ("minWord", String(t.hyphenation.minWord)),
-                ("leftMin", String(t.hyphenation.leftMin)), ("rightMin", String(t.hyphenation.rightMin)),
-                ("capitals", bool(t.hyphenation.capitals)), ("maxConsecutive", String(t.hyphenation.maxConsecutive)),
-                ("acrossColumns", bool(t.hyphenation.acrossColumns)),
-            ])),
+            (
+                "hyphenation",
+                object([
+                    ("enabled", bool(t.hyphenation.enabled)), ("minWord", String(t.hyphenation.minWord)),
+                    ("leftMin", String(t.hyphenation.leftMin)), ("rightMin", String(t.hyphenation.rightMin)),
+                    ("capitals", bool(t.hyphenation.capitals)), ("maxConsecutive", String(t.hyphenation.maxConsecutive)),
+                    ("acrossColumns", bool(t.hyphenation.acrossColumns)),
+                ])
+            ),
             ("widows", String(t.widows)),
             ("orphans", String(t.orphans)),
             ("keepWithNext", String(t.keepWithNext)),
             ("baselineGrid", bool(t.baselineGrid)),
-            ("headings", "{\n" + HeadingsSpec.levels.enumerated().map { i, level in
-                let h = t.headings[i + 1]
-                return "    \(q(level)): " + object([
-                    ("face", q(h.face)), ("size", len(h.size)), ("weight", String(h.weight)),
-                    ("color", q(ColorParser.format(h.color))), ("before", len(h.before)), ("after", len(h.after)),
+            (
+                "headings",
+                "{\n"
+                    + HeadingsSpec.levels.enumerated().map { i, level in
+                        let h = t.headings[i + 1]
+                        return "    \(q(level)): "
+                            + object([
+                                ("face", q(h.face)), ("size", len(h.size)), ("weight", String(h.weight)),
+                                ("color", q(ColorParser.format(h.color))), ("before", len(h.before)), ("after", len(h.after)),
+                            ])
+                    }.joined(separator: ",\n") + "\n  }"
+            ),
+            (
+                "link",
+                object([
+                    ("color", q(ColorParser.format(t.link.color))), ("underline", q(t.link.underline?.rawValue ?? "none")),
                 ])
-            }.joined(separator: ",\n") + "\n  }"),
-            ("link", object([
-                ("color", q(ColorParser.format(t.link.color))), ("underline", q(t.link.underline?.rawValue ?? "none")),
-            ])),
-            ("caption", object([
-                ("face", q(t.caption.face)), ("size", len(t.caption.size)), ("color", q(ColorParser.format(t.caption.color))),
-                ("italic", bool(t.caption.italic)), ("gap", len(t.caption.gap)),
-            ])),
+            ),
+            (
+                "caption",
+                object([
+                    ("face", q(t.caption.face)), ("size", len(t.caption.size)), ("color", q(ColorParser.format(t.caption.color))),
+                    ("italic", bool(t.caption.italic)), ("gap", len(t.caption.gap)),
+                ])
+            ),
             ("wrapMinWidth", len(t.wrapMinWidth)),
-            ("social", "{\n" + [
-                ("enabled", bool(t.social.enabled)),
-                ("mention", socialStyle(t.social.mention, pattern: true)),
-                ("topic", socialStyle(t.social.topic, pattern: true)),
-                ("url", socialStyle(t.social.url, pattern: false)),
-                ("emoticons", "[" + t.social.emoticons.map(q).joined(separator: ", ") + "]"),
-            ].map { "    \(q($0.0)): \($0.1)" }.joined(separator: ",\n") + "\n  }"),
+            (
+                "social",
+                "{\n"
+                    + [
+                        ("enabled", bool(t.social.enabled)),
+                        ("mention", socialStyle(t.social.mention, pattern: true)),
+                        ("topic", socialStyle(t.social.topic, pattern: true)),
+                        ("url", socialStyle(t.social.url, pattern: false)),
+                        ("emoticons", "[" + t.social.emoticons.map(q).joined(separator: ", ") + "]"),
+                    ].map { "    \(q($0.0)): \($0.1)" }.joined(separator: ",\n") + "\n  }"
+            ),
             ("cjkAutoSpacing", bool(t.cjkAutoSpacing)),
         ]
         return "{\n" + members.map { "  \(q($0.0)): \($0.1)" }.joined(separator: ",\n") + "\n}\n"

@@ -15,7 +15,9 @@ private func inspectJSON(_ args: [String], stdin: [UInt8] = []) -> [String: Any]
     @Test func textReport() {
         let r = run(["inspect", "-"], stdin: Array("Hello <font color=\"red\">world</font>\nSecond para\n\nfour".utf8))
         #expect(r.status == 0 && r.stderr == "")
-        assertDump(r.output, #"""
+        assertDump(
+            r.output,
+            #"""
             <stdin>: 1 page, template magazine, 29 characters, 4 paragraphs
             page 1: characters 0..<29
               column 1: characters 0..<29 from 1:1, 4 lines
@@ -34,13 +36,15 @@ private func inspectJSON(_ args: [String], stdin: [UInt8] = []) -> [String: Any]
     @Test func didNotFit() {
         let r = run(["inspect", "-", "--set", "page.size=A6", "-q"], stdin: Array("<font size=\"300\">Big</font>".utf8))
         #expect(r.status == 0)
-        #expect(r.output.hasSuffix("""
-            did not fit:
-              page 1 column 1 (1:18): 122.7 pt over: B
-              page 1 column 2 (1:19): 25.5 pt over: i
-              page 2 column 1 (1:20): 94.2 pt over: g
+        #expect(
+            r.output.hasSuffix(
+                """
+                did not fit:
+                  page 1 column 1 (1:18): 122.7 pt over: B
+                  page 1 column 2 (1:19): 25.5 pt over: i
+                  page 2 column 1 (1:20): 94.2 pt over: g
 
-            """))
+                """))
     }
 
     // JSON: pages and columns whose character ranges partition 0..<characters, with line:col sources.
@@ -84,7 +88,8 @@ private func inspectJSON(_ args: [String], stdin: [UInt8] = []) -> [String: Any]
         let columns = pages.flatMap { $0["columns"] as? [[String: Any]] ?? [] }
         #expect(columns[0]["x"] as? Double == 42.5 && columns[0]["width"] as? Double == 246.6)
         let images = columns.flatMap { $0["images"] as? [[String: Any]] ?? [] }
-        #expect(images.compactMap { $0["src"] as? String } == ["images/harbour.jpg", "images/chart.png", "images/badge.png", "images/tall.png"])
+        #expect(
+            images.compactMap { $0["src"] as? String } == ["images/harbour.jpg", "images/chart.png", "images/badge.png", "images/tall.png"])
         #expect(images.compactMap { $0["shrunk"] as? Bool } == [false, false, false, true])
     }
 
@@ -105,7 +110,9 @@ private func inspectJSON(_ args: [String], stdin: [UInt8] = []) -> [String: Any]
     @Test func list() {
         let r = run(["templates"])
         #expect(r.status == 0)
-        assertDump(r.output, #"""
+        assertDump(
+            r.output,
+            #"""
             magazine  A4, two columns, DejaVu Serif 10/12, justified
             letter    US Letter, two columns, DejaVu Serif 10/12, justified
             tabloid   11x17 in, three columns, DejaVu Serif 9.5/11.5, justified
@@ -143,7 +150,10 @@ private func inspectJSON(_ args: [String], stdin: [UInt8] = []) -> [String: Any]
     @Test func showUnknown() {
         let r = run(["templates", "--show", "pockt"])
         #expect(r.status == 1)
-        #expect(r.stderr == "galley: error: unknown template 'pockt'; did you mean 'pocket'? (built-in: magazine, letter, tabloid, pocket, tablet)\n")
+        #expect(
+            r.stderr
+                == "galley: error: unknown template 'pockt'; did you mean 'pocket'? (built-in: magazine, letter, tabloid, pocket, tablet)\n"
+        )
     }
 
     // --template with a missing file.
@@ -174,7 +184,10 @@ private func inspectJSON(_ args: [String], stdin: [UInt8] = []) -> [String: Any]
     @Test func templateUnknownName() {
         let r = run(["check", "-", "--template", "magazin"], stdin: Array("x".utf8))
         #expect(r.status == 1)
-        #expect(r.stderr == "galley: error: unknown template 'magazin'; did you mean 'magazine'? (built-in: magazine, letter, tabloid, pocket, tablet)\n")
+        #expect(
+            r.stderr
+                == "galley: error: unknown template 'magazin'; did you mean 'magazine'? (built-in: magazine, letter, tabloid, pocket, tablet)\n"
+        )
     }
 
     // --set errors: a value out of range, and an unknown key with a suggestion.

@@ -51,11 +51,12 @@ func usage(_ command: String, _ message: String, positionals: String = " INPUT")
     @Test func unknownCommandDidYouMean() {
         let r = run(["buidl", "x.txt"])
         #expect(r.status == 2)
-        #expect(r.stderr == """
-            galley: error: unknown command 'buidl'; did you mean 'build'?
-            (commands: build, preview, check, inspect, templates; see 'galley --help')
+        #expect(
+            r.stderr == """
+                galley: error: unknown command 'buidl'; did you mean 'build'?
+                (commands: build, preview, check, inspect, templates; see 'galley --help')
 
-            """)
+                """)
     }
 
     // A command far from every name gets no suggestion.
@@ -180,7 +181,9 @@ func usage(_ command: String, _ message: String, positionals: String = " INPUT")
 
     // build --help lists its options with aligned help.
     @Test func buildHelpText() {
-        assertDump(run(["build", "--help"]).output, #"""
+        assertDump(
+            run(["build", "--help"]).output,
+            #"""
             Typeset a text file into a PDF, every page.
 
             Usage: galley build [options] INPUT
@@ -225,15 +228,16 @@ func usage(_ command: String, _ message: String, positionals: String = " INPUT")
     @Test func locatedError() {
         let r = run(["check", "-"], stdin: Array("x</font>y\n<font color=\"gren\">z".utf8))
         #expect(r.status == 1)
-        #expect(r.stderr == """
-            <stdin>:1:2: warning: </font> without a matching <font>; it is ignored
-            x</font>y
-             ^
-            <stdin>:2:14: error: unknown colour 'gren'; did you mean 'green'?
-            <font color="gren">z
-                         ^~~~
+        #expect(
+            r.stderr == """
+                <stdin>:1:2: warning: </font> without a matching <font>; it is ignored
+                x</font>y
+                 ^
+                <stdin>:2:14: error: unknown colour 'gren'; did you mean 'green'?
+                <font color="gren">z
+                             ^~~~
 
-            """)
+                """)
     }
 
     // A file input is named as the user gave the path.

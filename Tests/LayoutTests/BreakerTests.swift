@@ -1,7 +1,7 @@
 import GalleyMarkup
 import GalleyStory
-import Testing
 import TestSupport
+import Testing
 
 @testable import GalleyLayout
 
@@ -50,25 +50,28 @@ let printerParagraph = """
     // short last word stranded, a hyphen only where it saves a loose line, never two in a row
     // more than twice.
     @Test func breaksAtThreeWidths() {
-        #expect(breakParagraph(printerParagraph, widths: LineWidths(rest: 160)).text == [
-            "The compositor picks up letters", "one by one and lines them up", "against the edge of the stick,",
-            "with thin pieces of blank metal", "between the words. When the", "line is nearly full, a decision",
-            "has to be made: push the last", "word over to the next line and", "spread the remaining words",
-            "apart, squeeze the spaces a lit-", "tle, or break the word with a hy-", "phen in the right place.",
-        ])
-        #expect(breakParagraph(printerParagraph, widths: LineWidths(rest: 246.6)).text == [
-            "The compositor picks up letters one by one and", "lines them up against the edge of the stick, with",
-            "thin pieces of blank metal between the words.", "When the line is nearly full, a decision has to be",
-            "made: push the last word over to the next line and", "spread the remaining words apart, squeeze the",
-            "spaces a little, or break the word with a hyphen", "in the right place.",
-        ])
-        #expect(breakParagraph(printerParagraph, widths: LineWidths(rest: 400)).text == [
-            "The compositor picks up letters one by one and lines them up against the edge",
-            "of the stick, with thin pieces of blank metal between the words. When the line",
-            "is nearly full, a decision has to be made: push the last word over to the next line",
-            "and spread the remaining words apart, squeeze the spaces a little, or break the",
-            "word with a hyphen in the right place.",
-        ])
+        #expect(
+            breakParagraph(printerParagraph, widths: LineWidths(rest: 160)).text == [
+                "The compositor picks up letters", "one by one and lines them up", "against the edge of the stick,",
+                "with thin pieces of blank metal", "between the words. When the", "line is nearly full, a decision",
+                "has to be made: push the last", "word over to the next line and", "spread the remaining words",
+                "apart, squeeze the spaces a lit-", "tle, or break the word with a hy-", "phen in the right place.",
+            ])
+        #expect(
+            breakParagraph(printerParagraph, widths: LineWidths(rest: 246.6)).text == [
+                "The compositor picks up letters one by one and", "lines them up against the edge of the stick, with",
+                "thin pieces of blank metal between the words.", "When the line is nearly full, a decision has to be",
+                "made: push the last word over to the next line and", "spread the remaining words apart, squeeze the",
+                "spaces a little, or break the word with a hyphen", "in the right place.",
+            ])
+        #expect(
+            breakParagraph(printerParagraph, widths: LineWidths(rest: 400)).text == [
+                "The compositor picks up letters one by one and lines them up against the edge",
+                "of the stick, with thin pieces of blank metal between the words. When the line",
+                "is nearly full, a decision has to be made: push the last word over to the next line",
+                "and spread the remaining words apart, squeeze the spaces a little, or break the",
+                "word with a hyphen in the right place.",
+            ])
     }
 
     // Justified lines end exactly on the edge; the last line keeps its natural spacing.
@@ -129,9 +132,12 @@ let printerParagraph = """
 
     // Soft hyphens are break points (with a visible hyphen) even with hyphenation off.
     @Test func softHyphens() {
-        let b = breakParagraph("Super\u{AD}cal\u{AD}i\u{AD}fra\u{AD}gil\u{AD}is\u{AD}tic words", widths: LineWidths(rest: 60), hyphenate: false)
+        let b = breakParagraph(
+            "Super\u{AD}cal\u{AD}i\u{AD}fra\u{AD}gil\u{AD}is\u{AD}tic words", widths: LineWidths(rest: 60), hyphenate: false)
         #expect(b.text.first!.hasSuffix("-"), "\(b.text)")
-        #expect(b.text.joined().replacingOccurrences(of: "-", with: "").replacingOccurrences(of: "\u{AD}", with: "") == "Supercalifragilisticwords")
+        #expect(
+            b.text.joined().replacingOccurrences(of: "-", with: "").replacingOccurrences(of: "\u{AD}", with: "")
+                == "Supercalifragilisticwords")
     }
 
     // The last word of a paragraph is never hyphenated, nor words in capitals or URLs.

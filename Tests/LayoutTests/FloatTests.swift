@@ -1,7 +1,7 @@
 import GalleyMarkup
 import GalleyStory
-import Testing
 import TestSupport
+import Testing
 
 @testable import GalleyLayout
 
@@ -17,7 +17,9 @@ func floatStory(_ markup: String, template: Template = .default, _ configure: (i
 /// Every line's box against every exclusion on its page: no overlap (margin included).
 /// With `round`, images are taken for the ellipse inscribed in their box (contour wrap around a
 /// round image): a line may enter the box's corners but not the ellipse widened by `margin`.
-func expectNoLineUnderAnImage(_ pages: [Page], round: Bool = false, margin: Double = 6, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+func expectNoLineUnderAnImage(
+    _ pages: [Page], round: Bool = false, margin: Double = 6, sourceLocation: Testing.SourceLocation = #_sourceLocation
+) {
     for page in pages {
         let placed = page.frames.flatMap(\.images) + page.floats
         for frame in page.frames {
@@ -37,7 +39,9 @@ func expectNoLineUnderAnImage(_ pages: [Page], round: Bool = false, margin: Doub
                         guard inside < ry + margin else { continue }
                         let t = min(1, inside / ry)
                         let half = (1 - t * t).squareRoot() * r.width / 2
-                        e = Rect(x: r.x + r.width / 2 - half - margin, y: r.y - margin, width: 2 * half + 2 * margin, height: r.height + 2 * margin)
+                        e = Rect(
+                            x: r.x + r.width / 2 - half - margin, y: r.y - margin, width: 2 * half + 2 * margin,
+                            height: r.height + 2 * margin)
                     }
                     let overlap = box.x < e.maxX - 0.01 && box.maxX > e.x + 0.01 && box.y < e.maxY - 0.01 && box.maxY > e.y + 0.01
                     #expect(!overlap, "page \(page.number): line at \(box) runs under \(e)", sourceLocation: sourceLocation)
@@ -139,7 +143,10 @@ let longText = paragraphs(40)
         for l in beside {
             let rows = outline.indices.filter { Double($0) >= l.box.y - 6 - image.rect.y && Double($0) <= l.box.maxY + 6 - image.rect.y }
             let left = rows.compactMap { outline[$0]?.left }.min().map { image.rect.x + $0 } ?? .infinity
-            #expect(l.box.x + l.contentWidth <= left - 6 + 0.01, "line \(l.box) ends at \(l.box.x + l.contentWidth), outline at \(left), image \(image.rect), rows \(rows.first ?? -1)...\(rows.last ?? -1)")
+            #expect(
+                l.box.x + l.contentWidth <= left - 6 + 0.01,
+                "line \(l.box) ends at \(l.box.x + l.contentWidth), outline at \(left), image \(image.rect), rows \(rows.first ?? -1)...\(rows.last ?? -1)"
+            )
         }
         let widths = beside.map(\.box.width)
         #expect(widths.first! > widths[widths.count / 2] + 20, "\(widths)")
@@ -200,7 +207,9 @@ let longText = paragraphs(40)
     // Top and bottom floats sit at the top and foot of the page across all columns; no line
     // runs beside them.
     @Test func topAndBottom() {
-        let text = paragraphs(5) + "\n<img src=\"images/harbour.jpg\">\n" + paragraphs(5, seed: 4) + "\n<img src=\"images/chart.png\">\n" + longText
+        let text =
+            paragraphs(5) + "\n<img src=\"images/harbour.jpg\">\n" + paragraphs(5, seed: 4) + "\n<img src=\"images/chart.png\">\n"
+            + longText
         let fs = floatStory(text) { images in
             images[0].placement = .top
             images[0].widthSpec = .percent(100)

@@ -1,7 +1,7 @@
 import GalleyMarkup
 import GalleyStory
-import Testing
 import TestSupport
+import Testing
 
 @testable import GalleyLayout
 
@@ -19,7 +19,10 @@ func tinyPage(lines: Int, columns: Int = 2) -> Template {
 
 /// Paragraphs of varied length, generated.
 func paragraphs(_ n: Int, seed: Int = 1) -> String {
-    let words = ["press", "ink", "galley", "quoin", "chase", "forme", "platen", "tympan", "frisket", "composing", "stick", "leading", "furniture", "sort"]
+    let words = [
+        "press", "ink", "galley", "quoin", "chase", "forme", "platen", "tympan", "frisket", "composing", "stick", "leading", "furniture",
+        "sort",
+    ]
     var out: [String] = []
     var k = seed
     for p in 0..<n {

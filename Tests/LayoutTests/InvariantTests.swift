@@ -62,7 +62,10 @@ func violations(_ fs: Framesetter, _ pages: [Page]) -> [String] {
                     out.append("\(at): image \(i.image) rect \(rr) outside the column \(frame.rect)")
                 }
             }
-            items.sort { $0.range.lowerBound < $1.range.lowerBound || ($0.range.lowerBound == $1.range.lowerBound && $0.range.upperBound < $1.range.upperBound) }
+            items.sort {
+                $0.range.lowerBound < $1.range.lowerBound
+                    || ($0.range.lowerBound == $1.range.lowerBound && $0.range.upperBound < $1.range.upperBound)
+            }
             for (k, item) in items.enumerated() {
                 if item.range.lowerBound < r.lowerBound || item.range.upperBound > r.upperBound {
                     out.append("\(at): \(item.what) outside the visible range \(r)")

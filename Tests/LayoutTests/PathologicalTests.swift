@@ -97,7 +97,8 @@ private var small: Template {
 
     // An image whose attributes make it absurdly tall, and one absurdly wide.
     @Test func extremeImageShapes() {
-        let text = "<img src=\"images/chart.png\" width=\"1\" height=\"100000\">\n<img src=\"images/chart.png\" width=\"100000\" height=\"1\">\nx"
+        let text =
+            "<img src=\"images/chart.png\" width=\"1\" height=\"100000\">\n<img src=\"images/chart.png\" width=\"100000\" height=\"1\">\nx"
         let ps = expectInvariants(framesetter(text, template: small), "extreme images")
         #expect(ps.flatMap(\.frames).flatMap(\.images).count == 2)
     }
@@ -148,7 +149,10 @@ private var small: Template {
     }
 
     // Spaces only, tabs and zero-width characters: no crash, pages made.
-    @Test(arguments: [String(repeating: " ", count: 3000), String(repeating: "\t", count: 500), String(repeating: "\u{200B}", count: 500), "\u{FEFF}x", String(repeating: "\u{00AD}", count: 300)])
+    @Test(arguments: [
+        String(repeating: " ", count: 3000), String(repeating: "\t", count: 500), String(repeating: "\u{200B}", count: 500), "\u{FEFF}x",
+        String(repeating: "\u{00AD}", count: 300),
+    ])
     func invisibleText(text: String) {
         expectInvariants(framesetter(text), "invisible \(dumpQuoted(String(text.prefix(2))))")
     }

@@ -88,8 +88,11 @@ private func css(_ rgb: UInt32) -> RGBA { NamedColors.fromHex(rgb) }
     @Test func collisions() {
         let cssNames = Set(NamedColors.css.map(\.name))
         let both = NamedColors.uikit.map { $0.name.lowercased() }.filter { cssNames.contains($0) }
-        #expect(both == ["black", "darkgray", "lightgray", "white", "gray", "red", "green", "blue",
-                         "cyan", "yellow", "magenta", "orange", "purple", "brown"])
+        #expect(
+            both == [
+                "black", "darkgray", "lightgray", "white", "gray", "red", "green", "blue",
+                "cyan", "yellow", "magenta", "orange", "purple", "brown",
+            ])
     }
     // The collisions whose values differ are decided for UIKit.
     @Test func collisionsUseUIKit() {

@@ -27,12 +27,15 @@ import Testing
             .text("x", here), .newline(SourceLocation(line: 1, column: 2, offset: 1)),
             .startTag(tag), .endTag("font", SourceLocation(line: 10, column: 20, offset: 99)),
         ])
-        #expect(out == lines(#"""
-            1:1 text "x"
-            1:2 newline
-            2:3 <img SRC="a b.png" alt="say \"hi\""/>
-            10:20 </font>
-            """#))
+        #expect(
+            out
+                == lines(
+                    #"""
+                    1:1 text "x"
+                    1:2 newline
+                    2:3 <img SRC="a b.png" alt="say \"hi\""/>
+                    10:20 </font>
+                    """#))
     }
 
     /// No nodes, no lines.

@@ -15,11 +15,14 @@ import Testing
             "unknown colour 'gren'; did you mean 'green'?", file: "article.txt",
             at: src.location(atByte: 24), length: 4)
         #expect(d.location?.description == "3:18")
-        #expect(render(d) == lines("""
-            article.txt:3:18: error: unknown colour 'gren'; did you mean 'green'?
-                <font color="gren">
-                             ^~~~
-            """))
+        #expect(
+            render(d)
+                == lines(
+                    """
+                    article.txt:3:18: error: unknown colour 'gren'; did you mean 'green'?
+                        <font color="gren">
+                                     ^~~~
+                    """))
     }
 
     /// No location: `file: severity: message`, and no source line.
@@ -53,11 +56,14 @@ import Testing
     /// A caret just past the end of the line (an end-of-file error) is allowed.
     @Test func caretPastEndOfLine() {
         let d = Diagnostic.error("expected '>'", file: "article.txt", at: src.location(atByte: 35))
-        #expect(render(d) == lines("""
-            article.txt:4:5: error: expected '>'
-            last
-                ^
-            """))
+        #expect(
+            render(d)
+                == lines(
+                    """
+                    article.txt:4:5: error: expected '>'
+                    last
+                        ^
+                    """))
     }
 
     /// An empty line gets an empty source line and a caret in column 1.
@@ -69,44 +75,55 @@ import Testing
     /// A run longer than the rest of the line stops at the line's end.
     @Test func underlineClippedAtEndOfLine() {
         let d = Diagnostic.error("e", file: "article.txt", at: src.location(atByte: 33), length: 50)
-        #expect(render(d) == lines("""
-            article.txt:4:3: error: e
-            last
-              ^~
-            """))
+        #expect(
+            render(d)
+                == lines(
+                    """
+                    article.txt:4:3: error: e
+                    last
+                      ^~
+                    """))
     }
 
     /// Colour: bold place and message, red error, magenta warning, green caret.
     @Test func colour() {
         let e = Diagnostic.error("bad", file: "article.txt", at: src.location(atByte: 31), length: 2)
-        #expect(render(e, color: true)
-            == "\u{1B}[1marticle.txt:4:1:\u{1B}[0m \u{1B}[1;31merror:\u{1B}[0m \u{1B}[1mbad\u{1B}[0m\n"
-            + "last\n\u{1B}[1;32m^~\u{1B}[0m\n")
+        #expect(
+            render(e, color: true)
+                == "\u{1B}[1marticle.txt:4:1:\u{1B}[0m \u{1B}[1;31merror:\u{1B}[0m \u{1B}[1mbad\u{1B}[0m\n"
+                + "last\n\u{1B}[1;32m^~\u{1B}[0m\n")
         let w = Diagnostic.warning("meh")
-        #expect(render(w, color: true)
-            == "\u{1B}[1mgalley:\u{1B}[0m \u{1B}[1;35mwarning:\u{1B}[0m \u{1B}[1mmeh\u{1B}[0m\n")
+        #expect(
+            render(w, color: true)
+                == "\u{1B}[1mgalley:\u{1B}[0m \u{1B}[1;35mwarning:\u{1B}[0m \u{1B}[1mmeh\u{1B}[0m\n")
     }
 
     /// Underlining wide characters: `^~` for the first, `~~` for each further one.
     @Test func underlineWideCharacters() {
         let s = SourceFile(path: "w", text: "ab中文한😀c")
         let d = Diagnostic.error("e", file: "w", at: s.location(atByte: 2), length: 4)
-        #expect(DiagnosticRenderer.render(d, sources: { _ in s }) == lines("""
-            w:1:3: error: e
-            ab中文한😀c
-              ^~~~~~~~
-            """))
+        #expect(
+            DiagnosticRenderer.render(d, sources: { _ in s })
+                == lines(
+                    """
+                    w:1:3: error: e
+                    ab中文한😀c
+                      ^~~~~~~~
+                    """))
     }
 
     /// Fullwidth forms and combining marks: two cells and zero cells of padding.
     @Test func fullwidthAndCombining() {
         let s = SourceFile(path: "w", text: "Ａe\u{301}x")
         let d = Diagnostic.error("e", file: "w", at: s.location(atByte: s.text.utf8.count - 1))
-        #expect(DiagnosticRenderer.render(d, sources: { _ in s }) == lines("""
-            w:1:4: error: e
-            Ａe\u{301}x
-               ^
-            """))
+        #expect(
+            DiagnosticRenderer.render(d, sources: { _ in s })
+                == lines(
+                    """
+                    w:1:4: error: e
+                    Ａe\u{301}x
+                       ^
+                    """))
     }
 
     /// A very long line is shown as a window around the caret, `…` on both cut sides,
@@ -114,7 +131,8 @@ import Testing
     @Test func longLineCutBothSides() {
         let line = String(repeating: "a", count: 250) + "&foo;" + String(repeating: "b", count: 100)
         let out = rendered(line)
-        let expected = "t.txt:1:251: warning: unknown entity '&foo;'; it is kept as written\n"
+        let expected =
+            "t.txt:1:251: warning: unknown entity '&foo;'; it is kept as written\n"
             + "…" + String(repeating: "a", count: 80) + "&foo;" + String(repeating: "b", count: 75) + "…\n"
             + String(repeating: " ", count: 81) + "^~~~~\n"
         #expect(out == expected)
@@ -124,7 +142,8 @@ import Testing
     @Test func longLineCutLeft() {
         let line = String(repeating: "a", count: 300) + "&foo;"
         let out = rendered(line)
-        let expected = "t.txt:1:301: warning: unknown entity '&foo;'; it is kept as written\n"
+        let expected =
+            "t.txt:1:301: warning: unknown entity '&foo;'; it is kept as written\n"
             + "…" + String(repeating: "a", count: 155) + "&foo;\n"
             + String(repeating: " ", count: 156) + "^~~~~\n"
         #expect(out == expected)
@@ -134,7 +153,8 @@ import Testing
     @Test func longLineCutRight() {
         let line = "&foo;" + String(repeating: "a", count: 300)
         let out = rendered(line)
-        let expected = "t.txt:1:1: warning: unknown entity '&foo;'; it is kept as written\n"
+        let expected =
+            "t.txt:1:1: warning: unknown entity '&foo;'; it is kept as written\n"
             + "&foo;" + String(repeating: "a", count: 155) + "…\n" + "^~~~~\n"
         #expect(out == expected)
     }
@@ -143,7 +163,8 @@ import Testing
     @Test func longCJKLine() {
         let line = String(repeating: "中", count: 150) + "&foo;" + String(repeating: "文", count: 150)
         let out = rendered(line)
-        let expected = "t.txt:1:151: warning: unknown entity '&foo;'; it is kept as written\n"
+        let expected =
+            "t.txt:1:151: warning: unknown entity '&foo;'; it is kept as written\n"
             + "…" + String(repeating: "中", count: 40) + "&foo;" + String(repeating: "文", count: 37) + "…\n"
             + String(repeating: " ", count: 81) + "^~~~~\n"
         #expect(out == expected)

@@ -56,8 +56,10 @@ import Testing
     }
 
     /// Tags and pieces of tags at end of input all end with one error and no crash.
-    @Test(arguments: ["<font", "<font ", "<font color", "<font color=", "<font color=\"", "<font color='x",
-                      "</font", "</font x", "<font =", "<font \"", "<img src=a/", "<font\r", "<font\r\n"])
+    @Test(arguments: [
+        "<font", "<font ", "<font color", "<font color=", "<font color=\"", "<font color='x",
+        "</font", "</font x", "<font =", "<font \"", "<img src=a/", "<font\r", "<font\r\n",
+    ])
     func tagAtEOF(input: String) {
         let doc = parse(input)
         #expect(doc.nodes.isEmpty)

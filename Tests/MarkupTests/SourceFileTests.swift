@@ -73,8 +73,9 @@ import Testing
             #expect(error.message == "invalid UTF-8: byte 0xFF at byte offset 3")
             #expect(error.file == "bad.txt")
             #expect(error.location == SourceLocation(line: 2, column: 2, offset: 3))
-            #expect(DiagnosticRenderer.render(error, sources: { _ in nil })
-                == "bad.txt:2:2: error: invalid UTF-8: byte 0xFF at byte offset 3\n")
+            #expect(
+                DiagnosticRenderer.render(error, sources: { _ in nil })
+                    == "bad.txt:2:2: error: invalid UTF-8: byte 0xFF at byte offset 3\n")
         }
     }
 

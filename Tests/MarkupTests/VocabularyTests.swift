@@ -5,17 +5,19 @@ import Testing
     /// The standard vocabulary: every tag in order, font and img with their attributes, img void.
     @Test func standardTags() throws {
         let v = Vocabulary.standard
-        #expect(v.tagNames == [
-            "font", "img", "span", "b", "i", "u", "s", "sup", "sub", "a", "social", "br", "p", "h1", "h2", "h3",
-            "vertical", "columnbreak", "pagebreak",
-        ])
+        #expect(
+            v.tagNames == [
+                "font", "img", "span", "b", "i", "u", "s", "sup", "sub", "a", "social", "br", "p", "h1", "h2", "h3",
+                "vertical", "columnbreak", "pagebreak",
+            ])
         let font = try #require(v.spec("font"))
         #expect(font.attributes.isSuperset(of: ["color", "face", "size", "strokecolor", "strokewidth"]))
         #expect(!font.isVoid)
         let img = try #require(v.spec("IMG"))
-        #expect(img.attributes == [
-            "src", "width", "height", "float", "wrap", "margin", "caption", "shape", "inline", "span", "columns", "alt", "class",
-        ])
+        #expect(
+            img.attributes == [
+                "src", "width", "height", "float", "wrap", "margin", "caption", "shape", "inline", "span", "columns", "alt", "class",
+            ])
         #expect(img.isVoid)
         #expect(v.spec("blink") == nil)
     }
@@ -51,26 +53,32 @@ import Testing
 
     /// An end tag of a void tag is a warning; a misspelt short tag gets a suggestion.
     @Test func voidEndTagAndSuggestion() {
-        #expect(rendered("a</br><spn>b") == lines("""
-            t.txt:1:2: warning: <br> never has an end tag; </br> is ignored
-            a</br><spn>b
-             ^~~~~
-            t.txt:1:7: warning: unknown tag <spn>; it is ignored and its text kept; did you mean <span>?
-            a</br><spn>b
-                  ^~~~
-            """))
+        #expect(
+            rendered("a</br><spn>b")
+                == lines(
+                    """
+                    t.txt:1:2: warning: <br> never has an end tag; </br> is ignored
+                    a</br><spn>b
+                     ^~~~~
+                    t.txt:1:7: warning: unknown tag <spn>; it is ignored and its text kept; did you mean <span>?
+                    a</br><spn>b
+                          ^~~~
+                    """))
     }
 
     /// Unknown attributes on the new tags are suggested from their own lists.
     @Test func attributeSuggestions() {
-        #expect(rendered("<p algin=center><span undreline=single>") == lines("""
-            t.txt:1:4: warning: unknown attribute 'algin' on <p>; did you mean 'align'?
-            <p algin=center><span undreline=single>
-               ^~~~~
-            t.txt:1:23: warning: unknown attribute 'undreline' on <span>; did you mean 'underline'?
-            <p algin=center><span undreline=single>
-                                  ^~~~~~~~~
-            """))
+        #expect(
+            rendered("<p algin=center><span undreline=single>")
+                == lines(
+                    """
+                    t.txt:1:4: warning: unknown attribute 'algin' on <p>; did you mean 'align'?
+                    <p algin=center><span undreline=single>
+                       ^~~~~
+                    t.txt:1:23: warning: unknown attribute 'undreline' on <span>; did you mean 'underline'?
+                    <p algin=center><span undreline=single>
+                                          ^~~~~~~~~
+                    """))
     }
 
     /// Specs are normalised to lower case, so lookups are case-insensitive both ways.
@@ -86,12 +94,15 @@ import Testing
         #expect(v.tagNames == ["font", "b", "br"])
         let doc = MarkupParser.parse(source("<b>x</b><br/>"), vocabulary: v)
         #expect(doc.diagnostics.isEmpty)
-        #expect(dump(doc.nodes) == lines("""
-            1:1 <b>
-            1:4 text "x"
-            1:5 </b>
-            1:9 <br/>
-            """))
+        #expect(
+            dump(doc.nodes)
+                == lines(
+                    """
+                    1:1 <b>
+                    1:4 text "x"
+                    1:5 </b>
+                    1:9 <br/>
+                    """))
     }
 
     /// A later spec with the same name replaces the earlier one but keeps its place.

@@ -241,9 +241,10 @@ func runExtents(_ line: PlacedLine) -> [(style: Int, start: Double, end: Double)
         // Wavy: the top of the blue band moves up and down along the line.
         let (wavy, b6) = try underline(.wavy)
         let w = Ink(wavy, y: b6..<(b6 + 30), where: bluePixel)
-        let tops = Set(stride(from: w.minX + 2, to: w.maxX - 2, by: 1).compactMap { x in
-            (b6..<(b6 + 30)).first { bluePixel(wavy[x, $0]) }
-        })
+        let tops = Set(
+            stride(from: w.minX + 2, to: w.maxX - 2, by: 1).compactMap { x in
+                (b6..<(b6 + 30)).first { bluePixel(wavy[x, $0]) }
+            })
         #expect(tops.count >= 3)
         #expect(w.minY > b6)
     }

@@ -42,14 +42,15 @@ struct PDFLinks {
             } else if let a = body.firstMatch(of: /\/Annots (\d+) 0 R/), let array = objects[Int(a.1)!] {
                 annots = refs(array[...])
             }
-            pages.append(annots.compactMap { n in
-                guard let o = objects[n], o.contains("/Subtype /Link") else { return nil }
-                let uri = o.firstMatch(of: /\/URI \((.*)\)/).map { String($0.1) } ?? ""
-                let rect = o.firstMatch(of: /\/Rect \[([^\]]*)\]/).map { numbers($0.1) } ?? []
-                let quadNumbers = o.firstMatch(of: /\/QuadPoints \[([^\]]*)\]/).map { numbers($0.1) } ?? []
-                let quads = stride(from: 0, to: quadNumbers.count - 7, by: 8).map { Array(quadNumbers[$0..<($0 + 8)]) }
-                return Annotation(uri: uri, rect: rect, quads: quads)
-            })
+            pages.append(
+                annots.compactMap { n in
+                    guard let o = objects[n], o.contains("/Subtype /Link") else { return nil }
+                    let uri = o.firstMatch(of: /\/URI \((.*)\)/).map { String($0.1) } ?? ""
+                    let rect = o.firstMatch(of: /\/Rect \[([^\]]*)\]/).map { numbers($0.1) } ?? []
+                    let quadNumbers = o.firstMatch(of: /\/QuadPoints \[([^\]]*)\]/).map { numbers($0.1) } ?? []
+                    let quads = stride(from: 0, to: quadNumbers.count - 7, by: 8).map { Array(quadNumbers[$0..<($0 + 8)]) }
+                    return Annotation(uri: uri, rect: rect, quads: quads)
+                })
         }
     }
 }

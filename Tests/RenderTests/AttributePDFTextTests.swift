@@ -97,7 +97,8 @@ private func everyAttribute(template: Template) -> Framesetter {
             let a = Ink(fromPDF, where: predicate)
             let b = Ink(own, where: predicate)
             #expect(!a.isEmpty && !b.isEmpty)
-            #expect(abs(a.minX - b.minX) <= 2 && abs(a.maxX - b.maxX) <= 2 && abs(a.minY - b.minY) <= 2 && abs(a.maxY - b.maxY) <= 2,
+            #expect(
+                abs(a.minX - b.minX) <= 2 && abs(a.maxX - b.maxX) <= 2 && abs(a.minY - b.minY) <= 2 && abs(a.maxY - b.maxY) <= 2,
                 "pdf \(a.minX),\(a.minY)–\(a.maxX),\(a.maxY) png \(b.minX),\(b.minY)–\(b.maxX),\(b.maxY)")
             #expect(abs(a.centroid.x - b.centroid.x) < 1.5 && abs(a.centroid.y - b.centroid.y) < 1.5)
         }

@@ -35,7 +35,8 @@ import Testing
     // An SVG stays vector in the PDF: no raster image is embedded for it.
     @Test func svgStaysVector() {
         let dir = TemporaryDirectory("svg")
-        let input = dir.write("s.txt", "<img src=\"\(repoPath("samples/images/compass.svg"))\" float=\"left\" width=\"120\">\nText beside the compass.\n")
+        let input = dir.write(
+            "s.txt", "<img src=\"\(repoPath("samples/images/compass.svg"))\" float=\"left\" width=\"120\">\nText beside the compass.\n")
         #expect(run(["build", input, "-o", dir.file("s.pdf"), "-q"]).status == 0)
         let list = tool("pdfimages", ["-list", dir.file("s.pdf")]).output
         #expect(list.split(separator: "\n").count == 2, "\(list)")  // the header only
@@ -85,10 +86,13 @@ import Testing
         // Each link's rectangle covers text that reads as its own words.
         for a in links.pages[0] {
             let b = bounds(a.quads[0], pageHeight: links.pageHeight)
-            let text = tool("pdftotext", [
-                "-f", "1", "-l", "1", "-x", "\(Int(b.x + 1))", "-y", "\(Int(b.y + 1))", "-W", "\(max(1, Int(b.width - 2)))",
-                "-H", "\(max(1, Int(b.height - 2)))", dir.file("s.pdf"), "-",
-            ]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+            let text = tool(
+                "pdftotext",
+                [
+                    "-f", "1", "-l", "1", "-x", "\(Int(b.x + 1))", "-y", "\(Int(b.y + 1))", "-W", "\(max(1, Int(b.width - 2)))",
+                    "-H", "\(max(1, Int(b.height - 2)))", dir.file("s.pdf"), "-",
+                ]
+            ).output.trimmingCharacters(in: .whitespacesAndNewlines)
             let expected = a.uri.hasPrefix("https://example") ? "example" : a.uri.contains("%23") ? "中文排版" : "张三"
             #expect(text.contains(expected), "\(a.uri): '\(text)'")
         }
@@ -129,6 +133,8 @@ import Testing
         let input = dir.write("e.txt", "Hi [doge].\n")
         let r = run(["build", input, "--emoticons", dir.file("pack"), "-o", dir.file("e.pdf")])
         #expect(r.status == 1)
-        #expect(r.stderr.contains("pack.json:1:") && r.stderr.contains("pack 'mine': [doge] points to 'doge.svg', which does not exist"), "\(r.stderr)")
+        #expect(
+            r.stderr.contains("pack.json:1:") && r.stderr.contains("pack 'mine': [doge] points to 'doge.svg', which does not exist"),
+            "\(r.stderr)")
     }
 }

@@ -44,7 +44,10 @@ func words(_ text: String) -> [String] {
 
 /// A deterministic plain text: `count` paragraphs of numbered words, no hyphens, no markup.
 func plainParagraphs(_ count: Int) -> String {
-    let vocabulary = ["harbour", "compositor", "ink", "paper", "press", "metal", "quay", "lantern", "morning", "window", "letter", "galley", "proof", "margin", "column", "leading"]
+    let vocabulary = [
+        "harbour", "compositor", "ink", "paper", "press", "metal", "quay", "lantern", "morning", "window", "letter", "galley", "proof",
+        "margin", "column", "leading",
+    ]
     var lines: [String] = []
     var n = 0
     for p in 0..<count {
@@ -81,7 +84,8 @@ private func firstDifference(_ a: [String], _ b: [String]) -> String {
 
     // An inline text with colours, strokes and an empty paragraph is a valid PDF too.
     @Test func qpdfCheckInline() {
-        let (dir, r) = buildPDF("Plain\n\n<font color=\"red\" strokeColor=\"blue\">Stroked</font> <font strokeWidth=\"3\">hollow</font> 中文 😀")
+        let (dir, r) = buildPDF(
+            "Plain\n\n<font color=\"red\" strokeColor=\"blue\">Stroked</font> <font strokeWidth=\"3\">hollow</font> 中文 😀")
         #expect(r.status == 0)
         #expect(tool("qpdf", ["--check", dir.file("t.pdf")]).status == 0)
     }
@@ -108,7 +112,8 @@ private func firstDifference(_ a: [String], _ b: [String]) -> String {
     @Test func exportReturnsPageCount() throws {
         let dir = TemporaryDirectory("render")
         let fs = framesetter(sample("long.txt"))
-        let n = try Export.pdf(fs, to: dir.file("x.pdf"), metadata: PDFMetadata(title: "x", creator: "test", date: Date(timeIntervalSince1970: 0)))
+        let n = try Export.pdf(
+            fs, to: dir.file("x.pdf"), metadata: PDFMetadata(title: "x", creator: "test", date: Date(timeIntervalSince1970: 0)))
         #expect(n > 10)
         #expect(pdfinfo(dir.file("x.pdf"))["Pages"] == String(n))
     }
@@ -212,7 +217,10 @@ private func firstDifference(_ a: [String], _ b: [String]) -> String {
     @Test func chineseSampleLatinInOrder() {
         let (dir, _) = buildSample("chinese.txt")
         func latin(_ s: String) -> String {
-            String(s.precomposedStringWithCompatibilityMapping.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) })
+            String(
+                s.precomposedStringWithCompatibilityMapping.unicodeScalars.filter {
+                    $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))
+                })
         }
         let extracted = latin(columnText(dir.file("t.pdf"), template: .default))
         let expected = latin(buildStory(sample("chinese.txt")).story.text)

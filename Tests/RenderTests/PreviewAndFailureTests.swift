@@ -20,10 +20,14 @@ private func isDark(_ p: PNGPixels.Pixel) -> Bool { p.r < 60 && p.g < 60 && p.b 
 private let corruptPNG: Data = {
     func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
         let n = body.count
-        return [UInt8(n >> 24 & 0xFF), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] + Array(type.utf8) + body + [0, 0, 0, 0]
+        return [UInt8(n >> 24 & 0xFF), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] + Array(type.utf8) + body + [
+            0, 0, 0, 0,
+        ]
     }
     let ihdr: [UInt8] = [0, 0, 0, 10, 0, 0, 0, 10, 8, 2, 0, 0, 0]
-    return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr) + chunk("IDAT", Array("garbage!garbage!".utf8)) + chunk("IEND", []))
+    return Data(
+        [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr) + chunk("IDAT", Array("garbage!garbage!".utf8))
+            + chunk("IEND", []))
 }()
 
 // MARK: - PNG previews

@@ -51,7 +51,10 @@ private func allPixels(_ png: PNGPixels) -> [PNGPixels.Pixel] {
     @Test func inflateStored() throws {
         let body = Array("hello".utf8)
         let adler = Inflate.adler32(body)
-        let stream: [UInt8] = [0x78, 0x01, 0x01, 5, 0, 0xFA, 0xFF] + body + [UInt8(adler >> 24), UInt8(adler >> 16 & 0xFF), UInt8(adler >> 8 & 0xFF), UInt8(adler & 0xFF)]
+        let stream: [UInt8] =
+            [0x78, 0x01, 0x01, 5, 0, 0xFA, 0xFF] + body + [
+                UInt8(adler >> 24), UInt8(adler >> 16 & 0xFF), UInt8(adler >> 8 & 0xFF), UInt8(adler & 0xFF),
+            ]
         #expect(try Inflate.zlib(stream) == body)
         var bad = stream
         bad[bad.count - 1] ^= 1

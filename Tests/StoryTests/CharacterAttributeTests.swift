@@ -65,8 +65,9 @@ func styleOf(_ attributes: String, tag: String = "span") -> String {
     }
     // An underline colour keeps the style in force; underline="none" wins over a colour.
     @Test func underlineColourKeepsStyle() {
-        #expect(buildStory(#"<span underline="wavy"><span underlineColor="red">x"#).story.styles[0].underline
-            == Decoration(style: .wavy, color: RGBA(1, 0, 0)))
+        #expect(
+            buildStory(#"<span underline="wavy"><span underlineColor="red">x"#).story.styles[0].underline
+                == Decoration(style: .wavy, color: RGBA(1, 0, 0)))
         #expect(styleOf(#"underline="none" underlineColor="red""#) == "\(body)\n")
     }
     // strikethrough: the same styles and colour rules.
@@ -125,7 +126,9 @@ func styleOf(_ attributes: String, tag: String = "span") -> String {
     // Every new attribute works on <font> too.
     @Test func onFont() {
         let b = buildStory(#"<font weight="bold" style="italic" underline="single" kern="1" baseline="2">x"#)
-        assertDump(StoryDump.dump(b.story) + b.rendered, #"""
+        assertDump(
+            StoryDump.dump(b.story) + b.rendered,
+            #"""
             "x"
             style 0 face="DejaVu Serif" size=10 color=#000000 weight=700 style=italic kern=1 underline=single baseline=2
             run 0..<1 style 0 "x"
@@ -134,12 +137,14 @@ func styleOf(_ attributes: String, tag: String = "span") -> String {
     }
     // All at once, in the dump's field order.
     @Test func everything() {
-        let attributes = ##"weight="600" style="italic" background="#eeeeee" ligatures="2" kern="1" underline="dotted" "##
+        let attributes =
+            ##"weight="600" style="italic" background="#eeeeee" ligatures="2" kern="1" underline="dotted" "##
             + #"strikethrough="double" shadow="1 1 1 black" baseline="1" obliqueness="0.1" expansion="0.1" dir="rtl" "#
             + #"features="tnum" lang="ar" hyphenate="false""#
-        #expect(styleOf(attributes) == body + " lang=ar weight=600 style=italic background=#eeeeee ligatures=2 kern=1"
-            + " underline=dotted strikethrough=double shadow=1,1,1,#000000 baseline=1 obliqueness=0.1 expansion=0.1"
-            + " dir=rtl features=tnum hyphenate=false\n")
+        #expect(
+            styleOf(attributes) == body + " lang=ar weight=600 style=italic background=#eeeeee ligatures=2 kern=1"
+                + " underline=dotted strikethrough=double shadow=1,1,1,#000000 baseline=1 obliqueness=0.1 expansion=0.1"
+                + " dir=rtl features=tnum hyphenate=false\n")
     }
 }
 
@@ -148,7 +153,9 @@ func styleOf(_ attributes: String, tag: String = "span") -> String {
 @Suite struct ShortTagTests {
     // <b> is weight 700, <i> italic, <u> a single underline, <s> a single strikethrough.
     @Test func boldItalicUnderlineStrike() {
-        assertDump(listing("<b>b</b><i>i</i><u>u</u><s>s</s>"), #"""
+        assertDump(
+            listing("<b>b</b><i>i</i><u>u</u><s>s</s>"),
+            #"""
             "bius"
             style 0 face="DejaVu Serif" size=10 color=#000000 weight=700
             style 1 face="DejaVu Serif" size=10 color=#000000 style=italic
@@ -163,12 +170,15 @@ func styleOf(_ attributes: String, tag: String = "span") -> String {
     }
     // <u> inside a coloured underline keeps the colour.
     @Test func underlineKeepsColour() {
-        #expect(buildStory(#"<span underline="wavy" underlineColor="red"><u>x"#).story.styles[0].underline
-            == Decoration(style: .single, color: RGBA(1, 0, 0)))
+        #expect(
+            buildStory(#"<span underline="wavy" underlineColor="red"><u>x"#).story.styles[0].underline
+                == Decoration(style: .single, color: RGBA(1, 0, 0)))
     }
     // <sup>: 0.65 of the size, raised 0.35 of the size before shrinking; <sub> lowered 0.15.
     @Test func supAndSub() {
-        assertDump(listing("E=mc<sup>2</sup>, H<sub>2</sub>O"), #"""
+        assertDump(
+            listing("E=mc<sup>2</sup>, H<sub>2</sub>O"),
+            #"""
             "E=mc2, H2O"
             style 0 face="DejaVu Serif" size=10 color=#000000
             style 1 face="DejaVu Serif" size=6.5 color=#000000 baseline=3.5
@@ -200,7 +210,9 @@ func styleOf(_ attributes: String, tag: String = "span") -> String {
 @Suite struct NestingTests {
     // Containers nest; each end tag restores the style before its start tag.
     @Test func nestedContainers() {
-        assertDump(listing("a<b>b<i>c</i>d</b>e"), #"""
+        assertDump(
+            listing("a<b>b<i>c</i>d</b>e"),
+            #"""
             "abcde"
             style 0 face="DejaVu Serif" size=10 color=#000000
             style 1 face="DejaVu Serif" size=10 color=#000000 weight=700
@@ -251,7 +263,9 @@ func styleOf(_ attributes: String, tag: String = "span") -> String {
 @Suite struct IsolateTests {
     // dir="rtl" on a span wraps its text in RLI … PDI, in the span's style.
     @Test func rtlSpan() {
-        assertDump(listing(#"a <span dir="rtl">שלום</span> b"#), #"""
+        assertDump(
+            listing(#"a <span dir="rtl">שלום</span> b"#),
+            #"""
             "a \u{2067}שלום\u{2069} b"
             style 0 face="DejaVu Serif" size=10 color=#000000
             style 1 face="DejaVu Serif" size=10 color=#000000 dir=rtl
@@ -267,7 +281,9 @@ func styleOf(_ attributes: String, tag: String = "span") -> String {
     }
     // A <font dir> left open across paragraphs: each paragraph closes the isolate and the next reopens it.
     @Test func fontDirAcrossParagraphs() {
-        assertDump(listing(#"<font dir="rtl">one\#ntwo</font>three"#), #"""
+        assertDump(
+            listing(#"<font dir="rtl">one\#ntwo</font>three"#),
+            #"""
             "\u{2067}one\u{2069}"
             "\u{2067}two\u{2069}three"
             style 0 face="DejaVu Serif" size=10 color=#000000 dir=rtl
@@ -307,7 +323,9 @@ func styleOf(_ attributes: String, tag: String = "span") -> String {
 @Suite struct LinkTests {
     // <a href> sets the link and the template's link colour (no underline by default).
     @Test func link() {
-        assertDump(listing(#"see <a href="https://example.org">the site</a>."#), #"""
+        assertDump(
+            listing(#"see <a href="https://example.org">the site</a>."#),
+            #"""
             "see the site."
             style 0 face="DejaVu Serif" size=10 color=#000000
             style 1 face="DejaVu Serif" size=10 color=#1f4e8c link="https://example.org"
@@ -332,7 +350,9 @@ func styleOf(_ attributes: String, tag: String = "span") -> String {
     }
     // A link inside a link: a warning; the inner <a> is ignored, its </a> still matches it.
     @Test func nestedLink() {
-        assertDump(listing(#"<a href="a">x<a href="b">y</a>z</a>w"#), #"""
+        assertDump(
+            listing(#"<a href="a">x<a href="b">y</a>z</a>w"#),
+            #"""
             "xyzw"
             style 0 face="DejaVu Serif" size=10 color=#1f4e8c link="a"
             style 1 face="DejaVu Serif" size=10 color=#000000

@@ -1,8 +1,9 @@
 import Foundation
 import GalleyMarkup
-@testable import GalleyStory
 import TestSupport
 import Testing
+
+@testable import GalleyStory
 
 /// Loads a pack folder `mine/` holding `pack.json` (and `files`) on top of the built-in pack:
 /// "loaded", or the error rendered as the CLI prints it (source line and caret), with `<dir>`
@@ -119,7 +120,9 @@ func packResult(_ folder: String, json: String = "", dir: TemporaryDirectory) ->
     @Test func noPackFile() {
         let dir = TemporaryDirectory("pack")
         dir.write("mine/readme.txt", "")
-        assertDump(packResult(dir.file("mine"), dir: dir), #"""
+        assertDump(
+            packResult(dir.file("mine"), dir: dir),
+            #"""
             <dir>/mine/pack.json: error: pack 'mine': there is no pack.json in '<dir>/mine'
             """#)
     }
@@ -128,7 +131,9 @@ func packResult(_ folder: String, json: String = "", dir: TemporaryDirectory) ->
     @Test func noFolder() {
         let dir = TemporaryDirectory("pack")
         dir.write("file.txt", "")
-        assertDump(packResult(dir.file("gone"), dir: dir) + packResult(dir.file("file.txt"), dir: dir), #"""
+        assertDump(
+            packResult(dir.file("gone"), dir: dir) + packResult(dir.file("file.txt"), dir: dir),
+            #"""
             <dir>/gone/pack.json: error: pack 'gone': the folder '<dir>/gone' does not exist
             <dir>/file.txt/pack.json: error: pack 'file.txt': '<dir>/file.txt' is not a folder
             """#)
@@ -138,14 +143,18 @@ func packResult(_ folder: String, json: String = "", dir: TemporaryDirectory) ->
     @Test func notUTF8() {
         let dir = TemporaryDirectory("pack")
         dir.write("mine/pack.json", Data([0x7B, 0xFF, 0x7D]))
-        assertDump(packResult(dir.file("mine"), dir: dir), #"""
+        assertDump(
+            packResult(dir.file("mine"), dir: dir),
+            #"""
             <dir>/mine/pack.json: error: pack 'mine': pack.json is not valid UTF-8 text
             """#)
     }
 
     // Malformed JSON is located where the reader stopped.
     @Test func malformedJSON() {
-        assertDump(packError(#"{"emoticons": {"[a]": {"emoji": "x"},}}"#), #"""
+        assertDump(
+            packError(#"{"emoticons": {"[a]": {"emoji": "x"},}}"#),
+            #"""
             <dir>/mine/pack.json:1:38: error: pack 'mine': malformed JSON: trailing comma before '}'
             {"emoticons": {"[a]": {"emoji": "x"},}}
                                                  ^
@@ -154,7 +163,9 @@ func packResult(_ folder: String, json: String = "", dir: TemporaryDirectory) ->
 
     // The top level must be an object.
     @Test func notAnObject() {
-        assertDump(packError(#"["[a]"]"#), #"""
+        assertDump(
+            packError(#"["[a]"]"#),
+            #"""
             <dir>/mine/pack.json:1:1: error: pack 'mine': pack.json must be a JSON object, got an array
             ["[a]"]
             ^~~~~~~
@@ -163,7 +174,9 @@ func packResult(_ folder: String, json: String = "", dir: TemporaryDirectory) ->
 
     // "name" must be a string.
     @Test func nameNotAString() {
-        assertDump(packError(#"{"name": 3, "emoticons": {}}"#), #"""
+        assertDump(
+            packError(#"{"name": 3, "emoticons": {}}"#),
+            #"""
             <dir>/mine/pack.json:1:10: error: pack 'mine': "name" must be a string, got 3
             {"name": 3, "emoticons": {}}
                      ^
@@ -172,7 +185,9 @@ func packResult(_ folder: String, json: String = "", dir: TemporaryDirectory) ->
 
     // Without "emoticons" there is nothing to load.
     @Test func missingEmoticons() {
-        assertDump(packError(#"{"name": "my pack"}"#), #"""
+        assertDump(
+            packError(#"{"name": "my pack"}"#),
+            #"""
             <dir>/mine/pack.json:1:1: error: pack 'my pack': missing "emoticons", an object mapping codes such as "[微笑]" to image files or {"emoji": "…"}
             {"name": "my pack"}
             ^
@@ -181,7 +196,9 @@ func packResult(_ folder: String, json: String = "", dir: TemporaryDirectory) ->
 
     // A misspelt key is reported with a suggestion (before "emoticons" is found missing).
     @Test func unknownKey() {
-        assertDump(packError(#"{"name": "my pack", "emoticon": {}}"#), #"""
+        assertDump(
+            packError(#"{"name": "my pack", "emoticon": {}}"#),
+            #"""
             <dir>/mine/pack.json:1:21: error: pack 'my pack': unknown key "emoticon"; did you mean "emoticons"?
             {"name": "my pack", "emoticon": {}}
                                 ^~~~~~~~~~
@@ -190,7 +207,9 @@ func packResult(_ folder: String, json: String = "", dir: TemporaryDirectory) ->
 
     // "emoticons" must be an object.
     @Test func emoticonsNotAnObject() {
-        assertDump(packError(#"{"name": "my pack", "emoticons": ["[a]"]}"#), #"""
+        assertDump(
+            packError(#"{"name": "my pack", "emoticons": ["[a]"]}"#),
+            #"""
             <dir>/mine/pack.json:1:34: error: pack 'my pack': "emoticons" must be an object, got an array
             {"name": "my pack", "emoticons": ["[a]"]}
                                              ^~~~~~~
@@ -199,7 +218,9 @@ func packResult(_ folder: String, json: String = "", dir: TemporaryDirectory) ->
 
     // A code must be written in brackets.
     @Test func codeNotInBrackets() {
-        assertDump(packError(#"{"name": "my pack", "emoticons": {"smile": "s.png"}}"#), #"""
+        assertDump(
+            packError(#"{"name": "my pack", "emoticons": {"smile": "s.png"}}"#),
+            #"""
             <dir>/mine/pack.json:1:35: error: pack 'my pack': code 'smile' must be written in brackets, as in '[smile]'
             {"name": "my pack", "emoticons": {"smile": "s.png"}}
                                               ^~~~~~~
@@ -208,7 +229,9 @@ func packResult(_ folder: String, json: String = "", dir: TemporaryDirectory) ->
 
     // An empty code, and a code with a space inside.
     @Test func emptyAndSpacedCodes() {
-        assertDump(packError(#"{"emoticons": {"[]": "s.png"}}"#) + packError(#"{"emoticons": {"[a b]": "s.png"}}"#), #"""
+        assertDump(
+            packError(#"{"emoticons": {"[]": "s.png"}}"#) + packError(#"{"emoticons": {"[a b]": "s.png"}}"#),
+            #"""
             <dir>/mine/pack.json:1:16: error: pack 'mine': empty code '[]'
             {"emoticons": {"[]": "s.png"}}
                            ^~~~
@@ -220,7 +243,9 @@ func packResult(_ folder: String, json: String = "", dir: TemporaryDirectory) ->
 
     // An image that does not exist.
     @Test func missingImage() {
-        assertDump(packError(#"{"name": "my pack", "emoticons": {"[doge]": "doge.svg"}}"#), #"""
+        assertDump(
+            packError(#"{"name": "my pack", "emoticons": {"[doge]": "doge.svg"}}"#),
+            #"""
             <dir>/mine/pack.json:1:45: error: pack 'my pack': [doge] points to 'doge.svg', which does not exist
             {"name": "my pack", "emoticons": {"[doge]": "doge.svg"}}
                                                         ^~~~~~~~~~
@@ -232,7 +257,8 @@ func packResult(_ folder: String, json: String = "", dir: TemporaryDirectory) ->
         let jpeg = FileManager.default.contents(atPath: repoPath("samples/images/harbour.jpg"))!
         assertDump(
             packError(#"{"emoticons": {"[a]": "a.jpg"}}"#, files: ["a.jpg": jpeg])
-                + packError(#"{"emoticons": {"[b]": "b.png"}}"#, files: ["b.png": Data("not a png".utf8)]), #"""
+                + packError(#"{"emoticons": {"[b]": "b.png"}}"#, files: ["b.png": Data("not a png".utf8)]),
+            #"""
             <dir>/mine/pack.json:1:23: error: pack 'mine': [a] points to 'a.jpg', a JPEG image; emoticons must be PNG or SVG
             {"emoticons": {"[a]": "a.jpg"}}
                                   ^~~~~~~
@@ -246,7 +272,8 @@ func packResult(_ folder: String, json: String = "", dir: TemporaryDirectory) ->
     @Test func emptyImageNameAndFolder() {
         assertDump(
             packError(#"{"emoticons": {"[a]": ""}}"#)
-                + packError(#"{"emoticons": {"[a]": "sub"}}"#, files: ["sub/x.png": Data(tinyPNG)]), #"""
+                + packError(#"{"emoticons": {"[a]": "sub"}}"#, files: ["sub/x.png": Data(tinyPNG)]),
+            #"""
             <dir>/mine/pack.json:1:23: error: pack 'mine': [a] has an empty file name
             {"emoticons": {"[a]": ""}}
                                   ^~
@@ -258,7 +285,9 @@ func packResult(_ folder: String, json: String = "", dir: TemporaryDirectory) ->
 
     // An empty emoji.
     @Test func emptyEmoji() {
-        assertDump(packError(#"{"name": "my pack", "emoticons": {"[赞]": {"emoji": " "}}}"#), #"""
+        assertDump(
+            packError(#"{"name": "my pack", "emoticons": {"[赞]": {"emoji": " "}}}"#),
+            #"""
             <dir>/mine/pack.json:1:52: error: pack 'my pack': [赞] has an empty emoji
             {"name": "my pack", "emoticons": {"[赞]": {"emoji": " "}}}
                                                                 ^~~
@@ -269,7 +298,8 @@ func packResult(_ folder: String, json: String = "", dir: TemporaryDirectory) ->
     @Test func badEmojiObjects() {
         assertDump(
             packError(#"{"emoticons": {"[a]": {"emoji": 1}}}"#) + packError(#"{"emoticons": {"[a]": {}}}"#)
-                + packError(#"{"emoticons": {"[a]": {"emojj": "x"}}}"#), #"""
+                + packError(#"{"emoticons": {"[a]": {"emojj": "x"}}}"#),
+            #"""
             <dir>/mine/pack.json:1:33: error: pack 'mine': the emoji of [a] must be a string, got 1
             {"emoticons": {"[a]": {"emoji": 1}}}
                                             ^
@@ -284,7 +314,9 @@ func packResult(_ folder: String, json: String = "", dir: TemporaryDirectory) ->
 
     // A value that is neither a file name nor an emoji object.
     @Test func valueOfTheWrongKind() {
-        assertDump(packError(#"{"emoticons": {"[a]": 42}}"#), #"""
+        assertDump(
+            packError(#"{"emoticons": {"[a]": 42}}"#),
+            #"""
             <dir>/mine/pack.json:1:23: error: pack 'mine': [a] must be an image file name or {"emoji": "…"}, got 42
             {"emoticons": {"[a]": 42}}
                                   ^~
@@ -293,7 +325,9 @@ func packResult(_ folder: String, json: String = "", dir: TemporaryDirectory) ->
 
     // The same code twice in one pack.
     @Test func duplicateCode() {
-        assertDump(packError("{\"emoticons\": {\n  \"[a]\": {\"emoji\": \"x\"},\n  \"[a]\": {\"emoji\": \"y\"}}}"), #"""
+        assertDump(
+            packError("{\"emoticons\": {\n  \"[a]\": {\"emoji\": \"x\"},\n  \"[a]\": {\"emoji\": \"y\"}}}"),
+            #"""
             <dir>/mine/pack.json:3:3: error: pack 'mine': [a] is defined twice (first at 2:3)
               "[a]": {"emoji": "y"}}}
               ^~~~~

@@ -1,7 +1,7 @@
 import GalleyMarkup
 import GalleyStory
-import Testing
 import TestSupport
+import Testing
 
 /// `<img>` placement attributes: where the image goes, how text wraps, its caption and shape.
 @Suite struct ImagePlacementTests {
@@ -20,7 +20,10 @@ import TestSupport
 
     // float left/right/center on a line of its own: a paragraph holding the float.
     @Test func floats() {
-        for (value, placement) in [("left", ImagePlacement.float(.left)), ("right", .float(.right)), ("center", .float(.center)), ("top", .top), ("bottom", .bottom)] {
+        for (value, placement) in [
+            ("left", ImagePlacement.float(.left)), ("right", .float(.right)), ("center", .float(.center)), ("top", .top),
+            ("bottom", .bottom),
+        ] {
             let (story, messages) = images("<img src=\"images/chart.png\" float=\"\(value)\">")
             #expect(messages.isEmpty)
             #expect(story.images[0].placement == placement, "\(value)")
@@ -38,7 +41,8 @@ import TestSupport
 
     // inline images stand in the text; width as a percentage, margin, caption and wrap are read.
     @Test func inlineAndOptions() {
-        let (story, messages) = images("""
+        let (story, messages) = images(
+            """
             An <img src="images/compass.svg" inline> inline image.
             <img src="images/badge.png" float="left" width="40%" wrap="contour" margin="8" caption="The emblem.">
             """)
@@ -67,16 +71,19 @@ import TestSupport
 
     // Bad values are located errors, with suggestions where one is close.
     @Test func errors() {
-        #expect(images("<img src=\"images/chart.png\" float=\"rigth\">").1 == """
-            t.txt:1:36: error: unknown float 'rigth'; did you mean 'right'? (use left, right, center, top, bottom or none)
-            <img src="images/chart.png" float="rigth">
-                                               ^~~~~
+        #expect(
+            images("<img src=\"images/chart.png\" float=\"rigth\">").1 == """
+                t.txt:1:36: error: unknown float 'rigth'; did you mean 'right'? (use left, right, center, top, bottom or none)
+                <img src="images/chart.png" float="rigth">
+                                                   ^~~~~
 
-            """)
+                """)
         #expect(images("<img src=\"images/chart.png\" float=\"left\" wrap=\"around\">").1.contains("unknown wrap 'around'"))
         #expect(images("<img src=\"images/chart.png\" width=\"140%\">").1.contains("width must be a percentage from 0 to 100"))
         #expect(images("<img src=\"images/chart.png\" width=\"-3\">").1.contains("width must be greater than 0"))
-        #expect(images("<img src=\"images/chart.png\" float=\"left\" shape=\"polygon(0 0, 1)\">").1.contains("malformed polygon: point 2 is '1'"))
+        #expect(
+            images("<img src=\"images/chart.png\" float=\"left\" shape=\"polygon(0 0, 1)\">").1.contains(
+                "malformed polygon: point 2 is '1'"))
         #expect(images("<img src=\"images/chart.png\" float=\"left\" shape=\"polygon(0 0, 1 1)\">").1.contains("at least 3 points"))
         #expect(images("<img src=\"images/chart.png\" float=\"left\" shape=\"circel\">").1.contains("did you mean 'circle'"))
     }
@@ -128,4 +135,3 @@ import TestSupport
         #expect(links(s).map(\.0) == ["@inside"])
     }
 }
-

@@ -11,7 +11,9 @@ func diagnosticsOf(_ text: String) -> String { buildStory(text).rendered }
 @Suite struct CharacterValueDiagnosticTests {
     // kern that is not a length.
     @Test func kern() {
-        assertDump(diagnosticsOf(#"<span kern="wide">x</span>"#), #"""
+        assertDump(
+            diagnosticsOf(#"<span kern="wide">x</span>"#),
+            #"""
             t.txt:1:13: error: kern must be a number of points or em, got 'wide'
             <span kern="wide">x</span>
                         ^~~~
@@ -19,7 +21,9 @@ func diagnosticsOf(_ text: String) -> String { buildStory(text).rendered }
     }
     // kern out of range.
     @Test func kernRange() {
-        assertDump(diagnosticsOf(#"<span kern="-500">x</span>"#), #"""
+        assertDump(
+            diagnosticsOf(#"<span kern="-500">x</span>"#),
+            #"""
             t.txt:1:13: error: kern '-500' is out of range (at most 100)
             <span kern="-500">x</span>
                         ^~~~
@@ -27,7 +31,9 @@ func diagnosticsOf(_ text: String) -> String { buildStory(text).rendered }
     }
     // shadow with too few parts: the exact message with an example.
     @Test func shadowArity() {
-        assertDump(diagnosticsOf(#"<span shadow="1 2">x</span>"#), #"""
+        assertDump(
+            diagnosticsOf(#"<span shadow="1 2">x</span>"#),
+            #"""
             t.txt:1:15: error: shadow needs 'dx dy blur color', e.g. shadow="1 1 2 gray"
             <span shadow="1 2">x</span>
                           ^~~
@@ -35,12 +41,15 @@ func diagnosticsOf(_ text: String) -> String { buildStory(text).rendered }
     }
     // shadow with a word where a length should be.
     @Test func shadowWord() {
-        #expect(buildStory(#"<span shadow="1 x 2 gray">x</span>"#).diagnostics.all.map(\.message)
-            == [#"shadow needs 'dx dy blur color', e.g. shadow="1 1 2 gray""#])
+        #expect(
+            buildStory(#"<span shadow="1 x 2 gray">x</span>"#).diagnostics.all.map(\.message)
+                == [#"shadow needs 'dx dy blur color', e.g. shadow="1 1 2 gray""#])
     }
     // A negative blur points at the blur.
     @Test func shadowBlur() {
-        assertDump(diagnosticsOf(#"<span shadow="1 2 -3 gray">x</span>"#), #"""
+        assertDump(
+            diagnosticsOf(#"<span shadow="1 2 -3 gray">x</span>"#),
+            #"""
             t.txt:1:19: error: shadow blur must be 0 or more, got '-3'
             <span shadow="1 2 -3 gray">x</span>
                               ^~
@@ -48,7 +57,9 @@ func diagnosticsOf(_ text: String) -> String { buildStory(text).rendered }
     }
     // A bad shadow colour points at the colour, with a suggestion.
     @Test func shadowColour() {
-        assertDump(diagnosticsOf(#"<span shadow="1 2 3  gren">x</span>"#), #"""
+        assertDump(
+            diagnosticsOf(#"<span shadow="1 2 3  gren">x</span>"#),
+            #"""
             t.txt:1:22: error: unknown colour 'gren'; did you mean 'green'?
             <span shadow="1 2 3  gren">x</span>
                                  ^~~~
@@ -56,7 +67,9 @@ func diagnosticsOf(_ text: String) -> String { buildStory(text).rendered }
     }
     // An unknown style, with a suggestion.
     @Test func style() {
-        assertDump(diagnosticsOf(#"<span style="itallic">x</span>"#), #"""
+        assertDump(
+            diagnosticsOf(#"<span style="itallic">x</span>"#),
+            #"""
             t.txt:1:14: error: unknown style 'itallic'; did you mean 'italic'?
             <span style="itallic">x</span>
                          ^~~~~~~
@@ -64,12 +77,15 @@ func diagnosticsOf(_ text: String) -> String { buildStory(text).rendered }
     }
     // An unknown style with nothing close lists the choices.
     @Test func styleList() {
-        #expect(buildStory(#"<span style="slanted">x"#).diagnostics.errors.map(\.message)
-            == ["unknown style 'slanted'; use normal, italic or oblique"])
+        #expect(
+            buildStory(#"<span style="slanted">x"#).diagnostics.errors.map(\.message)
+                == ["unknown style 'slanted'; use normal, italic or oblique"])
     }
     // An unknown underline style, with a suggestion; without one, the list.
     @Test func underline() {
-        assertDump(diagnosticsOf(#"<span underline="wavey" strikethrough="zigzag">x</span>"#), #"""
+        assertDump(
+            diagnosticsOf(#"<span underline="wavey" strikethrough="zigzag">x</span>"#),
+            #"""
             t.txt:1:18: error: unknown underline style 'wavey'; did you mean 'wavy'?
             <span underline="wavey" strikethrough="zigzag">x</span>
                              ^~~~~
@@ -80,11 +96,17 @@ func diagnosticsOf(_ text: String) -> String { buildStory(text).rendered }
     }
     // A decoration colour that is not a colour.
     @Test func underlineColour() {
-        #expect(buildStory(#"<span underlineColor="bleu">x"#).diagnostics.errors.map(\.message) == ["unknown colour 'bleu'; did you mean 'blue'?"])
+        #expect(
+            buildStory(#"<span underlineColor="bleu">x"#).diagnostics.errors.map(\.message) == [
+                "unknown colour 'bleu'; did you mean 'blue'?"
+            ])
     }
     // Bad weights: a word, a near miss, a number out of range, a fraction.
     @Test func weight() {
-        assertDump(diagnosticsOf(#"<span weight="heavy">a</span><span weight="blod">b</span><span weight="950">c</span><span weight="450.5">d</span>"#), #"""
+        assertDump(
+            diagnosticsOf(
+                #"<span weight="heavy">a</span><span weight="blod">b</span><span weight="950">c</span><span weight="450.5">d</span>"#),
+            #"""
             t.txt:1:15: error: unknown weight 'heavy'; use 100 to 900, bold or normal
             <span weight="heavy">a</span><span weight="blod">b</span><span weight="950">c</span><span weight="450.5">d</span>
                           ^~~~~
@@ -101,11 +123,16 @@ func diagnosticsOf(_ text: String) -> String { buildStory(text).rendered }
     }
     // background: a bad colour.
     @Test func background() {
-        #expect(buildStory(#"<span background="yelow">x"#).diagnostics.errors.map(\.message) == ["unknown colour 'yelow'; did you mean 'yellow'?"])
+        #expect(
+            buildStory(#"<span background="yelow">x"#).diagnostics.errors.map(\.message) == [
+                "unknown colour 'yelow'; did you mean 'yellow'?"
+            ])
     }
     // ligatures outside 0–2.
     @Test func ligatures() {
-        assertDump(diagnosticsOf(#"<span ligatures="3">x</span>"#), #"""
+        assertDump(
+            diagnosticsOf(#"<span ligatures="3">x</span>"#),
+            #"""
             t.txt:1:18: error: ligatures must be 0, 1 or 2, got '3'
             <span ligatures="3">x</span>
                              ^
@@ -113,7 +140,9 @@ func diagnosticsOf(_ text: String) -> String { buildStory(text).rendered }
     }
     // baseline that is not a length.
     @Test func baseline() {
-        assertDump(diagnosticsOf(#"<span baseline="up">x</span>"#), #"""
+        assertDump(
+            diagnosticsOf(#"<span baseline="up">x</span>"#),
+            #"""
             t.txt:1:17: error: baseline must be a number of points or em, got 'up'
             <span baseline="up">x</span>
                             ^~
@@ -121,7 +150,9 @@ func diagnosticsOf(_ text: String) -> String { buildStory(text).rendered }
     }
     // obliqueness and expansion outside -1…1.
     @Test func fractions() {
-        assertDump(diagnosticsOf(#"<span obliqueness="2" expansion="-1.5">x</span>"#), #"""
+        assertDump(
+            diagnosticsOf(#"<span obliqueness="2" expansion="-1.5">x</span>"#),
+            #"""
             t.txt:1:20: error: obliqueness must be a number from -1 to 1, got '2'
             <span obliqueness="2" expansion="-1.5">x</span>
                                ^
@@ -132,7 +163,9 @@ func diagnosticsOf(_ text: String) -> String { buildStory(text).rendered }
     }
     // dir: a near miss.
     @Test func dir() {
-        assertDump(diagnosticsOf(#"<span dir="rlt">x</span>"#), #"""
+        assertDump(
+            diagnosticsOf(#"<span dir="rlt">x</span>"#),
+            #"""
             t.txt:1:12: error: unknown direction 'rlt'; did you mean 'rtl'?
             <span dir="rlt">x</span>
                        ^~~
@@ -140,7 +173,9 @@ func diagnosticsOf(_ text: String) -> String { buildStory(text).rendered }
     }
     // features: each bad tag is located inside the value; upper case gets a suggestion.
     @Test func features() {
-        assertDump(diagnosticsOf(#"<span features="smcp SMCP, smallcaps">x</span>"#), #"""
+        assertDump(
+            diagnosticsOf(#"<span features="smcp SMCP, smallcaps">x</span>"#),
+            #"""
             t.txt:1:22: error: bad OpenType feature 'SMCP'; did you mean 'smcp'?
             <span features="smcp SMCP, smallcaps">x</span>
                                  ^~~~
@@ -156,7 +191,9 @@ func diagnosticsOf(_ text: String) -> String { buildStory(text).rendered }
     }
     // lang: not BCP 47; with an underscore, the hyphenated form is suggested.
     @Test func lang() {
-        assertDump(diagnosticsOf(#"<span lang="zh_Hans">a</span><span lang="e">b</span>"#), #"""
+        assertDump(
+            diagnosticsOf(#"<span lang="zh_Hans">a</span><span lang="e">b</span>"#),
+            #"""
             t.txt:1:13: error: 'zh_Hans' is not a BCP 47 language tag; did you mean 'zh-Hans'?
             <span lang="zh_Hans">a</span><span lang="e">b</span>
                         ^~~~~~~
@@ -167,7 +204,9 @@ func diagnosticsOf(_ text: String) -> String { buildStory(text).rendered }
     }
     // hyphenate must be true or false.
     @Test func hyphenate() {
-        assertDump(diagnosticsOf(#"<span hyphenate="no">x</span>"#), #"""
+        assertDump(
+            diagnosticsOf(#"<span hyphenate="no">x</span>"#),
+            #"""
             t.txt:1:18: error: hyphenate must be true or false, got 'no'
             <span hyphenate="no">x</span>
                              ^~
@@ -190,7 +229,9 @@ func diagnosticsOf(_ text: String) -> String { buildStory(text).rendered }
 @Suite struct ParagraphValueDiagnosticTests {
     // Every paragraph attribute with a bad value, each at its value.
     @Test func all() {
-        assertDump(diagnosticsOf(#"<p align="centre" indent="-1" before="x" leading="-20" lineHeight="0" dir="up" hyphenate="1">x</p>"#), #"""
+        assertDump(
+            diagnosticsOf(#"<p align="centre" indent="-1" before="x" leading="-20" lineHeight="0" dir="up" hyphenate="1">x</p>"#),
+            #"""
             t.txt:1:11: error: unknown alignment 'centre'; did you mean 'center'?
             <p align="centre" indent="-1" before="x" leading="-20" lineHeight="0" dir="up" hyphenate="1">x</p>
                       ^~~~~~
@@ -226,7 +267,9 @@ func diagnosticsOf(_ text: String) -> String { buildStory(text).rendered }
     // </span> with nothing open: a warning, and nothing changes.
     @Test func unmatchedSpan() {
         let b = buildStory("a</span>b")
-        assertDump(b.rendered, #"""
+        assertDump(
+            b.rendered,
+            #"""
             t.txt:1:2: warning: </span> without a matching <span>; it is ignored
             a</span>b
              ^
@@ -235,7 +278,9 @@ func diagnosticsOf(_ text: String) -> String { buildStory(text).rendered }
     }
     // </p> with no <p> open.
     @Test func unmatchedP() {
-        assertDump(diagnosticsOf("a</p>"), #"""
+        assertDump(
+            diagnosticsOf("a</p>"),
+            #"""
             t.txt:1:2: warning: </p> without a matching <p>; it is ignored
             a</p>
              ^
@@ -244,7 +289,9 @@ func diagnosticsOf(_ text: String) -> String { buildStory(text).rendered }
     // <a> without href: an error at the tag; its text is set as plain text.
     @Test func linkWithoutHref() {
         let b = buildStory("<a>x</a>y")
-        assertDump(b.rendered, #"""
+        assertDump(
+            b.rendered,
+            #"""
             t.txt:1:1: error: <a> needs an href attribute
             <a>x</a>y
             ^~
@@ -253,7 +300,9 @@ func diagnosticsOf(_ text: String) -> String { buildStory(text).rendered }
     }
     // An empty href.
     @Test func emptyHref() {
-        assertDump(diagnosticsOf(#"<a href=" ">x</a>"#), #"""
+        assertDump(
+            diagnosticsOf(#"<a href=" ">x</a>"#),
+            #"""
             t.txt:1:10: error: empty link href
             <a href=" ">x</a>
                      ^
@@ -262,7 +311,9 @@ func diagnosticsOf(_ text: String) -> String { buildStory(text).rendered }
     // <b>…</i>: a warning, and </i> closes the <b> that is open.
     @Test func mismatchedClose() {
         let b = buildStory("<b>x</i>y")
-        assertDump(b.rendered, #"""
+        assertDump(
+            b.rendered,
+            #"""
             t.txt:1:5: warning: mismatched </i>: it closes <b> (opened at 1:1); expected </b>
             <b>x</i>y
                 ^
@@ -272,7 +323,9 @@ func diagnosticsOf(_ text: String) -> String { buildStory(text).rendered }
     // An end tag whose start is open further out closes what is inside it too, with a warning for each.
     @Test func closesInnerContainers() {
         let b = buildStory("<b>a<i>b<u>c</b>d")
-        assertDump(b.rendered, #"""
+        assertDump(
+            b.rendered,
+            #"""
             t.txt:1:13: warning: </b> also closes <u> (opened at 1:9); expected </u> first
             <b>a<i>b<u>c</b>d
                         ^
@@ -284,7 +337,9 @@ func diagnosticsOf(_ text: String) -> String { buildStory(text).rendered }
     }
     // </p> closes an inline container left open inside it.
     @Test func blockClosesInline() {
-        assertDump(diagnosticsOf("<p><b>x</p>y"), #"""
+        assertDump(
+            diagnosticsOf("<p><b>x</p>y"),
+            #"""
             t.txt:1:8: warning: </p> also closes <b> (opened at 1:4); expected </b> first
             <p><b>x</p>y
                    ^
@@ -292,7 +347,9 @@ func diagnosticsOf(_ text: String) -> String { buildStory(text).rendered }
     }
     // An inline end tag does not reach out of a block: ignored with a warning.
     @Test func inlineCannotLeaveBlock() {
-        assertDump(diagnosticsOf("<b><p>x</b></p></b>"), #"""
+        assertDump(
+            diagnosticsOf("<b><p>x</b></p></b>"),
+            #"""
             t.txt:1:8: warning: </b> cannot close <b> (opened at 1:1) from inside <p> (opened at 1:4); it is ignored
             <b><p>x</b></p></b>
                    ^
@@ -300,7 +357,9 @@ func diagnosticsOf(_ text: String) -> String { buildStory(text).rendered }
     }
     // Inside a block, a stray inline end tag with no inline container open is ignored.
     @Test func strayInsideBlock() {
-        assertDump(diagnosticsOf("<p>x</i></p>"), #"""
+        assertDump(
+            diagnosticsOf("<p>x</i></p>"),
+            #"""
             t.txt:1:5: warning: </i> without a matching <i>; it is ignored
             <p>x</i></p>
                 ^
@@ -309,7 +368,9 @@ func diagnosticsOf(_ text: String) -> String { buildStory(text).rendered }
     // Heading levels that do not match: the heading still ends, with a warning.
     @Test func headingMismatch() {
         let b = buildStory("<h2>x</h3>y")
-        assertDump(b.rendered, #"""
+        assertDump(
+            b.rendered,
+            #"""
             t.txt:1:6: warning: mismatched </h3>: it closes <h2> (opened at 1:1); expected </h2>
             <h2>x</h3>y
                  ^
@@ -318,7 +379,9 @@ func diagnosticsOf(_ text: String) -> String { buildStory(text).rendered }
     }
     // </font> never closes a container: one crossing a <b> closes it with a warning; with none open it is ignored.
     @Test func fontAcrossContainer() {
-        assertDump(diagnosticsOf(#"<font color="red"><b>x</font>y</b>"#), #"""
+        assertDump(
+            diagnosticsOf(#"<font color="red"><b>x</font>y</b>"#),
+            #"""
             t.txt:1:23: warning: </font> also closes <b> (opened at 1:19); expected </b> first
             <font color="red"><b>x</font>y</b>
                                   ^
@@ -330,7 +393,9 @@ func diagnosticsOf(_ text: String) -> String { buildStory(text).rendered }
     // Containers open at the end of the file: a warning at each opening tag, in order; open fonts are silent.
     @Test func unclosedAtEnd() {
         let b = buildStory("<font color=\"red\"><p>a <b>b <a href=\"x\">c")
-        assertDump(b.rendered, #"""
+        assertDump(
+            b.rendered,
+            #"""
             t.txt:1:19: warning: <p> is never closed; it runs to the end of the text
             <font color="red"><p>a <b>b <a href="x">c
                               ^~
@@ -345,7 +410,9 @@ func diagnosticsOf(_ text: String) -> String { buildStory(text).rendered }
     }
     // A break with nothing after it.
     @Test func trailingBreak() {
-        assertDump(diagnosticsOf("a\n<pagebreak>\n"), #"""
+        assertDump(
+            diagnosticsOf("a\n<pagebreak>\n"),
+            #"""
             t.txt:2:1: warning: <pagebreak> at the end of the text has nothing to break before; it is ignored
             <pagebreak>
             ^~~~~~~~~~

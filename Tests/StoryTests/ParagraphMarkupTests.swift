@@ -15,13 +15,15 @@ func paragraphLines(_ text: String, mode: ParagraphMode = .newline) -> String {
 @Suite struct ParagraphTagTests {
     // Every paragraph attribute, in points, on one <p>.
     @Test func attributes() {
-        #expect(paragraphLines(#"<p align="center" indent="12" firstIndent="-6" before="3" after="4" lineHeight="14">x</p>"#)
-            == "paragraph 0..<1 text align=center indent=12 firstIndent=-6 before=3 after=4 lineHeight=14\n")
+        #expect(
+            paragraphLines(#"<p align="center" indent="12" firstIndent="-6" before="3" after="4" lineHeight="14">x</p>"#)
+                == "paragraph 0..<1 text align=center indent=12 firstIndent=-6 before=3 after=4 lineHeight=14\n")
     }
     // Lengths in em are relative to the text size at the tag; other units are converted.
     @Test func emAndUnits() {
-        #expect(paragraphLines(#"<font size="20"><p indent="1em" firstIndent="0.5em" before="1pc" after="0.25in">x</p>"#)
-            == "paragraph 0..<1 text indent=20 firstIndent=10 before=12 after=18\n")
+        #expect(
+            paragraphLines(#"<font size="20"><p indent="1em" firstIndent="0.5em" before="1pc" after="0.25in">x</p>"#)
+                == "paragraph 0..<1 text indent=20 firstIndent=10 before=12 after=18\n")
     }
     // leading is extra space: the line height is size × the template's ratio + leading.
     @Test func leading() {
@@ -30,18 +32,20 @@ func paragraphLines(_ text: String, mode: ParagraphMode = .newline) -> String {
     }
     // Each alignment; natural is left for LTR text and right for RTL text.
     @Test func alignments() {
-        #expect(paragraphLines(#"<p align="left">a</p><p align="right">b</p><p align="justify">c</p>"#) == """
-            paragraph 0..<1 text align=left
-            paragraph 2..<3 text align=right
-            paragraph 4..<5 text
+        #expect(
+            paragraphLines(#"<p align="left">a</p><p align="right">b</p><p align="justify">c</p>"#) == """
+                paragraph 0..<1 text align=left
+                paragraph 2..<3 text align=right
+                paragraph 4..<5 text
 
-            """)
-        #expect(paragraphLines(#"<p align="natural">hello</p><p align="natural">שלום</p><p align="natural">١٢ مرحبا</p>"#) == """
-            paragraph 0..<5 text align=left
-            paragraph 6..<10 text align=right
-            paragraph 11..<19 text align=right
+                """)
+        #expect(
+            paragraphLines(#"<p align="natural">hello</p><p align="natural">שלום</p><p align="natural">١٢ مرحبا</p>"#) == """
+                paragraph 0..<5 text align=left
+                paragraph 6..<10 text align=right
+                paragraph 11..<19 text align=right
 
-            """)
+                """)
     }
     // natural follows an explicit dir before the text's first strong character.
     @Test func naturalFollowsDir() {
@@ -54,7 +58,9 @@ func paragraphLines(_ text: String, mode: ParagraphMode = .newline) -> String {
     }
     // Inside <p> newlines are spaces: wrapped lines join with one space, indentation and trailing blanks dropped.
     @Test func newlinesAreSpaces() {
-        assertDump(listing("<p>\n  One two  \n    three\n\n four.\n</p>\nNext"), #"""
+        assertDump(
+            listing("<p>\n  One two  \n    three\n\n four.\n</p>\nNext"),
+            #"""
             "One two three four."
             "Next"
             style 0 face="DejaVu Serif" size=10 color=#000000
@@ -91,12 +97,13 @@ func paragraphLines(_ text: String, mode: ParagraphMode = .newline) -> String {
     }
     // Paragraph attributes nest: an inner <p> starts from the outer's style.
     @Test func nestedP() {
-        #expect(paragraphLines(#"<p align="center">a<p indent="5">b</p>c</p>"#) == """
-            paragraph 0..<1 text align=center
-            paragraph 2..<3 text align=center indent=5
-            paragraph 4..<5 text align=center
+        #expect(
+            paragraphLines(#"<p align="center">a<p indent="5">b</p>c</p>"#) == """
+                paragraph 0..<1 text align=center
+                paragraph 2..<3 text align=center indent=5
+                paragraph 4..<5 text align=center
 
-            """)
+                """)
     }
     // A <font> inside <p> ends with it; one before it carries through.
     @Test func fontScopes() {
@@ -105,21 +112,23 @@ func paragraphLines(_ text: String, mode: ParagraphMode = .newline) -> String {
     }
     // A <p> paragraph in a larger size is not taken for a heading; a bare one still is.
     @Test func explicitParagraphIsNoHeading() {
-        #expect(paragraphLines(#"<font size="30"><p>Big</p>Big"# + "\nbody") == """
-            paragraph 0..<3 text
-            paragraph 4..<7 text align=left heading hyphenate=false
-            paragraph 8..<12 text
+        #expect(
+            paragraphLines(#"<font size="30"><p>Big</p>Big"# + "\nbody") == """
+                paragraph 0..<3 text
+                paragraph 4..<7 text align=left heading hyphenate=false
+                paragraph 8..<12 text
 
-            """)
+                """)
     }
     // An image inside <p> ends the text before it; the text after it goes on in the <p>'s style.
     @Test func imageInsideP() {
-        #expect(paragraphLines(#"<p align="center">a <img src="images/chart.png"> b</p>"#) == """
-            paragraph 0..<2 text align=center
-            paragraph 3..<4 image 0 align=center
-            paragraph 5..<6 text align=center
+        #expect(
+            paragraphLines(#"<p align="center">a <img src="images/chart.png"> b</p>"#) == """
+                paragraph 0..<2 text align=center
+                paragraph 3..<4 image 0 align=center
+                paragraph 5..<6 text align=center
 
-            """)
+                """)
     }
 }
 
@@ -128,7 +137,9 @@ func paragraphLines(_ text: String, mode: ParagraphMode = .newline) -> String {
 @Suite struct HeadingTagTests {
     // <h1>–<h3> take face, size, weight and colour from the template, and its spacing.
     @Test func levels() {
-        assertDump(listing("<h1>One</h1>\n<h2>Two</h2>\n<h3>Three</h3>\nBody"), #"""
+        assertDump(
+            listing("<h1>One</h1>\n<h2>Two</h2>\n<h3>Three</h3>\nBody"),
+            #"""
             "One"
             "Two"
             "Three"
@@ -163,7 +174,9 @@ func paragraphLines(_ text: String, mode: ParagraphMode = .newline) -> String {
     }
     // Paragraph attributes on a heading override the template's (here alignment and spacing).
     @Test func headingAttributes() {
-        #expect(paragraphLines(#"<h1 align="center" after="0">T</h1>"#) == "paragraph 0..<1 text align=center before=12 after=0 h1 heading hyphenate=false\n")
+        #expect(
+            paragraphLines(#"<h1 align="center" after="0">T</h1>"#)
+                == "paragraph 0..<1 text align=center before=12 after=0 h1 heading hyphenate=false\n")
     }
     // A heading has no first-line indent, even when the template has one.
     @Test func noIndent() {
@@ -189,7 +202,9 @@ func paragraphLines(_ text: String, mode: ParagraphMode = .newline) -> String {
 @Suite struct BreakTagTests {
     // <br> is U+2028 inside the paragraph.
     @Test func lineBreak() {
-        assertDump(listing("one<br>two<br/>three"), #"""
+        assertDump(
+            listing("one<br>two<br/>three"),
+            #"""
             "one\u{2028}two\u{2028}three"
             style 0 face="DejaVu Serif" size=10 color=#000000
             run 0..<13 style 0 "one\u{2028}two\u{2028}three"
@@ -211,48 +226,55 @@ func paragraphLines(_ text: String, mode: ParagraphMode = .newline) -> String {
     }
     // <columnbreak> and <pagebreak> on their own lines: the next paragraph breaks before.
     @Test func breaksOnTheirOwnLines() {
-        #expect(paragraphLines("a\n<columnbreak>\nb\n<pagebreak>\nc") == """
-            paragraph 0..<1 text
-            paragraph 2..<3 text break=column
-            paragraph 4..<5 text break=page
+        #expect(
+            paragraphLines("a\n<columnbreak>\nb\n<pagebreak>\nc") == """
+                paragraph 0..<1 text
+                paragraph 2..<3 text break=column
+                paragraph 4..<5 text break=page
 
-            """)
+                """)
     }
     // A break in mid-paragraph ends the paragraph first.
     @Test func breakMidParagraph() {
-        #expect(paragraphLines("<p>a <columnbreak> b</p>") == """
-            paragraph 0..<2 text
-            paragraph 3..<4 text break=column
+        #expect(
+            paragraphLines("<p>a <columnbreak> b</p>") == """
+                paragraph 0..<2 text
+                paragraph 3..<4 text break=column
 
-            """)
+                """)
     }
     // Several breaks in a row are one; a page break wins over a column break.
     @Test func severalBreaks() {
-        #expect(paragraphLines("a<columnbreak><pagebreak><columnbreak>b") == """
-            paragraph 0..<1 text
-            paragraph 2..<3 text break=page
+        #expect(
+            paragraphLines("a<columnbreak><pagebreak><columnbreak>b") == """
+                paragraph 0..<1 text
+                paragraph 2..<3 text break=page
 
-            """)
+                """)
     }
     // A break before an image moves the image.
     @Test func breakBeforeImage() {
-        #expect(paragraphLines("a\n<pagebreak>\n<img src=\"images/chart.png\">") == """
-            paragraph 0..<1 text
-            paragraph 2..<3 image 0 break=page
+        #expect(
+            paragraphLines("a\n<pagebreak>\n<img src=\"images/chart.png\">") == """
+                paragraph 0..<1 text
+                paragraph 2..<3 image 0 break=page
 
-            """)
+                """)
     }
     // Blank-line mode: a break between paragraphs.
     @Test func breakBlankLineMode() {
-        #expect(paragraphLines("a\nb\n\n<pagebreak>\n\nc", mode: .blankLine) == """
-            paragraph 0..<3 text
-            paragraph 4..<5 text break=page
+        #expect(
+            paragraphLines("a\nb\n\n<pagebreak>\n\nc", mode: .blankLine) == """
+                paragraph 0..<3 text
+                paragraph 4..<5 text break=page
 
-            """)
+                """)
     }
     // <vertical>: the paragraphs inside are vertical; the block starts and ends paragraphs.
     @Test func vertical() {
-        assertDump(paragraphLines("a<vertical>\n竖排\n文字\n</vertical>\nb"), """
+        assertDump(
+            paragraphLines("a<vertical>\n竖排\n文字\n</vertical>\nb"),
+            """
             paragraph 0..<1 text
             paragraph 2..<4 text vertical
             paragraph 5..<7 text vertical

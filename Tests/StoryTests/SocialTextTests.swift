@@ -1,8 +1,9 @@
 import Foundation
 import GalleyMarkup
-@testable import GalleyStory
 import TestSupport
 import Testing
+
+@testable import GalleyStory
 
 // MARK: - Helpers
 
@@ -27,7 +28,8 @@ let tinyPNG: [UInt8] = [
 ]
 
 /// A 16 × 16 SVG.
-let tinySVG = ##"<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" viewBox="0 0 16 16"><circle cx="8" cy="8" r="7" fill="#e0a040"/></svg>"##
+let tinySVG =
+    ##"<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" viewBox="0 0 16 16"><circle cx="8" cy="8" r="7" fill="#e0a040"/></svg>"##
 
 /// A pack folder written for a test (removed with the value): `weibo/` with two images, a
 /// skin-tone, a ZWJ and a flag sequence, and `[微笑]` overriding the built-in emoji.
@@ -153,7 +155,9 @@ func count(_ cls: String, in nodes: [MarkupNode]) -> Int {
 @Suite struct SocialMentionTests {
     // A mention ends at the first character that cannot be in a name (here ':').
     @Test func mentionEndsAtColon() {
-        assertDump(social("hi @toto97: yes"), #"""
+        assertDump(
+            social("hi @toto97: yes"),
+            #"""
             1:1 text("hi ")
             1:4 <a href="https://weibo.com/n/toto97" class="mention">
             1:4 text("@toto97")
@@ -164,7 +168,9 @@ func count(_ cls: String, in nodes: [MarkupNode]) -> Int {
 
     // Chinese text runs straight into a mention; a CJK name ends at fullwidth punctuation.
     @Test func mentionAfterChineseText() {
-        assertDump(social("转发@张三：好"), #"""
+        assertDump(
+            social("转发@张三：好"),
+            #"""
             1:1 text("转发")
             1:3 <a href="https://weibo.com/n/%E5%BC%A0%E4%B8%89" class="mention">
             1:3 text("@张三")
@@ -175,7 +181,9 @@ func count(_ cls: String, in nodes: [MarkupNode]) -> Int {
 
     // The @ of an e-mail address is not a mention; a mention after a space on the same line is.
     @Test func emailIsNotAMention() {
-        assertDump(social("me@example.com, @ann"), #"""
+        assertDump(
+            social("me@example.com, @ann"),
+            #"""
             1:1 text("me@example.com, ")
             1:17 <a href="https://weibo.com/n/ann" class="mention">
             1:17 text("@ann")
@@ -185,14 +193,18 @@ func count(_ cls: String, in nodes: [MarkupNode]) -> Int {
 
     // A lone @, an @ after '.' or '_', and an @ after a Latin letter with an accent stay text.
     @Test func loneAndGluedAtSignsStayText() {
-        assertDump(social("a @ b @, x.@y z_@w josé@q"), #"""
+        assertDump(
+            social("a @ b @, x.@y z_@w josé@q"),
+            #"""
             1:1 text("a @ b @, x.@y z_@w josé@q")
             """#)
     }
 
     // Names take letters, digits, '-' and '_'; a '.' ends them.
     @Test func nameCharacters() {
-        assertDump(social("@a-b_c9.d"), #"""
+        assertDump(
+            social("@a-b_c9.d"),
+            #"""
             1:1 <a href="https://weibo.com/n/a-b_c9" class="mention">
             1:1 text("@a-b_c9")
             1:8 </a>
@@ -202,7 +214,9 @@ func count(_ cls: String, in nodes: [MarkupNode]) -> Int {
 
     // A Weibo repost chain: each `//@name:` is a mention.
     @Test func repostChain() {
-        assertDump(social("好//@张三:对//@li_si: 嗯"), #"""
+        assertDump(
+            social("好//@张三:对//@li_si: 嗯"),
+            #"""
             1:1 text("好//")
             1:4 <a href="https://weibo.com/n/%E5%BC%A0%E4%B8%89" class="mention">
             1:4 text("@张三")
@@ -217,7 +231,9 @@ func count(_ cls: String, in nodes: [MarkupNode]) -> Int {
 
     // The word rule looks through tags (`me` in a font tag glues to the @) but not across lines.
     @Test func wordBeforeTheAtSignAcrossTags() {
-        assertDump(social("<font color=\"red\">me</font>@x\n@y"), #"""
+        assertDump(
+            social("<font color=\"red\">me</font>@x\n@y"),
+            #"""
             1:1 <font color="red">
             1:19 text("me")
             1:21 </font>
@@ -235,7 +251,9 @@ func count(_ cls: String, in nodes: [MarkupNode]) -> Int {
 @Suite struct SocialTopicTests {
     // A Weibo topic runs from # to the next #, with no spaces needed around it.
     @Test func topicInChineseText() {
-        assertDump(social("看#话题#吧"), #"""
+        assertDump(
+            social("看#话题#吧"),
+            #"""
             1:1 text("看")
             1:2 <a href="https://s.weibo.com/weibo?q=%23%E8%AF%9D%E9%A2%98%23" class="topic">
             1:2 text("#话题#")
@@ -246,7 +264,9 @@ func count(_ cls: String, in nodes: [MarkupNode]) -> Int {
 
     // Spaces inside a topic are kept (and encoded in the link).
     @Test func spacesInsideATopic() {
-        assertDump(social("#Apple WWDC#"), #"""
+        assertDump(
+            social("#Apple WWDC#"),
+            #"""
             1:1 <a href="https://s.weibo.com/weibo?q=%23Apple%20WWDC%23" class="topic">
             1:1 text("#Apple WWDC#")
             1:13 </a>
@@ -255,14 +275,18 @@ func count(_ cls: String, in nodes: [MarkupNode]) -> Int {
 
     // Unmatched, empty, and space-padded # stay text.
     @Test func unmatchedHashStaysText() {
-        assertDump(social("a # b ## #c #d"), #"""
+        assertDump(
+            social("a # b ## #c #d"),
+            #"""
             1:1 text("a # b ## #c #d")
             """#)
     }
 
     // C# and F# are not topics: an opening # glued to a Latin word is not one.
     @Test func languageNamesAreNotTopics() {
-        assertDump(social("C#/F# and C# or F#"), #"""
+        assertDump(
+            social("C#/F# and C# or F#"),
+            #"""
             1:1 text("C#/F# and C# or F#")
             """#)
     }
@@ -278,7 +302,9 @@ func count(_ cls: String, in nodes: [MarkupNode]) -> Int {
 
     // Two topics back to back: the third # opens the second topic.
     @Test func adjacentTopics() {
-        assertDump(social("#a##b#"), #"""
+        assertDump(
+            social("#a##b#"),
+            #"""
             1:1 <a href="https://s.weibo.com/weibo?q=%23a%23" class="topic">
             1:1 text("#a#")
             1:4 </a>
@@ -290,7 +316,9 @@ func count(_ cls: String, in nodes: [MarkupNode]) -> Int {
 
     // An emoticon code inside a topic becomes its emoticon; the link covers the whole topic.
     @Test func codeInsideATopic() {
-        assertDump(social("#好[赞]#!"), #"""
+        assertDump(
+            social("#好[赞]#!"),
+            #"""
             1:1 <a href="https://s.weibo.com/weibo?q=%23%E5%A5%BD%5B%E8%B5%9E%5D%23" class="topic">
             1:1 text("#好")
             1:3 <span class="emoticon" alt="[赞]">
@@ -304,7 +332,9 @@ func count(_ cls: String, in nodes: [MarkupNode]) -> Int {
 
     // An image code inside a topic is an inline image inside the link.
     @Test func imageCodeInsideATopic() {
-        assertDump(social("#[doge]#", pack: FixturePack()), #"""
+        assertDump(
+            social("#[doge]#", pack: FixturePack()),
+            #"""
             1:1 <a href="https://s.weibo.com/weibo?q=%23%5Bdoge%5D%23" class="topic">
             1:1 text("#")
             1:2 <img src="<pack>/img/doge.svg" inline class="emoticon" alt="[doge]">
@@ -315,7 +345,9 @@ func count(_ cls: String, in nodes: [MarkupNode]) -> Int {
 
     // The keycap emoji #️⃣ is never a topic's #, and stays whole.
     @Test func keycapIsNotATopicMark() {
-        assertDump(social("#\u{FE0F}\u{20E3} #a# #\u{20E3}"), #"""
+        assertDump(
+            social("#\u{FE0F}\u{20E3} #a# #\u{20E3}"),
+            #"""
             1:1 text("#️⃣ ")
             1:5 <a href="https://s.weibo.com/weibo?q=%23a%23" class="topic">
             1:5 text("#a#")
@@ -326,7 +358,9 @@ func count(_ cls: String, in nodes: [MarkupNode]) -> Int {
 
     // A tag ends the text a topic can span: no topic across <font>.
     @Test func topicsStopAtTags() {
-        assertDump(social("#a<font color=\"red\">b</font>#"), #"""
+        assertDump(
+            social("#a<font color=\"red\">b</font>#"),
+            #"""
             1:1 text("#a")
             1:3 <font color="red">
             1:21 text("b")
@@ -337,7 +371,9 @@ func count(_ cls: String, in nodes: [MarkupNode]) -> Int {
 
     // A topic ends at the end of its line: a # on the next line does not close it.
     @Test func topicsStayOnTheirLine() {
-        assertDump(social("#a\nb#"), #"""
+        assertDump(
+            social("#a\nb#"),
+            #"""
             1:1 text("#a")
             1:3 newline
             2:1 text("b#")
@@ -350,7 +386,9 @@ func count(_ cls: String, in nodes: [MarkupNode]) -> Int {
 @Suite struct SocialURLTests {
     // Trailing punctuation is not part of a URL.
     @Test func trailingPunctuation() {
-        assertDump(social("see http://a.org/x?y=1. Then https://b.org/!"), #"""
+        assertDump(
+            social("see http://a.org/x?y=1. Then https://b.org/!"),
+            #"""
             1:1 text("see ")
             1:5 <a href="http://a.org/x?y=1" class="url">
             1:5 text("http://a.org/x?y=1")
@@ -365,7 +403,9 @@ func count(_ cls: String, in nodes: [MarkupNode]) -> Int {
 
     // Chinese text right after a URL ends it; Chinese text right before does not stop it.
     @Test func urlBetweenChineseText() {
-        assertDump(social("链接https://t.cn/A6x看看。"), #"""
+        assertDump(
+            social("链接https://t.cn/A6x看看。"),
+            #"""
             1:1 text("链接")
             1:3 <a href="https://t.cn/A6x" class="url">
             1:3 text("https://t.cn/A6x")
@@ -376,7 +416,9 @@ func count(_ cls: String, in nodes: [MarkupNode]) -> Int {
 
     // www. addresses link to https://www.…; a trailing comma is left out.
     @Test func wwwGetsHTTPS() {
-        assertDump(social("www.example.com/path, WWW.X.ORG"), #"""
+        assertDump(
+            social("www.example.com/path, WWW.X.ORG"),
+            #"""
             1:1 <a href="https://www.example.com/path" class="url">
             1:1 text("www.example.com/path")
             1:21 </a>
@@ -389,7 +431,9 @@ func count(_ cls: String, in nodes: [MarkupNode]) -> Int {
 
     // Balanced parentheses stay in a URL; an unbalanced closing one ends it.
     @Test func parentheses() {
-        assertDump(social("(see https://en.wikipedia.org/wiki/Foo_(bar))"), #"""
+        assertDump(
+            social("(see https://en.wikipedia.org/wiki/Foo_(bar))"),
+            #"""
             1:1 text("(see ")
             1:6 <a href="https://en.wikipedia.org/wiki/Foo_(bar)" class="url">
             1:6 text("https://en.wikipedia.org/wiki/Foo_(bar)")
@@ -400,14 +444,18 @@ func count(_ cls: String, in nodes: [MarkupNode]) -> Int {
 
     // A scheme glued to a word, or with nothing after it, is not a URL; nor is www. after '@'.
     @Test func notURLs() {
-        assertDump(social("xhttp://a.org http:// www. a@www.b.org"), #"""
+        assertDump(
+            social("xhttp://a.org http:// www. a@www.b.org"),
+            #"""
             1:1 text("xhttp://a.org http:// www. a@www.b.org")
             """#)
     }
 
     // A known emoticon code ends a URL; a topic after a URL's trailing # still forms.
     @Test func urlThenCodeOrTopic() {
-        assertDump(social("http://t.cn/x[doge] https://t.cn/y#话题#"), #"""
+        assertDump(
+            social("http://t.cn/x[doge] https://t.cn/y#话题#"),
+            #"""
             1:1 <a href="http://t.cn/x" class="url">
             1:1 text("http://t.cn/x")
             1:14 </a>
@@ -426,7 +474,9 @@ func count(_ cls: String, in nodes: [MarkupNode]) -> Int {
 
     // An entity inside a URL does not cut it: one link over three text nodes, each at its source place.
     @Test func entityInsideAURL() {
-        assertDump(social("http://a.org/?x=1&amp;y=2 ok"), #"""
+        assertDump(
+            social("http://a.org/?x=1&amp;y=2 ok"),
+            #"""
             1:1 <a href="http://a.org/?x=1&y=2" class="url">
             1:1 text("http://a.org/?x=1")
             1:18 text("&")
@@ -438,7 +488,9 @@ func count(_ cls: String, in nodes: [MarkupNode]) -> Int {
 
     // A URL keeps @ and # in its path: no mention or topic inside it.
     @Test func atAndHashInsideAURL() {
-        assertDump(social("https://medium.com/@ann#top"), #"""
+        assertDump(
+            social("https://medium.com/@ann#top"),
+            #"""
             1:1 <a href="https://medium.com/@ann#top" class="url">
             1:1 text("https://medium.com/@ann#top")
             1:28 </a>
@@ -451,7 +503,9 @@ func count(_ cls: String, in nodes: [MarkupNode]) -> Int {
 @Suite struct SocialEmoticonTests {
     // Adjacent codes both convert.
     @Test func adjacentCodes() {
-        assertDump(social("[哈哈][心]"), #"""
+        assertDump(
+            social("[哈哈][心]"),
+            #"""
             1:1 <span class="emoticon" alt="[哈哈]">
             1:1 text("😄")
             1:5 </span>
@@ -463,7 +517,9 @@ func count(_ cls: String, in nodes: [MarkupNode]) -> Int {
 
     // Unknown codes stay text, and a known code inside extra brackets still converts.
     @Test func unknownCodesStayText() {
-        assertDump(social("[不存在] [[微笑]] [微笑"), #"""
+        assertDump(
+            social("[不存在] [[微笑]] [微笑"),
+            #"""
             1:1 text("[不存在] [")
             1:8 <span class="emoticon" alt="[微笑]">
             1:8 text("🙂")
@@ -487,7 +543,9 @@ func count(_ cls: String, in nodes: [MarkupNode]) -> Int {
 
     // An image emoticon is an inline <img> standing for the code; a pack overrides built-in codes.
     @Test func imageEmoticon() {
-        assertDump(social("好[微笑]", pack: FixturePack()), #"""
+        assertDump(
+            social("好[微笑]", pack: FixturePack()),
+            #"""
             1:1 text("好")
             1:2 <img src="<pack>/smile.png" inline class="emoticon" alt="[微笑]">
             """#)
@@ -495,7 +553,9 @@ func count(_ cls: String, in nodes: [MarkupNode]) -> Int {
 
     // Emoji text already in the source is left alone, and an @ after it is a mention.
     @Test func sourceEmojiUntouched() {
-        assertDump(social("👨‍👩‍👧@ann"), #"""
+        assertDump(
+            social("👨‍👩‍👧@ann"),
+            #"""
             1:1 text("👨\u{200D}👩\u{200D}👧")
             1:6 <a href="https://weibo.com/n/ann" class="mention">
             1:6 text("@ann")
@@ -509,7 +569,9 @@ func count(_ cls: String, in nodes: [MarkupNode]) -> Int {
 @Suite struct SocialScopeTests {
     // Without `everywhere`, only text inside <social>…</social> is looked at; the tags are kept.
     @Test func socialBlocksOnly() {
-        assertDump(social("@a <social>@b [心]</social> @c", everywhere: false), #"""
+        assertDump(
+            social("@a <social>@b [心]</social> @c", everywhere: false),
+            #"""
             1:1 text("@a ")
             1:4 <social>
             1:12 <a href="https://weibo.com/n/b" class="mention">
@@ -546,7 +608,9 @@ func count(_ cls: String, in nodes: [MarkupNode]) -> Int {
 
     // Text inside an existing <a>…</a> is never looked at: explicit markup wins.
     @Test func existingLinkUntouched() {
-        assertDump(social("<a href=\"x\">@me #t# [心]</a> @you"), #"""
+        assertDump(
+            social("<a href=\"x\">@me #t# [心]</a> @you"),
+            #"""
             1:1 <a href="x">
             1:13 text("@me #t# [心]")
             1:24 </a>
@@ -564,7 +628,9 @@ func count(_ cls: String, in nodes: [MarkupNode]) -> Int {
         s.topics = false
         s.urls = false
         s.emoticons = false
-        assertDump(social("@a #b# www.c.org [心]", settings: s), #"""
+        assertDump(
+            social("@a #b# www.c.org [心]", settings: s),
+            #"""
             1:1 text("@a #b# www.c.org [心]")
             """#)
         s.emoticons = true
@@ -580,7 +646,9 @@ func count(_ cls: String, in nodes: [MarkupNode]) -> Int {
 
     // Locations on later lines and after entities: every node at its exact source place.
     @Test func locationsAfterEntitiesAndLines() {
-        assertDump(social("x\n&lt;@a&gt; 话[心]#t#"), #"""
+        assertDump(
+            social("x\n&lt;@a&gt; 话[心]#t#"),
+            #"""
             1:1 text("x")
             1:2 newline
             2:1 text("<")
@@ -616,7 +684,9 @@ func count(_ cls: String, in nodes: [MarkupNode]) -> Int {
         s.topicURL = "https://x.social/tags/{topic}"
         #expect(s.mentionLink("张三") == "https://x.social/@%E5%BC%A0%E4%B8%89?ref=%E5%BC%A0%E4%B8%89")
         #expect(s.topicLink("a b") == "https://x.social/tags/a%20b")
-        assertDump(social("@z #y#", settings: s), #"""
+        assertDump(
+            social("@z #y#", settings: s),
+            #"""
             1:1 <a href="https://x.social/@z?ref=z" class="mention">
             1:1 text("@z")
             1:3 </a>

@@ -9,7 +9,9 @@ import Testing
 @Suite struct FontSemanticsTests {
     // An unclosed <font color="red"> colours everything after it, across paragraphs.
     @Test func colourChangesAllTextAfterIt() {
-        assertDump(listing("Hello <font color=\"red\">world\nnext para"), #"""
+        assertDump(
+            listing("Hello <font color=\"red\">world\nnext para"),
+            #"""
             "Hello world"
             "next para"
             style 0 face="DejaVu Serif" size=10 color=#000000
@@ -24,7 +26,9 @@ import Testing
 
     // Attributes a <font> leaves out keep the value in force (size stays 20, face stays Helvetica).
     @Test func omittedAttributesKeepTheirValue() {
-        assertDump(listing("<font face=\"Helvetica\" size=\"20\">a<font color=\"blue\">b"), #"""
+        assertDump(
+            listing("<font face=\"Helvetica\" size=\"20\">a<font color=\"blue\">b"),
+            #"""
             "ab"
             style 0 face="Helvetica" size=20 color=#000000
             style 1 face="Helvetica" size=20 color=#0000ff
@@ -36,7 +40,9 @@ import Testing
 
     // </font> returns to the style before its matching <font>, level by level; a stray one warns.
     @Test func closingRestoresThePreviousStyle() {
-        assertDump(listing("a<font size=\"20\">b<font color=\"blue\">c</font>d</font>e</font>f"), #"""
+        assertDump(
+            listing("a<font size=\"20\">b<font color=\"blue\">c</font>d</font>e</font>f"),
+            #"""
             "abcdef"
             style 0 face="DejaVu Serif" size=10 color=#000000
             style 1 face="DejaVu Serif" size=20 color=#000000
@@ -56,12 +62,13 @@ import Testing
     // A </font> before any <font> warns and changes nothing.
     @Test func unmatchedCloseWarning() {
         let b = buildStory("x</font>y")
-        #expect(b.rendered == """
-            t.txt:1:2: warning: </font> without a matching <font>; it is ignored
-            x</font>y
-             ^
+        #expect(
+            b.rendered == """
+                t.txt:1:2: warning: </font> without a matching <font>; it is ignored
+                x</font>y
+                 ^
 
-            """)
+                """)
         #expect(b.story.styles.count == 1 && b.story.runs.count == 1)
     }
 
@@ -98,7 +105,9 @@ import Testing
 
     // A rejected attribute leaves the others of the same tag in force.
     @Test func badAttributeKeepsTheOthers() {
-        assertDump(listing("<font color=\"gren\" size=\"12pt\">x"), #"""
+        assertDump(
+            listing("<font color=\"gren\" size=\"12pt\">x"),
+            #"""
             "x"
             style 0 face="DejaVu Serif" size=12 color=#000000
             run 0..<1 style 0 "x"
@@ -115,7 +124,9 @@ import Testing
 @Suite struct StrokeTests {
     // strokeColor alone gives fill plus outline at Core Text's -3 % of the size.
     @Test func strokeColorAloneIsMinusThree() {
-        assertDump(StoryDump.dump(story("x<font strokeColor=\"blue\">y")), #"""
+        assertDump(
+            StoryDump.dump(story("x<font strokeColor=\"blue\">y")),
+            #"""
             "xy"
             style 0 face="DejaVu Serif" size=10 color=#000000
             style 1 face="DejaVu Serif" size=10 color=#000000 stroke=#0000ff/-3
@@ -135,7 +146,9 @@ import Testing
 
     // strokeWidth keeps its sign: positive is hollow, negative fills and strokes; no colour means the fill colour.
     @Test func strokeWidthSignKept() {
-        assertDump(StoryDump.dump(story("<font strokeWidth=\"2\">y</font><font strokeWidth=\"-2\" strokeColor=\"red\">z")), #"""
+        assertDump(
+            StoryDump.dump(story("<font strokeWidth=\"2\">y</font><font strokeWidth=\"-2\" strokeColor=\"red\">z")),
+            #"""
             "yz"
             style 0 face="DejaVu Serif" size=10 color=#000000 stroke=fill/2
             style 1 face="DejaVu Serif" size=10 color=#000000 stroke=#ff0000/-2
@@ -178,7 +191,9 @@ import Testing
 
     // Newline mode: an empty line is an empty paragraph, with a zero-length run carrying the style in force.
     @Test func newlineModeEmptyParagraphs() {
-        assertDump(listing("a\n\n<font size=\"20\">\nb"), #"""
+        assertDump(
+            listing("a\n\n<font size=\"20\">\nb"),
+            #"""
             "a"
             ""
             ""
@@ -223,7 +238,9 @@ import Testing
 
     // Blank-line mode: a single newline joins lines with one space; a blank line ends the paragraph.
     @Test func blankLineModeJoinsWrappedLines() {
-        assertDump(listing("one\ntwo\n\nthree", mode: .blankLine), #"""
+        assertDump(
+            listing("one\ntwo\n\nthree", mode: .blankLine),
+            #"""
             "one two"
             "three"
             style 0 face="DejaVu Serif" size=10 color=#000000
@@ -282,12 +299,13 @@ import Testing
 @Suite struct AttributeValueTests {
     // An unknown colour name suggests the nearest one, pointing at the value.
     @Test func badColourDidYouMean() {
-        #expect(buildStory("Hi <font color=\"bleu\">x").rendered == """
-            t.txt:1:17: error: unknown colour 'bleu'; did you mean 'blue'?
-            Hi <font color="bleu">x
-                            ^~~~
+        #expect(
+            buildStory("Hi <font color=\"bleu\">x").rendered == """
+                t.txt:1:17: error: unknown colour 'bleu'; did you mean 'blue'?
+                Hi <font color="bleu">x
+                                ^~~~
 
-            """)
+                """)
     }
 
     // Colour forms: CSS names, #rgb, rgb().
@@ -298,12 +316,13 @@ import Testing
 
     // A size that is not a number.
     @Test func sizeNotANumber() {
-        #expect(buildStory("<font size=\"big\">x").rendered == """
-            t.txt:1:13: error: size must be a number of points, got 'big'
-            <font size="big">x
-                        ^~~
+        #expect(
+            buildStory("<font size=\"big\">x").rendered == """
+                t.txt:1:13: error: size must be a number of points, got 'big'
+                <font size="big">x
+                            ^~~
 
-            """)
+                """)
     }
 
     // A size of zero or less.
@@ -314,7 +333,9 @@ import Testing
 
     // Out-of-range size, strokeWidth and an empty face, each located at its value.
     @Test func outOfRange() {
-        assertDump(buildStory("<font face=\" \" strokeWidth=\"200\" size=\"5000\">x").rendered, #"""
+        assertDump(
+            buildStory("<font face=\" \" strokeWidth=\"200\" size=\"5000\">x").rendered,
+            #"""
             t.txt:1:13: error: empty face name
             <font face=" " strokeWidth="200" size="5000">x
                         ^

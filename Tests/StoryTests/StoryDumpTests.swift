@@ -1,7 +1,8 @@
 import GalleyMarkup
-@testable import GalleyStory
 import TestSupport
 import Testing
+
+@testable import GalleyStory
 
 @Suite struct StoryDumpTests {
     let here = GalleyMarkup.SourceLocation(line: 3, column: 2, offset: 20)
@@ -26,7 +27,9 @@ import Testing
                     width: nil, height: 20.5, location: here)
             ],
             sourceMap: map, faceRequests: [:])
-        assertDump(StoryDump.dump(story), #"""
+        assertDump(
+            StoryDump.dump(story),
+            #"""
             "a\t\"中\""
             "\u{FFFC}"
             style 0 face="Noto Serif CJK SC" size=9.5 color=#000000 stroke=fill/3 lang=zh-Hans
@@ -75,7 +78,9 @@ import Testing
             runs: [StyleRun(range: 0..<1, style: 0), StyleRun(range: 1..<5, style: 1)],
             paragraphs: [Paragraph(range: 0..<5, end: 5, content: .text, style: p, runs: 0..<2)],
             images: [], sourceMap: SourceMap(), faceRequests: [:])
-        assertDump(StoryDump.dump(story), #"""
+        assertDump(
+            StoryDump.dump(story),
+            #"""
             "x\u{2028}y"
             style 0 face="F" size=9 color=#000000
             style 1 face="F" size=9 color=#000000 weight=300 style=oblique background=#ffff00 ligatures=0 kern=-0.25 underline=wavy strikethrough=double/#ff0000 shadow=1,-1,2.5,#808080 baseline=3.5 obliqueness=0.2 expansion=-0.1 dir=rtl features=smcp,ss01=2 link="https://example.org/a b" hyphenate=false

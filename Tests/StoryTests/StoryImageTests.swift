@@ -9,7 +9,9 @@ import Testing
 @Suite struct ImageTests {
     // A block <img> on its own line is a paragraph of its own; the newline after it ends nothing.
     @Test func imageOnItsOwnLine() {
-        assertDump(listing("before\n<img src=\"images/chart.png\">\nafter"), #"""
+        assertDump(
+            listing("before\n<img src=\"images/chart.png\">\nafter"),
+            #"""
             "before"
             "\u{FFFC}"
             "after"
@@ -26,7 +28,9 @@ import Testing
 
     // A block <img> in the middle of a line splits the paragraph in two around it.
     @Test func imageSplitsAParagraph() {
-        assertDump(listing("before <img src=\"images/chart.png\" width=\"30\"> after"), #"""
+        assertDump(
+            listing("before <img src=\"images/chart.png\" width=\"30\"> after"),
+            #"""
             "before "
             "\u{FFFC}"
             " after"
@@ -63,7 +67,9 @@ import Testing
 
     // A missing file: error at the src value, and the image is left out.
     @Test func missingFile() {
-        assertDump(listing("<img src=\"nope.png\">"), #"""
+        assertDump(
+            listing("<img src=\"nope.png\">"),
+            #"""
             ""
             style 0 face="DejaVu Serif" size=10 color=#000000
             run 0..<0 style 0 ""
@@ -76,12 +82,13 @@ import Testing
 
     // A file that is not an image.
     @Test func notAnImage() {
-        #expect(buildStory("<img src=\"README.md\">").rendered == """
-            t.txt:1:11: error: cannot use image 'README.md': it is not a PNG, JPEG or SVG image
-            <img src="README.md">
-                      ^~~~~~~~~
+        #expect(
+            buildStory("<img src=\"README.md\">").rendered == """
+                t.txt:1:11: error: cannot use image 'README.md': it is not a PNG, JPEG or SVG image
+                <img src="README.md">
+                          ^~~~~~~~~
 
-            """)
+                """)
     }
 
     // A PNG cut short after its header, and one cut inside the header.
@@ -91,15 +98,16 @@ import Testing
         dir.write("cut.png", png.prefix(200))
         dir.write("stub.png", png.prefix(20))
         let b = buildStory("<img src=\"cut.png\">\n<img src=\"stub.png\">", baseDirectory: dir.path)
-        #expect(b.rendered == """
-            t.txt:1:11: error: cannot use image 'cut.png': the PNG file is truncated
-            <img src="cut.png">
-                      ^~~~~~~
-            t.txt:2:11: error: cannot use image 'stub.png': the PNG file is truncated (no image header)
-            <img src="stub.png">
-                      ^~~~~~~~
+        #expect(
+            b.rendered == """
+                t.txt:1:11: error: cannot use image 'cut.png': the PNG file is truncated
+                <img src="cut.png">
+                          ^~~~~~~
+                t.txt:2:11: error: cannot use image 'stub.png': the PNG file is truncated (no image header)
+                <img src="stub.png">
+                          ^~~~~~~~
 
-            """)
+                """)
         #expect(b.story.images.isEmpty)
     }
 
@@ -107,43 +115,47 @@ import Testing
     @Test func emptyFile() {
         let dir = TemporaryDirectory("story")
         dir.write("empty.png", "")
-        #expect(buildStory("<img src=\"empty.png\">", baseDirectory: dir.path).rendered == """
-            t.txt:1:11: error: cannot use image 'empty.png': the file is empty
-            <img src="empty.png">
-                      ^~~~~~~~~
+        #expect(
+            buildStory("<img src=\"empty.png\">", baseDirectory: dir.path).rendered == """
+                t.txt:1:11: error: cannot use image 'empty.png': the file is empty
+                <img src="empty.png">
+                          ^~~~~~~~~
 
-            """)
+                """)
     }
 
     // An empty src: the caret sits where the value would start.
     @Test func emptySrc() {
-        #expect(buildStory("<img src=\"\">").rendered == """
-            t.txt:1:11: error: empty image src
-            <img src="">
-                      ^
+        #expect(
+            buildStory("<img src=\"\">").rendered == """
+                t.txt:1:11: error: empty image src
+                <img src="">
+                          ^
 
-            """)
+                """)
     }
 
     // No src at all: the error underlines "<img".
     @Test func missingSrc() {
-        #expect(buildStory("<img>").rendered == """
-            t.txt:1:1: error: <img> needs a src attribute
-            <img>
-            ^~~~
+        #expect(
+            buildStory("<img>").rendered == """
+                t.txt:1:1: error: <img> needs a src attribute
+                <img>
+                ^~~~
 
-            """)
+                """)
     }
 
     // A bad width is an error, and the image is still placed at its pixel shape.
     @Test func badWidth() {
         let b = buildStory("<img src=\"images/chart.png\" width=\"abc\">")
-        #expect(b.rendered == """
-            t.txt:1:36: error: width must be a number of points, got 'abc'
-            <img src="images/chart.png" width="abc">
-                                               ^~~
+        #expect(
+            b.rendered == """
+                t.txt:1:36: error: width must be a number of points, got 'abc'
+                <img src="images/chart.png" width="abc">
+                                                   ^~~
 
-            """)
+                """)
         #expect(b.story.images.first?.width == nil)
     }
 }

@@ -88,11 +88,15 @@ private let standardHyphenation = HyphenationSpec(
     // social and cjkAutoSpacing).
     @Test func schemaOrder() {
         let keys = TemplateSchema.topKeys
-        #expect(Array(keys.suffix(13)) == [
-            "footer", "lineBreaking", "hyphenation", "widows", "orphans", "keepWithNext", "baselineGrid", "headings", "link",
-            "caption", "wrapMinWidth", "social", "cjkAutoSpacing",
-        ])
-        #expect(TemplateSchema.objectKeys["hyphenation"] == ["enabled", "minWord", "leftMin", "rightMin", "capitals", "maxConsecutive", "acrossColumns"])
+        #expect(
+            Array(keys.suffix(13)) == [
+                "footer", "lineBreaking", "hyphenation", "widows", "orphans", "keepWithNext", "baselineGrid", "headings", "link",
+                "caption", "wrapMinWidth", "social", "cjkAutoSpacing",
+            ])
+        #expect(
+            TemplateSchema.objectKeys["hyphenation"] == [
+                "enabled", "minWord", "leftMin", "rightMin", "capitals", "maxConsecutive", "acrossColumns",
+            ])
     }
 }
 
@@ -106,11 +110,14 @@ private let standardHyphenation = HyphenationSpec(
     }
     // Every hyphenation key.
     @Test func hyphenationAll() {
-        let t = decoded(#"""
+        let t = decoded(
+            #"""
             {"hyphenation": {"enabled": false, "minWord": 8, "leftMin": 3, "rightMin": 4, "capitals": true, "maxConsecutive": 5, "acrossColumns": false}}
             """#)
-        #expect(t?.hyphenation == HyphenationSpec(
-            enabled: false, minWord: 8, leftMin: 3, rightMin: 4, capitals: true, maxConsecutive: 5, acrossColumns: false))
+        #expect(
+            t?.hyphenation
+                == HyphenationSpec(
+                    enabled: false, minWord: 8, leftMin: 3, rightMin: 4, capitals: true, maxConsecutive: 5, acrossColumns: false))
     }
     // Each hyphenation key is set on its own; the others stay.
     @Test func hyphenationEachKey() {
@@ -170,31 +177,48 @@ private let standardHyphenation = HyphenationSpec(
 @Suite struct FlowErrorTests {
     // A misspelt strategy is suggested.
     @Test func lineBreakingTypo() {
-        #expect(located(#"{"lineBreaking": "totalfit"}"#) == "1:18 key 'lineBreaking': unknown line-breaking strategy 'totalfit'; did you mean 'total-fit'?")
-        #expect(located(#"{"lineBreaking": "greddy"}"#) == "1:18 key 'lineBreaking': unknown line-breaking strategy 'greddy'; did you mean 'greedy'?")
+        #expect(
+            located(#"{"lineBreaking": "totalfit"}"#)
+                == "1:18 key 'lineBreaking': unknown line-breaking strategy 'totalfit'; did you mean 'total-fit'?")
+        #expect(
+            located(#"{"lineBreaking": "greddy"}"#)
+                == "1:18 key 'lineBreaking': unknown line-breaking strategy 'greddy'; did you mean 'greedy'?")
     }
     // A far-off strategy lists the two.
     @Test func lineBreakingList() {
-        #expect(located(#"{"lineBreaking": "knuth"}"#) == "1:18 key 'lineBreaking': unknown line-breaking strategy 'knuth'; use total-fit or greedy")
+        #expect(
+            located(#"{"lineBreaking": "knuth"}"#)
+                == "1:18 key 'lineBreaking': unknown line-breaking strategy 'knuth'; use total-fit or greedy")
     }
     // lineBreaking must be a string.
-    @Test func lineBreakingType() { #expect(located(#"{"lineBreaking": true}"#) == "1:18 key 'lineBreaking': expected total-fit or greedy, got true") }
+    @Test func lineBreakingType() {
+        #expect(located(#"{"lineBreaking": true}"#) == "1:18 key 'lineBreaking': expected total-fit or greedy, got true")
+    }
     // hyphenation must be an object.
     @Test func hyphenationNotObject() {
-        #expect(located(#"{"hyphenation": false}"#)
-            == "1:17 key 'hyphenation': expected an object with enabled, minWord, leftMin, rightMin, capitals, maxConsecutive and acrossColumns, got false")
+        #expect(
+            located(#"{"hyphenation": false}"#)
+                == "1:17 key 'hyphenation': expected an object with enabled, minWord, leftMin, rightMin, capitals, maxConsecutive and acrossColumns, got false"
+        )
     }
     // An unknown hyphenation key is suggested with its path, pointing at the key.
     @Test func hyphenationUnknownKey() {
-        #expect(located(#"{"hyphenation": {"minWords": 8}}"#) == "1:18 unknown key 'hyphenation.minWords'; did you mean 'hyphenation.minWord'?")
-        #expect(located(#"{"hyphenation": {"leftmin": 2}}"#) == "1:18 unknown key 'hyphenation.leftmin'; did you mean 'hyphenation.leftMin'?")
-        #expect(located(#"{"hyphenation": {"acrossColumn": true}}"#) == "1:18 unknown key 'hyphenation.acrossColumn'; did you mean 'hyphenation.acrossColumns'?")
+        #expect(
+            located(#"{"hyphenation": {"minWords": 8}}"#) == "1:18 unknown key 'hyphenation.minWords'; did you mean 'hyphenation.minWord'?")
+        #expect(
+            located(#"{"hyphenation": {"leftmin": 2}}"#) == "1:18 unknown key 'hyphenation.leftmin'; did you mean 'hyphenation.leftMin'?")
+        #expect(
+            located(#"{"hyphenation": {"acrossColumn": true}}"#)
+                == "1:18 unknown key 'hyphenation.acrossColumn'; did you mean 'hyphenation.acrossColumns'?")
     }
     // An unknown hyphenation key with nothing close gets no suggestion.
-    @Test func hyphenationUnknownKeyNoSuggestion() { #expect(located(#"{"hyphenation": {"xyzzy": 1}}"#) == "1:18 unknown key 'hyphenation.xyzzy'") }
+    @Test func hyphenationUnknownKeyNoSuggestion() {
+        #expect(located(#"{"hyphenation": {"xyzzy": 1}}"#) == "1:18 unknown key 'hyphenation.xyzzy'")
+    }
     // A repeated hyphenation key is an error at the second one.
     @Test func hyphenationDuplicate() {
-        #expect(located(#"{"hyphenation": {"minWord": 8, "minWord": 9}}"#) == "1:32 duplicate key 'hyphenation.minWord' (first given at 1:18)")
+        #expect(
+            located(#"{"hyphenation": {"minWord": 8, "minWord": 9}}"#) == "1:32 duplicate key 'hyphenation.minWord' (first given at 1:18)")
     }
     // A misspelt top-level key is suggested.
     @Test func topLevelTypos() {
@@ -205,30 +229,45 @@ private let standardHyphenation = HyphenationSpec(
     }
     // minWord is 2 to 50.
     @Test func minWord() {
-        #expect(located(#"{"hyphenation": {"minWord": 1}}"#) == "1:29 key 'hyphenation.minWord': expected a whole number from 2 to 50, got 1")
-        #expect(located(#"{"hyphenation": {"minWord": 51}}"#) == "1:29 key 'hyphenation.minWord': expected a whole number from 2 to 50, got 51")
-        #expect(located(#"{"hyphenation": {"minWord": "6"}}"#) == #"1:29 key 'hyphenation.minWord': expected a whole number from 2 to 50, got "6""#)
+        #expect(
+            located(#"{"hyphenation": {"minWord": 1}}"#) == "1:29 key 'hyphenation.minWord': expected a whole number from 2 to 50, got 1")
+        #expect(
+            located(#"{"hyphenation": {"minWord": 51}}"#) == "1:29 key 'hyphenation.minWord': expected a whole number from 2 to 50, got 51")
+        #expect(
+            located(#"{"hyphenation": {"minWord": "6"}}"#)
+                == #"1:29 key 'hyphenation.minWord': expected a whole number from 2 to 50, got "6""#)
     }
     // leftMin is 1 to 10.
     @Test func leftMin() {
-        #expect(located(#"{"hyphenation": {"leftMin": 0}}"#) == "1:29 key 'hyphenation.leftMin': expected a whole number from 1 to 10, got 0")
-        #expect(located(#"{"hyphenation": {"leftMin": 11}}"#) == "1:29 key 'hyphenation.leftMin': expected a whole number from 1 to 10, got 11")
+        #expect(
+            located(#"{"hyphenation": {"leftMin": 0}}"#) == "1:29 key 'hyphenation.leftMin': expected a whole number from 1 to 10, got 0")
+        #expect(
+            located(#"{"hyphenation": {"leftMin": 11}}"#) == "1:29 key 'hyphenation.leftMin': expected a whole number from 1 to 10, got 11")
     }
     // rightMin is 1 to 10, and whole.
     @Test func rightMin() {
-        #expect(located(#"{"hyphenation": {"rightMin": 0}}"#) == "1:30 key 'hyphenation.rightMin': expected a whole number from 1 to 10, got 0")
-        #expect(located(#"{"hyphenation": {"rightMin": 2.5}}"#) == "1:30 key 'hyphenation.rightMin': expected a whole number from 1 to 10, got 2.5")
+        #expect(
+            located(#"{"hyphenation": {"rightMin": 0}}"#) == "1:30 key 'hyphenation.rightMin': expected a whole number from 1 to 10, got 0")
+        #expect(
+            located(#"{"hyphenation": {"rightMin": 2.5}}"#)
+                == "1:30 key 'hyphenation.rightMin': expected a whole number from 1 to 10, got 2.5")
     }
     // maxConsecutive is 1 to 10: 0 is not "unlimited".
     @Test func maxConsecutive() {
-        #expect(located(#"{"hyphenation": {"maxConsecutive": 0}}"#) == "1:36 key 'hyphenation.maxConsecutive': expected a whole number from 1 to 10, got 0")
-        #expect(located(#"{"hyphenation": {"maxConsecutive": 11}}"#) == "1:36 key 'hyphenation.maxConsecutive': expected a whole number from 1 to 10, got 11")
+        #expect(
+            located(#"{"hyphenation": {"maxConsecutive": 0}}"#)
+                == "1:36 key 'hyphenation.maxConsecutive': expected a whole number from 1 to 10, got 0")
+        #expect(
+            located(#"{"hyphenation": {"maxConsecutive": 11}}"#)
+                == "1:36 key 'hyphenation.maxConsecutive': expected a whole number from 1 to 10, got 11")
     }
     // The hyphenation booleans must be JSON booleans.
     @Test func hyphenationBooleans() {
         #expect(located(#"{"hyphenation": {"enabled": "true"}}"#) == #"1:29 key 'hyphenation.enabled': expected true or false, got "true""#)
         #expect(located(#"{"hyphenation": {"capitals": 0}}"#) == "1:30 key 'hyphenation.capitals': expected true or false, got 0")
-        #expect(located(#"{"hyphenation": {"acrossColumns": null}}"#) == "1:35 key 'hyphenation.acrossColumns': expected true or false, got null")
+        #expect(
+            located(#"{"hyphenation": {"acrossColumns": null}}"#)
+                == "1:35 key 'hyphenation.acrossColumns': expected true or false, got null")
     }
     // widows is 1 to 10.
     @Test func widows() {
@@ -252,8 +291,9 @@ private let standardHyphenation = HyphenationSpec(
     }
     // Errors inside a multi-line hyphenation object point at the line.
     @Test func multiline() {
-        #expect(located("{\n  \"hyphenation\": {\n    \"enabled\": true,\n    \"rightMin\": 0\n  }\n}")
-            == "4:17 key 'hyphenation.rightMin': expected a whole number from 1 to 10, got 0")
+        #expect(
+            located("{\n  \"hyphenation\": {\n    \"enabled\": true,\n    \"rightMin\": 0\n  }\n}")
+                == "4:17 key 'hyphenation.rightMin': expected a whole number from 1 to 10, got 0")
     }
 }
 
@@ -315,8 +355,10 @@ private let standardHyphenation = HyphenationSpec(
             "hyphenation.minWord=8", "hyphenation.leftMin=3", "hyphenation.rightMin=4", "hyphenation.capitals=true",
             "hyphenation.maxConsecutive=1", "hyphenation.acrossColumns=false",
         ])
-        #expect(t?.hyphenation == HyphenationSpec(
-            enabled: true, minWord: 8, leftMin: 3, rightMin: 4, capitals: true, maxConsecutive: 1, acrossColumns: false))
+        #expect(
+            t?.hyphenation
+                == HyphenationSpec(
+                    enabled: true, minWord: 8, leftMin: 3, rightMin: 4, capitals: true, maxConsecutive: 1, acrossColumns: false))
     }
     // A JSON object for hyphenation sets only the keys it names.
     @Test func hyphenationObject() {
@@ -349,19 +391,31 @@ private let standardHyphenation = HyphenationSpec(
         #expect(overrideMessage(["orphans=many"]) == "--set orphans=many: expected a whole number from 1 to 10")
         #expect(overrideMessage(["keepWithNext=11"]) == "--set keepWithNext=11: expected a whole number from 0 to 10")
         #expect(overrideMessage(["hyphenation.minWord=1"]) == "--set hyphenation.minWord=1: expected a whole number from 2 to 50")
-        #expect(overrideMessage(["hyphenation.maxConsecutive=0"]) == "--set hyphenation.maxConsecutive=0: expected a whole number from 1 to 10")
+        #expect(
+            overrideMessage(["hyphenation.maxConsecutive=0"]) == "--set hyphenation.maxConsecutive=0: expected a whole number from 1 to 10")
         #expect(overrideMessage(["hyphenation.enabled=no"]) == "--set hyphenation.enabled=no: expected true or false")
         #expect(overrideMessage([#"baselineGrid="true""#]) == #"--set baselineGrid="true": expected true or false"#)
-        #expect(overrideMessage(["lineBreaking=greddy"]) == "--set lineBreaking=greddy: unknown line-breaking strategy 'greddy'; did you mean 'greedy'?")
-        #expect(overrideMessage(["hyphenation=off"]) == "--set hyphenation=off: expected an object with enabled, minWord, leftMin, rightMin, capitals, maxConsecutive and acrossColumns")
+        #expect(
+            overrideMessage(["lineBreaking=greddy"])
+                == "--set lineBreaking=greddy: unknown line-breaking strategy 'greddy'; did you mean 'greedy'?")
+        #expect(
+            overrideMessage(["hyphenation=off"])
+                == "--set hyphenation=off: expected an object with enabled, minWord, leftMin, rightMin, capitals, maxConsecutive and acrossColumns"
+        )
     }
     // Unknown keys are suggested with their paths.
     @Test func unknownKeys() {
-        #expect(overrideMessage(["hyphenation.minwrd=8"]) == "--set hyphenation.minwrd=8: unknown key 'hyphenation.minwrd'; did you mean 'hyphenation.minWord'?")
+        #expect(
+            overrideMessage(["hyphenation.minwrd=8"])
+                == "--set hyphenation.minwrd=8: unknown key 'hyphenation.minwrd'; did you mean 'hyphenation.minWord'?")
         #expect(overrideMessage(["widow=3"]) == "--set widow=3: unknown key 'widow'; did you mean 'widows'?")
         #expect(overrideMessage(["widows.x=3"]) == "--set widows.x=3: unknown key 'widows.x'; did you mean 'widows'?")
-        #expect(overrideMessage(["hyphenation.enabled.x=1"]) == "--set hyphenation.enabled.x=1: unknown key 'hyphenation.enabled.x'; did you mean 'hyphenation.enabled'?")
-        #expect(overrideMessage([#"hyphenation={"capital": true}"#]) == #"--set hyphenation={"capital": true}: unknown key 'hyphenation.capital'; did you mean 'hyphenation.capitals'?"#)
+        #expect(
+            overrideMessage(["hyphenation.enabled.x=1"])
+                == "--set hyphenation.enabled.x=1: unknown key 'hyphenation.enabled.x'; did you mean 'hyphenation.enabled'?")
+        #expect(
+            overrideMessage([#"hyphenation={"capital": true}"#])
+                == #"--set hyphenation={"capital": true}: unknown key 'hyphenation.capital'; did you mean 'hyphenation.capitals'?"#)
     }
 }
 
@@ -371,15 +425,17 @@ private let standardHyphenation = HyphenationSpec(
     // The flow keys are written after footer, exactly so, before headings.
     @Test func written() {
         let text = TemplateLoader.encode(.default)
-        #expect(text.contains(#"""
-              "lineBreaking": "total-fit",
-              "hyphenation": {"enabled": true, "minWord": 6, "leftMin": 2, "rightMin": 3, "capitals": false, "maxConsecutive": 2, "acrossColumns": false},
-              "widows": 2,
-              "orphans": 2,
-              "keepWithNext": 2,
-              "baselineGrid": true,
-              "headings": {
-            """#))
+        #expect(
+            text.contains(
+                #"""
+                  "lineBreaking": "total-fit",
+                  "hyphenation": {"enabled": true, "minWord": 6, "leftMin": 2, "rightMin": 3, "capitals": false, "maxConsecutive": 2, "acrossColumns": false},
+                  "widows": 2,
+                  "orphans": 2,
+                  "keepWithNext": 2,
+                  "baselineGrid": true,
+                  "headings": {
+                """#))
     }
     // Non-default flow values survive encode then decode.
     @Test func roundTrip() {
@@ -393,12 +449,17 @@ private let standardHyphenation = HyphenationSpec(
         t.baselineGrid = false
         let text = TemplateLoader.encode(t)
         #expect(decoded(text) == t)
-        #expect(text.contains(#""hyphenation": {"enabled": false, "minWord": 50, "leftMin": 1, "rightMin": 10, "capitals": true, "maxConsecutive": 10, "acrossColumns": false}"#))
+        #expect(
+            text.contains(
+                #""hyphenation": {"enabled": false, "minWord": 50, "leftMin": 1, "rightMin": 10, "capitals": true, "maxConsecutive": 10, "acrossColumns": false}"#
+            ))
         #expect(text.contains(#""lineBreaking": "greedy""#) && text.contains(#""baselineGrid": false"#))
     }
     // Overrides of every flow key survive encode then decode.
     @Test func overriddenRoundTrip() {
-        let t = overridden(["lineBreaking=greedy", "hyphenation.capitals=true", "widows=4", "orphans=3", "keepWithNext=5", "baselineGrid=false"])!
+        let t = overridden([
+            "lineBreaking=greedy", "hyphenation.capitals=true", "widows=4", "orphans=3", "keepWithNext=5", "baselineGrid=false",
+        ])!
         #expect(decoded(TemplateLoader.encode(t)) == t)
     }
 }

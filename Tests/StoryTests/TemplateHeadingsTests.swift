@@ -25,7 +25,9 @@ private func overrideError(_ sets: [String]) -> String? {
     // The built-ins' heading levels: DejaVu Sans bold #222222, 20/15/12 pt, spacing 12/6, 9/4, 6/3.
     @Test func defaults() {
         let h = Template.default.headings
-        #expect(h.h1 == HeadingSpec(face: "DejaVu Sans", size: 20, weight: 700, color: RGBA(34 / 255, 34 / 255, 34 / 255), before: 12, after: 6))
+        #expect(
+            h.h1 == HeadingSpec(face: "DejaVu Sans", size: 20, weight: 700, color: RGBA(34 / 255, 34 / 255, 34 / 255), before: 12, after: 6)
+        )
         #expect([h.h2.size, h.h2.before, h.h2.after] == [15, 9, 4])
         #expect([h.h3.size, h.h3.before, h.h3.after] == [12, 6, 3])
         #expect(Template.default.link == LinkSpec(color: try! ColorParser.parse("#1F4E8C").get(), underline: nil))
@@ -55,8 +57,9 @@ private func overrideError(_ sets: [String]) -> String? {
     }
     // A bad weight, located at the value.
     @Test func badWeight() {
-        #expect(located(#"{"headings": {"h1": {"weight": 950}}}"#)
-            == #"1:32 key 'headings.h1.weight': expected a weight from 100 to 900, "bold" or "normal", got 950"#)
+        #expect(
+            located(#"{"headings": {"h1": {"weight": 950}}}"#)
+                == #"1:32 key 'headings.h1.weight': expected a weight from 100 to 900, "bold" or "normal", got 950"#)
     }
     // An unknown level is suggested.
     @Test func unknownLevel() {
@@ -68,8 +71,9 @@ private func overrideError(_ sets: [String]) -> String? {
     }
     // A level must be an object.
     @Test func levelNotObject() {
-        #expect(located(#"{"headings": {"h2": 14}}"#)
-            == "1:21 key 'headings.h2': expected an object with face, size, weight, color, before and after, got 14")
+        #expect(
+            located(#"{"headings": {"h2": 14}}"#)
+                == "1:21 key 'headings.h2': expected an object with face, size, weight, color, before and after, got 14")
     }
     // headings must be an object.
     @Test func headingsNotObject() {
@@ -78,12 +82,15 @@ private func overrideError(_ sets: [String]) -> String? {
     // Sizes must be positive; spacing may be 0 but not negative.
     @Test func lengths() {
         #expect(located(#"{"headings": {"h1": {"size": 0}}}"#) == "1:30 key 'headings.h1.size': expected a length greater than 0, got 0")
-        #expect(located(#"{"headings": {"h1": {"before": -1}}}"#) == "1:32 key 'headings.h1.before': expected a length of 0 or more, got -1")
+        #expect(
+            located(#"{"headings": {"h1": {"before": -1}}}"#) == "1:32 key 'headings.h1.before': expected a length of 0 or more, got -1")
         #expect(decoded(#"{"headings": {"h1": {"after": 0}}}"#)?.headings.h1.after == 0)
     }
     // A colour error, with its suggestion.
     @Test func badColour() {
-        #expect(located(#"{"headings": {"h3": {"color": "gren"}}}"#) == "1:31 key 'headings.h3.color': unknown colour 'gren'; did you mean 'green'?")
+        #expect(
+            located(#"{"headings": {"h3": {"color": "gren"}}}"#)
+                == "1:31 key 'headings.h3.color': unknown colour 'gren'; did you mean 'green'?")
     }
     // --set reaches one key of one level.
     @Test func setOneKey() {
@@ -97,9 +104,14 @@ private func overrideError(_ sets: [String]) -> String? {
     }
     // --set errors name the override and the full key.
     @Test func setErrors() {
-        #expect(overrideError(["headings.h2.sise=14"]) == "--set headings.h2.sise=14: unknown key 'headings.h2.sise'; did you mean 'headings.h2.size'?")
-        #expect(overrideError(["headings.h5.size=14"]) == "--set headings.h5.size=14: unknown key 'headings.h5'; did you mean 'headings.h1'?")
-        #expect(overrideError(["headings.h2.size.x=1"]) == "--set headings.h2.size.x=1: unknown key 'headings.h2.size.x'; did you mean 'headings.h2.size'?")
+        #expect(
+            overrideError(["headings.h2.sise=14"])
+                == "--set headings.h2.sise=14: unknown key 'headings.h2.sise'; did you mean 'headings.h2.size'?")
+        #expect(
+            overrideError(["headings.h5.size=14"]) == "--set headings.h5.size=14: unknown key 'headings.h5'; did you mean 'headings.h1'?")
+        #expect(
+            overrideError(["headings.h2.size.x=1"])
+                == "--set headings.h2.size.x=1: unknown key 'headings.h2.size.x'; did you mean 'headings.h2.size'?")
         #expect(overrideError(["headings.h2.size=big"]) == "--set headings.h2.size=big: expected a number or length")
     }
     // Encoding writes the levels one per line and decodes back to the same template.
@@ -122,7 +134,9 @@ private func overrideError(_ sets: [String]) -> String? {
     }
     // A misspelt underline style is suggested.
     @Test func badUnderline() {
-        #expect(located(#"{"link": {"underline": "wavey"}}"#) == "1:24 key 'link.underline': unknown underline style 'wavey'; did you mean 'wavy'?")
+        #expect(
+            located(#"{"link": {"underline": "wavey"}}"#)
+                == "1:24 key 'link.underline': unknown underline style 'wavey'; did you mean 'wavy'?")
     }
     // link.color is a colour.
     @Test func badColour() {

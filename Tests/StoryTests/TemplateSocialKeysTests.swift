@@ -154,7 +154,8 @@ private let standardSocial = SocialSpec(
 @Suite struct SocialKeyTests {
     // Every social key.
     @Test func all() {
-        let t = decoded(#"""
+        let t = decoded(
+            #"""
             {"social": {
               "enabled": true,
               "mention": {"color": "#112233", "weight": 600, "url": "https://x.social/@{name}"},
@@ -163,12 +164,14 @@ private let standardSocial = SocialSpec(
               "emoticons": ["/packs/a", "/packs/b"]
             }}
             """#)
-        #expect(t?.social == SocialSpec(
-            enabled: true,
-            mention: SocialStyleSpec(color: hex("#112233"), weight: 600, url: "https://x.social/@{name}"),
-            topic: SocialStyleSpec(color: RGBA(1, 0, 0), weight: 700, url: "https://x.social/tags/{topic}"),
-            url: SocialStyleSpec(color: RGBA(0, 0, 1), weight: 400),
-            emoticons: ["/packs/a", "/packs/b"]))
+        #expect(
+            t?.social
+                == SocialSpec(
+                    enabled: true,
+                    mention: SocialStyleSpec(color: hex("#112233"), weight: 600, url: "https://x.social/@{name}"),
+                    topic: SocialStyleSpec(color: RGBA(1, 0, 0), weight: 700, url: "https://x.social/tags/{topic}"),
+                    url: SocialStyleSpec(color: RGBA(0, 0, 1), weight: 400),
+                    emoticons: ["/packs/a", "/packs/b"]))
     }
     // enabled alone.
     @Test func enabled() {
@@ -245,7 +248,9 @@ private let standardSocial = SocialSpec(
     }
     // caption must be an object.
     @Test func captionNotObject() {
-        #expect(located(#"{"caption": "italic"}"#) == #"1:13 key 'caption': expected an object with face, size, color, italic and gap, got "italic""#)
+        #expect(
+            located(#"{"caption": "italic"}"#)
+                == #"1:13 key 'caption': expected an object with face, size, color, italic and gap, got "italic""#)
     }
     // An unknown caption key is suggested with its path, pointing at the key.
     @Test func captionUnknownKey() {
@@ -276,8 +281,12 @@ private let standardSocial = SocialSpec(
     }
     // social and its styles must be objects.
     @Test func notObjects() {
-        #expect(located(#"{"social": true}"#) == "1:12 key 'social': expected an object with enabled, mention, topic, url and emoticons, got true")
-        #expect(located(#"{"social": {"mention": "blue"}}"#) == #"1:24 key 'social.mention': expected an object with color, weight and url, got "blue""#)
+        #expect(
+            located(#"{"social": true}"#)
+                == "1:12 key 'social': expected an object with enabled, mention, topic, url and emoticons, got true")
+        #expect(
+            located(#"{"social": {"mention": "blue"}}"#)
+                == #"1:24 key 'social.mention': expected an object with color, weight and url, got "blue""#)
         #expect(located(#"{"social": {"url": []}}"#) == "1:20 key 'social.url': expected an object with color and weight, got an array")
     }
     // social.enabled must be a JSON boolean.
@@ -287,41 +296,55 @@ private let standardSocial = SocialSpec(
     // Unknown keys at every level are suggested with their paths.
     @Test func unknownKeys() {
         #expect(located(#"{"social": {"mentions": {}}}"#) == "1:13 unknown key 'social.mentions'; did you mean 'social.mention'?")
-        #expect(located(#"{"social": {"mention": {"colour": "red"}}}"#) == "1:25 unknown key 'social.mention.colour'; did you mean 'social.mention.color'?")
+        #expect(
+            located(#"{"social": {"mention": {"colour": "red"}}}"#)
+                == "1:25 unknown key 'social.mention.colour'; did you mean 'social.mention.color'?")
         // URLs link to themselves: they have no link pattern.
         #expect(located(#"{"social": {"url": {"url": "x"}}}"#) == "1:21 unknown key 'social.url.url'")
     }
     // A mention pattern needs {name}, a topic pattern {topic}.
     @Test func patterns() {
-        #expect(located(#"{"social": {"mention": {"url": "https://weibo.com/n/"}}}"#)
-            == #"1:32 key 'social.mention.url': expected a link pattern containing {name}, got "https://weibo.com/n/""#)
-        #expect(located(#"{"social": {"topic": {"url": "https://x/{name}"}}}"#)
-            == #"1:30 key 'social.topic.url': expected a link pattern containing {topic}, got "https://x/{name}""#)
+        #expect(
+            located(#"{"social": {"mention": {"url": "https://weibo.com/n/"}}}"#)
+                == #"1:32 key 'social.mention.url': expected a link pattern containing {name}, got "https://weibo.com/n/""#)
+        #expect(
+            located(#"{"social": {"topic": {"url": "https://x/{name}"}}}"#)
+                == #"1:30 key 'social.topic.url': expected a link pattern containing {topic}, got "https://x/{name}""#)
     }
     // A pattern must be a one-line string.
     @Test func patternType() {
-        #expect(located(#"{"social": {"mention": {"url": 1}}}"#) == "1:32 key 'social.mention.url': expected a link pattern containing {name}, got 1")
-        #expect(located(#"{"social": {"topic": {"url": "a\n{topic}"}}}"#) == #"1:30 key 'social.topic.url': expected a single line of text, got "a\n{topic}""#)
+        #expect(
+            located(#"{"social": {"mention": {"url": 1}}}"#)
+                == "1:32 key 'social.mention.url': expected a link pattern containing {name}, got 1")
+        #expect(
+            located(#"{"social": {"topic": {"url": "a\n{topic}"}}}"#)
+                == #"1:30 key 'social.topic.url': expected a single line of text, got "a\n{topic}""#)
     }
     // Bad weights and colours, as for headings.
     @Test func styleValues() {
-        #expect(located(#"{"social": {"topic": {"weight": 950}}}"#)
-            == #"1:33 key 'social.topic.weight': expected a weight from 100 to 900, "bold" or "normal", got 950"#)
-        #expect(located(#"{"social": {"url": {"weight": "heavy"}}}"#)
-            == #"1:31 key 'social.url.weight': expected a weight from 100 to 900, "bold" or "normal", got "heavy""#)
-        #expect(located(##"{"social": {"url": {"color": "#12"}}}"##)
-            == "1:30 key 'social.url.color': malformed hex colour '#12'; expected #RGB, #RRGGBB or #RRGGBBAA")
+        #expect(
+            located(#"{"social": {"topic": {"weight": 950}}}"#)
+                == #"1:33 key 'social.topic.weight': expected a weight from 100 to 900, "bold" or "normal", got 950"#)
+        #expect(
+            located(#"{"social": {"url": {"weight": "heavy"}}}"#)
+                == #"1:31 key 'social.url.weight': expected a weight from 100 to 900, "bold" or "normal", got "heavy""#)
+        #expect(
+            located(##"{"social": {"url": {"color": "#12"}}}"##)
+                == "1:30 key 'social.url.color': malformed hex colour '#12'; expected #RGB, #RRGGBB or #RRGGBBAA")
     }
     // emoticons is a list of non-empty strings; a bad element is named by index and located.
     @Test func emoticons() {
-        #expect(located(#"{"social": {"emoticons": "packs"}}"#) == #"1:26 key 'social.emoticons': expected a list of emoticon pack folders, got "packs""#)
+        #expect(
+            located(#"{"social": {"emoticons": "packs"}}"#)
+                == #"1:26 key 'social.emoticons': expected a list of emoticon pack folders, got "packs""#)
         #expect(located(#"{"social": {"emoticons": ["a", 2]}}"#) == "1:32 key 'social.emoticons[1]': expected a string, got 2")
         #expect(located(#"{"social": {"emoticons": [" "]}}"#) == #"1:27 key 'social.emoticons[0]': expected a non-empty string, got " ""#)
     }
     // Errors inside a multi-line social object point at the line.
     @Test func multiline() {
-        #expect(located("{\n  \"social\": {\n    \"enabled\": true,\n    \"topic\": {\"url\": \"#{name}#\"}\n  }\n}")
-            == ##"4:22 key 'social.topic.url': expected a link pattern containing {topic}, got "#{name}#""##)
+        #expect(
+            located("{\n  \"social\": {\n    \"enabled\": true,\n    \"topic\": {\"url\": \"#{name}#\"}\n  }\n}")
+                == ##"4:22 key 'social.topic.url': expected a link pattern containing {topic}, got "#{name}#""##)
     }
 }
 
@@ -355,7 +378,9 @@ private let standardSocial = SocialSpec(
         write(
             #"{"caption": {"italic": false}, "social": {"enabled": true, "mention": {"weight": 700}, "emoticons": ["packs"]}, "wrapMinWidth": 24}"#,
             to: dir + "/base/b.json")
-        write(#"{"extends": "base/b.json", "caption": {"gap": 2}, "social": {"mention": {"color": "red"}}, "cjkAutoSpacing": true}"#, to: dir + "/a.json")
+        write(
+            #"{"extends": "base/b.json", "caption": {"gap": 2}, "social": {"mention": {"color": "red"}}, "cjkAutoSpacing": true}"#,
+            to: dir + "/a.json")
         let t = try? TemplateLoader.load(dir + "/a.json").get()
         var expected = Template.default
         expected.caption.italic = false
@@ -447,7 +472,9 @@ private let standardSocial = SocialSpec(
     }
     // Exact messages for bad values.
     @Test func errors() {
-        #expect(overrideMessage(["social.mention.url=https://weibo.com/"]) == "--set social.mention.url=https://weibo.com/: expected a link pattern containing {name}")
+        #expect(
+            overrideMessage(["social.mention.url=https://weibo.com/"])
+                == "--set social.mention.url=https://weibo.com/: expected a link pattern containing {name}")
         #expect(overrideMessage(["social.topic.url={name}"]) == "--set social.topic.url={name}: expected a link pattern containing {topic}")
         #expect(overrideMessage(["social.enabled=yes"]) == "--set social.enabled=yes: expected true or false")
         #expect(overrideMessage(["caption.size=0"]) == "--set caption.size=0: expected a length greater than 0")
@@ -455,7 +482,9 @@ private let standardSocial = SocialSpec(
         #expect(overrideMessage(["wrapMinWidth=0"]) == "--set wrapMinWidth=0: expected a length greater than 0")
         #expect(overrideMessage(["wrapMinWidth=wide"]) == "--set wrapMinWidth=wide: expected a number or length")
         #expect(overrideMessage(["cjkAutoSpacing=1"]) == "--set cjkAutoSpacing=1: expected true or false")
-        #expect(overrideMessage(["social.topic.weight=heavy"]) == #"--set social.topic.weight=heavy: expected a weight from 100 to 900, "bold" or "normal""#)
+        #expect(
+            overrideMessage(["social.topic.weight=heavy"])
+                == #"--set social.topic.weight=heavy: expected a weight from 100 to 900, "bold" or "normal""#)
         #expect(overrideMessage(["social=on"]) == "--set social=on: expected an object with enabled, mention, topic, url and emoticons")
         #expect(overrideMessage(["social.url=blue"]) == "--set social.url=blue: expected an object with color and weight")
         #expect(overrideMessage(["social.emoticons=3"]) == "--set social.emoticons=3: expected a list of emoticon pack folders")
@@ -463,12 +492,19 @@ private let standardSocial = SocialSpec(
     }
     // Unknown keys are suggested with their paths.
     @Test func unknownKeys() {
-        #expect(overrideMessage(["social.enable=true"]) == "--set social.enable=true: unknown key 'social.enable'; did you mean 'social.enabled'?")
-        #expect(overrideMessage(["social.mention.colr=red"]) == "--set social.mention.colr=red: unknown key 'social.mention.colr'; did you mean 'social.mention.color'?")
+        #expect(
+            overrideMessage(["social.enable=true"])
+                == "--set social.enable=true: unknown key 'social.enable'; did you mean 'social.enabled'?")
+        #expect(
+            overrideMessage(["social.mention.colr=red"])
+                == "--set social.mention.colr=red: unknown key 'social.mention.colr'; did you mean 'social.mention.color'?")
         #expect(overrideMessage(["social.url.url=x"]) == "--set social.url.url=x: unknown key 'social.url.url'")
         #expect(overrideMessage(["caption.sise=9"]) == "--set caption.sise=9: unknown key 'caption.sise'; did you mean 'caption.size'?")
-        #expect(overrideMessage(["wrapMinWidth.x=1"]) == "--set wrapMinWidth.x=1: unknown key 'wrapMinWidth.x'; did you mean 'wrapMinWidth'?")
-        #expect(overrideMessage(["social.topic.url.x=1"]) == "--set social.topic.url.x=1: unknown key 'social.topic.url.x'; did you mean 'social.topic.url'?")
+        #expect(
+            overrideMessage(["wrapMinWidth.x=1"]) == "--set wrapMinWidth.x=1: unknown key 'wrapMinWidth.x'; did you mean 'wrapMinWidth'?")
+        #expect(
+            overrideMessage(["social.topic.url.x=1"])
+                == "--set social.topic.url.x=1: unknown key 'social.topic.url.x'; did you mean 'social.topic.url'?")
         #expect(overrideMessage(["socal.enabled=true"]) == "--set socal.enabled=true: unknown key 'socal'; did you mean 'social'?")
     }
 }
@@ -478,26 +514,29 @@ private let standardSocial = SocialSpec(
 @Suite struct SocialEncodeTests {
     // The keys are written after link, exactly so, closing the object.
     @Test func written() {
-        #expect(TemplateLoader.encode(.default).hasSuffix(#"""
-              "link": {"color": "#1f4e8c", "underline": "none"},
-              "caption": {"face": "DejaVu Serif", "size": 8.5, "color": "#404040", "italic": true, "gap": 4},
-              "wrapMinWidth": 30,
-              "social": {
-                "enabled": false,
-                "mention": {"color": "#1f6fb2", "weight": 400, "url": "https://weibo.com/n/{name}"},
-                "topic": {"color": "#c45a1b", "weight": 400, "url": "https://s.weibo.com/weibo?q=%23{topic}%23"},
-                "url": {"color": "#1f4e8c", "weight": 400},
-                "emoticons": []
-              },
-              "cjkAutoSpacing": false
-            }
+        #expect(
+            TemplateLoader.encode(.default).hasSuffix(
+                #"""
+                  "link": {"color": "#1f4e8c", "underline": "none"},
+                  "caption": {"face": "DejaVu Serif", "size": 8.5, "color": "#404040", "italic": true, "gap": 4},
+                  "wrapMinWidth": 30,
+                  "social": {
+                    "enabled": false,
+                    "mention": {"color": "#1f6fb2", "weight": 400, "url": "https://weibo.com/n/{name}"},
+                    "topic": {"color": "#c45a1b", "weight": 400, "url": "https://s.weibo.com/weibo?q=%23{topic}%23"},
+                    "url": {"color": "#1f4e8c", "weight": 400},
+                    "emoticons": []
+                  },
+                  "cjkAutoSpacing": false
+                }
 
-            """#))
+                """#))
     }
     // tablet's captions are written in Helvetica.
     @Test func tablet() {
-        #expect(TemplateLoader.encode(Template.builtin(named: "tablet")!).contains(
-            ##"  "caption": {"face": "Helvetica", "size": 8.5, "color": "#404040", "italic": true, "gap": 4},"##))
+        #expect(
+            TemplateLoader.encode(Template.builtin(named: "tablet")!).contains(
+                ##"  "caption": {"face": "Helvetica", "size": 8.5, "color": "#404040", "italic": true, "gap": 4},"##))
     }
     // Non-default values survive encode then decode, and are written as expected.
     @Test func roundTrip() {

@@ -204,8 +204,9 @@ private func write(_ text: String, to path: String) {
     @Test func marginsNumber() { #expect(decoded(#"{"margins": 30}"#)?.margins == EdgeInsets(all: 30)) }
     // A margins object sets only the sides it names.
     @Test func marginsObject() {
-        #expect(decoded(#"{"margins": {"top": 10, "left": "1cm"}}"#)?.margins
-            == EdgeInsets(top: 10, right: 15 * mm, bottom: 15 * mm, left: LengthUnit.cm.of(1)))
+        #expect(
+            decoded(#"{"margins": {"top": 10, "left": "1cm"}}"#)?.margins
+                == EdgeInsets(top: 10, right: 15 * mm, bottom: 15 * mm, left: LengthUnit.cm.of(1)))
     }
     // Zero margins are allowed.
     @Test func marginsZero() { #expect(decoded(#"{"margins": 0}"#)?.margins == EdgeInsets(all: 0)) }
@@ -255,7 +256,9 @@ private func write(_ text: String, to path: String) {
         #expect(f.text(page: 3, pages: 12) == "Page 3 of 12")
     }
     // Escapes in strings are decoded.
-    @Test func escapes() { #expect(decoded(#"{"footer": {"text": "\u00a7 {page} \"x\" \\ \ud83d\ude00"}}"#)?.footer.text == "§ {page} \"x\" \\ 😀") }
+    @Test func escapes() {
+        #expect(decoded(#"{"footer": {"text": "\u00a7 {page} \"x\" \\ \ud83d\ude00"}}"#)?.footer.text == "§ {page} \"x\" \\ 😀")
+    }
     // A byte-order mark at the start is ignored.
     @Test func byteOrderMark() { #expect(decoded("\u{FEFF}{\"columns\": 1}")?.columns == 1) }
 }
@@ -268,11 +271,15 @@ private func write(_ text: String, to path: String) {
         #expect(located(#"{"columns": "two"}"#) == #"1:13 key 'columns': expected a whole number from 1 to 12, got "two""#)
     }
     // Thirteen columns is out of range.
-    @Test func columnsTooMany() { #expect(located(#"{"columns": 13}"#) == "1:13 key 'columns': expected a whole number from 1 to 12, got 13") }
+    @Test func columnsTooMany() {
+        #expect(located(#"{"columns": 13}"#) == "1:13 key 'columns': expected a whole number from 1 to 12, got 13")
+    }
     // Zero columns is out of range.
     @Test func columnsZero() { #expect(located(#"{"columns": 0}"#) == "1:13 key 'columns': expected a whole number from 1 to 12, got 0") }
     // A fraction is not a whole number; the number is quoted as written.
-    @Test func columnsFraction() { #expect(located(#"{"columns": 2.50}"#) == "1:13 key 'columns': expected a whole number from 1 to 12, got 2.50") }
+    @Test func columnsFraction() {
+        #expect(located(#"{"columns": 2.50}"#) == "1:13 key 'columns': expected a whole number from 1 to 12, got 2.50")
+    }
     // The diagnostic carries the file, severity and underline length.
     @Test func diagnosticFields() {
         let d = diagnostic(#"{"columns": "two"}"#, file: "my.json")
@@ -286,79 +293,120 @@ private func write(_ text: String, to path: String) {
     }
     // Locations count lines.
     @Test func multiline() {
-        #expect(located("{\n  \"name\": \"x\",\n  \"columns\": true\n}") == "3:14 key 'columns': expected a whole number from 1 to 12, got true")
+        #expect(
+            located("{\n  \"name\": \"x\",\n  \"columns\": true\n}") == "3:14 key 'columns': expected a whole number from 1 to 12, got true"
+        )
     }
     // An unknown page size with a close name gets a suggestion.
-    @Test func pageSizeSuggestion() { #expect(located(#"{"page": {"size": "A44"}}"#) == "1:19 key 'page.size': unknown page size 'A44'; did you mean 'A4'?") }
+    @Test func pageSizeSuggestion() {
+        #expect(located(#"{"page": {"size": "A44"}}"#) == "1:19 key 'page.size': unknown page size 'A44'; did you mean 'A4'?")
+    }
     // An unknown page size with nothing close lists the sizes.
     @Test func pageSizeList() {
-        #expect(located(#"{"page": {"size": "A7x"}}"#)
-            == "1:19 key 'page.size': unknown page size 'A7x'; use A3, A4, A5, A6, B5, letter, legal, tabloid or ledger")
+        #expect(
+            located(#"{"page": {"size": "A7x"}}"#)
+                == "1:19 key 'page.size': unknown page size 'A7x'; use A3, A4, A5, A6, B5, letter, legal, tabloid or ledger")
     }
     // size with width is refused, at the width.
     @Test func sizeAndWidth() {
-        #expect(located(#"{"page": {"size": "A4", "width": 100}}"#)
-            == "1:34 key 'page.width': give either 'page.size' or 'page.width' and 'page.height', not both")
+        #expect(
+            located(#"{"page": {"size": "A4", "width": 100}}"#)
+                == "1:34 key 'page.width': give either 'page.size' or 'page.width' and 'page.height', not both")
     }
     // A misspelt orientation is suggested.
     @Test func orientationTypo() {
-        #expect(located(#"{"page": {"orientation": "landscap"}}"#) == "1:26 key 'page.orientation': unknown orientation 'landscap'; did you mean 'landscape'?")
+        #expect(
+            located(#"{"page": {"orientation": "landscap"}}"#)
+                == "1:26 key 'page.orientation': unknown orientation 'landscap'; did you mean 'landscape'?")
     }
     // A zero page side is refused.
-    @Test func pageWidthZero() { #expect(located(#"{"page": {"width": 0}}"#) == "1:20 key 'page.width': expected a length greater than 0, got 0") }
+    @Test func pageWidthZero() {
+        #expect(located(#"{"page": {"width": 0}}"#) == "1:20 key 'page.width': expected a length greater than 0, got 0")
+    }
     // page must be an object.
     @Test func pageNotObject() {
-        #expect(located(#"{"page": "A4"}"#) == #"1:10 key 'page': expected an object with size and orientation, or width and height, got "A4""#)
+        #expect(
+            located(#"{"page": "A4"}"#) == #"1:10 key 'page': expected an object with size and orientation, or width and height, got "A4""#)
     }
     // An unknown key is suggested, pointing at the key.
     @Test func unknownKey() { #expect(located("{\n  \"colums\": 2\n}") == "2:3 unknown key 'colums'; did you mean 'columns'?") }
     // An unknown key with nothing close gets no suggestion.
     @Test func unknownKeyNoSuggestion() { #expect(located(#"{"xyzzy": 2}"#) == "1:2 unknown key 'xyzzy'") }
     // A nested unknown key names its full path.
-    @Test func unknownNestedKey() { #expect(located(#"{"body": {"colour": "red"}}"#) == "1:11 unknown key 'body.colour'; did you mean 'body.color'?") }
+    @Test func unknownNestedKey() {
+        #expect(located(#"{"body": {"colour": "red"}}"#) == "1:11 unknown key 'body.colour'; did you mean 'body.color'?")
+    }
     // Key suggestions ignore case.
-    @Test func keyCase() { #expect(located(#"{"paragraphspacing": 1}"#) == "1:2 unknown key 'paragraphspacing'; did you mean 'paragraphSpacing'?") }
+    @Test func keyCase() {
+        #expect(located(#"{"paragraphspacing": 1}"#) == "1:2 unknown key 'paragraphspacing'; did you mean 'paragraphSpacing'?")
+    }
     // A repeated key is an error at the second one.
     @Test func duplicateKey() { #expect(located(#"{"columns": 1, "columns": 2}"#) == "1:16 duplicate key 'columns' (first given at 1:2)") }
     // An unknown colour gets the colour parser's message under the key.
-    @Test func colour() { #expect(located(#"{"body": {"color": "gren"}}"#) == "1:20 key 'body.color': unknown colour 'gren'; did you mean 'green'?") }
+    @Test func colour() {
+        #expect(located(#"{"body": {"color": "gren"}}"#) == "1:20 key 'body.color': unknown colour 'gren'; did you mean 'green'?")
+    }
     // A malformed hex colour is reported with the key.
     @Test func hexColour() {
-        #expect(located(##"{"footer": {"color": "#12345"}}"##) == "1:22 key 'footer.color': malformed hex colour '#12345'; expected #RGB, #RRGGBB or #RRGGBBAA")
+        #expect(
+            located(##"{"footer": {"color": "#12345"}}"##)
+                == "1:22 key 'footer.color': malformed hex colour '#12345'; expected #RGB, #RRGGBB or #RRGGBBAA")
     }
     // A colour must be a string.
-    @Test func colourNotString() { #expect(located(#"{"body": {"color": 0}}"#) == ##"1:20 key 'body.color': expected a colour such as "black" or "#336699", got 0"##) }
+    @Test func colourNotString() {
+        #expect(located(#"{"body": {"color": 0}}"#) == ##"1:20 key 'body.color': expected a colour such as "black" or "#336699", got 0"##)
+    }
     // A word where a length is needed.
-    @Test func lengthWord() { #expect(located(#"{"body": {"size": "big"}}"#) == #"1:19 key 'body.size': expected a number or length, got "big""#) }
+    @Test func lengthWord() {
+        #expect(located(#"{"body": {"size": "big"}}"#) == #"1:19 key 'body.size': expected a number or length, got "big""#)
+    }
     // A number with an unknown unit gets the length parser's message.
-    @Test func lengthUnit() { #expect(located(#"{"gutter": "6 qt"}"#) == "1:12 key 'gutter': '6 qt' is not a length; use pt, mm, cm, in, pc or px") }
+    @Test func lengthUnit() {
+        #expect(located(#"{"gutter": "6 qt"}"#) == "1:12 key 'gutter': '6 qt' is not a length; use pt, mm, cm, in, pc or px")
+    }
     // A length must not be a boolean.
     @Test func lengthBool() { #expect(located(#"{"gutter": false}"#) == "1:12 key 'gutter': expected a number or length, got false") }
     // Sizes must be above zero.
     @Test func sizeZero() { #expect(located(#"{"body": {"size": 0}}"#) == "1:19 key 'body.size': expected a length greater than 0, got 0") }
     // Footer sizes must be above zero.
-    @Test func footerSizeNegative() { #expect(located(#"{"footer": {"size": "-1pt"}}"#) == #"1:21 key 'footer.size': expected a length greater than 0, got "-1pt""#) }
+    @Test func footerSizeNegative() {
+        #expect(located(#"{"footer": {"size": "-1pt"}}"#) == #"1:21 key 'footer.size': expected a length greater than 0, got "-1pt""#)
+    }
     // Leading must be above zero.
-    @Test func leadingZero() { #expect(located(#"{"body": {"leading": 0}}"#) == "1:22 key 'body.leading': expected a length greater than 0, got 0") }
+    @Test func leadingZero() {
+        #expect(located(#"{"body": {"leading": 0}}"#) == "1:22 key 'body.leading': expected a length greater than 0, got 0")
+    }
     // Margins must not be negative.
     @Test func marginsNegative() { #expect(located(#"{"margins": -1}"#) == "1:13 key 'margins': expected a length of 0 or more, got -1") }
     // A negative side names its path.
-    @Test func marginSideNegative() { #expect(located(#"{"margins": {"left": "-2mm"}}"#) == #"1:22 key 'margins.left': expected a length of 0 or more, got "-2mm""#) }
+    @Test func marginSideNegative() {
+        #expect(located(#"{"margins": {"left": "-2mm"}}"#) == #"1:22 key 'margins.left': expected a length of 0 or more, got "-2mm""#)
+    }
     // Margins must be a length or an object.
     @Test func marginsArray() {
-        #expect(located(#"{"margins": [1]}"#) == "1:13 key 'margins': expected a length, or an object with top, right, bottom and left, got an array")
+        #expect(
+            located(#"{"margins": [1]}"#)
+                == "1:13 key 'margins': expected a length, or an object with top, right, bottom and left, got an array")
     }
     // The gutter must not be negative.
     @Test func gutterNegative() { #expect(located(#"{"gutter": -3}"#) == "1:12 key 'gutter': expected a length of 0 or more, got -3") }
     // Paragraph spacing must not be negative.
-    @Test func spacingNegative() { #expect(located(#"{"paragraphSpacing": -1}"#) == "1:22 key 'paragraphSpacing': expected a length of 0 or more, got -1") }
+    @Test func spacingNegative() {
+        #expect(located(#"{"paragraphSpacing": -1}"#) == "1:22 key 'paragraphSpacing': expected a length of 0 or more, got -1")
+    }
     // First-line indent must not be negative.
-    @Test func indentNegative() { #expect(located(#"{"firstLineIndent": -1}"#) == "1:21 key 'firstLineIndent': expected a length of 0 or more, got -1") }
+    @Test func indentNegative() {
+        #expect(located(#"{"firstLineIndent": -1}"#) == "1:21 key 'firstLineIndent': expected a length of 0 or more, got -1")
+    }
     // Leading below half the size is blamed on the leading when it was given.
-    @Test func leadingTooSmall() { #expect(located(#"{"body": {"leading": 4}}"#) == "1:22 key 'body.leading': leading 4 pt is less than half the size (10 pt)") }
+    @Test func leadingTooSmall() {
+        #expect(located(#"{"body": {"leading": 4}}"#) == "1:22 key 'body.leading': leading 4 pt is less than half the size (10 pt)")
+    }
     // A size too big for the inherited leading is blamed on the size.
     @Test func sizeTooBig() {
-        #expect(located(#"{"body": {"size": 30}}"#) == "1:19 key 'body.size': size 30 pt needs a leading of at least 15 pt (the leading is 12 pt)")
+        #expect(
+            located(#"{"body": {"size": 30}}"#)
+                == "1:19 key 'body.size': size 30 pt needs a leading of at least 15 pt (the leading is 12 pt)")
     }
     // Leading of exactly half the size is fine.
     @Test func leadingHalf() { #expect(decoded(#"{"body": {"size": 24, "leading": 12}}"#) != nil) }
@@ -372,52 +420,89 @@ private func write(_ text: String, to path: String) {
     }
     // Top and bottom margins can leave no height.
     @Test func noRoomHeight() {
-        #expect(located(#"{"margins": {"top": 500, "bottom": 400}}"#) == "1:21 template leaves no room for text: the text area would be -58.1 pt tall")
+        #expect(
+            located(#"{"margins": {"top": 500, "bottom": 400}}"#)
+                == "1:21 template leaves no room for text: the text area would be -58.1 pt tall")
     }
     // A column just under 1 pt wide is refused, and the message does not round it up to 1.
     @Test func columnUnderOnePoint() {
         #expect(located(#"{"page": {"width": 1.99}, "margins": 0, "columns": 1}"#) == nil)
-        #expect(located(#"{"page": {"width": 0.99}, "margins": 0, "columns": 1}"#) == "1:52 template leaves no room for text: columns would be 0.9 pt wide")
+        #expect(
+            located(#"{"page": {"width": 0.99}, "margins": 0, "columns": 1}"#)
+                == "1:52 template leaves no room for text: columns would be 0.9 pt wide")
     }
     // A misspelt alignment is suggested.
-    @Test func alignmentTypo() { #expect(located(#"{"alignment": "centre"}"#) == "1:15 key 'alignment': unknown alignment 'centre'; did you mean 'center'?") }
+    @Test func alignmentTypo() {
+        #expect(located(#"{"alignment": "centre"}"#) == "1:15 key 'alignment': unknown alignment 'centre'; did you mean 'center'?")
+    }
     // A far-off alignment lists the choices.
-    @Test func alignmentList() { #expect(located(#"{"alignment": "ragged"}"#) == "1:15 key 'alignment': unknown alignment 'ragged'; use justify, left, right or center") }
+    @Test func alignmentList() {
+        #expect(
+            located(#"{"alignment": "ragged"}"#) == "1:15 key 'alignment': unknown alignment 'ragged'; use justify, left, right or center")
+    }
     // Alignment must be a string.
-    @Test func alignmentType() { #expect(located(#"{"alignment": 1}"#) == "1:15 key 'alignment': expected justify, left, right or center, got 1") }
+    @Test func alignmentType() {
+        #expect(located(#"{"alignment": 1}"#) == "1:15 key 'alignment': expected justify, left, right or center, got 1")
+    }
     // A misspelt paragraph mode is suggested.
-    @Test func paragraphsTypo() { #expect(located(#"{"paragraphs": "blankline"}"#) == "1:16 key 'paragraphs': unknown paragraph mode 'blankline'; did you mean 'blank-line'?") }
+    @Test func paragraphsTypo() {
+        #expect(
+            located(#"{"paragraphs": "blankline"}"#)
+                == "1:16 key 'paragraphs': unknown paragraph mode 'blankline'; did you mean 'blank-line'?")
+    }
     // A language tag must have the right shape.
     @Test func language() {
-        #expect(located(#"{"language": "english!"}"#) == #"1:14 key 'language': expected a BCP 47 language tag such as "en" or "zh-Hans", got "english!""#)
+        #expect(
+            located(#"{"language": "english!"}"#)
+                == #"1:14 key 'language': expected a BCP 47 language tag such as "en" or "zh-Hans", got "english!""#)
         #expect(located(#"{"language": "en-"}"#) != nil)
     }
     // fallback must be a list.
-    @Test func fallbackNotList() { #expect(located(#"{"fallback": "A"}"#) == #"1:14 key 'fallback': expected a list of font names, got "A""#) }
+    @Test func fallbackNotList() {
+        #expect(located(#"{"fallback": "A"}"#) == #"1:14 key 'fallback': expected a list of font names, got "A""#)
+    }
     // A bad fallback element is named by index and located itself.
     @Test func fallbackElement() { #expect(located(#"{"fallback": ["A", 3]}"#) == "1:20 key 'fallback[1]': expected a string, got 3") }
     // footer.enabled must be a boolean.
-    @Test func footerEnabled() { #expect(located(#"{"footer": {"enabled": "yes"}}"#) == #"1:24 key 'footer.enabled': expected true or false, got "yes""#) }
+    @Test func footerEnabled() {
+        #expect(located(#"{"footer": {"enabled": "yes"}}"#) == #"1:24 key 'footer.enabled': expected true or false, got "yes""#)
+    }
     // A misspelt placeholder is suggested.
-    @Test func placeholderTypo() { #expect(located(#"{"footer": {"text": "{pag}"}}"#) == "1:21 key 'footer.text': unknown placeholder '{pag}'; did you mean '{page}'?") }
+    @Test func placeholderTypo() {
+        #expect(located(#"{"footer": {"text": "{pag}"}}"#) == "1:21 key 'footer.text': unknown placeholder '{pag}'; did you mean '{page}'?")
+    }
     // An unknown placeholder lists the two.
-    @Test func placeholderUnknown() { #expect(located(#"{"footer": {"text": "{title}"}}"#) == "1:21 key 'footer.text': unknown placeholder '{title}'; use {page} or {pages}") }
+    @Test func placeholderUnknown() {
+        #expect(
+            located(#"{"footer": {"text": "{title}"}}"#) == "1:21 key 'footer.text': unknown placeholder '{title}'; use {page} or {pages}")
+    }
     // body must be an object.
-    @Test func bodyNotObject() { #expect(located(#"{"body": 12}"#) == "1:10 key 'body': expected an object with face, size, leading and color, got 12") }
+    @Test func bodyNotObject() {
+        #expect(located(#"{"body": 12}"#) == "1:10 key 'body': expected an object with face, size, leading and color, got 12")
+    }
     // footer must be an object.
-    @Test func footerNotObject() { #expect(located(#"{"footer": false}"#) == "1:12 key 'footer': expected an object with enabled, text, face, size and color, got false") }
+    @Test func footerNotObject() {
+        #expect(
+            located(#"{"footer": false}"#) == "1:12 key 'footer': expected an object with enabled, text, face, size and color, got false")
+    }
     // A face must not be empty.
-    @Test func emptyFace() { #expect(located(#"{"body": {"face": " "}}"#) == #"1:19 key 'body.face': expected a non-empty string, got " ""#) }
+    @Test func emptyFace() {
+        #expect(located(#"{"body": {"face": " "}}"#) == #"1:19 key 'body.face': expected a non-empty string, got " ""#)
+    }
     // A name must not be empty.
     @Test func emptyName() { #expect(located(#"{"name": ""}"#) == #"1:10 key 'name': expected a non-empty string, got """#) }
     // A description must be one line.
-    @Test func descriptionLines() { #expect(located(#"{"description": "a\nb"}"#) == #"1:17 key 'description': expected a single line of text, got "a\nb""#) }
+    @Test func descriptionLines() {
+        #expect(located(#"{"description": "a\nb"}"#) == #"1:17 key 'description': expected a single line of text, got "a\nb""#)
+    }
     // A name must be a string.
     @Test func nameNull() { #expect(located(#"{"name": null}"#) == "1:10 key 'name': expected a string, got null") }
     // Long strings are cut short in the message.
     @Test func longGot() {
         let long = String(repeating: "x", count: 50)
-        #expect(located(#"{"columns": "\#(long)"}"#) == "1:13 key 'columns': expected a whole number from 1 to 12, got \"\(String(repeating: "x", count: 40))…\"")
+        #expect(
+            located(#"{"columns": "\#(long)"}"#)
+                == "1:13 key 'columns': expected a whole number from 1 to 12, got \"\(String(repeating: "x", count: 40))…\"")
     }
     // The first error in the file wins.
     @Test func firstErrorWins() { #expect(located(#"{"columns": 0, "gutter": -1}"#)?.hasPrefix("1:13 key 'columns'") == true) }
@@ -427,7 +512,9 @@ private func write(_ text: String, to path: String) {
 
 @Suite struct TemplateSyntaxTests {
     // A missing comma between members is located at the next key.
-    @Test func missingComma() { #expect(located("{\n  \"columns\": 2\n  \"gutter\": 3\n}") == "3:3 expected ',' or '}' after object member") }
+    @Test func missingComma() {
+        #expect(located("{\n  \"columns\": 2\n  \"gutter\": 3\n}") == "3:3 expected ',' or '}' after object member")
+    }
     // A missing comma in an array is located at the next element.
     @Test func missingArrayComma() { #expect(located(#"{"fallback": ["a" "b"]}"#) == "1:19 expected ',' or ']' after array element") }
     // A missing colon.
@@ -449,9 +536,13 @@ private func write(_ text: String, to path: String) {
     // A lone surrogate.
     @Test func loneSurrogate() { #expect(located(#"{"name": "\ud800x"}"#) == #"1:11 invalid \u escape: unpaired surrogate"#) }
     // A raw tab inside a string.
-    @Test func controlCharacter() { #expect(located("{\"name\": \"a\tb\"}") == "1:12 control character in string; write it as an escape such as \\t") }
+    @Test func controlCharacter() {
+        #expect(located("{\"name\": \"a\tb\"}") == "1:12 control character in string; write it as an escape such as \\t")
+    }
     // An unquoted word is explained.
-    @Test func bareWord() { #expect(located(#"{"alignment": left}"#) == #"1:15 unexpected word 'left'; strings need double quotes, as in "left""#) }
+    @Test func bareWord() {
+        #expect(located(#"{"alignment": left}"#) == #"1:15 unexpected word 'left'; strings need double quotes, as in "left""#)
+    }
     // A capitalised literal is suggested in lower case.
     @Test func capitalTrue() { #expect(located(#"{"footer": {"enabled": True}}"#) == "1:24 unexpected word 'True'; did you mean 'true'?") }
     // Single quotes are explained.
@@ -461,7 +552,9 @@ private func write(_ text: String, to path: String) {
     // Comments are refused.
     @Test func comment() { #expect(located("{\n  // hi\n}") == "2:3 comments are not allowed in JSON") }
     // A length written without quotes is explained.
-    @Test func unquotedLength() { #expect(located(#"{"gutter": 6mm}"#) == #"1:12 malformed number '6mm'; lengths with units need quotes, as in "6mm""#) }
+    @Test func unquotedLength() {
+        #expect(located(#"{"gutter": 6mm}"#) == #"1:12 malformed number '6mm'; lengths with units need quotes, as in "6mm""#)
+    }
     // Leading zeros are refused.
     @Test func leadingZero() { #expect(located(#"{"columns": 02}"#) == "1:13 malformed number '02'") }
     // A number starting with a point is refused.
@@ -522,8 +615,10 @@ private func write(_ text: String, to path: String) {
     }
     // An unknown built-in in extends is located and suggested.
     @Test func extendsUnknown() {
-        #expect(located(#"{"extends": "tabliod"}"#)
-            == "1:13 key 'extends': unknown template 'tabliod'; did you mean 'tabloid'? (built-in: magazine, letter, tabloid, pocket, tablet)")
+        #expect(
+            located(#"{"extends": "tabliod"}"#)
+                == "1:13 key 'extends': unknown template 'tabliod'; did you mean 'tabloid'? (built-in: magazine, letter, tabloid, pocket, tablet)"
+        )
     }
     // extends must be a string.
     @Test func extendsNotString() {
@@ -676,36 +771,57 @@ private func write(_ text: String, to path: String) {
     // A range error names the override.
     @Test func badColumns() { #expect(overrideError(["columns=13"])?.message == "--set columns=13: expected a whole number from 1 to 12") }
     // A string for columns is refused.
-    @Test func columnsWord() { #expect(overrideError(["columns=two"])?.message == "--set columns=two: expected a whole number from 1 to 12") }
+    @Test func columnsWord() {
+        #expect(overrideError(["columns=two"])?.message == "--set columns=two: expected a whole number from 1 to 12")
+    }
     // An unknown key is suggested.
-    @Test func unknownKey() { #expect(overrideError(["colums=3"])?.message == "--set colums=3: unknown key 'colums'; did you mean 'columns'?") }
+    @Test func unknownKey() {
+        #expect(overrideError(["colums=3"])?.message == "--set colums=3: unknown key 'colums'; did you mean 'columns'?")
+    }
     // An unknown nested key is suggested with its path.
-    @Test func unknownSubkey() { #expect(overrideError(["body.sise=3"])?.message == "--set body.sise=3: unknown key 'body.sise'; did you mean 'body.size'?") }
+    @Test func unknownSubkey() {
+        #expect(overrideError(["body.sise=3"])?.message == "--set body.sise=3: unknown key 'body.sise'; did you mean 'body.size'?")
+    }
     // A key under a plain value is unknown.
-    @Test func keyUnderScalar() { #expect(overrideError(["columns.x=3"])?.message == "--set columns.x=3: unknown key 'columns.x'; did you mean 'columns'?") }
+    @Test func keyUnderScalar() {
+        #expect(overrideError(["columns.x=3"])?.message == "--set columns.x=3: unknown key 'columns.x'; did you mean 'columns'?")
+    }
     // Three levels are unknown, with a suggestion for the nearest real key.
-    @Test func tooDeep() { #expect(overrideError(["body.size.x=3"])?.message == "--set body.size.x=3: unknown key 'body.size.x'; did you mean 'body.size'?") }
+    @Test func tooDeep() {
+        #expect(overrideError(["body.size.x=3"])?.message == "--set body.size.x=3: unknown key 'body.size.x'; did you mean 'body.size'?")
+    }
     // Without = the override is malformed.
     @Test func noEquals() { #expect(overrideError(["columns"])?.message == "--set columns: expected KEY=VALUE, as in body.size=11") }
     // An empty key is malformed.
     @Test func emptyKey() { #expect(overrideError(["=3"])?.message == "--set =3: expected KEY=VALUE, as in body.size=11") }
     // extends cannot be overridden.
-    @Test func noExtends() { #expect(overrideError(["extends=letter"])?.message == "--set extends=letter: 'extends' cannot be overridden; choose the template to start from instead") }
+    @Test func noExtends() {
+        #expect(
+            overrideError(["extends=letter"])?.message
+                == "--set extends=letter: 'extends' cannot be overridden; choose the template to start from instead")
+    }
     // A colour error carries the colour message.
-    @Test func badColour() { #expect(overrideError(["body.color=gren"])?.message == "--set body.color=gren: unknown colour 'gren'; did you mean 'green'?") }
+    @Test func badColour() {
+        #expect(overrideError(["body.color=gren"])?.message == "--set body.color=gren: unknown colour 'gren'; did you mean 'green'?")
+    }
     // An empty value is an empty string.
     @Test func emptyValue() { #expect(overrideError(["body.color="])?.message == "--set body.color=: empty colour value") }
     // No room for text is blamed on the override that set the key.
     @Test func noRoom() {
-        #expect(overrideError(["columns=2", "margins=300pt"])?.message
-            == "--set margins=300pt: template leaves no room for text: columns would be -10.8 pt wide")
+        #expect(
+            overrideError(["columns=2", "margins=300pt"])?.message
+                == "--set margins=300pt: template leaves no room for text: columns would be -10.8 pt wide")
     }
     // The leading check blames the size when only the size was set.
     @Test func leadingCheck() {
-        #expect(overrideError(["body.size=30"])?.message == "--set body.size=30: size 30 pt needs a leading of at least 15 pt (the leading is 12 pt)")
+        #expect(
+            overrideError(["body.size=30"])?.message
+                == "--set body.size=30: size 30 pt needs a leading of at least 15 pt (the leading is 12 pt)")
     }
     // An unknown page size is suggested.
-    @Test func pageSizeTypo() { #expect(overrideError(["page.size=A44"])?.message == "--set page.size=A44: unknown page size 'A44'; did you mean 'A4'?") }
+    @Test func pageSizeTypo() {
+        #expect(overrideError(["page.size=A44"])?.message == "--set page.size=A44: unknown page size 'A44'; did you mean 'A4'?")
+    }
     // The file given is the one diagnostics name.
     @Test func fileName() {
         guard case .failure(let d) = TemplateLoader.apply(["x=1"], to: .default, file: "options") else { Issue.record("applied"); return }
