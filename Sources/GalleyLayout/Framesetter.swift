@@ -42,11 +42,15 @@ public final class Framesetter {
             enabled: h.enabled, minWord: h.minWord, leftMin: h.leftMin, rightMin: h.rightMin, capitals: h.capitals,
             maxConsecutive: h.maxConsecutive)
         self.hyphenator = h.enabled ? Hyphenator.forLanguage(template.language) : nil
+        hyphenator?.preload()
         self.attachments = AttachmentIndex(story: story)
+        // One engine probes the faces and then draws: one font map for this thread.
+        let engine = TextEngine(plan: .empty)
         let (plan, warnings) = FontPlan.resolve(
-            story: story, fallbackFaces: template.fallbackFaces, language: template.language, file: file)
+            story: story, fallbackFaces: template.fallbackFaces, language: template.language, file: file, engine: engine)
+        engine.plan = plan
         self.plan = plan
-        self.engine = TextEngine(plan: plan)
+        self.engine = engine
         diagnostics.append(contentsOf: warnings)
     }
 

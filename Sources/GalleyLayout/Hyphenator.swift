@@ -26,19 +26,37 @@ package struct HyphenationRules: Sendable, Equatable {
     }
 }
 
-/// A loaded libhyphen dictionary. Loading costs 8–17 ms, so each language is loaded once per
-/// process; hyphenating only reads the dictionary, so every thread shares it.
+/// A libhyphen dictionary. Loading one costs 8–17 ms, so each language is loaded once per
+/// process, on first use or by `preload()` on a thread of its own (off the start-up path);
+/// hyphenating only reads the dictionary, so every thread shares it.
 package final class Hyphenator: @unchecked Sendable {
-    private let dict: UnsafeMutablePointer<HyphenDict>
     /// The dictionary file.
     package let path: String
+    private let loading = NSLock()
+    private var loadedDict: UnsafeMutablePointer<HyphenDict>?
+    private var failed = false
 
-    private init(dict: UnsafeMutablePointer<HyphenDict>, path: String) {
-        self.dict = dict
+    private init(path: String) {
         self.path = path
     }
 
-    deinit { hnj_hyphen_free(dict) }
+    deinit { if let d = loadedDict { hnj_hyphen_free(d) } }
+
+    /// The dictionary, loaded on first use (callers racing the loader wait for it).
+    private var dict: UnsafeMutablePointer<HyphenDict>? {
+        loading.lock()
+        defer { loading.unlock() }
+        if loadedDict == nil && !failed {
+            loadedDict = hnj_hyphen_load(path)
+            failed = loadedDict == nil
+        }
+        return loadedDict
+    }
+
+    /// Starts loading the dictionary on a thread of its own.
+    package func preload() {
+        Thread { [self] in _ = dict }.start()
+    }
 
     /// Where dictionaries are looked for: `GALLEY_HYPHEN_DIR`, then Debian's folder.
     static var directories: [String] {
@@ -56,9 +74,7 @@ package final class Hyphenator: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let h = loaded[key] { return h }
-        let h = dictionaryFile(for: language).flatMap { path in
-            hnj_hyphen_load(path).map { Hyphenator(dict: $0, path: path) }
-        }
+        let h = dictionaryFile(for: language).map { Hyphenator(path: $0) }
         loaded[key] = h
         return h
     }
@@ -90,6 +106,7 @@ package final class Hyphenator: @unchecked Sendable {
         let lower = word.lowercased()
         let chars = lower.unicodeScalars.count
         guard chars == word.unicodeScalars.count, chars >= leftMin + rightMin else { return [] }
+        guard let dict else { return [] }
         // UTF-8 dictionaries take UTF-8; the others (de, nl, pt-PT) ISO 8859-1, one byte a character.
         let bytes: [UInt8]
         if dict.pointee.utf8 != 0 {

@@ -15,7 +15,8 @@ package final class TextEngine {
     /// 72 dpi, hint metrics off, hint style none, glyph positions not rounded: device-independent
     /// shaping, so the PDF and the PNG of a page break identically.
     package let context: OpaquePointer
-    let plan: FontPlan
+    /// The styles the engine serves (set once, before its first description is made).
+    package var plan: FontPlan
     /// Font description of each story style (index = style index), made on first use.
     private var descriptions: [OpaquePointer?] = []
     /// FontKey of each PangoFont this engine has met.
@@ -118,11 +119,11 @@ package struct FontPlan: Sendable {
     /// Resolves every face of the story with a throwaway engine on the calling thread.
     /// Substitutions become warnings located where the face was first asked for.
     package static func resolve(
-        story: Story, fallbackFaces: [String], language: String, file: String
+        story: Story, fallbackFaces: [String], language: String, file: String, engine: TextEngine? = nil
     ) -> (FontPlan, [Diagnostic]) {
         var faces: [String: Face] = [:]
         var diagnostics: [Diagnostic] = []
-        let probe = FontProbe()
+        let probe = FontProbe(engine: engine ?? TextEngine(plan: .empty))
         var names = Set(story.styles.map(\.face))
         names.formUnion(fallbackFaces)
         // Warnings in the order the faces appear in the source.
@@ -196,7 +197,9 @@ package struct FontPlan: Sendable {
 
 /// Asks fontconfig (through Pango) what a face name resolves to.
 private final class FontProbe {
-    let engine = TextEngine(plan: .empty)
+    let engine: TextEngine
+
+    init(engine: TextEngine) { self.engine = engine }
 
     /// Style words of PostScript names ("Helvetica-BoldOblique") and of "Family Style" names.
     static let styleWords: [(String, Int32, Bool)] = [
