@@ -184,26 +184,37 @@ struct Flow {
         guard let figures else { return false }
         let image = story.images[i]
         let rect = region.rect
-        let x: Double
-        // Below the page-wide floats already there (the top of the column may be taken).
+        // The float never overlaps another (a page-wide one, or an earlier float of this
+        // column): it goes down below whatever its box would meet, margins included.
+        let columnTop = y <= rect.y + 0.01
         var y = y
-        let clearOfPage = pageFloats.map { $0.exclusion }.filter { $0.extent(top: rect.y, bottom: rect.maxY) != nil }
-        var room = rect.height
-        for e in clearOfPage where e.rect.y - e.margin <= y + 0.01 && e.rect.maxY + e.margin > y {
-            y = e.rect.maxY + e.margin
+        var size = figures.size(image, maxWidth: rect.width, maxHeight: rect.height)
+        var box = Rect(x: 0, y: 0, width: 0, height: 0)
+        for _ in 0..<(region.exclusions.count + 2) {
+            let total = size.h + size.caption
+            let x: Double
+            switch side {
+            case .left: x = rect.x
+            case .right: x = rect.maxX - size.w
+            case .center: x = rect.x + (rect.width - size.w) / 2
+            }
+            box = Rect(x: x, y: y, width: size.w, height: total)
+            let m = image.margin
+            let blocking = region.exclusions.filter { e in
+                let b = Rect(x: e.rect.x - e.margin, y: e.rect.y - e.margin, width: e.rect.width + 2 * e.margin, height: e.rect.height + 2 * e.margin)
+                return box.x - m < b.maxX && box.maxX + m > b.x && box.y - m < b.maxY && box.maxY + m > b.y
+            }
+            guard let lowest = blocking.map({ $0.rect.maxY + $0.margin + m }).max() else { break }
+            y = lowest
+            // At the top of a column (below what is already there), shrink to the room left.
+            if columnTop && y + total > rect.maxY {
+                size = figures.size(image, maxWidth: rect.width, maxHeight: max(1, rect.maxY - y))
+            }
         }
-        for e in clearOfPage where e.rect.y - e.margin > y { room = min(room, e.rect.y - e.margin - y) }
-        room = min(room, rect.maxY - y)
-        let size = figures.size(image, maxWidth: rect.width, maxHeight: max(1, y <= rect.y + 0.01 ? room : rect.height))
         let total = size.h + size.caption
-        let atTop = y <= rect.y + 0.01 || clearOfPage.contains { abs($0.rect.maxY + $0.margin - y) < 0.01 }
-        if total > room + 0.01 && !atTop { return false }
-        switch side {
-        case .left: x = rect.x
-        case .right: x = rect.maxX - size.w
-        case .center: x = rect.x + (rect.width - size.w) / 2
-        }
-        let imageRect = Rect(x: x, y: y, width: size.w, height: size.h)
+        let firstInColumn = columnTop && frame.lines.isEmpty
+        if y + total > rect.maxY + 0.01 && !firstInColumn { return false }
+        let imageRect = Rect(x: box.x, y: y, width: size.w, height: size.h)
         var exclusion = figures.exclusion(i, image: imageRect, captionHeight: size.caption)
         switch side {
         case .left: exclusion.contourSides = .right

@@ -227,6 +227,31 @@ let longText = paragraphs(40)
         #expect(abs(bottom.rect.maxY - ps[0].frames[0].rect.maxY) < 1)
     }
 
+    // Floats never overlap: a second float that would meet the first goes below it (or on).
+    @Test func floatsDoNotOverlap() {
+        let fs = floatStory("<img src=\"images/chart.png\">\n<img src=\"images/badge.png\">\n<img src=\"images/harbour.jpg\">\n" + longText) { images in
+            images[0].placement = .float(.left)
+            images[0].widthSpec = .percent(60)
+            images[1].placement = .float(.right)
+            images[1].widthSpec = .percent(60)
+            images[2].placement = .span
+            images[2].widthSpec = .percent(50)
+        }
+        let ps = pages(of: fs)
+        for page in ps {
+            let all = page.frames.flatMap(\.images) + page.floats
+            for (k, a) in all.enumerated() {
+                for b in all[(k + 1)...] {
+                    let overlap = a.rect.x < b.rect.maxX && a.rect.maxX > b.rect.x && a.rect.y < b.rect.maxY && a.rect.maxY > b.rect.y
+                    #expect(!overlap, "page \(page.number): \(a.rect) and \(b.rect)")
+                }
+            }
+        }
+        #expect(ps.flatMap { $0.frames.flatMap(\.images) + $0.floats }.count == 3)
+        expectNoLineUnderAnImage(ps)
+        expectPartition(fs)
+    }
+
     // Captions sit under their image and count in the exclusion.
     @Test func caption() {
         let fs = floatStory("<img src=\"images/chart.png\">\n" + longText) { images in
