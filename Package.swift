@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["GalleyCLI"], path: "Sources/TestSupport"),
         .testTarget(name: "MarkupTests", dependencies: ["GalleyMarkup", "TestSupport"]),
         .testTarget(name: "StoryTests", dependencies: ["GalleyStory", "TestSupport"]),
-        .testTarget(name: "LayoutTests", dependencies: ["GalleyLayout", "TestSupport"]),
+        .testTarget(name: "LayoutTests", dependencies: ["GalleyLayout", "GalleyRender", "TestSupport"]),
         .testTarget(name: "RenderTests", dependencies: ["GalleyRender", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["GalleyCLI", "TestSupport"]),
     ],

@@ -201,7 +201,9 @@ struct Flow {
             box = Rect(x: x, y: y, width: size.w, height: total)
             let m = image.margin
             let blocking = region.exclusions.filter { e in
-                let b = Rect(x: e.rect.x - e.margin, y: e.rect.y - e.margin, width: e.rect.width + 2 * e.margin, height: e.rect.height + 2 * e.margin)
+                let b = Rect(
+                    x: e.rect.x - e.margin, y: e.rect.y - e.margin, width: e.rect.width + 2 * e.margin, height: e.rect.height + 2 * e.margin
+                )
                 return box.x - m < b.maxX && box.maxX + m > b.x && box.y - m < b.maxY && box.maxY + m > b.y
             }
             guard let lowest = blocking.map({ $0.rect.maxY + $0.margin + m }).max() else { break }

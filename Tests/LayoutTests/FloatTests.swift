@@ -229,7 +229,8 @@ let longText = paragraphs(40)
 
     // Floats never overlap: a second float that would meet the first goes below it (or on).
     @Test func floatsDoNotOverlap() {
-        let fs = floatStory("<img src=\"images/chart.png\">\n<img src=\"images/badge.png\">\n<img src=\"images/harbour.jpg\">\n" + longText) { images in
+        let fs = floatStory("<img src=\"images/chart.png\">\n<img src=\"images/badge.png\">\n<img src=\"images/harbour.jpg\">\n" + longText)
+        { images in
             images[0].placement = .float(.left)
             images[0].widthSpec = .percent(60)
             images[1].placement = .float(.right)
