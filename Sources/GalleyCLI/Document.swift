@@ -1,7 +1,8 @@
-import Foundation
+import FoundationEssentials
 import GalleyLayout
 import GalleyMarkup
 import GalleyStory
+import Glibc
 
 /// An input file taken through the stages up to a framesetter ready to lay out.
 struct Document {
@@ -52,9 +53,9 @@ enum Loader {
             bytes = io.readStandardInput()
         } else {
             guard let data = FileManager.default.contents(atPath: o.input) else {
-                var isDir: ObjCBool = false
+                var isDir = false
                 let exists = FileManager.default.fileExists(atPath: o.input, isDirectory: &isDir)
-                let why = !exists ? "No such file or directory" : isDir.boolValue ? "it is a folder" : "Permission denied"
+                let why = !exists ? "No such file or directory" : isDir ? "it is a folder" : "Permission denied"
                 diagnostics.append(.error("cannot read '\(o.input)': \(why)"))
                 return nil
             }
@@ -69,7 +70,7 @@ enum Loader {
         }
         sources[path] = source
         let document = MarkupParser.parse(source)
-        let base = o.input == "-" ? FileManager.default.currentDirectoryPath : (o.input as NSString).deletingLastPathComponent
+        let base = o.input == "-" ? FileManager.default.currentDirectoryPath : FilePath.directory(of: o.input)
         var builder = StoryBuilder(template: template, baseDirectory: base.isEmpty ? "." : base)
         builder.socialEverywhere = o.social
         for folder in template.social.emoticons + o.emoticons {

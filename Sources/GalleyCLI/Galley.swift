@@ -1,8 +1,9 @@
-import Foundation
+import FoundationEssentials
 import GalleyLayout
 import GalleyMarkup
 import GalleyRender
 import GalleyStory
+import Glibc
 
 /// The `galley` command line, testable in-process: `Galley.main(arguments:io:)` returns the exit status.
 /// 0 success (warnings allowed), 1 input errors, 2 usage errors.
@@ -68,7 +69,7 @@ public enum Galley {
             Commands:
 
             """
-        for c in commands { s += "  " + c.name.padding(toLength: 11, withPad: " ", startingAt: 0) + c.summary + "\n" }
+        for c in commands { s += "  " + c.name.padded(to: 11) + c.summary + "\n" }
         s += """
 
             Run 'galley COMMAND --help' for a command's options.

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import GalleyMarkup
+import Glibc
 
 /// Where a command reads and writes: the real streams, or buffers in tests.
 public final class IO: @unchecked Sendable {
@@ -23,11 +25,11 @@ public final class IO: @unchecked Sendable {
     /// The process's own streams.
     public static func process() -> IO {
         IO(
-            standardInput: { [UInt8](FileHandle.standardInput.readDataToEndOfFile()) },
-            writeOutput: { FileHandle.standardOutput.write($0) },
+            standardInput: { (try? RawIO.readAll(0).get()) ?? [] },
+            writeOutput: { data in data.withUnsafeBytes { _ = RawIO.writeAll(1, $0) } },
             writeError: { s in
                 var s = s
-                s.withUTF8 { b in _ = write(2, b.baseAddress, b.count) }
+                _ = s.withUTF8 { RawIO.writeAll(2, UnsafeRawBufferPointer($0)) }
             },
             errorIsTerminal: isatty(2) != 0,
             environment: ProcessInfo.processInfo.environment)

@@ -1,7 +1,8 @@
-import Foundation
+import FoundationEssentials
 import GalleyLayout
 import GalleyMarkup
 import GalleyStory
+import Glibc
 
 /// What `galley inspect` reports: per page and column, the visible range as character offsets,
 /// the source line:col where it starts, line and image counts, and text that did not fit.
@@ -98,7 +99,7 @@ struct InspectReport {
                         page: page.number, column: frame.column + 1,
                         source: story.sourceMap.sourceLocation(ofByte: l.storyRange.lowerBound, in: story.text).map { "\($0)" },
                         excess: round1(max(l.contentWidth - l.box.width, l.box.maxY - frame.rect.maxY)),
-                        text: String(text.trimmingCharacters(in: .whitespacesAndNewlines))))
+                        text: String(text.trimmed(newlines: true))))
             }
         }
         let r = page.visibleRange

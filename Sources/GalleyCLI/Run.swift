@@ -1,8 +1,9 @@
-import Foundation
+import FoundationEssentials
 import GalleyLayout
 import GalleyMarkup
 import GalleyRender
 import GalleyStory
+import Glibc
 
 /// One command being carried out: validates its arguments, runs the stages, reports.
 struct Run {
@@ -112,7 +113,7 @@ struct Run {
             try body(path)
             return
         }
-        let tmp = NSTemporaryDirectory() + "galley-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).out"
+        let tmp = FilePath.join(FilePath.temporaryDirectory, "galley-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).out")
         defer { unlink(tmp) }
         try body(tmp)
         guard let data = FileManager.default.contents(atPath: tmp) else {
@@ -147,7 +148,7 @@ struct Run {
         let before = doc.framesetter.diagnostics.all.count
         let title =
             arguments.value("title")
-            ?? (o.input == "-" ? "Untitled" : ((o.input as NSString).lastPathComponent as NSString).deletingPathExtension)
+            ?? (o.input == "-" ? "Untitled" : FilePath.deletingExtension(FilePath.name(of: o.input)))
         let metadata = PDFMetadata(
             title: title, creator: "Galley \(Galley.version)", date: PDFMetadata.reproducibleDate(environment: io.environment))
         var pages = 0
@@ -252,7 +253,7 @@ struct Run {
         var s = ""
         let width = (Template.builtins.map(\.name.count).max() ?? 0) + 2
         for t in Template.builtins {
-            s += t.name.padding(toLength: width, withPad: " ", startingAt: 0) + t.summary + "\n"
+            s += t.name.padded(to: width) + t.summary + "\n"
         }
         io.writeOutput(Data(s.utf8))
         return 0
@@ -261,6 +262,6 @@ struct Run {
 
 /// `dir/name.txt` → `dir/name<suffix>.ext`.
 func replacingExtension(_ path: String, with ext: String, suffix: String = "") -> String {
-    let base = (path as NSString).deletingPathExtension
+    let base = FilePath.deletingExtension(path)
     return base + suffix + "." + ext
 }

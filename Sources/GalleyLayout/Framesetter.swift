@@ -1,6 +1,7 @@
-import Foundation
+import FoundationEssentials
 import GalleyMarkup
 import GalleyStory
+import Glibc
 
 /// How the framesetter runs.
 public struct LayoutOptions: Sendable {
@@ -88,9 +89,11 @@ public final class Framesetter {
         let count = story.paragraphs.count
         let threads = options.threads ?? min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
         let parallel = threads > 1 && count >= 24 && story.text.utf8.count >= 16_384
-        let pipeline =
+        var pipeline =
             parallel
             ? ShapingPipeline(story: story, plan: plan, setting: setting, widths: widths, threads: threads) : nil
+        // With no worker thread to be had, this thread shapes every paragraph itself.
+        pipeline = pipeline?.workers == 0 ? nil : pipeline
         defer { pipeline?.stop() }
         // Paragraphs taken during the current page, so the page can be laid out again.
         var taken: [Int: ParagraphLayout] = [:]

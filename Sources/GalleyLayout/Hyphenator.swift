@@ -1,5 +1,6 @@
 import CHyphen
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Hyphenation settings (from the template).
 package struct HyphenationRules: Sendable, Equatable {
@@ -32,7 +33,7 @@ package struct HyphenationRules: Sendable, Equatable {
 package final class Hyphenator: @unchecked Sendable {
     /// The dictionary file.
     package let path: String
-    private let loading = NSLock()
+    private let loading = Lock()
     private var loadedDict: UnsafeMutablePointer<HyphenDict>?
     private var failed = false
 
@@ -55,7 +56,7 @@ package final class Hyphenator: @unchecked Sendable {
 
     /// Starts loading the dictionary on a thread of its own.
     package func preload() {
-        Thread { [self] in _ = dict }.start()
+        startThread { [self] in _ = dict }
     }
 
     /// Where dictionaries are looked for: `GALLEY_HYPHEN_DIR`, then Debian's folder.
@@ -65,7 +66,7 @@ package final class Hyphenator: @unchecked Sendable {
         return dirs
     }
 
-    private static let lock = NSLock()
+    private static let lock = Lock()
     nonisolated(unsafe) private static var loaded: [String: Hyphenator?] = [:]
 
     /// The dictionary for a BCP 47 language ("en", "en-GB", "de-CH", "pt-BR"), or nil when none is installed.
@@ -81,7 +82,7 @@ package final class Hyphenator: @unchecked Sendable {
 
     /// The file for a language: exact region first, then the language's usual region, then any.
     static func dictionaryFile(for language: String) -> String? {
-        let parts = language.replacingOccurrences(of: "_", with: "-").split(separator: "-").map(String.init)
+        let parts = language.replacing("_", with: "-").split(separator: "-").map(String.init)
         guard let lang = parts.first?.lowercased(), !lang.isEmpty else { return nil }
         let region = parts.dropFirst().first { $0.count == 2 }?.uppercased()
         let usual = ["en": "US", "de": "DE", "fr": "FR", "es": "ES", "it": "IT", "nl": "NL", "pt": "PT"][lang]

@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import GalleyStory
+import Glibc
 
 /// Shapes and breaks paragraphs ahead of the framesetter on dedicated threads, each with its own
 /// `TextEngine` (Pango is not thread-safe; a font map per thread is the measured way to use two
@@ -11,7 +12,7 @@ final class ShapingPipeline: @unchecked Sendable {
     private let setting: ParagraphSetting
     private let widths: LineWidths
     private let window: Int
-    private let condition = NSCondition()
+    private let condition = Condition()
     /// Finished paragraphs not yet taken (nil: not done, or taken).
     private var slots: [ParagraphLayout?]
     private var done: [Bool]
@@ -29,14 +30,17 @@ final class ShapingPipeline: @unchecked Sendable {
         self.window = window
         slots = Array(repeating: nil, count: story.paragraphs.count)
         done = Array(repeating: false, count: story.paragraphs.count)
-        running = threads
-        for n in 0..<threads {
-            let t = Thread { [self] in work() }
-            t.name = "galley-shaper-\(n)"
-            t.stackSize = 4 << 20
-            t.start()
+        condition.lock()
+        defer { condition.unlock() }
+        for _ in 0..<threads where startThread(stackSize: 4 << 20, { [self] in work() }) {
+            running += 1
         }
+        workers = running
     }
+
+    /// The worker threads started (0 when the system refused them all: the caller then lays
+    /// paragraphs out itself).
+    private(set) var workers = 0
 
     /// One worker: its own engine, taking paragraphs in order until none are left.
     private func work() {

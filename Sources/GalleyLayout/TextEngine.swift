@@ -1,7 +1,8 @@
 import CPango
-import Foundation
+import FoundationEssentials
 import GalleyMarkup
 import GalleyStory
+import Glibc
 
 /// Pango units per point (at 72 dpi a device unit is a point).
 package let pangoScale = Double(PANGO_SCALE)
@@ -214,7 +215,7 @@ private final class FontProbe {
         var candidates: [FontPlan.Face] = []
         // "Helvetica-Bold": a PostScript name.
         if let dash = name.lastIndex(of: "-") {
-            let family = String(name[..<dash]).trimmingCharacters(in: .whitespaces)
+            let family = String(name[..<dash]).trimmed()
             let word = name[name.index(after: dash)...].lowercased()
             if let (_, w, i) = Self.styleWords.first(where: { $0.0 == word }), !family.isEmpty {
                 candidates.append(FontPlan.Face(family: family, weight: w, italic: i))
@@ -311,7 +312,7 @@ package typealias FontKey = Int32
 /// Process-wide table of fonts met while shaping: Pango font description string ↔ key.
 package final class FontRegistry: @unchecked Sendable {
     package static let shared = FontRegistry()
-    private let lock = NSLock()
+    private let lock = Lock()
     private var byName: [String: FontKey] = [:]
     private var names: [String] = []
     private var color: [Bool] = []

@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import GalleyMarkup
+import Glibc
 
 /// Writes an output through a temporary file in the same folder, renamed over the target only
 /// when complete: a failed build never leaves a half-written file or destroys the previous one.
@@ -14,21 +15,20 @@ struct AtomicFile {
         let dir: String
         let name: String
         if target == "-" {
-            dir = NSTemporaryDirectory()
+            dir = FilePath.temporaryDirectory
             name = "galley-stdout"
         } else {
-            dir = (target as NSString).deletingLastPathComponent.isEmpty ? "." : (target as NSString).deletingLastPathComponent
-            name = (target as NSString).lastPathComponent
-            var isDir: ObjCBool = false
-            if !FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) || !isDir.boolValue {
+            dir = FilePath.directory(of: target).isEmpty ? "." : FilePath.directory(of: target)
+            name = FilePath.name(of: target)
+            var isDir = false
+            if !FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) || !isDir {
                 throw RenderError(.error("cannot write '\(target)': no such folder '\(dir)'"))
             }
-            if FileManager.default.fileExists(atPath: target, isDirectory: &isDir), isDir.boolValue {
+            if FileManager.default.fileExists(atPath: target, isDirectory: &isDir), isDir {
                 throw RenderError(.error("cannot write '\(target)': it is a folder"))
             }
         }
-        temporaryPath = (dir as NSString).appendingPathComponent(
-            ".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+        temporaryPath = FilePath.join(dir, ".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
     }
 
     /// Moves the finished temporary file into place (or copies it to standard output).
@@ -38,7 +38,9 @@ struct AtomicFile {
             guard let data = FileManager.default.contents(atPath: temporaryPath) else {
                 throw RenderError(.error("cannot read back the output"))
             }
-            FileHandle.standardOutput.write(data)
+            if let e = data.withUnsafeBytes({ RawIO.writeAll(1, $0) }) {
+                throw RenderError(.error("cannot write to standard output: \(e.message)"))
+            }
             return
         }
         if rename(temporaryPath, target) != 0 {

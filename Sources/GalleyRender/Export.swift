@@ -1,10 +1,11 @@
 import CCairo
 import CGalleyZlib
 import CPNG
-import Foundation
+import FoundationEssentials
 import GalleyLayout
 import GalleyMarkup
 import GalleyStory
+import Glibc
 
 /// Document metadata written into the PDF.
 public struct PDFMetadata: Sendable {
@@ -23,7 +24,7 @@ public struct PDFMetadata: Sendable {
 
     /// The date from `SOURCE_DATE_EPOCH`, or 2000-01-01T00:00:00Z.
     public static func reproducibleDate(environment: [String: String] = ProcessInfo.processInfo.environment) -> Date {
-        if let s = environment["SOURCE_DATE_EPOCH"], let t = Int64(s.trimmingCharacters(in: .whitespaces)), t >= 0 {
+        if let s = environment["SOURCE_DATE_EPOCH"], let t = Int64(s.trimmed()), t >= 0 {
             return Date(timeIntervalSince1970: TimeInterval(t))
         }
         return Date(timeIntervalSince1970: 946_684_800)

@@ -1,9 +1,10 @@
 import CCairo
 import CPixbuf
-import Foundation
+import FoundationEssentials
 import GalleyLayout
 import GalleyMarkup
 import GalleyStory
+import Glibc
 
 /// Decodes the story's images into Cairo surfaces once each. JPEG files keep their original
 /// bytes attached, so the PDF embeds them without re-encoding.

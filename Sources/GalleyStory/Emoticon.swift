@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import GalleyMarkup
+import Glibc
 
 /// What an emoticon code such as `[微笑]` stands for.
 public enum Emoticon: Sendable, Equatable {
@@ -78,16 +79,16 @@ enum EmoticonPackLoader {
     static let topLevelKeys = ["name", "emoticons", "description", "author", "license", "version"]
 
     static func load(folder: String) -> Result<Pack, Diagnostic> {
-        let file = (folder as NSString).appendingPathComponent("pack.json")
-        var standIn = (folder as NSString).lastPathComponent
+        let file = FilePath.join(folder, "pack.json")
+        var standIn = FilePath.name(of: folder)
         if standIn.isEmpty || standIn == "/" { standIn = folder }
         guard let data = FileManager.default.contents(atPath: file) else {
-            var isFolder: ObjCBool = false
+            var isFolder = false
             let exists = FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder)
             let reason =
                 !exists
                 ? "the folder '\(folder)' does not exist"
-                : !isFolder.boolValue
+                : !isFolder
                     ? "'\(folder)' is not a folder"
                     : FileManager.default.fileExists(atPath: file)
                         ? "pack.json cannot be read"
@@ -133,7 +134,7 @@ enum EmoticonPackLoader {
                 guard case .string(let s) = m.value.kind else {
                     throw fail("\"name\" must be a string, got \(m.value.described)", m.value)
                 }
-                let trimmed = s.trimmingCharacters(in: .whitespaces)
+                let trimmed = s.trimmed()
                 guard !trimmed.isEmpty else { throw fail("\"name\" is empty", m.value) }
                 name = trimmed
             }
@@ -171,7 +172,7 @@ enum EmoticonPackLoader {
             let scalars = Array(code.unicodeScalars)
             func isBreak(_ s: Unicode.Scalar) -> Bool { s == "[" || s == "]" || s.properties.isWhitespace }
             guard scalars.count >= 2, scalars.first == "[", scalars.last == "]" else {
-                let inner = code.trimmingCharacters(in: CharacterSet(charactersIn: "[] "))
+                let inner = code.trimmed(of: ["[", "]", " "])
                 let hint = inner.isEmpty ? "" : ", as in '[\(inner)]'"
                 throw fail("code '\(code)' must be written in brackets\(hint)", at: m.keyStart, length: m.keyLength)
             }
@@ -201,7 +202,7 @@ enum EmoticonPackLoader {
                 guard case .string(let emoji) = e.value.kind else {
                     throw fail("the emoji of \(code) must be a string, got \(e.value.described)", e.value)
                 }
-                if emoji.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                if emoji.trimmed(newlines: true).isEmpty {
                     throw fail("\(code) has an empty emoji", e.value)
                 }
                 return .emoji(emoji)
@@ -212,17 +213,17 @@ enum EmoticonPackLoader {
 
         /// The absolute path of an image named in the pack, checked to be an existing PNG or SVG.
         func imagePath(_ file: String, code: String, _ v: JSONValue) throws(Diagnostic) -> String {
-            if file.trimmingCharacters(in: .whitespaces).isEmpty { throw fail("\(code) has an empty file name", v) }
-            var path = file.hasPrefix("/") ? file : (folder as NSString).appendingPathComponent(file)
+            if file.trimmed().isEmpty { throw fail("\(code) has an empty file name", v) }
+            var path = file.hasPrefix("/") ? file : FilePath.join(folder, file)
             if !path.hasPrefix("/") {
-                path = (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(path)
+                path = FilePath.join(FileManager.default.currentDirectoryPath, path)
             }
             path = URL(fileURLWithPath: path).standardized.path
-            var isFolder: ObjCBool = false
+            var isFolder = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
                 throw fail("\(code) points to '\(file)', which does not exist", v)
             }
-            if isFolder.boolValue { throw fail("\(code) points to '\(file)', which is a folder", v) }
+            if isFolder { throw fail("\(code) points to '\(file)', which is a folder", v) }
             switch ImageInfo.read(path: path) {
             case .failure(let e):
                 throw fail("\(code) points to '\(file)', which cannot be used: \(e.message)", v)

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What an image file's header says: enough to lay the image out without decoding it.
 public struct ImageInfo: Hashable, Sendable {
@@ -48,14 +49,14 @@ public struct ImageInfo: Hashable, Sendable {
     /// viewBox. Nil when the bytes are not an SVG document.
     private static func parseSVG(_ b: [UInt8]) -> Result<ImageInfo, ReadError>? {
         let head = String(decoding: b.prefix(8192), as: UTF8.self)
-        guard let open = head.range(of: "<svg") else { return nil }
+        guard let open = head.firstRange(of: "<svg") else { return nil }
         guard let close = head[open.upperBound...].firstIndex(of: ">") else {
             return .failure(ReadError(message: "the SVG file has no complete <svg> element"))
         }
         let tag = head[open.upperBound..<close]
         func attribute(_ name: String) -> String? {
             var search = tag[...]
-            while let r = search.range(of: name) {
+            while let r = search.firstRange(of: name) {
                 let before = r.lowerBound == tag.startIndex ? " " : tag[tag.index(before: r.lowerBound)]
                 var i = r.upperBound
                 while i < tag.endIndex && tag[i] == " " { i = tag.index(after: i) }
@@ -74,7 +75,7 @@ public struct ImageInfo: Hashable, Sendable {
         }
         /// A CSS length in points (px, pt, mm, cm, in; unitless = px); nil for percentages.
         func points(_ v: String?) -> Double? {
-            guard var v = v?.trimmingCharacters(in: .whitespaces), !v.isEmpty, !v.hasSuffix("%") else { return nil }
+            guard var v = v?.trimmed(), !v.isEmpty, !v.hasSuffix("%") else { return nil }
             var unit = 0.75
             for (suffix, factor) in [("px", 0.75), ("pt", 1.0), ("mm", 72 / 25.4), ("cm", 72 / 2.54), ("in", 72.0)]
             where v.hasSuffix(suffix) {

@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import GalleyMarkup
+import Glibc
 
 /// Which kinds of social text are found, and where mentions and topics link to.
 public struct SocialSettings: Sendable, Equatable {
@@ -16,12 +17,12 @@ public struct SocialSettings: Sendable, Equatable {
 
     /// The link of a mention (`name` without the `@`).
     public func mentionLink(_ name: String) -> String {
-        mentionURL.replacingOccurrences(of: "{name}", with: SocialText.percentEncoded(name))
+        mentionURL.replacing("{name}", with: SocialText.percentEncoded(name))
     }
 
     /// The link of a topic (`topic` without its `#`s).
     public func topicLink(_ topic: String) -> String {
-        topicURL.replacingOccurrences(of: "{topic}", with: SocialText.percentEncoded(topic))
+        topicURL.replacing("{topic}", with: SocialText.percentEncoded(topic))
     }
 }
 

@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import GalleyMarkup
+import Glibc
 
 /// What a run of characters looks like: NSAttributedString's character attributes, as far as
 /// Galley supports them. Styles are deduplicated into `Story.styles`; runs refer to them by index.

@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import GalleyMarkup
+import Glibc
 
 /// Turns the parser's flat node sequence into a `Story`, giving tags their meaning and checking
 /// attribute values. Diagnostics are collected, never printed.
@@ -576,7 +577,7 @@ public struct StoryBuilder {
                 diagnostics.append(.error("<a> needs an href attribute", file: file, at: tag.location, length: 2))
                 return
             }
-            let target = href.value.trimmingCharacters(in: .whitespaces)
+            let target = href.value.trimmed()
             if target.isEmpty {
                 error("empty link href", href)
                 return
@@ -669,7 +670,7 @@ public struct StoryBuilder {
                 diagnostics.append(.error("<img> needs a src attribute", file: file, at: tag.location, length: 4))
                 return
             }
-            let value = src.value.trimmingCharacters(in: .whitespaces)
+            let value = src.value.trimmed()
             if value.isEmpty {
                 error("empty image src", src)
                 return
@@ -678,9 +679,9 @@ public struct StoryBuilder {
             var widthSpec: ImageLength?
             var width: Double?
             if let w = tag.attribute("width") {
-                let v = w.value.trimmingCharacters(in: .whitespaces)
+                let v = w.value.trimmed()
                 if v.hasSuffix("%") {
-                    if let p = Double(v.dropLast().trimmingCharacters(in: .whitespaces)), p > 0, p <= 100 {
+                    if let p = Double(v.dropLast().trimmed()), p > 0, p <= 100 {
                         widthSpec = .percent(p)
                     } else {
                         error("width must be a percentage from 0 to 100, got '\(w.value)'", w)
@@ -696,7 +697,7 @@ public struct StoryBuilder {
                 guard let n = number(h, what: "height", positive: true, maximum: 100_000) else { return }
                 height = n
             }
-            let path = value.hasPrefix("/") ? value : (builder.baseDirectory as NSString).appendingPathComponent(value)
+            let path = value.hasPrefix("/") ? value : FilePath.join(builder.baseDirectory, value)
             let info: ImageInfo
             switch ImageInfo.read(path: path) {
             case .success(let i): info = i
@@ -710,7 +711,7 @@ public struct StoryBuilder {
             image.placement = placement
             (image.wrap, image.margin, image.shape) = options
             if let c = tag.attribute("caption") {
-                let caption = c.value.trimmingCharacters(in: .whitespaces)
+                let caption = c.value.trimmed()
                 image.caption = caption.isEmpty ? nil : caption
             }
             switch placement {
@@ -762,7 +763,7 @@ public struct StoryBuilder {
             if tag.attribute("class")?.value == "emoticon" { return .inline }
             var result = ImagePlacement.block
             if let f = tag.attribute("float") {
-                let v = f.value.trimmingCharacters(in: .whitespaces).lowercased()
+                let v = f.value.trimmed().lowercased()
                 switch v {
                 case "left": result = .float(.left)
                 case "right": result = .float(.right)
@@ -779,8 +780,8 @@ public struct StoryBuilder {
                 }
             }
             let spansPage = tag.attribute("span").map { ["page", "columns", "all", "true", ""].contains($0.value.lowercased()) } ?? false
-            let columns = tag.attribute("columns").flatMap { Int($0.value.trimmingCharacters(in: .whitespaces)) } ?? 1
-            if let c = tag.attribute("columns"), Int(c.value.trimmingCharacters(in: .whitespaces)) == nil {
+            let columns = tag.attribute("columns").flatMap { Int($0.value.trimmed()) } ?? 1
+            if let c = tag.attribute("columns"), Int(c.value.trimmed()) == nil {
                 error("columns must be a whole number, got '\(c.value)'", c)
                 return nil
             }
@@ -801,7 +802,7 @@ public struct StoryBuilder {
         mutating func wrapOptions(_ tag: MarkupTag, info: ImageInfo) -> (WrapMode, Double, ImageShape)? {
             var wrap = WrapMode.both
             if let w = tag.attribute("wrap") {
-                let v = w.value.trimmingCharacters(in: .whitespaces).lowercased()
+                let v = w.value.trimmed().lowercased()
                 guard let mode = WrapMode(rawValue: v) else {
                     var message = "unknown wrap '\(w.value)'"
                     if let s = Suggestion.closest(to: v, in: WrapMode.allCases.map(\.rawValue)) { message += "; did you mean '\(s)'?" }
@@ -830,7 +831,7 @@ public struct StoryBuilder {
         /// `circle`, `ellipse`, `alpha`, `box`, or `polygon(x y, x y, …)` in the image's pixels
         /// (or percentages of its size).
         mutating func parseShape(_ a: MarkupAttribute, info: ImageInfo) -> ImageShape? {
-            let v = a.value.trimmingCharacters(in: .whitespaces)
+            let v = a.value.trimmed()
             switch v.lowercased() {
             case "circle", "ellipse": return .ellipse
             case "alpha": return .alpha
@@ -858,7 +859,7 @@ public struct StoryBuilder {
                 }
                 guard parts.count == 2, let x = values[0], let y = values[1] else {
                     error(
-                        "malformed polygon: point \(k + 1) is '\(point.trimmingCharacters(in: .whitespaces))'; write 'x y' pairs separated by commas",
+                        "malformed polygon: point \(k + 1) is '\(point.trimmed())'; write 'x y' pairs separated by commas",
                         a)
                     return nil
                 }

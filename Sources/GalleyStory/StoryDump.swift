@@ -127,7 +127,7 @@ public enum StoryDump {
 
     /// `dumpQuoted`, with U+FFFC (an object's place in the text) escaped too.
     static func quoted(_ text: Substring) -> String {
-        dumpQuoted(String(text)).replacingOccurrences(of: "\u{FFFC}", with: "\\u{FFFC}")
+        dumpQuoted(String(text)).replacing("\u{FFFC}", with: "\\u{FFFC}")
     }
 
     /// The text of UTF-8 bytes `r`, clamped to the string.

@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import GalleyMarkup
+import Glibc
 
 /// Reading attribute values into styles: the character attributes of `<font>` and `<span>`
 /// and the paragraph attributes of `<p>` and `<h1>`–`<h3>`. A bad value is reported at the value
@@ -26,7 +27,7 @@ extension StoryBuilder.Run {
             case "color":
                 if let c = color(a) { style.color = c }
             case "face":
-                let face = a.value.trimmingCharacters(in: .whitespaces)
+                let face = a.value.trimmed()
                 if face.isEmpty {
                     error("empty face name", a)
                 } else {
@@ -58,7 +59,7 @@ extension StoryBuilder.Run {
                     style.background = c
                 }
             case "ligatures":
-                switch a.value.trimmingCharacters(in: .whitespaces) {
+                switch a.value.trimmed() {
                 case "0": style.ligatures = 0
                 case "1": style.ligatures = 1
                 case "2": style.ligatures = 2
@@ -185,7 +186,7 @@ extension StoryBuilder.Run {
         diagnostics.append(.error(message, file: file, at: loc, length: max(1, scalars)))
     }
 
-    func isNone(_ a: MarkupAttribute) -> Bool { a.value.trimmingCharacters(in: .whitespaces).lowercased() == "none" }
+    func isNone(_ a: MarkupAttribute) -> Bool { a.value.trimmed().lowercased() == "none" }
 
     mutating func color(_ a: MarkupAttribute) -> RGBA? {
         switch ColorParser.parse(a.value) {
@@ -198,7 +199,7 @@ extension StoryBuilder.Run {
 
     /// A number of points (any unit), checked against `maximum` and, when `positive`, above 0.
     mutating func number(_ a: MarkupAttribute, what: String, positive: Bool, maximum: Double) -> Double? {
-        let raw = a.value.trimmingCharacters(in: .whitespaces)
+        let raw = a.value.trimmed()
         let v: Double?
         if case .success(let p) = LengthParser.points(raw) { v = p } else { v = nil }
         guard let v, v.isFinite else {
@@ -218,9 +219,9 @@ extension StoryBuilder.Run {
 
     /// Points of a length written in points (any unit) or `em` of `em` points; nil if it is not one.
     static func points(_ raw: String, em: Double) -> Double? {
-        let s = raw.trimmingCharacters(in: .whitespaces)
+        let s = raw.trimmed()
         if s.lowercased().hasSuffix("em") {
-            let number = s.dropLast(2).trimmingCharacters(in: .whitespaces)
+            let number = s.dropLast(2).trimmed()
             guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.".contains($0)) }),
                 case .success(let v) = LengthParser.points(number)
             else { return nil }
@@ -249,7 +250,7 @@ extension StoryBuilder.Run {
 
     /// A number from -1 to 1 (obliqueness, expansion).
     mutating func fraction(_ a: MarkupAttribute, what: String) -> Double? {
-        let s = a.value.trimmingCharacters(in: .whitespaces)
+        let s = a.value.trimmed()
         guard let v = Double(s), v.isFinite, v >= -1, v <= 1, s.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.".contains($0)) }) else {
             error("\(what) must be a number from -1 to 1, got '\(a.value)'", a)
             return nil
@@ -260,7 +261,7 @@ extension StoryBuilder.Run {
     /// One of `options` (ignoring case): `unknown WHAT 'x'; did you mean 'y'?` or `…; use a, b or c`.
     /// Returns nil after reporting; `.some(nil)` when the option's value is nil.
     mutating func choice<T>(_ a: MarkupAttribute, what: String, _ options: [(String, T)]) -> T? {
-        let s = a.value.trimmingCharacters(in: .whitespaces)
+        let s = a.value.trimmed()
         if let match = options.first(where: { $0.0 == s.lowercased() }) { return match.1 }
         let names = options.map(\.0)
         var message = "unknown \(what) '\(s)'"
@@ -275,7 +276,7 @@ extension StoryBuilder.Run {
 
     /// `true` or `false`.
     mutating func flag(_ a: MarkupAttribute, what: String) -> Bool? {
-        switch a.value.trimmingCharacters(in: .whitespaces).lowercased() {
+        switch a.value.trimmed().lowercased() {
         case "true": return true
         case "false": return false
         default:
@@ -286,7 +287,7 @@ extension StoryBuilder.Run {
 
     /// 100–900, `bold` or `normal`.
     mutating func weight(_ a: MarkupAttribute) -> Int? {
-        let s = a.value.trimmingCharacters(in: .whitespaces)
+        let s = a.value.trimmed()
         if let d = Double(s), s.first?.isNumber == true || s.first == "-" {
             guard d == d.rounded(), d >= 100, d <= 900 else {
                 error("weight must be a whole number from 100 to 900, got '\(a.value)'", a)
@@ -361,7 +362,7 @@ extension StoryBuilder.Run {
             colorText.unicodeScalars.removeFirst()
             from += 1
         }
-        colorText = colorText.trimmingCharacters(in: .whitespaces)
+        colorText = colorText.trimmed()
         switch ColorParser.parse(colorText) {
         case .success(let c): return Shadow(dx: v[0], dy: v[1], blur: v[2], color: c)
         case .failure(let e):
@@ -419,10 +420,10 @@ extension StoryBuilder.Run {
 
     /// A BCP 47 tag, checked for shape only: a 2–8 letter language, then 1–8 letter-or-digit subtags.
     mutating func language(_ a: MarkupAttribute) -> String? {
-        let s = a.value.trimmingCharacters(in: .whitespaces)
+        let s = a.value.trimmed()
         if Self.isLanguageTag(s) { return s }
         var message = "'\(s)' is not a BCP 47 language tag"
-        let fixed = s.replacingOccurrences(of: "_", with: "-")
+        let fixed = s.replacing("_", with: "-")
         if fixed != s, Self.isLanguageTag(fixed) {
             message += "; did you mean '\(fixed)'?"
         } else {

@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import GalleyMarkup
+import Glibc
 
 /// How lines of a paragraph are set across the column. JSON key `alignment`.
 ///
@@ -73,8 +74,8 @@ public struct FooterSpec: Equatable, Sendable {
 
     /// `text` with `{page}` and `{pages}` filled in.
     public func text(page: Int, pages: Int) -> String {
-        text.replacingOccurrences(of: "{pages}", with: String(pages))
-            .replacingOccurrences(of: "{page}", with: String(page))
+        text.replacing("{pages}", with: String(pages))
+            .replacing("{page}", with: String(page))
     }
 }
 

@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import GalleyMarkup
+import Glibc
 
 /// Where the values being decoded came from: a template file, or one `--set KEY=VALUE` option.
 /// Decides how diagnostics read and where they point.
@@ -514,7 +515,7 @@ struct TemplateDecoder {
             }
             return out
         case .string(let s) where isOverride:
-            return s.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            return s.split(separator: ",").map { String($0).trimmed() }.filter { !$0.isEmpty }
         default:
             throw typeError("fallback", "expected a list of font names", v)
         }
@@ -546,7 +547,7 @@ struct TemplateDecoder {
             }
             return out
         case .string(let s) where isOverride:
-            return s.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            return s.split(separator: ",").map { String($0).trimmed() }.filter { !$0.isEmpty }
         default:
             throw typeError("social.emoticons", "expected a list of emoticon pack folders", v)
         }

@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import GalleyMarkup
+import Glibc
 
 /// Reads, overrides and writes templates.
 ///
@@ -327,8 +328,8 @@ public enum TemplateLoader {
     static func overrideLayer(_ text: String, file: String) throws(Diagnostic) -> JSONValue {
         let fail = { (problem: String) in Diagnostic.error("--set \(text): \(problem)", file: file) }
         guard let eq = text.firstIndex(of: "=") else { throw fail("expected KEY=VALUE, as in body.size=11") }
-        let key = text[..<eq].trimmingCharacters(in: .whitespaces)
-        let rawValue = text[text.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+        let key = text[..<eq].trimmed()
+        let rawValue = text[text.index(after: eq)...].trimmed()
         guard !key.isEmpty else { throw fail("expected KEY=VALUE, as in body.size=11") }
         let parts = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         if !TemplateSchema.topKeys.contains(parts[0]) {
@@ -389,19 +390,10 @@ public enum TemplateLoader {
 
     /// The file's text, or the system's reason why not (`No such file or directory`).
     static func readText(_ path: String) -> Result<String, ReadFailure> {
-        let fd = open(path, O_RDONLY)
-        if fd < 0 { return .failure(ReadFailure(text: String(cString: strerror(errno)))) }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                return .failure(ReadFailure(text: String(cString: strerror(errno))))
-            }
-            if n == 0 { break }
-            bytes.append(contentsOf: buffer[0..<n])
+        let bytes: [UInt8]
+        switch RawIO.readFile(path) {
+        case .success(let b): bytes = b
+        case .failure(let e): return .failure(ReadFailure(text: e.message))
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             return .failure(ReadFailure(text: "the file is not UTF-8 text"))

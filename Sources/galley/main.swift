@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
 import GalleyCLI
+import Glibc
 
 exit(Galley.main(arguments: Array(CommandLine.arguments.dropFirst()), io: .process()))

@@ -1,0 +1,69 @@
+import Glibc
+
+// The three threading tools the layout needs, over POSIX threads. Galley links
+// FoundationEssentials only (see GalleyMarkup/TextAndPaths.swift), which has no NSLock,
+// NSCondition or Thread.
+
+/// A mutual-exclusion lock.
+final class Lock: @unchecked Sendable {
+    fileprivate let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+
+    init() { pthread_mutex_init(mutex, nil) }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    func lock() { pthread_mutex_lock(mutex) }
+    func unlock() { pthread_mutex_unlock(mutex) }
+}
+
+/// A lock with a condition variable: `wait()` (lock held) releases the lock until a
+/// `broadcast()`, then holds it again.
+final class Condition: @unchecked Sendable {
+    private let guardLock = Lock()
+    private let variable = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+
+    init() { pthread_cond_init(variable, nil) }
+
+    deinit {
+        pthread_cond_destroy(variable)
+        variable.deallocate()
+    }
+
+    func lock() { guardLock.lock() }
+    func unlock() { guardLock.unlock() }
+    func wait() { pthread_cond_wait(variable, guardLock.mutex) }
+    func broadcast() { pthread_cond_broadcast(variable) }
+}
+
+/// Runs `body` on a new detached thread with a stack of `stackSize` bytes. Returns false (and
+/// runs nothing) when the system refuses a thread; callers then do the work themselves.
+@discardableResult
+func startThread(stackSize: Int = 1 << 20, _ body: @escaping @Sendable () -> Void) -> Bool {
+    var attributes = pthread_attr_t()
+    pthread_attr_init(&attributes)
+    defer { pthread_attr_destroy(&attributes) }
+    pthread_attr_setstacksize(&attributes, stackSize)
+    pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+    let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
+    var thread = pthread_t()
+    let status = pthread_create(
+        &thread, &attributes,
+        { raw in
+            Unmanaged<ThreadBody>.fromOpaque(raw!).takeRetainedValue().body()
+            return nil
+        }, context)
+    if status != 0 {
+        Unmanaged<ThreadBody>.fromOpaque(context).release()
+        return false
+    }
+    return true
+}
+
+/// What a thread started by `startThread` runs.
+private final class ThreadBody {
+    let body: @Sendable () -> Void
+    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+}
