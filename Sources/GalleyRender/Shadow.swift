@@ -4,13 +4,14 @@ import GalleyLayout
 import GalleyStory
 
 extension PageRenderer {
-    /// Pixels per point of shadow masks in a PDF: 300 ppi (a blurred mask holds no detail finer
-    /// than its σ: 3 pixels per σ are plenty, and the PDF keeps every pixel, deflated; 576 ppi
-    /// made a magazine with a shadow in every paragraph four times larger and 13 % slower).
+    /// Pixels per point of shadow masks in a PDF: what the blur needs, 1.5 pixels per σ,
+    /// between 72 and 300 ppi. A blurred mask holds no detail finer than its σ, the PDF keeps
+    /// every pixel (deflated on the drawing thread, the one that bounds a build), and viewers
+    /// interpolate it: a small blur (σ 0.5 pt) takes 216 ppi, a large one (σ 3 pt) 72 ppi.
     static let pdfShadowResolution = 300.0 / 72
-    static let pdfShadowMinimum = 300.0 / 72
+    static let pdfShadowMinimum = 1.0
     /// Pixels per σ a PDF mask needs.
-    static let pdfPixelsPerSigma = 3.0
+    static let pdfPixelsPerSigma = 1.5
     /// Most pixels one shadow mask may hold. A PDF keeps every mask of a page until the page is
     /// written, so its budget is smaller; an image surface uses the mask at once.
     static let shadowPixelBudget = (pdf: 1 << 20, image: 1 << 23)
@@ -29,10 +30,9 @@ extension PageRenderer {
     /// With no blur the glyph outlines are filled as a path at the offset (paths, not text: a PDF
     /// reader must not find the words twice), except colour glyphs, which have no outline: they
     /// take the mask route below, unblurred. With a blur radius `r` the glyphs are rendered into
-    /// an A8 mask at a high resolution (4 × the device scale on an image; in a PDF 8 px per
-    /// point for a small blur, down to 300 ppi for a large one; less only for a huge run),
-    /// blurred with a box blur applied three
-    /// times in each direction (≈ a Gaussian with σ = r / 2, the CSS convention), and painted in
+    /// an A8 mask (at 4 × the device scale on an image; in a PDF at 1.5 px per σ, 72 to
+    /// 300 ppi; less only for a huge run), blurred with a box blur applied three times in each
+    /// direction (≈ a Gaussian with σ = r / 2, the CSS convention), and painted in
     /// the shadow colour through the mask. One mask per run, freed as soon as it is painted.
     func drawShadow(_ shadow: Shadow, of placed: PlacedRun, on cr: OpaquePointer, target: Target) {
         let style = placed.style
@@ -141,37 +141,77 @@ enum BoxBlur {
 
     /// Blurs an 8-bit single-channel image in place: `passes` horizontal box blurs, then
     /// `passes` vertical ones (the order does not matter: they commute). Pixels outside the
-    /// image count as 0.
+    /// image count as 0. Each output is the window's sum ÷ (2r + 1), rounded, computed as a
+    /// multiplication by a 16.16 reciprocal (no division a pixel).
+    ///
+    /// Rows are blurred in a scratch line, all passes at once; columns are blurred a whole row
+    /// at a time with one running sum per column, so every inner loop walks memory in order
+    /// (a column walk, a stride apart, was the cost of shadows in a PDF).
     static func apply(_ data: UnsafeMutablePointer<UInt8>, width: Int, height: Int, stride: Int, radius r: Int, passes: Int = 3) {
-        guard r > 0, width > 0, height > 0 else { return }
-        let line = UnsafeMutablePointer<UInt8>.allocate(capacity: max(width, height))
+        guard r > 0, width > 0, height > 0, passes > 0 else { return }
+        let scale = Scale(radius: r)
+        let line = UnsafeMutablePointer<Int32>.allocate(capacity: 2 * width)
         defer { line.deallocate() }
-        for _ in 0..<passes {
-            for y in 0..<height {
-                blurLine(data + y * stride, count: width, step: 1, radius: r, scratch: line)
+        for y in 0..<height {
+            let row = data + y * stride
+            for x in 0..<width { line[x] = Int32(row[x]) }
+            var from = line
+            var to = line + width
+            for _ in 0..<passes {
+                blurRow(from, into: to, count: width, radius: r, scale: scale)
+                swap(&from, &to)
             }
+            for x in 0..<width { row[x] = UInt8(truncatingIfNeeded: from[x]) }
+        }
+        // Vertical passes: a copy of the image is the source, the image the destination.
+        let source = UnsafeMutablePointer<UInt8>.allocate(capacity: width * height)
+        let sums = UnsafeMutablePointer<Int32>.allocate(capacity: width)
+        defer {
+            source.deallocate()
+            sums.deallocate()
         }
         for _ in 0..<passes {
-            for x in 0..<width {
-                blurLine(data + x, count: height, step: stride, radius: r, scratch: line)
+            for y in 0..<height { (source + y * width).update(from: data + y * stride, count: width) }
+            sums.initialize(repeating: 0, count: width)
+            for y in 0..<min(r, height) { add(source + y * width, to: sums, count: width, sign: 1) }
+            for y in 0..<height {
+                if y + r < height { add(source + (y + r) * width, to: sums, count: width, sign: 1) }
+                let row = data + y * stride
+                for x in 0..<width { row[x] = scale.apply(sums[x]) }
+                if y - r >= 0 { add(source + (y - r) * width, to: sums, count: width, sign: -1) }
             }
         }
     }
 
-    /// One box blur of `count` samples `step` bytes apart, with a running sum.
-    private static func blurLine(
-        _ p: UnsafeMutablePointer<UInt8>, count n: Int, step: Int, radius r: Int, scratch: UnsafeMutablePointer<UInt8>
+    /// sum ÷ (2r + 1), rounded, as a 16.16 multiplication.
+    private struct Scale {
+        let reciprocal: Int32
+        let half: Int32
+
+        init(radius r: Int) {
+            let width = Int32(2 * r + 1)
+            reciprocal = (1 << 16) / width + 1
+            half = (width * reciprocal) / 2
+        }
+
+        @inline(__always) func apply(_ sum: Int32) -> UInt8 { UInt8(min(255, (sum &* reciprocal &+ half) >> 16)) }
+    }
+
+    @inline(__always)
+    private static func add(_ row: UnsafeMutablePointer<UInt8>, to sums: UnsafeMutablePointer<Int32>, count: Int, sign: Int32) {
+        for x in 0..<count { sums[x] &+= sign &* Int32(row[x]) }
+    }
+
+    /// One box blur of a row: the window [i − r, i + r] clipped to the row.
+    private static func blurRow(
+        _ p: UnsafeMutablePointer<Int32>, into out: UnsafeMutablePointer<Int32>, count n: Int, radius r: Int, scale: Scale
     ) {
-        for i in 0..<n { scratch[i] = p[i * step] }
-        let width = 2 * r + 1
-        // sum ÷ width, rounded, as a multiplication by a 16.16 reciprocal (no division a pixel).
-        let reciprocal = (1 << 16) / width + 1
-        var sum = 0
-        for i in 0..<min(r, n) { sum += Int(scratch[i]) }
+        var sum: Int32 = 0
+        for i in 0..<min(r, n) { sum &+= p[i] }
         for i in 0..<n {
-            if i + r < n { sum += Int(scratch[i + r]) }
-            p[i * step] = UInt8(min(255, (sum * reciprocal + (width * reciprocal) / 2) >> 16))
-            if i - r >= 0 { sum -= Int(scratch[i - r]) }
+            if i + r < n { sum &+= p[i + r] }
+            out[i] = Int32(scale.apply(sum))
+            if i - r >= 0 { sum &-= p[i - r] }
         }
     }
 }

@@ -104,8 +104,9 @@ private func everyAttribute(template: Template) -> Framesetter {
         }
     }
 
-    // Not a timing test: each shadowed run is one mask image, at 300 to 576 ppi (8 px per
-    // point), so a page of shadowed text has bounded memory and file size.
+    // Not a timing test: each shadowed run is one mask image at the resolution its blur needs
+    // (1.5 px per σ = blur / 2, between 72 and 300 ppi), so a page of shadowed text has bounded
+    // memory and file size.
     @Test func shadowMasksBounded() throws {
         let text = plainParagraphs(2)
         let template = attributeTemplate(width: 420, height: 600)
@@ -123,7 +124,8 @@ private func everyAttribute(template: Template) -> Framesetter {
             #expect(masks.count == lines, "blur \(blur): \(masks.count) masks for \(lines) lines")
             for m in masks {
                 let ppi = Double(m[12]) ?? 0
-                #expect(ppi >= 299 && ppi <= 577, "blur \(blur): \(ppi) ppi")
+                let needed = min(300, max(72, 1.5 / (blur / 2) * 72))
+                #expect(abs(ppi - needed) <= 1, "blur \(blur): \(ppi) ppi, \(needed) needed")
             }
             let size = (try FileManager.default.attributesOfItem(atPath: pdf)[.size] as? Int) ?? 0
             let pages = Int(tool("pdfinfo", [pdf]).output.firstMatch(of: /Pages:\s+(\d+)/)?.1 ?? "1") ?? 1

@@ -36,6 +36,42 @@ import Testing
         #expect((0..<h).allSatisfy { y in (w..<stride).allSatisfy { data[y * stride + $0] == 0 } })
     }
 
+    // The fast blur gives what the definition gives: each pass, every pixel becomes the rounded
+    // mean of the 2r + 1 pixels around it in its row (then column), pixels outside counting 0.
+    @Test func blurMatchesTheDefinition() {
+        var generator = SplitMix(seed: 7)
+        for (w, h, r) in [(1, 1, 1), (5, 3, 2), (37, 23, 3), (64, 9, 7), (8, 40, 12)] {
+            let stride = w + 3
+            var data = (0..<stride * h).map { i in i % stride < w ? UInt8(truncatingIfNeeded: generator.next()) : 0 }
+            var expected = data
+            func mean(_ sum: Int) -> UInt8 { UInt8(min(255, (Double(sum) / Double(2 * r + 1)).rounded())) }
+            for _ in 0..<3 {
+                let before = expected
+                for y in 0..<h {
+                    for x in 0..<w {
+                        let sum = (max(0, x - r)...min(w - 1, x + r)).reduce(0) { $0 + Int(before[y * stride + $1]) }
+                        expected[y * stride + x] = mean(sum)
+                    }
+                }
+            }
+            for _ in 0..<3 {
+                let before = expected
+                for y in 0..<h {
+                    for x in 0..<w {
+                        let sum = (max(0, y - r)...min(h - 1, y + r)).reduce(0) { $0 + Int(before[$1 * stride + x]) }
+                        expected[y * stride + x] = mean(sum)
+                    }
+                }
+            }
+            data.withUnsafeMutableBufferPointer { BoxBlur.apply($0.baseAddress!, width: w, height: h, stride: stride, radius: r) }
+            let off = zip(data, expected).map { abs(Int($0) - Int($1)) }
+            // The 16.16 reciprocal may round a mean that is within a hair of a half the other way.
+            #expect(off.max()! <= 1 && off.filter { $0 > 0 }.count * 50 <= data.count, "\(w)×\(h) r \(r)")
+            // The padding bytes past the width are left alone.
+            #expect((0..<h).allSatisfy { y in (w..<stride).allSatisfy { data[y * stride + $0] == 0 } })
+        }
+    }
+
     // Cairo's attribute strings escape ' and \ with a backslash.
     @Test func attributeEscaping() {
         #expect(LinkAttributes.escape("a'b\\c") == "a\\'b\\\\c")
@@ -56,5 +92,18 @@ import Testing
         // "ab" + "\n" + "c" is one link (a and b differ in style only), "e" another.
         #expect(index.links.map(\.range) == [0..<4, 7..<8])
         #expect(index.link(at: 0) == 0 && index.link(at: 3) == 0 && index.link(at: 5) == nil && index.link(at: 7) == 1)
+    }
+}
+
+/// A small deterministic generator for test data.
+private struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }
