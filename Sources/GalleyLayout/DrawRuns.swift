@@ -41,13 +41,14 @@ extension ParagraphLayout {
             defer { applied = total }
             return total - applied
         }
-        for run in t.runs where run.bytes.upperBound > start && run.bytes.lowerBound < end {
+        for run in t.runs(meeting: Int(start)..<Int(end)) {
             var glyphs: [PangoGlyphInfo] = []
             var clusters: [Int32] = []
             var inline: [(attachment: Attachment, x: Double)] = []
             var lo = Int32.max
             var hi = Int32.min
-            for g in Int(run.glyphs.lowerBound)..<Int(run.glyphs.upperBound) {
+            var advance = 0.0
+            for g in t.glyphs(of: run, in: Int(start)..<Int(end)) {
                 let c = t.clusters[g]
                 guard c >= start && c < end else { continue }
                 var info = t.glyphs[g]
@@ -66,10 +67,10 @@ extension ParagraphLayout {
                         }
                     }
                 }
-                if info.glyph == 0x0FFF_FFFF, let a = t.attachments.first(where: { $0.byte == c }), a.width > 0 {
-                    let before = glyphs.reduce(0) { $0 + Double($1.geometry.width) } / pangoScale
-                    inline.append((a, before))
+                if info.glyph == 0x0FFF_FFFF, let a = t.attachment(at: Int(c)), a.width > 0 {
+                    inline.append((a, advance / pangoScale))
                 }
+                advance += Double(info.geometry.width)
                 glyphs.append(info)
                 clusters.append(c)
                 lo = min(lo, c)

@@ -199,14 +199,14 @@ package struct LineSetter {
             include(request.emptyStyle)
         } else if end <= start {
             // An empty line takes the style of the run it stands in.
-            include(Int((t.runs.first { $0.bytes.upperBound > Int32(start) } ?? t.runs[t.runs.count - 1]).style))
+            include(Int(t.runs[min(t.firstRun(endingAfter: start), t.runs.count - 1)].style))
         } else {
-            for run in t.runs where run.bytes.upperBound > Int32(start) && run.bytes.lowerBound < Int32(end) {
+            for run in t.runs(meeting: start..<end) {
                 include(Int(run.style))
             }
         }
         // Images in the line stand on the baseline, their foot at their descent.
-        for a in t.attachments where a.byte >= Int32(start) && a.byte < Int32(max(end, start + 1)) && a.height > 0 {
+        for a in t.attachments(in: start..<max(end, start + 1)) where a.height > 0 {
             if a.height - a.descent > above || a.descent > below { raised = true }
             above = max(above, a.height - a.descent)
             below = max(below, a.descent)

@@ -113,14 +113,64 @@ package struct ShapedText: Sendable {
     /// The byte at `b`, nil past the end.
     @inline(__always) package func byte(_ b: Int) -> UInt8? { b < bytes.count ? bytes[b] : nil }
 
-    /// The glyph run whose bytes contain `b`.
-    package func run(containing b: Int) -> GlyphRun? {
+    /// The runs whose bytes meet `range`, in logical order: found by binary search, so a line
+    /// of a paragraph with thousands of style runs costs only its own runs.
+    package func runs(meeting range: Range<Int>) -> ArraySlice<GlyphRun> {
+        let lo = firstRun(endingAfter: range.lowerBound)
+        var end = lo
+        while end < runs.count && Int(runs[end].bytes.lowerBound) < range.upperBound { end += 1 }
+        return runs[lo..<end]
+    }
+
+    /// The glyphs of `run` whose clusters lie in `range`. A run's clusters are monotonic (rising
+    /// left to right, falling right to left), so two binary searches find them.
+    package func glyphs(of run: GlyphRun, in range: Range<Int>) -> Range<Int> {
+        let rtl = run.level % 2 == 1
+        // The first glyph of the run for which `past(cluster)` holds (it holds for a suffix).
+        func first(_ past: (Int) -> Bool) -> Int {
+            var lo = Int(run.glyphs.lowerBound)
+            var hi = Int(run.glyphs.upperBound)
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if past(Int(clusters[mid])) { hi = mid } else { lo = mid + 1 }
+            }
+            return lo
+        }
+        let lower = rtl ? first { $0 < range.upperBound } : first { $0 >= range.lowerBound }
+        let upper = rtl ? first { $0 < range.lowerBound } : first { $0 >= range.upperBound }
+        return lower..<max(lower, upper)
+    }
+
+    /// The index of the first run that ends after byte `b` (`runs.count` when none does).
+    package func firstRun(endingAfter b: Int) -> Int {
         var lo = 0
         var hi = runs.count
         while lo < hi {
             let mid = (lo + hi) / 2
             if Int(runs[mid].bytes.upperBound) <= b { lo = mid + 1 } else { hi = mid }
         }
+        return lo
+    }
+
+    /// The attachments standing at bytes in `range` (attachments are sorted by byte).
+    package func attachments(in range: Range<Int>) -> ArraySlice<Attachment> {
+        var lo = 0
+        var hi = attachments.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if Int(attachments[mid].byte) < range.lowerBound { lo = mid + 1 } else { hi = mid }
+        }
+        var end = lo
+        while end < attachments.count && Int(attachments[end].byte) < range.upperBound { end += 1 }
+        return attachments[lo..<end]
+    }
+
+    /// The attachment standing at byte `b`.
+    package func attachment(at b: Int) -> Attachment? { attachments(in: b..<(b + 1)).first }
+
+    /// The glyph run whose bytes contain `b`.
+    package func run(containing b: Int) -> GlyphRun? {
+        let lo = firstRun(endingAfter: b)
         return lo < runs.count && runs[lo].bytes.contains(Int32(b)) ? runs[lo] : nil
     }
 }

@@ -17,7 +17,7 @@ extension TextEngine {
             glyphs: [], clusters: [], runs: [],
             x: [Double](repeating: 0, count: length + 1), flags: [ByteFlags](repeating: [], count: length + 1),
             hyphens: [:])
-        shaped.attachments = attachments
+        shaped.attachments = attachments.sorted { $0.byte < $1.byte }
         guard length > 0 else { return shaped }
         var utf8 = story.text.utf8
         if utf8.withContiguousStorageIfAvailable({ _ in true }) == nil {
@@ -30,6 +30,75 @@ extension TextEngine {
             shapeText(base, length: length, story: story, paragraph: p, hyphens: hyphens, autoSpacing: autoSpacing, into: &shaped)
         }
         return shaped
+    }
+
+    /// Break opportunities and character classes of a paragraph (`pango_get_log_attrs`), one
+    /// entry per character and one for the end; `charBytes` holds each character's byte offset
+    /// and the length last.
+    ///
+    /// Pango 1.50's break analysis is quadratic on some text (a paragraph of URLs or domain
+    /// names: 32,000 `x.org/1 ` took 2 s), so a long paragraph is analysed in pieces of at least
+    /// `chunk` bytes, cut only where the result cannot depend on the cut: after spaces between
+    /// two ASCII letters or digits or CJK ideographs. There, UAX #14 allows a break (LB18; no
+    /// earlier rule applies to those classes around spaces) and words and graphemes end and
+    /// start, so the pieces' attributes are the whole paragraph's, which a test checks.
+    static func logAttributes(
+        _ text: UnsafePointer<CChar>, length: Int, charBytes: [Int32], language: String, chunk: Int = 4096
+    ) -> [PangoLogAttr] {
+        let nChars = charBytes.count - 1
+        var attrs = [PangoLogAttr](repeating: PangoLogAttr(), count: nChars + 1)
+        let lang = pango_language_from_string(language)
+        func isAlnum(_ b: UInt8) -> Bool { (b >= 0x30 && b <= 0x39) || ((b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A) }
+        text.withMemoryRebound(to: UInt8.self, capacity: max(length, 1)) { bytes in
+            // An ideograph of the CJK Unified Ideographs block (U+4E00–U+9FFF: UTF-8 E4 B8 80 to
+            // E9 BF BF) starting at byte i.
+            func isIdeograph(_ i: Int) -> Bool {
+                guard i >= 0, i + 2 < length else { return false }
+                let b0 = bytes[i]
+                return (b0 >= 0xE5 && b0 <= 0xE9) || (b0 == 0xE4 && bytes[i + 1] >= 0xB8)
+            }
+            // An ASCII letter or digit, or an ideograph (UAX #14 classes AL, NU, ID).
+            func isPlain(at i: Int) -> Bool { isAlnum(bytes[i]) || isIdeograph(i) }
+            func isPlain(before i: Int) -> Bool { isAlnum(bytes[i - 1]) || isIdeograph(i - 3) }
+            attrs.withUnsafeMutableBufferPointer { out in
+                var firstChar = 0
+                while true {
+                    // The next cut: the first letter or digit after "alnum spaces" at least
+                    // `chunk` bytes on (in characters, as the attributes are indexed).
+                    var cut = nChars
+                    var c = firstChar
+                    let from = Int(charBytes[firstChar])
+                    while c < nChars && Int(charBytes[c]) - from < chunk { c += 1 }
+                    while c < nChars {
+                        let b = Int(charBytes[c])
+                        if bytes[b] == 0x20, b > 0, isPlain(before: b) {
+                            var e = b
+                            while e < length && bytes[e] == 0x20 { e += 1 }
+                            if e < length && isPlain(at: e) {
+                                cut = c + (e - b)  // spaces are one byte a character
+                                break
+                            }
+                            c += e - b
+                        } else {
+                            c += 1
+                        }
+                    }
+                    let start = Int(charBytes[firstChar])
+                    let end = Int(charBytes[cut])
+                    pango_get_log_attrs(
+                        text + start, Int32(end - start), -1, lang, out.baseAddress! + firstChar, Int32(cut - firstChar + 1))
+                    if firstChar > 0 {
+                        // A piece's first entry is its text's start, where nothing breaks; in
+                        // the paragraph it is a break after spaces.
+                        out[firstChar].is_line_break = 1
+                        out[firstChar].is_mandatory_break = 0
+                    }
+                    if cut == nChars { break }
+                    firstChar = cut
+                }
+            }
+        }
+        return attrs
     }
 
     private func shapeText(
@@ -83,9 +152,7 @@ extension TextEngine {
         }
 
         // Break opportunities (UAX #14 with Pango's script tailoring), one entry per character + 1.
-        var logAttrs = [PangoLogAttr](repeating: PangoLogAttr(), count: nChars + 1)
-        let language = pango_language_from_string(plan.language)
-        pango_get_log_attrs(text, Int32(length), -1, language, &logAttrs, Int32(nChars + 1))
+        var logAttrs = Self.logAttributes(text, length: length, charBytes: charBytes, language: plan.language)
         var flags = shaped.flags
         for c in 0...nChars {
             let b = Int(charBytes[c])
@@ -170,7 +237,7 @@ extension TextEngine {
                         }
                     }
                     // An image in the line: no glyph, its width.
-                    if !shaped.attachments.isEmpty, let a = shaped.attachments.first(where: { Int($0.byte) == cluster }) {
+                    if !shaped.attachments.isEmpty, let a = shaped.attachment(at: cluster) {
                         info.glyph = 0x0FFF_FFFF  // PANGO_GLYPH_EMPTY
                         info.geometry.width = Int32((a.width * pangoScale).rounded())
                         info.geometry.x_offset = 0

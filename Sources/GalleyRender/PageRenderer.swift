@@ -18,6 +18,11 @@ final class PageRenderer {
     let story: Story
     /// The story's links, for the annotations.
     let links: LinkIndex
+    /// Colour glyphs rendered as images, each once for the whole document.
+    let colorGlyphs = ColorGlyphImages()
+    /// Image surfaces already drawn on the page being drawn to a PDF (see `paint(_:)`).
+    private var imagesOnPage: Set<OpaquePointer> = []
+    private var drawingPDF = false
 
     init(framesetter: Framesetter) {
         self.framesetter = framesetter
@@ -29,6 +34,8 @@ final class PageRenderer {
     /// Draws one page onto `cr`, whose user space is the page in points.
     func draw(_ page: Page, on cr: OpaquePointer) throws(RenderError) {
         let target = Target(cr)
+        drawingPDF = target.isPDF
+        imagesOnPage.removeAll(keepingCapacity: true)
         // Cairo 1.16 makes link annotations structure elements, and with links alone it
         // writes a structure tree that refers to an object it never writes (a damaged PDF).
         // Each page of a story with links is therefore one `Part` element holding the page's
@@ -94,11 +101,29 @@ final class PageRenderer {
         cairo_save(cr)
         cairo_translate(cr, rect.x, rect.y)
         cairo_scale(cr, rect.width / pw, rect.height / ph)
+        paint(surface, width: pw, height: ph, on: cr)
+        cairo_restore(cr)
+    }
+
+    /// Fills the rectangle (0, 0, width, height) of user space with an image surface of that
+    /// many pixels, smoothed when scaled. A filled rectangle, not cairo_paint: Cairo 1.16 fails
+    /// a tagged PDF (one with links) when an unbounded paint is drawn inside its structure.
+    ///
+    /// Cairo writes an image into a PDF once however often it is drawn, but lists it in the
+    /// page's resources once per use, and a second use on a page repeats a dictionary key
+    /// (`qpdf --check` warns). The first use on a page is the image itself; later ones fill
+    /// through a tiling pattern of it (a resource of its own), inset by half a pixel so that
+    /// the tiling never shows at the edges.
+    func paint(_ surface: OpaquePointer, width: Double, height: Double, on cr: OpaquePointer) {
         cairo_set_source_surface(cr, surface, 0, 0)
         cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
-        cairo_rectangle(cr, 0, 0, pw, ph)
+        if drawingPDF && !imagesOnPage.insert(surface).inserted && width > 1 && height > 1 {
+            cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_REPEAT)
+            cairo_rectangle(cr, 0.5, 0.5, width - 1, height - 1)
+        } else {
+            cairo_rectangle(cr, 0, 0, width, height)
+        }
         cairo_fill(cr)
-        cairo_restore(cr)
     }
 
     /// Draws an image standing in a line: its foot `descent` below the baseline.
@@ -160,39 +185,31 @@ final class PageRenderer {
         }
     }
 
-    /// Paints colour glyphs (emoji) as an image rendered at 8 pixels a point (576 ppi): crisp at
+    /// Paints colour glyphs (emoji) as images rendered at 8 pixels a point (576 ppi): crisp at
     /// any zoom and in print. ZWJ sequences, skin tones, flags and keycaps are single glyphs in
-    /// the colour font, so they stay whole.
+    /// the colour font, so they stay whole. Each glyph of each font is rendered once and its
+    /// image reused: Cairo writes one image for all its uses, so a feed with a thousand smiles
+    /// holds one smile.
     private func paintColorGlyphs(
         _ placed: PlacedRun, glyphs gs: inout PangoGlyphString, font: UnsafeMutablePointer<PangoFont>, on cr: OpaquePointer
     ) {
-        var ink = PangoRectangle()
-        var logical = PangoRectangle()
-        pango_glyph_string_extents(&gs, font, &ink, &logical)
-        let scale = 8.0
-        let x0 = Double(ink.x) / Double(PANGO_SCALE)
-        let y0 = Double(ink.y) / Double(PANGO_SCALE)
-        let w = Int32((Double(ink.width) / Double(PANGO_SCALE) * scale).rounded(.up)) + 2
-        let h = Int32((Double(ink.height) / Double(PANGO_SCALE) * scale).rounded(.up)) + 2
-        guard w > 2, h > 2, Int(w) * Int(h) < 16_000_000, let image = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h) else { return }
-        defer { cairo_surface_destroy(image) }
-        let icr = cairo_create(image)!
-        cairo_scale(icr, scale, scale)
-        cairo_translate(icr, -x0 + 1 / scale, -y0 + 1 / scale)
-        cairo_move_to(icr, 0, 0)
-        pango_cairo_show_glyph_string(icr, font, &gs)
-        cairo_destroy(icr)
-        cairo_surface_flush(image)
         cairo_save(cr)
         applyGlyphTransform(placed.style, at: placed.start, placed.runBaseline, on: cr)
-        cairo_translate(cr, x0 - 1 / scale, y0 - 1 / scale)
-        cairo_scale(cr, 1 / scale, 1 / scale)
-        cairo_set_source_surface(cr, image, 0, 0)
-        cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
-        // A filled rectangle, not cairo_paint: Cairo 1.16 fails a tagged PDF (one with links)
-        // when an unbounded paint is drawn inside its structure.
-        cairo_rectangle(cr, 0, 0, Double(w), Double(h))
-        cairo_fill(cr)
+        var x = 0.0
+        for i in 0..<Int(gs.num_glyphs) {
+            let g = gs.glyphs[i]
+            defer { x += Double(g.geometry.width) / pangoScale }
+            guard g.glyph != 0x0FFF_FFFF,  // PANGO_GLYPH_EMPTY
+                let image = colorGlyphs.image(of: g.glyph, font: placed.run.font, pangoFont: font)
+            else { continue }
+            cairo_save(cr)
+            cairo_translate(
+                cr, x + Double(g.geometry.x_offset) / pangoScale + image.origin.x,
+                Double(g.geometry.y_offset) / pangoScale + image.origin.y)
+            cairo_scale(cr, 1 / ColorGlyphImages.scale, 1 / ColorGlyphImages.scale)
+            paint(image.surface, width: Double(image.width), height: Double(image.height), on: cr)
+            cairo_restore(cr)
+        }
         cairo_restore(cr)
     }
 

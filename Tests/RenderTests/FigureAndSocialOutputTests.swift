@@ -111,6 +111,37 @@ import Testing
         }
     }
 
+    // A feed repeats its emoji and emoticons: each image is written once, every use is drawn,
+    // and the PDF stays clean (Cairo 1.16 alone would repeat a key of the page's resources).
+    @Test func repeatedImagesWrittenOnce() throws {
+        let dir = TemporaryDirectory("repeat")
+        try FileManager.default.createDirectory(atPath: dir.file("pack"), withIntermediateDirectories: true)
+        let png = try Data(contentsOf: URL(fileURLWithPath: repoPath("samples/images/badge.png")))
+        _ = dir.write("pack/badge.png", png)
+        _ = dir.write("pack/pack.json", #"{"name": "test", "emoticons": {"[徽章]": "badge.png"}}"#)
+        let input = dir.write("e.txt", String(repeating: "[哈哈] [徽章] 😀 ", count: 40) + "\n")
+        let pdf = dir.file("e.pdf")
+        let r = run(["build", input, "-o", pdf, "--social", "--emoticons", dir.file("pack"), "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let check = tool("qpdf", ["--check", pdf])
+        #expect(check.status == 0, "\(check.output)\(check.stderr)")
+        // pdfimages lists the first use of each image on the page: 3 images (two emoji and the
+        // badge), each with its mask, all distinct objects.
+        let rows = tool("pdfimages", ["-list", pdf]).output.split(separator: "\n").dropFirst(2)
+        let objects = Set(rows.map { $0.split(separator: " ", omittingEmptySubsequences: true)[10] })
+        #expect(rows.count == 6 && objects.count == 3, "\(rows)")
+        // Every use is drawn: the PDF's page has as much colour as the PNG preview (drawn
+        // without any reuse) within 10 %.
+        let preview = dir.file("e.png")
+        let p = run(["preview", input, "--social", "--emoticons", dir.file("pack"), "--dpi", "72", "-o", preview, "-q"])
+        #expect(p.status == 0, "\(p.stderr)")
+        #expect(tool("pdftoppm", ["-r", "72", "-png", "-singlefile", pdf, dir.file("p")]).status == 0)
+        func coloured(_ p: PNGPixels.Pixel) -> Bool { max(p.r, p.g, p.b) - min(p.r, p.g, p.b) > 60 }
+        let inkPDF = try PNGPixels(path: dir.file("p.png")).count(where: coloured)
+        let inkPNG = try PNGPixels(path: preview).count(where: coloured)
+        #expect(inkPNG > 1000 && abs(inkPDF - inkPNG) * 10 < inkPNG, "pdf \(inkPDF) png \(inkPNG) coloured pixels")
+    }
+
     // Emoticon images sit on the baseline at line height: a pack with a PNG emoticon.
     @Test func imageEmoticonAtLineHeight() throws {
         let dir = TemporaryDirectory("pack")
