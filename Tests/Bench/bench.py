@@ -38,7 +38,8 @@ CORPUS_NAMES = ["en-small", "en-large", "en-xl", "cjk-small"]
 COMMON_SUFFIXES = [".txt", ".plain.txt", ".galley.txt", ".pango", ".typ", ".html"]
 EN_SUFFIXES = [".lua.tex", ".pdf.tex", ".ms"]
 
-MEASUREMENTS = ["en-large", "en-xl", "preview", "one-page", "en-small", "cjk-small", "attributes", "floats", "spacing"]
+MEASUREMENTS = ["en-large", "en-xl", "preview", "one-page", "en-small", "cjk-small", "attributes", "floats", "social-line",
+                "spacing"]
 NEEDS_PEER = {"en-large", "en-small", "cjk-small"}
 
 
@@ -140,6 +141,11 @@ def ensure_one_page():
 ATTRIBUTES = os.path.join(ROOT, ".build", "bench", "en-large-attributes.galley.txt")
 FLOATS = os.path.join(ROOT, ".build", "bench", "en-large-floats.galley.txt")
 FLOAT_IMAGE = os.path.join(ROOT, "samples", "images", "chart.png")
+# One paragraph of Weibo-style posts, and the same four times longer (issue 5: a huge number of
+# codes on one line must cost no more than linear time).
+SOCIAL_POSTS = 1500
+SOCIAL_LINE = os.path.join(ROOT, ".build", "bench", "social-line.galley.txt")
+SOCIAL_LINE_4X = os.path.join(ROOT, ".build", "bench", "social-line-4x.galley.txt")
 
 
 def write_if_changed(path, text):
@@ -197,6 +203,14 @@ def ensure_variants():
                 side = "left" if body % 10 == 0 else "right"
                 out.append(f'<img src="{FLOAT_IMAGE}" float="{side}" width="35%" margin="6">')
     write_if_changed(FLOATS, "\n".join(out) + "\n")
+    codes = ["[微笑]", "[哈哈]", "[心]", "[赞]", "[doge]", "[泪]"]
+
+    def posts(n):
+        return "".join(f"{codes[i % len(codes)]}@读者{i}：转发 #排版# https://example.com/p/{i} 好文{codes[(i * 5) % len(codes)]} "
+                       for i in range(n)) + "\n"
+
+    write_if_changed(SOCIAL_LINE, posts(SOCIAL_POSTS))
+    write_if_changed(SOCIAL_LINE_4X, posts(4 * SOCIAL_POSTS))
 
 
 # ----------------------------------------------------------------- peer (Typst from PyPI)
@@ -466,6 +480,23 @@ class Bench:
 
     def m_floats(self):
         self.variant("floats", FLOATS, "en-large with a float every 5 paragraphs", 1.3, "≤ 1.3× (issue 4)")
+
+    def m_social_line(self):
+        ensure_variants()
+        log(f"one paragraph of {4 * SOCIAL_POSTS} posts ÷ one of {SOCIAL_POSTS} (galley --social, interleaved):")
+        big = Cmd("4x", [self.galley, "build", SOCIAL_LINE_4X, "--social", "-o", os.path.join(OUT, "galley-social-4x.pdf"),
+                         "-q"])
+        small = Cmd("1x", [self.galley, "build", SOCIAL_LINE, "--social", "-o", os.path.join(OUT, "galley-social.pdf"),
+                           "-q"])
+        measure("social-line", [big, small], self.runs)
+        what = f"one paragraph of {4 * SOCIAL_POSTS} posts ÷ {SOCIAL_POSTS} (codes, links, text 4×)"
+        for c in (big, small):
+            if c.error:
+                self.error_row(what, c)
+                return
+        r = big.median / small.median
+        self.rows.append(Row(what, f"{fmt_s(big.median)} ÷ {fmt_s(small.median)}", "", fmt_x(r), "≤ 4.4× (issue 5)",
+                             verdict(r, 4.4)))
 
     def m_en_xl(self):
         log("en-xl build ÷ en-large build (galley, interleaved):")
