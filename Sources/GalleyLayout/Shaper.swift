@@ -63,8 +63,8 @@ extension TextEngine {
             attrs.withUnsafeMutableBufferPointer { out in
                 var firstChar = 0
                 while true {
-                    // The next cut: the first letter or digit after "alnum spaces" at least
-                    // `chunk` bytes on (in characters, as the attributes are indexed).
+                    // The next cut, at least `chunk` bytes on: the first letter, digit or
+                    // ideograph after spaces that follow one (as a character index).
                     var cut = nChars
                     var c = firstChar
                     let from = Int(charBytes[firstChar])

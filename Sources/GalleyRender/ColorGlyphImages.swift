@@ -7,8 +7,8 @@ import GalleyLayout
 final class ColorGlyphImages {
     /// Pixels per point: 576 ppi.
     static let scale = 8.0
-    /// Most images kept; past it a glyph is rendered each time it is drawn (memory stays bounded
-    /// for a document using every emoji of the font at many sizes).
+    /// Most images kept; past it a glyph is rendered each time it is drawn, and the image is
+    /// `transient` (memory stays bounded for a document using every emoji at many sizes).
     static let capacity = 2048
 
     struct Image {
@@ -17,6 +17,9 @@ final class ColorGlyphImages {
         let height: Int32
         /// Where the image's top left corner lies from the glyph's origin, in points.
         let origin: (x: Double, y: Double)
+        /// Not kept: the caller destroys the surface once drawn (Cairo holds its own reference
+        /// for as long as it needs the image).
+        var transient = false
     }
 
     private struct Key: Hashable {
@@ -26,23 +29,20 @@ final class ColorGlyphImages {
 
     /// Rendered glyphs; nil for a glyph with no ink (nothing to draw).
     private var images: [Key: Image?] = [:]
-    /// Images drawn once past the capacity, freed with the renderer.
-    private var uncached: [OpaquePointer] = []
 
     deinit {
         for case let image? in images.values { cairo_surface_destroy(image.surface) }
-        for surface in uncached { cairo_surface_destroy(surface) }
     }
 
     /// The image of `glyph` of the font (`pangoFont` is `font` in the calling thread's engine).
     func image(of glyph: UInt32, font: FontKey, pangoFont: UnsafeMutablePointer<PangoFont>) -> Image? {
         let key = Key(font: font, glyph: glyph)
         if let known = images[key] { return known }
-        let image = Self.render(glyph, pangoFont)
+        var image = Self.render(glyph, pangoFont)
         if images.count < Self.capacity {
             images[key] = image
-        } else if let image {
-            uncached.append(image.surface)
+        } else {
+            image?.transient = true
         }
         return image
     }

@@ -202,6 +202,7 @@ final class PageRenderer {
             guard g.glyph != 0x0FFF_FFFF,  // PANGO_GLYPH_EMPTY
                 let image = colorGlyphs.image(of: g.glyph, font: placed.run.font, pangoFont: font)
             else { continue }
+            defer { if image.transient { cairo_surface_destroy(image.surface) } }
             cairo_save(cr)
             cairo_translate(
                 cr, x + Double(g.geometry.x_offset) / pangoScale + image.origin.x,
