@@ -19,7 +19,7 @@ public enum Galley {
         OptionSpec(name: "social", short: nil, value: nil, help: "Find @mentions, #topics#, URLs and [emoticons] everywhere."),
         OptionSpec(
             name: "emoticons", short: nil, value: "DIR", help: "Add an emoticon pack (a folder with pack.json; repeatable).", repeats: true),
-        OptionSpec(name: "threads", short: nil, value: "N", help: "Shaping threads (default: one per core)."),
+        OptionSpec(name: "threads", short: nil, value: "N", help: "Threads to use, drawing included (default: one per core)."),
         OptionSpec(name: "quiet", short: "q", value: nil, help: "Print errors only, no warnings."),
     ]
 

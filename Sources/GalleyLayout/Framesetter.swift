@@ -5,7 +5,10 @@ import Glibc
 
 /// How the framesetter runs.
 public struct LayoutOptions: Sendable {
-    /// Shaping threads; nil picks one per core (at most 4). Small stories are shaped inline.
+    /// Threads that lay out and draw, the calling one included: it draws pages while the others
+    /// shape and break paragraphs ahead of it. nil picks one per core (at most 4); 1, and small
+    /// stories, shape on the calling thread. (Measured on two cores: a second shaping thread
+    /// only takes time from the drawing thread, which bounds a build.)
     public var threads: Int?
     public init(threads: Int? = nil) { self.threads = threads }
 }
@@ -91,7 +94,7 @@ public final class Framesetter {
         let parallel = threads > 1 && count >= 24 && story.text.utf8.count >= 16_384
         var pipeline =
             parallel
-            ? ShapingPipeline(story: story, plan: plan, setting: setting, widths: widths, threads: threads) : nil
+            ? ShapingPipeline(story: story, plan: plan, setting: setting, widths: widths, threads: threads - 1) : nil
         // With no worker thread to be had, this thread shapes every paragraph itself.
         pipeline = pipeline?.workers == 0 ? nil : pipeline
         defer { pipeline?.stop() }

@@ -199,7 +199,7 @@ func usage(_ command: String, _ message: String, positionals: String = " INPUT")
                   --paragraphs MODE     newline (a newline ends a paragraph) or blank-line (hard-wrapped text).
                   --social              Find @mentions, #topics#, URLs and [emoticons] everywhere.
                   --emoticons DIR       Add an emoticon pack (a folder with pack.json; repeatable).
-                  --threads N           Shaping threads (default: one per core).
+                  --threads N           Threads to use, drawing included (default: one per core).
               -q, --quiet               Print errors only, no warnings.
               -h, --help                Show this help.
             """#)
