@@ -19,6 +19,8 @@ struct DocumentOptions {
     var overrides: [String] = []
     var paragraphs: ParagraphMode?
     var threads: Int?
+    /// Every page is drawn as it is laid out (build).
+    var drawsEveryPage = false
     var social = false
     var emoticons: [String] = []
 }
@@ -84,7 +86,8 @@ enum Loader {
         let (story, storyDiagnostics) = builder.build(document)
         diagnostics.append(contentsOf: storyDiagnostics)
         if diagnostics.hasErrors { return nil }
-        let framesetter = Framesetter(story: story, template: template, file: path, options: LayoutOptions(threads: o.threads))
+        let framesetter = Framesetter(
+            story: story, template: template, file: path, options: LayoutOptions(threads: o.threads, drawsEveryPage: o.drawsEveryPage))
         return Document(source: source, template: template, story: story, framesetter: framesetter)
     }
 }

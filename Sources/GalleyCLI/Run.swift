@@ -61,6 +61,7 @@ struct Run {
             }
             o.paragraphs = m
         }
+        o.drawsEveryPage = spec.name == "build"
         o.social = arguments.flag("social")
         o.emoticons = arguments.all("emoticons")
         if let t = arguments.value("threads") {

@@ -5,12 +5,17 @@ import Glibc
 
 /// How the framesetter runs.
 public struct LayoutOptions: Sendable {
-    /// Threads that lay out and draw, the calling one included: it draws pages while the others
-    /// shape and break paragraphs ahead of it. nil picks one per core (at most 4); 1, and small
-    /// stories, shape on the calling thread. (Measured on two cores: a second shaping thread
-    /// only takes time from the drawing thread, which bounds a build.)
+    /// Threads to use, the calling one included; nil picks one per core (at most 4). With 1,
+    /// and for small stories, paragraphs are shaped on the calling thread.
     public var threads: Int?
-    public init(threads: Int? = nil) { self.threads = threads }
+    /// The caller draws every page as it is laid out (a PDF build): one thread is then left to
+    /// drawing, which bounds such a build (on two cores a second shaping thread only took
+    /// time from it). Otherwise (a preview, a check) every thread shapes.
+    public var drawsEveryPage: Bool
+    public init(threads: Int? = nil, drawsEveryPage: Bool = false) {
+        self.threads = threads
+        self.drawsEveryPage = drawsEveryPage
+    }
 }
 
 /// Makes frames from a story, region after region (Core Text's CTFramesetter): the template's
@@ -94,7 +99,9 @@ public final class Framesetter {
         let parallel = threads > 1 && count >= 24 && story.text.utf8.count >= 16_384
         var pipeline =
             parallel
-            ? ShapingPipeline(story: story, plan: plan, setting: setting, widths: widths, threads: threads - 1) : nil
+            ? ShapingPipeline(
+                story: story, plan: plan, setting: setting, widths: widths,
+                threads: options.drawsEveryPage ? threads - 1 : threads) : nil
         // With no worker thread to be had, this thread shapes every paragraph itself.
         pipeline = pipeline?.workers == 0 ? nil : pipeline
         defer { pipeline?.stop() }

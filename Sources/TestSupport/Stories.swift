@@ -32,11 +32,14 @@ public func buildStory(
 
 /// A framesetter for `text` (fonts pinned first).
 public func framesetter(
-    _ text: String, template: Template = .default, threads: Int? = nil, baseDirectory: String = repoPath("samples")
+    _ text: String, template: Template = .default, threads: Int? = nil, drawsEveryPage: Bool = false,
+    baseDirectory: String = repoPath("samples")
 ) -> Framesetter {
     TestFonts.pin()
     let built = buildStory(text, template: template, baseDirectory: baseDirectory)
-    return Framesetter(story: built.story, template: template, file: "t.txt", options: LayoutOptions(threads: threads))
+    return Framesetter(
+        story: built.story, template: template, file: "t.txt",
+        options: LayoutOptions(threads: threads, drawsEveryPage: drawsEveryPage))
 }
 
 /// Every page of a layout.

@@ -182,14 +182,15 @@ let templateNames = ["magazine", "letter", "tabloid", "pocket", "tablet"]
 // MARK: - Same breaks everywhere
 
 @Suite struct DeterminismTests {
-    // One shaping thread or several: every page dump is identical.
+    // Shaped on the calling thread or on others, as a build or a preview runs: every page dump
+    // is identical.
     @Test(arguments: sampleNames) func threadCounts(name: String) {
         let one = dumps(framesetter(sample(name), threads: 1))
-        for n in [2, 4] {
-            let many = dumps(framesetter(sample(name), threads: n))
+        for (n, drawing) in [(2, false), (4, false), (2, true), (4, true)] {
+            let many = dumps(framesetter(sample(name), threads: n, drawsEveryPage: drawing))
             #expect(one.count == many.count, "\(name): \(n) threads")
             for (a, b) in zip(one, many) where a != b {
-                Issue.record(Comment(rawValue: "\(name), \(n) threads:\n" + lineDiff(a, b)))
+                Issue.record(Comment(rawValue: "\(name), \(n) threads, drawing \(drawing):\n" + lineDiff(a, b)))
                 break
             }
         }
