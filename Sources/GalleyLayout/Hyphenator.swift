@@ -117,7 +117,10 @@ package final class Hyphenator: @unchecked Sendable {
             bytes = lower.unicodeScalars.map { UInt8($0.value) }
         }
         var hyphens = [CChar](repeating: 0, count: bytes.count + 5)
-        let status = bytes.withUnsafeBufferPointer { b in
+        // libhyphen also reads the word as a C string (strstr for its NOHYPHEN patterns): it
+        // gets a terminating NUL, which the length passed leaves out.
+        let terminated = bytes + [0]
+        let status = terminated.withUnsafeBufferPointer { b in
             b.withMemoryRebound(to: CChar.self) { c in
                 galley_hyphenate(dict, c.baseAddress, Int32(bytes.count), &hyphens, Int32(leftMin), Int32(rightMin))
             }

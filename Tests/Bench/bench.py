@@ -460,20 +460,25 @@ class Bench:
             self.versus("cjk-small", "cjk-small build vs Typst", self.build("cjk-small"),
                         [("cjk-small build time vs Typst", None, "(≤ 0.5× once --social exists)")])
 
+    def ratio(self, key, first, second, what, target, limit):
+        """Times `first` and `second` interleaved and adds the row: the ratio of their medians."""
+        measure(key, [first, second], self.runs)
+        for c in (first, second):
+            if c.error:
+                self.error_row(what, c)
+                return None
+        r = first.median / second.median
+        self.rows.append(Row(what, f"{fmt_s(first.median)} ÷ {fmt_s(second.median)}", "", fmt_x(r), target,
+                             verdict(r, limit)))
+        return r
+
     def variant(self, key, path, label, limit, target):
         ensure_variants()
         log(f"{label} (galley, interleaved with the plain en-large):")
         v = Cmd(key, [self.galley, "build", path, "-o", os.path.join(OUT, f"galley-{key}.pdf"), "-q"])
         plain = self.build("en-large")
         plain.key = "en-large"
-        measure(key, [v, plain], self.runs)
-        what = f"{label} ÷ plain en-large build"
-        for c in (v, plain):
-            if c.error:
-                self.error_row(what, c)
-                return
-        r = v.median / plain.median
-        self.rows.append(Row(what, f"{fmt_s(v.median)} ÷ {fmt_s(plain.median)}", "", fmt_x(r), target, verdict(r, limit)))
+        self.ratio(key, v, plain, f"{label} ÷ plain en-large build", target, limit)
 
     def m_attributes(self):
         self.variant("attributes", ATTRIBUTES, "en-large with 2–3 attributes a paragraph", 1.15, "≤ 1.15× (issue 3)")
@@ -488,29 +493,17 @@ class Bench:
                          "-q"])
         small = Cmd("1x", [self.galley, "build", SOCIAL_LINE, "--social", "-o", os.path.join(OUT, "galley-social.pdf"),
                            "-q"])
-        measure("social-line", [big, small], self.runs)
-        what = f"one paragraph of {4 * SOCIAL_POSTS} posts ÷ {SOCIAL_POSTS} (codes, links, text 4×)"
-        for c in (big, small):
-            if c.error:
-                self.error_row(what, c)
-                return
-        r = big.median / small.median
-        self.rows.append(Row(what, f"{fmt_s(big.median)} ÷ {fmt_s(small.median)}", "", fmt_x(r), "≤ 4.4× (issue 5)",
-                             verdict(r, 4.4)))
+        self.ratio("social-line", big, small,
+                   f"one paragraph of {4 * SOCIAL_POSTS} posts ÷ {SOCIAL_POSTS} (codes, links, text 4×)",
+                   "≤ 4.4× (issue 5)", 4.4)
 
     def m_en_xl(self):
         log("en-xl build ÷ en-large build (galley, interleaved):")
         xl, large = self.build("en-xl"), self.build("en-large")
         xl.key, large.key = "en-xl", "en-large"
-        measure("en-xl", [xl, large], self.runs)
         size = os.path.getsize(self.corpus("en-xl")) / os.path.getsize(self.corpus("en-large"))
-        what = f"en-xl ÷ en-large build time (text {size:.1f}×)"
-        for c in (xl, large):
-            if c.error:
-                self.error_row(what, c)
-                return
-        self.rows.append(Row(what, f"{fmt_s(xl.median)} ÷ {fmt_s(large.median)}", "",
-                             fmt_x(xl.median / large.median), "≤ 10.5×", verdict(xl.median / large.median, 10.5)))
+        if self.ratio("en-xl", xl, large, f"en-xl ÷ en-large build time (text {size:.1f}×)", "≤ 10.5×", 10.5) is None:
+            return
         self.rows.append(Row("en-xl peak memory", fmt_mib(xl.peak_mib), "", fmt_mib(xl.peak_mib), "", "info"))
 
     def m_preview(self):
@@ -519,15 +512,7 @@ class Bench:
                                   os.path.join(OUT, "galley-en-large-p50.png")])
         build = self.build("en-large")
         build.key = "build"
-        measure("preview", [preview, build], self.runs)
-        what = "preview page 50 ÷ en-large build"
-        for c in (preview, build):
-            if c.error:
-                self.error_row(what, c)
-                return
-        r = preview.median / build.median
-        self.rows.append(Row(what, f"{fmt_s(preview.median)} ÷ {fmt_s(build.median)}", "", fmt_x(r), "≤ 0.6×",
-                             verdict(r, 0.6)))
+        self.ratio("preview", preview, build, "preview page 50 ÷ en-large build", "≤ 0.6×", 0.6)
 
     def m_one_page(self):
         ensure_one_page()

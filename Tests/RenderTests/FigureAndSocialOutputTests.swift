@@ -115,10 +115,7 @@ import Testing
     // and the PDF stays clean (Cairo 1.16 alone would repeat a key of the page's resources).
     @Test func repeatedImagesWrittenOnce() throws {
         let dir = TemporaryDirectory("repeat")
-        try FileManager.default.createDirectory(atPath: dir.file("pack"), withIntermediateDirectories: true)
-        let png = try Data(contentsOf: URL(fileURLWithPath: repoPath("samples/images/badge.png")))
-        _ = dir.write("pack/badge.png", png)
-        _ = dir.write("pack/pack.json", #"{"name": "test", "emoticons": {"[徽章]": "badge.png"}}"#)
+        try writeBadgePack(in: dir)
         let input = dir.write("e.txt", String(repeating: "[哈哈] [徽章] 😀 ", count: 40) + "\n")
         let pdf = dir.file("e.pdf")
         let r = run(["build", input, "-o", pdf, "--social", "--emoticons", dir.file("pack"), "-q"])
@@ -145,10 +142,7 @@ import Testing
     // Emoticon images sit on the baseline at line height: a pack with a PNG emoticon.
     @Test func imageEmoticonAtLineHeight() throws {
         let dir = TemporaryDirectory("pack")
-        try FileManager.default.createDirectory(atPath: dir.file("pack"), withIntermediateDirectories: true)
-        let png = try Data(contentsOf: URL(fileURLWithPath: repoPath("samples/images/badge.png")))
-        _ = dir.write("pack/badge.png", png)
-        _ = dir.write("pack/pack.json", #"{"name": "test", "emoticons": {"[徽章]": "badge.png"}}"#)
+        try writeBadgePack(in: dir)
         let input = dir.write("e.txt", "A badge [徽章] in a line.\n")
         let r = run(["inspect", input, "--social", "--emoticons", dir.file("pack"), "--lines", "-q"])
         #expect(r.status == 0, "\(r.stderr)")
@@ -168,4 +162,12 @@ import Testing
             r.stderr.contains("pack.json:1:") && r.stderr.contains("pack 'mine': [doge] points to 'doge.svg', which does not exist"),
             "\(r.stderr)")
     }
+}
+
+/// An emoticon pack in `dir`/pack: `[徽章]` is samples/images/badge.png.
+private func writeBadgePack(in dir: TemporaryDirectory) throws {
+    try FileManager.default.createDirectory(atPath: dir.file("pack"), withIntermediateDirectories: true)
+    let png = try Data(contentsOf: URL(fileURLWithPath: repoPath("samples/images/badge.png")))
+    _ = dir.write("pack/badge.png", png)
+    _ = dir.write("pack/pack.json", #"{"name": "test", "emoticons": {"[徽章]": "badge.png"}}"#)
 }
