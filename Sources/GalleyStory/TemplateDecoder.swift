@@ -128,6 +128,26 @@ struct TemplateDecoder {
         given[path] = TemplateSpot(origin, v, sequence: sequence)
     }
 
+    /// The members of the object at `path` (a key of `TemplateSchema.objectKeys`), each with its
+    /// dotted path and recorded as given, once `v` is checked to be an object of those keys.
+    /// `expected` replaces the message listing them ("expected an object with a, b and c").
+    private mutating func objectMembers(
+        _ v: JSONValue, at path: String, expected: String? = nil
+    ) throws(Diagnostic) -> [(path: String, member: JSONMember)] {
+        let keys = TemplateSchema.objectKeys[path]!
+        guard case .object = v.kind else {
+            throw typeError(
+                path, expected ?? "expected an object with " + keys.dropLast().joined(separator: ", ") + " and " + keys.last!, v)
+        }
+        var out: [(path: String, member: JSONMember)] = []
+        for m in try members(of: v, path: path, allowed: keys) {
+            let memberPath = "\(path).\(m.key)"
+            record(memberPath, m.value)
+            out.append((memberPath, m))
+        }
+        return out
+    }
+
     // MARK: - Objects and keys
 
     /// Checks an object's keys (duplicates, unknown keys) and returns its members.
@@ -196,15 +216,12 @@ struct TemplateDecoder {
     }
 
     private mutating func page(_ v: JSONValue) throws(Diagnostic) {
-        guard case .object = v.kind else {
-            throw typeError("page", "expected an object with size and orientation, or width and height", v)
-        }
         var size: PageSize?
         var orientation: String?
         var width: Double?, height: Double?
         var sizeMember: JSONMember?
-        for m in try members(of: v, path: "page", allowed: TemplateSchema.objectKeys["page"]!) {
-            let path = "page.\(m.key)"
+        let expected = "expected an object with size and orientation, or width and height"
+        for (path, m) in try objectMembers(v, at: "page", expected: expected) {
             switch m.key {
             case "size":
                 let name = try choice(path, m.value, what: "page size", PageSize.allCases.map(\.rawValue))
@@ -214,7 +231,6 @@ struct TemplateDecoder {
             case "width": width = try length(path, m.value, atLeastZero: false)
             default: height = try length(path, m.value, atLeastZero: false)
             }
-            record(path, m.value)
         }
         if sizeMember != nil, width != nil || height != nil {
             let path = width != nil ? "page.width" : "page.height"
@@ -238,8 +254,7 @@ struct TemplateDecoder {
         case .number, .string:
             template.margins = EdgeInsets(all: try length("margins", v, atLeastZero: true))
         case .object:
-            for m in try members(of: v, path: "margins", allowed: TemplateSchema.objectKeys["margins"]!) {
-                let path = "margins.\(m.key)"
+            for (path, m) in try objectMembers(v, at: "margins") {
                 let x = try length(path, m.value, atLeastZero: true)
                 switch m.key {
                 case "top": template.margins.top = x
@@ -247,7 +262,6 @@ struct TemplateDecoder {
                 case "bottom": template.margins.bottom = x
                 default: template.margins.left = x
                 }
-                record(path, m.value)
             }
         default:
             throw typeError("margins", "expected a length, or an object with top, right, bottom and left", v)
@@ -255,27 +269,18 @@ struct TemplateDecoder {
     }
 
     private mutating func body(_ v: JSONValue) throws(Diagnostic) {
-        guard case .object = v.kind else {
-            throw typeError("body", "expected an object with face, size, leading and color", v)
-        }
-        for m in try members(of: v, path: "body", allowed: TemplateSchema.objectKeys["body"]!) {
-            let path = "body.\(m.key)"
+        for (path, m) in try objectMembers(v, at: "body") {
             switch m.key {
             case "face": template.body.face = try line(path, m.value, allowEmpty: false)
             case "size": template.body.size = try length(path, m.value, atLeastZero: false)
             case "leading": template.body.leading = try length(path, m.value, atLeastZero: false)
             default: template.body.color = try color(path, m.value)
             }
-            record(path, m.value)
         }
     }
 
     private mutating func footer(_ v: JSONValue) throws(Diagnostic) {
-        guard case .object = v.kind else {
-            throw typeError("footer", "expected an object with enabled, text, face, size and color", v)
-        }
-        for m in try members(of: v, path: "footer", allowed: TemplateSchema.objectKeys["footer"]!) {
-            let path = "footer.\(m.key)"
+        for (path, m) in try objectMembers(v, at: "footer") {
             switch m.key {
             case "enabled": template.footer.enabled = try flag(path, m.value)
             case "text": template.footer.text = try footerText(m.value)
@@ -283,18 +288,11 @@ struct TemplateDecoder {
             case "size": template.footer.size = try length(path, m.value, atLeastZero: false)
             default: template.footer.color = try color(path, m.value)
             }
-            record(path, m.value)
         }
     }
 
     private mutating func hyphenation(_ v: JSONValue) throws(Diagnostic) {
-        guard case .object = v.kind else {
-            throw typeError(
-                "hyphenation",
-                "expected an object with enabled, minWord, leftMin, rightMin, capitals, maxConsecutive and acrossColumns", v)
-        }
-        for m in try members(of: v, path: "hyphenation", allowed: TemplateSchema.objectKeys["hyphenation"]!) {
-            let path = "hyphenation.\(m.key)"
+        for (path, m) in try objectMembers(v, at: "hyphenation") {
             switch m.key {
             case "enabled": template.hyphenation.enabled = try flag(path, m.value)
             case "minWord": template.hyphenation.minWord = try whole(path, m.value, 2...50)
@@ -304,23 +302,14 @@ struct TemplateDecoder {
             case "maxConsecutive": template.hyphenation.maxConsecutive = try whole(path, m.value, 1...10)
             default: template.hyphenation.acrossColumns = try flag(path, m.value)
             }
-            record(path, m.value)
         }
     }
 
     private mutating func headings(_ v: JSONValue) throws(Diagnostic) {
-        guard case .object = v.kind else {
-            throw typeError("headings", "expected an object with h1, h2 and h3", v)
-        }
-        for m in try members(of: v, path: "headings", allowed: TemplateSchema.objectKeys["headings"]!) {
+        for (path, m) in try objectMembers(v, at: "headings") {
             let level = HeadingsSpec.levels.firstIndex(of: m.key)! + 1
-            let path = "headings.\(m.key)"
-            guard case .object = m.value.kind else {
-                throw typeError(path, "expected an object with face, size, weight, color, before and after", m.value)
-            }
             var spec = template.headings[level]
-            for k in try members(of: m.value, path: path, allowed: TemplateSchema.headingKeys) {
-                let keyPath = "\(path).\(k.key)"
+            for (keyPath, k) in try objectMembers(m.value, at: path) {
                 switch k.key {
                 case "face": spec.face = try line(keyPath, k.value, allowEmpty: false)
                 case "size": spec.size = try length(keyPath, k.value, atLeastZero: false)
@@ -329,35 +318,24 @@ struct TemplateDecoder {
                 case "before": spec.before = try length(keyPath, k.value, atLeastZero: true)
                 default: spec.after = try length(keyPath, k.value, atLeastZero: true)
                 }
-                record(keyPath, k.value)
             }
             template.headings[level] = spec
-            record(path, m.value)
         }
     }
 
     private mutating func link(_ v: JSONValue) throws(Diagnostic) {
-        guard case .object = v.kind else {
-            throw typeError("link", "expected an object with color and underline", v)
-        }
-        for m in try members(of: v, path: "link", allowed: TemplateSchema.objectKeys["link"]!) {
-            let path = "link.\(m.key)"
+        for (path, m) in try objectMembers(v, at: "link") {
             switch m.key {
             case "color": template.link.color = try color(path, m.value)
             default:
                 let styles = LineStyle.allCases.map(\.rawValue) + ["none"]
                 template.link.underline = LineStyle(rawValue: try choice(path, m.value, what: "underline style", styles))
             }
-            record(path, m.value)
         }
     }
 
     private mutating func caption(_ v: JSONValue) throws(Diagnostic) {
-        guard case .object = v.kind else {
-            throw typeError("caption", "expected an object with face, size, color, italic and gap", v)
-        }
-        for m in try members(of: v, path: "caption", allowed: TemplateSchema.objectKeys["caption"]!) {
-            let path = "caption.\(m.key)"
+        for (path, m) in try objectMembers(v, at: "caption") {
             switch m.key {
             case "face": template.caption.face = try line(path, m.value, allowEmpty: false)
             case "size": template.caption.size = try length(path, m.value, atLeastZero: false)
@@ -365,16 +343,11 @@ struct TemplateDecoder {
             case "italic": template.caption.italic = try flag(path, m.value)
             default: template.caption.gap = try length(path, m.value, atLeastZero: true)
             }
-            record(path, m.value)
         }
     }
 
     private mutating func social(_ v: JSONValue) throws(Diagnostic) {
-        guard case .object = v.kind else {
-            throw typeError("social", "expected an object with enabled, mention, topic, url and emoticons", v)
-        }
-        for m in try members(of: v, path: "social", allowed: TemplateSchema.objectKeys["social"]!) {
-            let path = "social.\(m.key)"
+        for (path, m) in try objectMembers(v, at: "social") {
             switch m.key {
             case "enabled": template.social.enabled = try flag(path, m.value)
             case "mention": template.social.mention = try socialStyle(m.key, m.value, base: template.social.mention)
@@ -382,26 +355,18 @@ struct TemplateDecoder {
             case "url": template.social.url = try socialStyle(m.key, m.value, base: template.social.url)
             default: template.social.emoticons = try emoticonFolders(m.value)
             }
-            record(path, m.value)
         }
     }
 
     /// `social.mention`, `social.topic` or `social.url` (by `kind`) on top of `base`.
     private mutating func socialStyle(_ kind: String, _ v: JSONValue, base: SocialStyleSpec) throws(Diagnostic) -> SocialStyleSpec {
-        let path = "social.\(kind)"
-        let keys = TemplateSchema.socialStyleKeys(kind)
-        guard case .object = v.kind else {
-            throw typeError(path, "expected an object with " + keys.dropLast().joined(separator: ", ") + " and " + keys.last!, v)
-        }
         var spec = base
-        for k in try members(of: v, path: path, allowed: keys) {
-            let keyPath = "\(path).\(k.key)"
+        for (keyPath, k) in try objectMembers(v, at: "social.\(kind)") {
             switch k.key {
             case "color": spec.color = try color(keyPath, k.value)
             case "weight": spec.weight = try weight(keyPath, k.value)
             default: spec.url = try linkPattern(keyPath, k.value, placeholder: kind == "mention" ? "{name}" : "{topic}")
             }
-            record(keyPath, k.value)
         }
         return spec
     }
