@@ -7,44 +7,6 @@ import Testing
 // Line breaking, hyphenation and flow keys: lineBreaking, hyphenation, widows, orphans,
 // keepWithNext, baselineGrid.
 
-// MARK: - Helpers
-
-/// The template decoded from `json` (as file `t.json`), or nil on error.
-private func decoded(_ json: String, file: String = "t.json") -> Template? {
-    try? TemplateLoader.decode(json, file: file).get()
-}
-
-/// `line:col message` for the error `json` gives.
-private func located(_ json: String) -> String? {
-    guard case .failure(let d) = TemplateLoader.decode(json, file: "t.json") else { return nil }
-    return "\(d.location.map { "\($0)" } ?? "-") \(d.message)"
-}
-
-/// The template after overrides, or nil on error.
-private func overridden(_ sets: [String], _ base: Template = .default) -> Template? {
-    try? TemplateLoader.apply(sets, to: base, file: "--set").get()
-}
-
-/// The override error's message, or nil when the overrides apply.
-private func overrideMessage(_ sets: [String], _ base: Template = .default) -> String? {
-    if case .failure(let d) = TemplateLoader.apply(sets, to: base, file: "--set") { return d.message }
-    return nil
-}
-
-private let templatesFolder = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("templates")
-
-private func scratchFolder() -> String {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("galley-flow-\(UUID().uuidString)")
-    try! FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    return dir.path
-}
-
-private func write(_ text: String, to path: String) {
-    try! text.write(toFile: path, atomically: true, encoding: .utf8)
-}
-
 /// The built-ins' hyphenation, spelt out.
 private let standardHyphenation = HyphenationSpec(
     enabled: true, minWord: 6, leftMin: 2, rightMin: 3, capitals: false, maxConsecutive: 2, acrossColumns: false)

@@ -6,21 +6,6 @@ import Testing
 
 // The template keys `headings` and `link`.
 
-private func decoded(_ json: String) -> Template? { try? TemplateLoader.decode(json, file: "t.json").get() }
-
-/// `line:col message` of the error `json` gives.
-private func located(_ json: String) -> String? {
-    guard case .failure(let d) = TemplateLoader.decode(json, file: "t.json") else { return nil }
-    return "\(d.location.map { "\($0)" } ?? "-") \(d.message)"
-}
-
-private func overridden(_ sets: [String]) -> Template? { try? TemplateLoader.apply(sets, to: .default, file: "--set").get() }
-
-private func overrideError(_ sets: [String]) -> String? {
-    if case .failure(let d) = TemplateLoader.apply(sets, to: .default, file: "--set") { return d.message }
-    return nil
-}
-
 @Suite struct TemplateHeadingsTests {
     // The built-ins' heading levels: DejaVu Sans bold #222222, 20/15/12 pt, spacing 12/6, 9/4, 6/3.
     @Test func defaults() {
@@ -105,14 +90,14 @@ private func overrideError(_ sets: [String]) -> String? {
     // --set errors name the override and the full key.
     @Test func setErrors() {
         #expect(
-            overrideError(["headings.h2.sise=14"])
+            overrideMessage(["headings.h2.sise=14"])
                 == "--set headings.h2.sise=14: unknown key 'headings.h2.sise'; did you mean 'headings.h2.size'?")
         #expect(
-            overrideError(["headings.h5.size=14"]) == "--set headings.h5.size=14: unknown key 'headings.h5'; did you mean 'headings.h1'?")
+            overrideMessage(["headings.h5.size=14"]) == "--set headings.h5.size=14: unknown key 'headings.h5'; did you mean 'headings.h1'?")
         #expect(
-            overrideError(["headings.h2.size.x=1"])
+            overrideMessage(["headings.h2.size.x=1"])
                 == "--set headings.h2.size.x=1: unknown key 'headings.h2.size.x'; did you mean 'headings.h2.size'?")
-        #expect(overrideError(["headings.h2.size=big"]) == "--set headings.h2.size=big: expected a number or length")
+        #expect(overrideMessage(["headings.h2.size=big"]) == "--set headings.h2.size=big: expected a number or length")
     }
     // Encoding writes the levels one per line and decodes back to the same template.
     @Test func roundTrip() {

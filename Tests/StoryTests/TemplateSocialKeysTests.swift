@@ -6,41 +6,7 @@ import Testing
 
 // The template keys caption, wrapMinWidth, social and cjkAutoSpacing.
 
-// MARK: - Helpers
-
-/// The template decoded from `json` (as file `file`), or nil on error.
-private func decoded(_ json: String, file: String = "t.json") -> Template? {
-    try? TemplateLoader.decode(json, file: file).get()
-}
-
-/// `line:col message` for the error `json` gives.
-private func located(_ json: String) -> String? {
-    guard case .failure(let d) = TemplateLoader.decode(json, file: "t.json") else { return nil }
-    return "\(d.location.map { "\($0)" } ?? "-") \(d.message)"
-}
-
-/// The template after overrides, or nil on error.
-private func overridden(_ sets: [String], _ base: Template = .default) -> Template? {
-    try? TemplateLoader.apply(sets, to: base, file: "--set").get()
-}
-
-/// The override error's message, or nil when the overrides apply.
-private func overrideMessage(_ sets: [String], _ base: Template = .default) -> String? {
-    if case .failure(let d) = TemplateLoader.apply(sets, to: base, file: "--set") { return d.message }
-    return nil
-}
-
 private func hex(_ s: String) -> RGBA { try! ColorParser.parse(s).get() }
-
-private func scratchFolder() -> String {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("galley-social-\(UUID().uuidString)")
-    try! FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    return dir.path
-}
-
-private func write(_ text: String, to path: String) {
-    try! text.write(toFile: path, atomically: true, encoding: .utf8)
-}
 
 /// The built-ins' caption style, spelt out.
 private let standardCaption = CaptionSpec(face: "DejaVu Serif", size: 8.5, color: hex("#404040"), italic: true, gap: 4)

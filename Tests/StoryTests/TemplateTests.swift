@@ -6,52 +6,8 @@ import Testing
 
 // MARK: - Helpers
 
-/// The template decoded from `json` (as file `t.json`), or nil on error.
-private func decoded(_ json: String, file: String = "t.json") -> Template? {
-    try? TemplateLoader.decode(json, file: file).get()
-}
-
-/// The diagnostic for `json`, or nil when it decodes.
-private func diagnostic(_ json: String, file: String = "t.json") -> Diagnostic? {
-    if case .failure(let d) = TemplateLoader.decode(json, file: file) { return d }
-    return nil
-}
-
-/// `line:col message` for the error `json` gives, the way a test can compare it in one go.
-private func located(_ json: String) -> String? {
-    guard let d = diagnostic(json) else { return nil }
-    return "\(d.location.map { "\($0)" } ?? "-") \(d.message)"
-}
-
-/// The template after overrides, or nil on error.
-private func overridden(_ sets: [String], _ base: Template = .default) -> Template? {
-    try? TemplateLoader.apply(sets, to: base, file: "--set").get()
-}
-
-/// The diagnostic for overrides, or nil when they apply.
-private func overrideError(_ sets: [String], _ base: Template = .default) -> Diagnostic? {
-    if case .failure(let d) = TemplateLoader.apply(sets, to: base, file: "--set") { return d }
-    return nil
-}
-
 private let mm = 72 / 25.4
 private let a4 = (width: 210 * mm, height: 297 * mm)
-
-/// The repository's `templates/` folder, found from this file's path.
-private let templatesFolder = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("templates")
-
-/// A fresh empty folder for file tests.
-private func scratchFolder() -> String {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("galley-template-\(UUID().uuidString)")
-    try! FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    return dir.path
-}
-
-private func write(_ text: String, to path: String) {
-    try! text.write(toFile: path, atomically: true, encoding: .utf8)
-}
 
 // MARK: - Built-ins
 
@@ -282,13 +238,13 @@ private func write(_ text: String, to path: String) {
     }
     // The diagnostic carries the file, severity and underline length.
     @Test func diagnosticFields() {
-        let d = diagnostic(#"{"columns": "two"}"#, file: "my.json")
+        let d = templateDiagnostic(#"{"columns": "two"}"#, file: "my.json")
         #expect(d?.file == "my.json" && d?.severity == .error && d?.length == 5)
         #expect(d?.location == SourceLocation(line: 1, column: 13, offset: 12))
     }
     // Columns count scalars and offsets count bytes.
     @Test func scalarColumns() {
-        let d = diagnostic("{\"name\": \"é😀\", \"columns\": 0}")
+        let d = templateDiagnostic("{\"name\": \"é😀\", \"columns\": 0}")
         #expect(d?.location == SourceLocation(line: 1, column: 27, offset: 30))
     }
     // Locations count lines.
@@ -764,63 +720,66 @@ private func write(_ text: String, to path: String) {
     @Test func checkedAtEnd() { #expect(overridden(["margins=400pt", "page.size=A3"]) != nil) }
     // A word where a length is needed: the exact message, file --set, no location.
     @Test func badLength() {
-        let d = overrideError(["body.size=big"])
+        let d = overrideDiagnostic(["body.size=big"])
         #expect(d?.message == "--set body.size=big: expected a number or length")
         #expect(d?.file == "--set" && d?.location == nil && d?.severity == .error)
     }
     // A range error names the override.
-    @Test func badColumns() { #expect(overrideError(["columns=13"])?.message == "--set columns=13: expected a whole number from 1 to 12") }
+    @Test func badColumns() {
+        #expect(overrideDiagnostic(["columns=13"])?.message == "--set columns=13: expected a whole number from 1 to 12")
+    }
     // A string for columns is refused.
     @Test func columnsWord() {
-        #expect(overrideError(["columns=two"])?.message == "--set columns=two: expected a whole number from 1 to 12")
+        #expect(overrideDiagnostic(["columns=two"])?.message == "--set columns=two: expected a whole number from 1 to 12")
     }
     // An unknown key is suggested.
     @Test func unknownKey() {
-        #expect(overrideError(["colums=3"])?.message == "--set colums=3: unknown key 'colums'; did you mean 'columns'?")
+        #expect(overrideDiagnostic(["colums=3"])?.message == "--set colums=3: unknown key 'colums'; did you mean 'columns'?")
     }
     // An unknown nested key is suggested with its path.
     @Test func unknownSubkey() {
-        #expect(overrideError(["body.sise=3"])?.message == "--set body.sise=3: unknown key 'body.sise'; did you mean 'body.size'?")
+        #expect(overrideDiagnostic(["body.sise=3"])?.message == "--set body.sise=3: unknown key 'body.sise'; did you mean 'body.size'?")
     }
     // A key under a plain value is unknown.
     @Test func keyUnderScalar() {
-        #expect(overrideError(["columns.x=3"])?.message == "--set columns.x=3: unknown key 'columns.x'; did you mean 'columns'?")
+        #expect(overrideDiagnostic(["columns.x=3"])?.message == "--set columns.x=3: unknown key 'columns.x'; did you mean 'columns'?")
     }
     // Three levels are unknown, with a suggestion for the nearest real key.
     @Test func tooDeep() {
-        #expect(overrideError(["body.size.x=3"])?.message == "--set body.size.x=3: unknown key 'body.size.x'; did you mean 'body.size'?")
+        #expect(
+            overrideDiagnostic(["body.size.x=3"])?.message == "--set body.size.x=3: unknown key 'body.size.x'; did you mean 'body.size'?")
     }
     // Without = the override is malformed.
-    @Test func noEquals() { #expect(overrideError(["columns"])?.message == "--set columns: expected KEY=VALUE, as in body.size=11") }
+    @Test func noEquals() { #expect(overrideDiagnostic(["columns"])?.message == "--set columns: expected KEY=VALUE, as in body.size=11") }
     // An empty key is malformed.
-    @Test func emptyKey() { #expect(overrideError(["=3"])?.message == "--set =3: expected KEY=VALUE, as in body.size=11") }
+    @Test func emptyKey() { #expect(overrideDiagnostic(["=3"])?.message == "--set =3: expected KEY=VALUE, as in body.size=11") }
     // extends cannot be overridden.
     @Test func noExtends() {
         #expect(
-            overrideError(["extends=letter"])?.message
+            overrideDiagnostic(["extends=letter"])?.message
                 == "--set extends=letter: 'extends' cannot be overridden; choose the template to start from instead")
     }
     // A colour error carries the colour message.
     @Test func badColour() {
-        #expect(overrideError(["body.color=gren"])?.message == "--set body.color=gren: unknown colour 'gren'; did you mean 'green'?")
+        #expect(overrideDiagnostic(["body.color=gren"])?.message == "--set body.color=gren: unknown colour 'gren'; did you mean 'green'?")
     }
     // An empty value is an empty string.
-    @Test func emptyValue() { #expect(overrideError(["body.color="])?.message == "--set body.color=: empty colour value") }
+    @Test func emptyValue() { #expect(overrideDiagnostic(["body.color="])?.message == "--set body.color=: empty colour value") }
     // No room for text is blamed on the override that set the key.
     @Test func noRoom() {
         #expect(
-            overrideError(["columns=2", "margins=300pt"])?.message
+            overrideDiagnostic(["columns=2", "margins=300pt"])?.message
                 == "--set margins=300pt: template leaves no room for text: columns would be -10.8 pt wide")
     }
     // The leading check blames the size when only the size was set.
     @Test func leadingCheck() {
         #expect(
-            overrideError(["body.size=30"])?.message
+            overrideDiagnostic(["body.size=30"])?.message
                 == "--set body.size=30: size 30 pt needs a leading of at least 15 pt (the leading is 12 pt)")
     }
     // An unknown page size is suggested.
     @Test func pageSizeTypo() {
-        #expect(overrideError(["page.size=A44"])?.message == "--set page.size=A44: unknown page size 'A44'; did you mean 'A4'?")
+        #expect(overrideDiagnostic(["page.size=A44"])?.message == "--set page.size=A44: unknown page size 'A44'; did you mean 'A4'?")
     }
     // The file given is the one diagnostics name.
     @Test func fileName() {
