@@ -27,8 +27,9 @@ let package = Package(
             name: "CHyphen", path: "Sources/CHyphen",
             providers: [.apt(["libhyphen-dev"])]),
 
-        // Sets the zlib level of Cairo's PDF streams (C: it interposes zlib's deflateInit_).
-        .target(name: "CGalleyZlib", path: "Sources/CGalleyZlib", linkerSettings: [.linkedLibrary("z")]),
+        // Hooks into zlib and FreeType as Cairo calls them (C, by symbol interposition): the
+        // compression of PDF streams, huge pages for copies of big font tables.
+        .target(name: "CGalleyHooks", path: "Sources/CGalleyHooks", linkerSettings: [.linkedLibrary("z")]),
 
         // The pipeline.
         .target(name: "GalleyMarkup", linkerSettings: [.linkedLibrary("m")]),
@@ -36,7 +37,7 @@ let package = Package(
         .target(name: "GalleyLayout", dependencies: ["GalleyStory", "CPango", "CHyphen", "CPixbuf"]),
         .target(
             name: "GalleyRender",
-            dependencies: ["GalleyLayout", "CCairo", "CPango", "CPNG", "CPixbuf", "CGalleyZlib"]),
+            dependencies: ["GalleyLayout", "CCairo", "CPango", "CPNG", "CPixbuf", "CGalleyHooks"]),
         .target(name: "GalleyCLI", dependencies: ["GalleyRender"]),
         .executableTarget(name: "galley", dependencies: ["GalleyCLI"]),
 

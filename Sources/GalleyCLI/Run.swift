@@ -140,11 +140,12 @@ struct Run {
         let o = try documentOptions()
         let output = arguments.value("output") ?? (o.input == "-" ? "-" : replacingExtension(o.input, with: "pdf"))
         if output != "-" && output == o.input { throw UsageError(message: "the output would overwrite the input '\(o.input)'") }
+        var compression = 1
         if let c = arguments.value("compression") {
             guard let level = Int(c), (1...9).contains(level) else {
                 throw UsageError(message: "--compression must be a whole number from 1 to 9, got '\(c)'")
             }
-            Export.compressionLevel = level
+            compression = level
         }
         let before = doc.framesetter.diagnostics.all.count
         let title =
@@ -155,7 +156,9 @@ struct Run {
         var pages = 0
         do {
             try withOutput(output) { path throws(RenderError) in
-                pages = try Export.pdf(doc.framesetter, to: path, metadata: metadata) { n in progress("page \(n)") }
+                pages = try Export.pdf(doc.framesetter, to: path, metadata: metadata, compression: compression) { n in
+                    progress("page \(n)")
+                }
             }
         } catch {
             endProgress()

@@ -1,5 +1,5 @@
 import CCairo
-import CGalleyZlib
+import CGalleyHooks
 import CPNG
 import FoundationEssentials
 import GalleyLayout
@@ -33,18 +33,17 @@ public struct PDFMetadata: Sendable {
 
 /// Writes laid-out pages to files.
 public enum Export {
-    /// zlib level of the PDF's streams: 1 (fastest, the default) to 9 (smallest).
-    public static var compressionLevel: Int {
-        get { Int(galley_get_deflate_level()) }
-        set { galley_set_deflate_level(Int32(min(9, max(1, newValue)))) }
-    }
-
     /// Lays out the whole story and writes every page to one PDF, drawing each page as soon as
-    /// it is laid out. `progress` is told each page number. Returns the number of pages.
+    /// it is laid out. `compression` is the zlib level of the PDF's streams, 1 (fastest) to 9
+    /// (smallest). `progress` is told each page number. Returns the number of pages.
     @discardableResult
     public static func pdf(
-        _ framesetter: Framesetter, to path: String, metadata: PDFMetadata, progress: (Int) -> Void = { _ in }
+        _ framesetter: Framesetter, to path: String, metadata: PDFMetadata, compression: Int = 1,
+        progress: (Int) -> Void = { _ in }
     ) throws(RenderError) -> Int {
+        let level = galley_get_deflate_level()
+        galley_set_deflate_level(Int32(min(9, max(1, compression))))
+        defer { galley_set_deflate_level(level) }
         let out = try AtomicFile(target: path)
         var committed = false
         defer { if !committed { out.discard() } }
