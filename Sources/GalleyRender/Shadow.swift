@@ -4,14 +4,15 @@ import GalleyLayout
 import GalleyStory
 
 extension PageRenderer {
-    /// Pixels per point of shadow masks in a PDF: what the blur needs, 1.5 pixels per σ,
-    /// between 72 and 300 ppi. A blurred mask holds no detail finer than its σ, the PDF keeps
-    /// every pixel (deflated on the drawing thread, the one that bounds a build), and viewers
-    /// interpolate it: a small blur (σ 0.5 pt) takes 216 ppi, a large one (σ 3 pt) 72 ppi.
+    /// Pixels per point of shadow masks in a PDF: what the blur needs, a pixel per σ, between
+    /// 72 and 300 ppi. A blurred mask holds no detail finer than its σ, the PDF keeps every
+    /// pixel (deflated on the drawing thread, the one that bounds a build), and viewers
+    /// interpolate it: a small blur (σ 0.5 pt) takes 144 ppi, a large one (σ 1 pt or more)
+    /// 72 ppi. At 1,200 dpi a 144 ppi mask shows no step and no difference from one at 216.
     static let pdfShadowResolution = 300.0 / 72
     static let pdfShadowMinimum = 1.0
     /// Pixels per σ a PDF mask needs.
-    static let pdfPixelsPerSigma = 1.5
+    static let pdfPixelsPerSigma = 1.0
     /// Most pixels one shadow mask may hold. A PDF keeps every mask of a page until the page is
     /// written, so its budget is smaller; an image surface uses the mask at once.
     static let shadowPixelBudget = (pdf: 1 << 20, image: 1 << 23)
@@ -30,7 +31,7 @@ extension PageRenderer {
     /// With no blur the glyph outlines are filled as a path at the offset (paths, not text: a PDF
     /// reader must not find the words twice), except colour glyphs, which have no outline: they
     /// take the mask route below, unblurred. With a blur radius `r` the glyphs are rendered into
-    /// an A8 mask (at 4 × the device scale on an image; in a PDF at 1.5 px per σ, 72 to
+    /// an A8 mask (at 4 × the device scale on an image; in a PDF at 1 px per σ, 72 to
     /// 300 ppi; less only for a huge run), blurred with a box blur applied three times in each
     /// direction (≈ a Gaussian with σ = r / 2, the CSS convention), and painted in
     /// the shadow colour through the mask. One mask per run, freed as soon as it is painted.
@@ -73,8 +74,9 @@ extension PageRenderer {
             let xs = [gx0, gx1].flatMap { x in [gy0, gy1].map { y in s * x - o * y } }
             let pen = style.isStroked ? style.outlineWidth / 2 : 0
             let sigma = shadow.blur / 2
-            // Room for the pen, the blur's reach (3 box radii ≈ 3σ) and antialiasing.
-            let margin = pen + 3 * sigma + 1
+            // Room for the pen, the blur's reach (3 box radii ≈ 3σ) and antialiasing (half a point:
+            // at least a pixel at any resolution a blur this size gets).
+            let margin = pen + 3 * sigma + 0.5
             let bx0 = xs.min()! - margin
             let bx1 = xs.max()! + margin
             let by0 = gy0 - margin

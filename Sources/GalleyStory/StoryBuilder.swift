@@ -195,8 +195,10 @@ public struct StoryBuilder {
         }
 
         /// Removes the element at `i` and everything above it, returning them outermost first.
-        mutating func pop(from i: Int) -> ArraySlice<OpenElement> {
-            let removed = elements[i...]
+        /// (Copied out before the removal: a slice would share the stack's storage and make the
+        /// removal copy the whole stack, thousands of `<font>`s deep in a Core Text file.)
+        mutating func pop(from i: Int) -> [OpenElement] {
+            let removed = Array(elements[i...])
             for e in removed { byName[e.name]!.removeLast() }
             while let b = blocks.last, b >= i { blocks.removeLast() }
             while let c = containers.last, c >= i { containers.removeLast() }

@@ -39,7 +39,7 @@ COMMON_SUFFIXES = [".txt", ".plain.txt", ".galley.txt", ".pango", ".typ", ".html
 EN_SUFFIXES = [".lua.tex", ".pdf.tex", ".ms"]
 
 MEASUREMENTS = ["en-large", "en-xl", "preview", "one-page", "en-small", "cjk-small", "attributes", "floats", "social-line",
-                "spacing"]
+                "font-tags", "spacing"]
 NEEDS_PEER = {"en-large", "en-small", "cjk-small"}
 
 
@@ -144,6 +144,11 @@ FLOAT_IMAGE = os.path.join(ROOT, "samples", "images", "chart.png")
 # One paragraph of Weibo-style posts, and the same four times longer (issue 5: a huge number of
 # codes on one line must cost no more than linear time).
 SOCIAL_POSTS = 1500
+# Core Text style markup: <font> tags that change the style and are never closed, and inline
+# tags closed among them (each close once copied the whole stack of open fonts).
+FONT_LINES = 4000
+FONT_TAGS = os.path.join(ROOT, ".build", "bench", "font-tags.galley.txt")
+FONT_TAGS_4X = os.path.join(ROOT, ".build", "bench", "font-tags-4x.galley.txt")
 SOCIAL_LINE = os.path.join(ROOT, ".build", "bench", "social-line.galley.txt")
 SOCIAL_LINE_4X = os.path.join(ROOT, ".build", "bench", "social-line-4x.galley.txt")
 
@@ -210,6 +215,14 @@ def ensure_variants():
                        for i in range(n)) + "\n"
 
     write_if_changed(SOCIAL_LINE, posts(SOCIAL_POSTS))
+
+    def font_lines(n):
+        colors = ["#8b0000", "#00008b", "#006400", "black"]
+        return "".join(f'<font color="{colors[i % 4]}">Line {i} of the story, <b>set in bold</b> and <i>italic</i>, '
+                       f'then <font color="{colors[(i + 1) % 4]}">another colour until the next one.\n' for i in range(n))
+
+    write_if_changed(FONT_TAGS, font_lines(FONT_LINES))
+    write_if_changed(FONT_TAGS_4X, font_lines(4 * FONT_LINES))
     write_if_changed(SOCIAL_LINE_4X, posts(4 * SOCIAL_POSTS))
 
 
@@ -496,6 +509,14 @@ class Bench:
         self.ratio("social-line", big, small,
                    f"one paragraph of {4 * SOCIAL_POSTS} posts ÷ {SOCIAL_POSTS} (codes, links, text 4×)",
                    "≤ 4.4× (issue 5)", 4.4)
+
+    def m_font_tags(self):
+        ensure_variants()
+        log(f"{4 * FONT_LINES} lines of Core Text style <font> tags ÷ {FONT_LINES} (galley check, interleaved):")
+        big = Cmd("4x", [self.galley, "check", FONT_TAGS_4X, "-q"])
+        small = Cmd("1x", [self.galley, "check", FONT_TAGS, "-q"])
+        self.ratio("font-tags", big, small,
+                   f"{4 * FONT_LINES} lines with unclosed <font>s ÷ {FONT_LINES} (check, 4× the tags)", "≤ 4.4× (linear)", 4.4)
 
     def m_en_xl(self):
         log("en-xl build ÷ en-large build (galley, interleaved):")
