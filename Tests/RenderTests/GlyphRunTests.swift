@@ -40,7 +40,9 @@ import Testing
     @Test func mergedRunsKeepEveryGlyphInPlace() {
         TestFonts.pin()
         let template = attributeTemplate(width: 600, height: 200, alignment: .justify)
-        let text = "<font face=\"DejaVu Serif\" size=\"10\">" + String(repeating: "Justified <u>words</u> and <span kern=\"0.7\">more</span> of them. ", count: 8)
+        let text =
+            "<font face=\"DejaVu Serif\" size=\"10\">"
+            + String(repeating: "Justified <u>words</u> and <span kern=\"0.7\">more</span> of them. ", count: 8)
         let story = buildStory(text, template: template).story
         let fs = Framesetter(story: story, template: template, file: "t.txt", options: LayoutOptions(threads: 1))
         let renderer = PageRenderer(framesetter: fs)
