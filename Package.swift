@@ -30,6 +30,8 @@ let package = Package(
         // Hooks into zlib and FreeType as Cairo calls them (C, by symbol interposition): the
         // compression of PDF streams, huge pages for copies of big font tables.
         .target(name: "CGalleyHooks", path: "Sources/CGalleyHooks", linkerSettings: [.linkedLibrary("z")]),
+        // Removes temporary output files when a build is interrupted or terminated (C: a signal handler).
+        .target(name: "CGalleySignals", path: "Sources/CGalleySignals"),
 
         // The pipeline.
         .target(name: "GalleyMarkup", linkerSettings: [.linkedLibrary("m")]),
@@ -37,7 +39,7 @@ let package = Package(
         .target(name: "GalleyLayout", dependencies: ["GalleyStory", "CPango", "CHyphen", "CPixbuf"]),
         .target(
             name: "GalleyRender",
-            dependencies: ["GalleyLayout", "CCairo", "CPango", "CPNG", "CPixbuf", "CGalleyHooks"]),
+            dependencies: ["GalleyLayout", "CCairo", "CPango", "CPNG", "CPixbuf", "CGalleyHooks", "CGalleySignals"]),
         .target(name: "GalleyCLI", dependencies: ["GalleyRender"]),
         .executableTarget(name: "galley", dependencies: ["GalleyCLI"]),
 

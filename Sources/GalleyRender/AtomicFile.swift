@@ -1,14 +1,18 @@
+import CGalleySignals
 import FoundationEssentials
 import GalleyMarkup
 import Glibc
 
 /// Writes an output through a temporary file in the same folder, renamed over the target only
 /// when complete: a failed build never leaves a half-written file or destroys the previous one.
-/// `-` means standard output: the temporary file is copied there once complete.
-struct AtomicFile {
+/// `-` means standard output: the temporary file is copied there once complete. When the
+/// process is interrupted or terminated meanwhile, the temporary file is removed too.
+final class AtomicFile {
     /// Where the caller writes.
     let temporaryPath: String
     let target: String
+    /// The temporary file's slot in the list removed on a signal (-1: none, or forgotten).
+    private var slot: Int32
 
     init(target: String) throws(RenderError) {
         self.target = target
@@ -29,6 +33,7 @@ struct AtomicFile {
             }
         }
         temporaryPath = FilePath.join(dir, ".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+        slot = galley_temporary_add(temporaryPath)
     }
 
     /// Moves the finished temporary file into place (or copies it to standard output).
@@ -51,5 +56,7 @@ struct AtomicFile {
     /// Removes the temporary file (after a failure, or after commit for standard output).
     func discard() {
         unlink(temporaryPath)
+        if slot >= 0 { galley_temporary_remove(slot) }
+        slot = -1
     }
 }
