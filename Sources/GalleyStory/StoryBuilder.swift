@@ -148,7 +148,7 @@ public struct StoryBuilder {
     }
 
     /// Everything a tag may change and its end tag restores.
-    struct Scope {
+    struct Scope: Hashable {
         var text: TextStyle
         var paragraph: ParagraphStyle
         /// `align="natural"`: left or right by the paragraph's direction, decided at its end.
@@ -171,8 +171,8 @@ public struct StoryBuilder {
         var name: String
         var location: SourceLocation
         var kind: ElementKind
-        /// The state before the tag, restored when it closes.
-        var saved: Scope
+        /// The state before the tag, restored when it closes (an index in `ElementStack.scopes`).
+        var saved: Int32
     }
 
     /// The open elements, innermost last, with indexes kept so that matching an end tag takes
@@ -183,10 +183,27 @@ public struct StoryBuilder {
         private var byName: [String: [Int]] = [:]
         private var blocks: [Int] = []
         private var containers: [Int] = []
+        /// The states saved by open elements, each once: a Core Text file leaves thousands of
+        /// `<font>`s open, cycling through a few states (a state is ~1 KB).
+        private var scopes: [Scope] = []
+        private var scopeIndex: [Scope: Int32] = [:]
 
         subscript(i: Int) -> OpenElement { elements[i] }
 
-        mutating func push(_ e: OpenElement) {
+        /// The state `e` saved.
+        func saved(_ e: OpenElement) -> Scope { scopes[Int(e.saved)] }
+
+        /// Opens an element, saving `scope`.
+        mutating func push(name: String, location: SourceLocation, kind: ElementKind, saving scope: Scope) {
+            let index: Int32
+            if let known = scopeIndex[scope] {
+                index = known
+            } else {
+                index = Int32(scopes.count)
+                scopes.append(scope)
+                scopeIndex[scope] = index
+            }
+            let e = OpenElement(name: name, location: location, kind: kind, saved: index)
             let i = elements.count
             elements.append(e)
             byName[e.name, default: []].append(i)
@@ -519,7 +536,7 @@ public struct StoryBuilder {
         mutating func open(_ tag: MarkupTag) {
             let kind = ElementKind(tag.name)
             if kind == .block { blockBoundary(at: tag.location) }
-            stack.push(OpenElement(name: tag.name, location: tag.location, kind: kind, saved: scope))
+            stack.push(name: tag.name, location: tag.location, kind: kind, saving: scope)
             switch tag.name {
             case "font", "span":
                 applyCharacterAttributes(tag)
@@ -644,7 +661,7 @@ public struct StoryBuilder {
                 }
             }
             if closed.contains(where: { $0.kind == .block }) { blockBoundary(at: loc) }
-            let saved = closed.first!.saved
+            let saved = stack.saved(closed.first!)
             closeIsolates(downTo: saved.isolates.count, at: loc)
             scope = saved
         }
