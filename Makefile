@@ -10,7 +10,7 @@ OUT          ?= out
 TEST_FONTS   := $(CURDIR)/Tests/fonts.conf
 
 # Everything the project needs from Debian: libraries, fonts, hyphenation dictionaries, PDF tools.
-APT_PACKAGES := pkg-config zlib1g-dev libcairo2-dev libpango1.0-dev libpng-dev libgdk-pixbuf-2.0-dev librsvg2-2 \
+APT_PACKAGES := pkg-config zlib1g-dev libdeflate-dev libcairo2-dev libpango1.0-dev libpng-dev libgdk-pixbuf-2.0-dev librsvg2-2 \
                 libhyphen-dev hyphen-en-us hyphen-en-gb hyphen-de hyphen-fr hyphen-es hyphen-it \
                 hyphen-nl hyphen-pt-pt hyphen-pt-br \
                 fonts-dejavu fonts-urw-base35 fonts-liberation2 fonts-noto-cjk fonts-noto-color-emoji \
@@ -45,7 +45,7 @@ test: setup
 # shows up here: libhyphen once read past a word that had no NUL). Any report fails the target.
 ASAN_DIR := .build/asan
 sanitize: setup
-	$(SWIFT) build -c release --scratch-path $(ASAN_DIR) -Xswiftc -sanitize=address --product galley
+	$(SWIFT) build -c release --scratch-path $(ASAN_DIR) -Xswiftc -sanitize=address -Xcc -fsanitize=address --product galley
 	@mkdir -p $(ASAN_DIR)/out
 	@for f in samples/*.txt; do \
 	  n=$$(basename $$f .txt); \

@@ -27,9 +27,11 @@ let package = Package(
             name: "CHyphen", path: "Sources/CHyphen",
             providers: [.apt(["libhyphen-dev"])]),
 
-        // Hooks into zlib and FreeType as Cairo calls them (C, by symbol interposition): the
-        // compression of PDF streams, huge pages for copies of big font tables.
-        .target(name: "CGalleyHooks", path: "Sources/CGalleyHooks", linkerSettings: [.linkedLibrary("z")]),
+        // Hooks into zlib and FreeType as Cairo calls them (C, by symbol interposition): PDF
+        // streams compressed by libdeflate, huge pages for copies of big font tables.
+        .target(
+            name: "CGalleyHooks", path: "Sources/CGalleyHooks",
+            linkerSettings: [.linkedLibrary("z"), .linkedLibrary("deflate")]),
         // Removes temporary output files when a build is interrupted or terminated (C: a signal handler).
         .target(name: "CGalleySignals", path: "Sources/CGalleySignals"),
 

@@ -34,8 +34,9 @@ public struct PDFMetadata: Sendable {
 /// Writes laid-out pages to files.
 public enum Export {
     /// Lays out the whole story and writes every page to one PDF, drawing each page as soon as
-    /// it is laid out. `compression` is the zlib level of the PDF's streams, 1 (fastest) to 9
-    /// (smallest). `progress` is told each page number. Returns the number of pages.
+    /// it is laid out. `compression` is the level the PDF's streams are compressed at, 1
+    /// (fastest) to 9 (smallest). `progress` is told each page number. Returns the number of
+    /// pages.
     @discardableResult
     public static func pdf(
         _ framesetter: Framesetter, to path: String, metadata: PDFMetadata, compression: Int = 1,

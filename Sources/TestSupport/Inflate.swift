@@ -9,12 +9,6 @@ public enum Inflate {
 
     /// Decodes a zlib stream: a 2-byte header, DEFLATE data, an Adler-32 (checked).
     public static func zlib(_ data: [UInt8]) throws(Failure) -> [UInt8] {
-        try zlibCountingMatches(data).bytes
-    }
-
-    /// Decodes a zlib stream and counts its back-references (LZ77 matches): none in data coded
-    /// with Huffman codes only.
-    public static func zlibCountingMatches(_ data: [UInt8]) throws(Failure) -> (bytes: [UInt8], matches: Int) {
         guard data.count >= 6 else { throw Failure("zlib stream too short") }
         let cmf = data[0]
         let flg = data[1]
@@ -26,7 +20,7 @@ public enum Inflate {
         guard i + 4 <= data.count else { throw Failure("zlib stream has no checksum") }
         let stored = UInt32(data[i]) << 24 | UInt32(data[i + 1]) << 16 | UInt32(data[i + 2]) << 8 | UInt32(data[i + 3])
         guard stored == adler32(out) else { throw Failure("zlib checksum mismatch") }
-        return (out, s.matches)
+        return out
     }
 
     /// Decodes raw DEFLATE data.
@@ -87,8 +81,6 @@ public enum Inflate {
         var bitBuffer = 0
         var bitCount = 0
         var output: [UInt8] = []
-        /// Back-references decoded so far.
-        var matches = 0
 
         init(input: [UInt8], position: Int) {
             self.input = input
@@ -213,7 +205,6 @@ public enum Inflate {
                     guard d < 30 else { throw Failure("bad distance symbol") }
                     let dist = Inflate.distanceBase[d] + (try bits(Inflate.distanceExtra[d]))
                     guard dist <= output.count else { throw Failure("distance too far back") }
-                    matches += 1
                     let from = output.count - dist
                     for k in 0..<len { output.append(output[from + k]) }
                 }

@@ -96,7 +96,7 @@ import Testing
 }
 
 /// A small deterministic generator for test data.
-private struct SplitMix {
+struct SplitMix {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {

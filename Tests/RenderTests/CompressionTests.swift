@@ -1,14 +1,14 @@
+import CGalleyHooks
 import Foundation
 import TestSupport
 import Testing
 
-/// The streams of a PDF whose dictionary holds `marker`, inflated, with their back-reference counts.
-private func streams(_ pdf: [UInt8], marked marker: String) throws -> [(bytes: [UInt8], matches: Int)] {
+/// The streams of a PDF whose dictionary holds `marker`, inflated.
+private func streams(_ pdf: [UInt8], marked marker: String) throws -> [[UInt8]] {
     let m = Array(marker.utf8)
     let open = Array("stream\n".utf8)
     let close = Array("endstream".utf8)
     func find(_ needle: [UInt8], from: Int) -> Int? {
-        guard needle.count <= pdf.count else { return nil }
         var i = from
         while i + needle.count <= pdf.count {
             if pdf[i] == needle[0] && Array(pdf[i..<(i + needle.count)]) == needle { return i }
@@ -16,45 +16,105 @@ private func streams(_ pdf: [UInt8], marked marker: String) throws -> [(bytes: [
         }
         return nil
     }
-    var out: [(bytes: [UInt8], matches: Int)] = []
+    var out: [[UInt8]] = []
     var at = 0
     while let hit = find(m, from: at), let start = find(open, from: hit), let end = find(close, from: start) {
-        out.append(try Inflate.zlibCountingMatches(Array(pdf[(start + open.count)..<end])))
-        at = end
+        out.append(try Inflate.zlib(Array(pdf[(start + open.count)..<end])))
+        at = end + close.count
     }
     return out
 }
 
-/// Page content streams (text operators) are ordinary deflate data with back-references.
-private func contentMatches(_ pdf: [UInt8]) throws -> Int {
-    try streams(pdf, marked: "/Length").reduce(0) { $0 + $1.matches }
+/// Compresses `input` the way Cairo does: chunks of `chunk` bytes with Z_NO_FLUSH (or `flush`),
+/// then Z_FINISH, draining `space` bytes of output at a time. Returns the zlib stream.
+private func compress(_ input: [UInt8], chunk: Int = 16384, space: Int = 4096, flush: Int32 = Z_NO_FLUSH) -> [UInt8] {
+    var strm = z_stream()
+    #expect(galley_deflate_init_whole(&strm) == Z_OK)
+    var out: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: space)
+    var position = 0
+    var calls = 0
+    input.withUnsafeBufferPointer { all in
+        repeat {
+            let n = min(chunk, all.count - position)
+            let finish = position + n == all.count
+            strm.next_in = UnsafeMutablePointer(mutating: all.baseAddress.map { $0 + position })
+            strm.avail_in = UInt32(n)
+            var status: Int32 = Z_OK
+            repeat {
+                buffer.withUnsafeMutableBufferPointer { b in
+                    strm.next_out = b.baseAddress
+                    strm.avail_out = UInt32(space)
+                    status = deflate(&strm, finish ? Z_FINISH : flush)
+                    out += b[0..<(space - Int(strm.avail_out))]
+                }
+                calls += 1
+            } while (strm.avail_in > 0 || (finish && status != Z_STREAM_END)) && calls < 1_000_000
+            #expect(status == (finish ? Z_STREAM_END : Z_OK))
+            position += n
+        } while position < all.count
+    }
+    #expect(Int(strm.total_in) == input.count && Int(strm.total_out) == out.count)
+    #expect(deflateEnd(&strm) == Z_OK)
+    return out
+}
+
+/// Text that compresses the way page content does, `count` bytes.
+private func pageLikeText(_ count: Int) -> [UInt8] {
+    var generator = SplitMix(seed: 11)
+    var out: [UInt8] = []
+    out.reserveCapacity(count + 64)
+    while out.count < count {
+        out += Array("[(w)\(generator.next() % 90)(or)\(generator.next() % 9)(d )]TJ\n0 -1.2 Td\n".utf8)
+    }
+    return Array(out.prefix(count))
 }
 
 @Suite struct CompressionTests {
     static let chinese = String(repeating: "兰叶春葳蕤，桂华秋皎洁。欣欣此生意，自尔为佳节。谁知林栖者，闻风坐相悦。\n", count: 20)
 
-    @Test func cffFontProgramsAreHuffmanCodedAtTheFastestLevel() throws {
-        let dir = TemporaryDirectory("compression")
-        dir.write("t.txt", Self.chinese)
-        let r = run(["build", dir.file("t.txt"), "-o", dir.file("t.pdf"), "-q"])
-        #expect(r.status == 0, "\(r.stderr)")
-        let pdf = [UInt8](try #require(dir.read("t.pdf")))
-        let fonts = try streams(pdf, marked: "/CIDFontType0C")
-        #expect(!fonts.isEmpty)
-        for f in fonts {
-            #expect(Array(f.bytes.prefix(3)) == [1, 0, 4], "a bare CFF table")
-            #expect(f.matches == 0)
-        }
-        #expect(try contentMatches(pdf) > 0, "other streams keep LZ77")
+    // Cairo's streams are compressed whole: whatever the chunks and the output space, the result
+    // is one zlib stream of the input.
+    @Test(arguments: [(0, 16384, 4096), (1, 16384, 4096), (100_000, 16384, 7), (300_000, 3000, 65536)])
+    func wholeStreamsRoundTrip(_ size: Int, _ chunk: Int, _ space: Int) throws {
+        let input = pageLikeText(size)
+        #expect(try Inflate.zlib(compress(input, chunk: chunk, space: space)) == input)
     }
 
-    @Test func higherLevelsCompressFontProgramsFully() throws {
+    // Past the limit a stream carries on through zlib's streaming deflate, its held input first.
+    @Test func bigStreamsCarryOnThroughZlib() throws {
+        let input = pageLikeText(200_000)
+        let limit = galley_get_deflate_limit()
+        galley_set_deflate_limit(50_000)
+        defer { galley_set_deflate_limit(limit) }
+        let out = compress(input, chunk: 16384, space: 1000)
+        #expect(try Inflate.zlib(out) == input)
+    }
+
+    // A flush point asks for output now: the stream goes through zlib, which can give it.
+    @Test func flushPointsGoThroughZlib() throws {
+        let input = pageLikeText(50_000)
+        #expect(try Inflate.zlib(compress(input, chunk: 7000, space: 512, flush: Z_SYNC_FLUSH)) == input)
+    }
+
+    // In a PDF: the CFF font programs and the page streams read back, and a higher level makes
+    // a file no bigger.
+    @Test func pdfStreamsReadBackAtEveryLevel() throws {
         let dir = TemporaryDirectory("compression")
         dir.write("t.txt", Self.chinese)
-        let r = run(["build", dir.file("t.txt"), "-o", dir.file("t.pdf"), "-q", "--compression", "6"])
-        #expect(r.status == 0, "\(r.stderr)")
-        let fonts = try streams([UInt8](try #require(dir.read("t.pdf"))), marked: "/CIDFontType0C")
-        #expect(!fonts.isEmpty)
-        for f in fonts { #expect(f.matches > 0) }
+        var sizes: [Int] = []
+        for level in ["1", "9"] {
+            let r = run(["build", dir.file("t.txt"), "-o", dir.file("t\(level).pdf"), "-q", "--compression", level])
+            #expect(r.status == 0, "\(r.stderr)")
+            let pdf = [UInt8](try #require(dir.read("t\(level).pdf")))
+            let fonts = try streams(pdf, marked: "/CIDFontType0C")
+            #expect(!fonts.isEmpty)
+            for f in fonts { #expect(Array(f.prefix(3)) == [1, 0, 4], "a bare CFF table") }
+            let pages = try streams(pdf, marked: "/Length")
+            #expect(pages.contains { String(decoding: $0, as: UTF8.self).contains(" Tm\n") })
+            sizes.append(pdf.count)
+            #expect(tool("qpdf", ["--check", dir.file("t\(level).pdf")]).status == 0)
+        }
+        #expect(sizes[1] <= sizes[0])
     }
 }
