@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <libdeflate.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -9,10 +10,9 @@
 /* Cairo 1.16 compresses every PDF stream with zlib at its default level (6), offers no setting,
  * and does it on the drawing thread, the one that bounds a build. The streams it opens come
  * here instead (it calls deflateInit_, deflate and deflateEnd; defining them in the executable
- * makes the dynamic linker bind its calls to these; other libraries' calls are zlib's) and are
- * compressed by libdeflate, whole:
- * at level 1 twice as fast as zlib's level 1 and 5 % smaller (a CJK font program: 2.6 times as
- * fast), at any level smaller than zlib's at the same level.
+ * makes the dynamic linker bind its calls to these; other libraries' streams stay zlib's) and
+ * are compressed whole by libdeflate: at level 1 twice as fast as zlib's level 1 and 5 %
+ * smaller (a CJK font program 2.6 times as fast), at any level smaller than zlib's.
  *
  * A stream's input is kept until deflate is asked to finish, then compressed in one call and
  * handed out as the caller's output space allows, zlib's contract (deflate may consume input
@@ -40,17 +40,23 @@ struct whole_stream {
     size_t len, cap;
     unsigned char *out; /* the compressed stream, once finished */
     size_t out_len, out_pos;
-    z_stream *zlib;       /* zlib's stream, once the input outgrew LIMIT */
-    size_t pending;       /* buffered input not yet given to `zlib` */
+    z_stream *zlib;       /* zlib's stream, once the input outgrew the limit */
+    size_t pending;       /* held input not yet given to `zlib` */
 };
 
+/* zlib's own functions, looked up once. */
+static int (*zlib_init)(z_streamp, int, const char *, int);
 static int (*zlib_deflate)(z_streamp, int);
 static int (*zlib_deflate_end)(z_streamp);
+static pthread_once_t bound = PTHREAD_ONCE_INIT;
 
-static void bind_zlib(void) {
-    if (!zlib_deflate) zlib_deflate = (int (*)(z_streamp, int))dlsym(RTLD_NEXT, "deflate");
-    if (!zlib_deflate_end) zlib_deflate_end = (int (*)(z_streamp))dlsym(RTLD_NEXT, "deflateEnd");
+static void bind_zlib_once(void) {
+    zlib_init = (int (*)(z_streamp, int, const char *, int))dlsym(RTLD_NEXT, "deflateInit_");
+    zlib_deflate = (int (*)(z_streamp, int))dlsym(RTLD_NEXT, "deflate");
+    zlib_deflate_end = (int (*)(z_streamp))dlsym(RTLD_NEXT, "deflateEnd");
 }
+
+static void bind_zlib(void) { pthread_once(&bound, bind_zlib_once); }
 
 static struct whole_stream *ours(z_streamp strm) {
     if (!strm || !strm->state) return NULL;
@@ -76,8 +82,7 @@ int galley_deflate_init_whole(z_streamp strm) {
 
 /* Cairo's streams are compressed whole; anyone else's (zlib's compress(), GIO) stay zlib's. */
 int deflateInit_(z_streamp strm, int level, const char *version, int stream_size) {
-    static int (*zlib_init)(z_streamp, int, const char *, int);
-    if (!zlib_init) zlib_init = (int (*)(z_streamp, int, const char *, int))dlsym(RTLD_NEXT, "deflateInit_");
+    bind_zlib();
     Dl_info caller;
     void *from = __builtin_return_address(0);
     if (!dladdr(from, &caller) || !caller.dli_fname || !strstr(caller.dli_fname, "libcairo"))
@@ -108,19 +113,17 @@ static int through_zlib(z_streamp strm, struct whole_stream *s, unsigned char *i
     z->next_out = strm->next_out;
     z->avail_out = strm->avail_out;
     int r = zlib_deflate(z, flush);
-    uInt used = *avail - z->avail_in;
     uInt made = strm->avail_out - z->avail_out;
     *avail = z->avail_in;
     strm->next_out += made;
     strm->avail_out -= made;
     strm->total_out += made;
     strm->adler = z->adler;
-    (void)used;
     return r;
 }
 
 static int deflate_fallback(z_streamp strm, struct whole_stream *s, int flush) {
-    // The buffered input goes first; the caller's input waits until it is all taken.
+    // The held input goes first; the caller's input waits until it is all taken.
     while (s->pending > 0) {
         if (strm->avail_out == 0) return Z_OK;
         uInt avail = s->pending > 0x40000000u ? 0x40000000u : (uInt)s->pending;
