@@ -184,23 +184,30 @@ public struct StoryBuilder {
         private var blocks: [Int] = []
         private var containers: [Int] = []
         /// The states saved by open elements, each once: a Core Text file leaves thousands of
-        /// `<font>`s open, cycling through a few states (a state is ~1 KB).
+        /// `<font>`s open, cycling through a few states (a state is ~1 KB). A state is kept while
+        /// an open element uses it; its slot is then free for another.
         private var scopes: [Scope] = []
+        private var scopeUses: [Int32] = []
         private var scopeIndex: [Scope: Int32] = [:]
+        private var freeScopes: [Int32] = []
 
         subscript(i: Int) -> OpenElement { elements[i] }
-
-        /// The state `e` saved.
-        func saved(_ e: OpenElement) -> Scope { scopes[Int(e.saved)] }
 
         /// Opens an element, saving `scope`.
         mutating func push(name: String, location: SourceLocation, kind: ElementKind, saving scope: Scope) {
             let index: Int32
             if let known = scopeIndex[scope] {
                 index = known
+                scopeUses[Int(index)] += 1
+            } else if let free = freeScopes.popLast() {
+                index = free
+                scopes[Int(index)] = scope
+                scopeUses[Int(index)] = 1
+                scopeIndex[scope] = index
             } else {
                 index = Int32(scopes.count)
                 scopes.append(scope)
+                scopeUses.append(1)
                 scopeIndex[scope] = index
             }
             let e = OpenElement(name: name, location: location, kind: kind, saved: index)
@@ -211,16 +218,26 @@ public struct StoryBuilder {
             if e.kind != .font { containers.append(i) }
         }
 
-        /// Removes the element at `i` and everything above it, returning them outermost first.
-        /// (Copied out before the removal: a slice would share the stack's storage and make the
-        /// removal copy the whole stack, thousands of `<font>`s deep in a Core Text file.)
-        mutating func pop(from i: Int) -> [OpenElement] {
+        /// Removes the element at `i` and everything above it; returns them outermost first, and
+        /// the state the outermost one saved. (Copied out before the removal: a slice would share
+        /// the stack's storage and make the removal copy the whole stack, thousands of `<font>`s
+        /// deep in a Core Text file.)
+        mutating func pop(from i: Int) -> (elements: [OpenElement], saved: Scope) {
             let removed = Array(elements[i...])
-            for e in removed { byName[e.name]!.removeLast() }
+            let saved = scopes[Int(removed[0].saved)]
+            for e in removed {
+                byName[e.name]!.removeLast()
+                let k = Int(e.saved)
+                scopeUses[k] -= 1
+                if scopeUses[k] == 0 {
+                    scopeIndex.removeValue(forKey: scopes[k])
+                    freeScopes.append(Int32(k))
+                }
+            }
             while let b = blocks.last, b >= i { blocks.removeLast() }
             while let c = containers.last, c >= i { containers.removeLast() }
             elements.removeSubrange(i...)
-            return removed
+            return (removed, saved)
         }
 
         /// The innermost open element with one of these names.
@@ -644,7 +661,7 @@ public struct StoryBuilder {
                 diagnostics.append(.warning(message, file: file, at: loc))
                 return
             }
-            let closed = stack.pop(from: t)
+            let (closed, saved) = stack.pop(from: t)
             if !quiet {
                 let open = closed.first!
                 if open.name != name {
@@ -661,7 +678,6 @@ public struct StoryBuilder {
                 }
             }
             if closed.contains(where: { $0.kind == .block }) { blockBoundary(at: loc) }
-            let saved = stack.saved(closed.first!)
             closeIsolates(downTo: saved.isolates.count, at: loc)
             scope = saved
         }

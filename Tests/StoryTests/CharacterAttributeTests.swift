@@ -241,6 +241,22 @@ func styleOf(_ attributes: String, tag: String = "span") -> String {
         let s = story(#"<font size="20"><span color="red"><font color="blue">a</font>b</span>c</font>d"#)
         #expect(s.styles.map { "\($0.color)/\(Int($0.size))" } == ["#0000ff/20", "#ff0000/20", "#000000/20", "#000000/10"])
     }
+    // Saved states are shared and their slots reused once no open element needs them: closing
+    // and opening again, deep in open <font>s, still restores each element's own state.
+    @Test func savedStatesReusedAfterClosing() {
+        let s = story(
+            #"<font color="red">a<b>b</b><font color="blue">c<i>d<u>e</u>f</i><font color="red">g<s>h</s></font>i</font>j</font>k"#)
+        #expect(
+            s.runs.map { r in
+                let t = s.styles[r.style]
+                return
+                    "\(t.color) \(t.weight) \(t.slant == .italic ? "i" : "-") \(t.underline == nil ? "-" : "u") \(t.strikethrough == nil ? "-" : "s")"
+            } == [
+                "#ff0000 400 - - -", "#ff0000 700 - - -", "#0000ff 400 - - -", "#0000ff 400 i - -", "#0000ff 400 i u -",
+                "#0000ff 400 i - -", "#ff0000 400 - - -", "#ff0000 400 - - s", "#0000ff 400 - - -", "#ff0000 400 - - -",
+                "#000000 400 - - -",
+            ])
+    }
     // Containers cross newlines: the style carries into the next paragraph.
     @Test func spanAcrossParagraphs() {
         let s = story("<b>one\ntwo</b>three")
