@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <unistd.h>
 #include "galley_signals.h"
@@ -8,15 +9,19 @@
 #define SLOTS 32
 #define PATH_BYTES 4096
 
+/* Each slot is free (0), being filled (1) or registered (2), changed without a lock so that the
+ * handler, and a forked child, never wait for one. A file is removed only by the process that
+ * registered it: a forked child terminated by a signal leaves its parent's outputs alone. */
 static char paths[SLOTS][PATH_BYTES];
-static volatile sig_atomic_t used[SLOTS];
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pid_t owners[SLOTS];
+static atomic_int states[SLOTS];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static const int signals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
 
 static void on_signal(int sig) {
+    pid_t self = getpid();
     for (int i = 0; i < SLOTS; i++)
-        if (used[i]) unlink(paths[i]);
+        if (atomic_load(&states[i]) == 2 && owners[i] == self) unlink(paths[i]);
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -37,23 +42,18 @@ static void install(void) {
 int galley_temporary_add(const char *path) {
     pthread_once(&once, install);
     if (strlen(path) >= PATH_BYTES) return -1;
-    int slot = -1;
-    pthread_mutex_lock(&lock);
     for (int i = 0; i < SLOTS; i++) {
-        if (!used[i]) {
+        int expected = 0;
+        if (atomic_compare_exchange_strong(&states[i], &expected, 1)) {
             strcpy(paths[i], path);
-            used[i] = 1;
-            slot = i;
-            break;
+            owners[i] = getpid();
+            atomic_store(&states[i], 2);
+            return i;
         }
     }
-    pthread_mutex_unlock(&lock);
-    return slot;
+    return -1;
 }
 
 void galley_temporary_remove(int slot) {
-    if (slot < 0 || slot >= SLOTS) return;
-    pthread_mutex_lock(&lock);
-    used[slot] = 0;
-    pthread_mutex_unlock(&lock);
+    if (slot >= 0 && slot < SLOTS) atomic_store(&states[slot], 0);
 }
