@@ -83,10 +83,15 @@ int galley_deflate_init_whole(z_streamp strm) {
 /* Cairo's streams are compressed whole; anyone else's (zlib's compress(), GIO) stay zlib's. */
 int deflateInit_(z_streamp strm, int level, const char *version, int stream_size) {
     bind_zlib();
-    Dl_info caller;
+    // Cairo opens its streams from one place: remember it rather than ask dladdr each time.
+    static _Atomic(void *) cairo_site = NULL;
     void *from = __builtin_return_address(0);
-    if (!dladdr(from, &caller) || !caller.dli_fname || !strstr(caller.dli_fname, "libcairo"))
-        return zlib_init(strm, level, version, stream_size);
+    if (from != cairo_site) {
+        Dl_info caller;
+        if (!dladdr(from, &caller) || !caller.dli_fname || !strstr(caller.dli_fname, "libcairo"))
+            return zlib_init(strm, level, version, stream_size);
+        cairo_site = from;
+    }
     if (!version || version[0] != ZLIB_VERSION[0] || stream_size != (int)sizeof(z_stream)) return Z_VERSION_ERROR;
     return galley_deflate_init_whole(strm);
 }
