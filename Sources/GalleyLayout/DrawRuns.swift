@@ -26,6 +26,11 @@ package struct DrawRun: Sendable {
 extension ParagraphLayout {
     /// The runs of line `i` in visual order, justified, with the hyphen at the end when there is one.
     package func drawRuns(line i: Int) -> [DrawRun] {
+        i < prepared.count ? prepared[i] : makeDrawRuns(line: i)
+    }
+
+    /// Makes the runs of line `i` (see `drawRuns(line:)`).
+    func makeDrawRuns(line i: Int) -> [DrawRun] {
         let line = lines[i]
         let t = text
         let start = line.start

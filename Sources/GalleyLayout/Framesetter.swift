@@ -101,7 +101,7 @@ public final class Framesetter {
             parallel
             ? ShapingPipeline(
                 story: story, plan: plan, setting: setting, widths: widths,
-                threads: options.drawsEveryPage ? threads - 1 : threads) : nil
+                threads: options.drawsEveryPage ? threads - 1 : threads, prepareDrawing: options.drawsEveryPage) : nil
         // With no worker thread to be had, this thread shapes every paragraph itself.
         pipeline = pipeline?.workers == 0 ? nil : pipeline
         defer { pipeline?.stop() }

@@ -187,13 +187,28 @@ package final class ParagraphLayout: Sendable {
     package let widths: LineWidths
     /// Lines barred from ending in a hyphen when the paragraph was broken (see `Flow`).
     package let unhyphenated: Set<Int>
+    /// The draw runs of the first lines, made ahead on a shaping thread (see `preparingDrawing`).
+    let prepared: [[DrawRun]]
 
-    package init(text: ShapedText, lines: [LineBreak], glue: GlueModel, widths: LineWidths, unhyphenated: Set<Int> = []) {
+    package init(
+        text: ShapedText, lines: [LineBreak], glue: GlueModel, widths: LineWidths, unhyphenated: Set<Int> = [],
+        prepared: [[DrawRun]] = []
+    ) {
         self.text = text
         self.lines = lines
         self.glue = glue
         self.widths = widths
         self.unhyphenated = unhyphenated
+        self.prepared = prepared
+    }
+
+    /// The same paragraph with the draw runs of every line made now: a shaping thread does this
+    /// for a PDF build, so that the drawing thread, the one that bounds the build, finds them
+    /// made. (Lines broken again later are made when drawn.)
+    func preparingDrawing() -> ParagraphLayout {
+        ParagraphLayout(
+            text: text, lines: lines, glue: glue, widths: widths, unhyphenated: unhyphenated,
+            prepared: lines.indices.map { makeDrawRuns(line: $0) })
     }
 
     package var index: Int { text.index }

@@ -22,7 +22,14 @@ final class ShapingPipeline: @unchecked Sendable {
     private var cancelled = false
     private var running = 0
 
-    init(story: Story, plan: FontPlan, setting: ParagraphSetting, widths: LineWidths, threads: Int, window: Int = 48) {
+    /// Whether workers also make each paragraph's draw runs (a PDF build draws every page).
+    private let prepareDrawing: Bool
+
+    init(
+        story: Story, plan: FontPlan, setting: ParagraphSetting, widths: LineWidths, threads: Int, window: Int = 48,
+        prepareDrawing: Bool = false
+    ) {
+        self.prepareDrawing = prepareDrawing
         self.story = story
         self.plan = plan
         self.setting = setting
@@ -57,8 +64,13 @@ final class ShapingPipeline: @unchecked Sendable {
                 }
                 let i = next
                 next += 1
+                // Draw runs are made here only while the consumer is well behind: then drawing
+                // bounds the build and this thread has time to spare; otherwise the consumer
+                // waits for shaping, and makes them itself when it draws.
+                let ahead = i - consumed
                 condition.unlock()
-                let result = setting.layOut(story: story, paragraph: i, engine: engine, widths: widths)
+                var result = setting.layOut(story: story, paragraph: i, engine: engine, widths: widths)
+                if prepareDrawing && ahead >= window / 3 { result = result?.preparingDrawing() }
                 condition.lock()
                 slots[i] = result
                 done[i] = true
@@ -138,6 +150,7 @@ struct ParagraphSetting: Sendable {
         let kept = LineWidths(
             first: (0..<from).map { l.widths[$0] } + (from..<max(from, widths.first.count)).map { widths[$0] }, rest: widths.rest)
         return ParagraphLayout(
-            text: l.text, lines: Array(l.lines.prefix(from)) + tail, glue: l.glue, widths: kept, unhyphenated: unhyphenated)
+            text: l.text, lines: Array(l.lines.prefix(from)) + tail, glue: l.glue, widths: kept, unhyphenated: unhyphenated,
+            prepared: Array(l.prepared.prefix(from)))
     }
 }
