@@ -210,8 +210,8 @@ final class PageRenderer {
         var fill = style.color
         if style.isHollow { fill.alpha = 1.0 / 255 }
         // Colour emoji: Cairo 1.16 puts them in a PDF as ~20 px bitmaps. They are drawn here as
-        // an image rendered at 576 ppi instead. (Cairo writes colour glyphs as images either
-        // way, so a PDF reader's text extraction skips emoji; every other character is kept.)
+        // an image rendered at 576 ppi instead, with blank text under it carrying their
+        // characters, so a PDF reader still extracts and finds them.
         if target.isPDF && FontRegistry.shared.isColor(run.font) {
             withGlyphString(placed) { gs in paintColorGlyphs(placed, glyphs: &gs, font: font, on: cr) }
             return
@@ -257,7 +257,60 @@ final class PageRenderer {
             paint(image.surface, width: Double(image.width), height: Double(image.height), on: cr)
             cairo_restore(cr)
         }
+        extractableText(placed, glyphs: &gs, on: cr)
         cairo_restore(cr)
+    }
+
+    /// The characters of colour glyphs drawn as images, as text a PDF reader extracts and
+    /// searches: each glyph's cluster shown as one blank glyph (a space of the template's body
+    /// face) at the glyph's place, which Cairo maps back to the cluster's characters.
+    private func extractableText(_ placed: PlacedRun, glyphs gs: inout PangoGlyphString, on cr: OpaquePointer) {
+        let run = placed.run
+        guard !run.isHyphen, !run.storyRange.isEmpty, gs.num_glyphs > 0 else { return }
+        let layout = placed.paragraph
+        let first = run.storyRange.lowerBound - layout.storyStart
+        let end = run.storyRange.upperBound - layout.storyStart
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        cairo_select_font_face(cr, framesetter.template.body.face, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
+        cairo_set_font_size(cr, placed.style.size)
+        var blank: UnsafeMutablePointer<cairo_glyph_t>?
+        var count: Int32 = 0
+        guard cairo_scaled_font_text_to_glyphs(cairo_get_scaled_font(cr), 0, 0, " ", 1, &blank, &count, nil, nil, nil)
+            == CAIRO_STATUS_SUCCESS, let blank, count == 1
+        else { return }
+        let space = blank[0].index
+        cairo_glyph_free(blank)
+        // One glyph per cluster, in logical order (a colour run is left to right).
+        var glyphs: [cairo_glyph_t] = []
+        var clusters: [cairo_text_cluster_t] = []
+        var x = 0.0
+        var i = 0
+        let n = Int(gs.num_glyphs)
+        while i < n {
+            let c = Int(gs.log_clusters[i]) + first
+            var j = i
+            var width = 0.0
+            while j < n && Int(gs.log_clusters[j]) + first == c {
+                width += Double(gs.glyphs[j].geometry.width) / pangoScale
+                j += 1
+            }
+            let next = j < n ? Int(gs.log_clusters[j]) + first : end
+            guard next > c else { return }  // not in logical order: leave the text out
+            glyphs.append(cairo_glyph_t(index: space, x: x, y: 0))
+            clusters.append(cairo_text_cluster_t(num_bytes: Int32(next - c), num_glyphs: 1))
+            x += width
+            i = j
+        }
+        // Opaque: a blank glyph inks nothing (and Cairo drops drawing that is fully clear).
+        cairo_set_source_rgb(cr, 0, 0, 0)
+        layout.text.bytes.withUnsafeBufferPointer { text in
+            text.withMemoryRebound(to: CChar.self) { chars in
+                cairo_show_text_glyphs(
+                    cr, chars.baseAddress! + first, Int32(end - first), glyphs, Int32(glyphs.count), clusters,
+                    Int32(clusters.count), cairo_text_cluster_flags_t(0))
+            }
+        }
     }
 
     /// Shows glyphs at the current point as text: with the run's characters and clusters when it

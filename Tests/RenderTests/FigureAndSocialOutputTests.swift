@@ -111,6 +111,20 @@ import Testing
         }
     }
 
+    // Emoji drawn as images are still text in the PDF: extracted where they stand, whole
+    // (skin tones, flags, ZWJ families and keycaps included), and drawing nothing more.
+    @Test func emojiExtractedAsText() throws {
+        let dir = TemporaryDirectory("emoji")
+        let input = dir.write("e.txt", "Emoji 😀 👍🏽 🇯🇵 👨‍👩‍👧 1️⃣ [心] here.\n")
+        let pdf = dir.file("e.pdf")
+        #expect(run(["build", input, "-o", pdf, "--social", "-q"]).status == 0)
+        let text = tool("pdftotext", [pdf, "-"]).output
+        let words = text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        #expect(words == "Emoji 😀 👍🏽 🇯🇵 👨‍👩‍👧 1️⃣ ❤️ here. 1", "\(text)")  // 1: the folio
+        let check = tool("qpdf", ["--check", pdf])
+        #expect(check.status == 0, "\(check.output)")
+    }
+
     // A feed repeats its emoji and emoticons: each image is written once, every use is drawn,
     // and the PDF stays clean (Cairo 1.16 alone would repeat a key of the page's resources).
     @Test func repeatedImagesWrittenOnce() throws {
