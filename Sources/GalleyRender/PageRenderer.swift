@@ -276,8 +276,9 @@ final class PageRenderer {
         cairo_set_font_size(cr, placed.style.size)
         var blank: UnsafeMutablePointer<cairo_glyph_t>?
         var count: Int32 = 0
-        guard cairo_scaled_font_text_to_glyphs(cairo_get_scaled_font(cr), 0, 0, " ", 1, &blank, &count, nil, nil, nil)
-            == CAIRO_STATUS_SUCCESS, let blank, count == 1
+        guard
+            cairo_scaled_font_text_to_glyphs(cairo_get_scaled_font(cr), 0, 0, " ", 1, &blank, &count, nil, nil, nil)
+                == CAIRO_STATUS_SUCCESS, let blank, count == 1
         else { return }
         let space = blank[0].index
         cairo_glyph_free(blank)
