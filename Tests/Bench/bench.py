@@ -304,11 +304,15 @@ def run_once(argv, env=None):
         done = threading.Event()
 
         def kill():
-            if not done.is_set():
+            # SIGTERM first: galley removes its temporary output before it dies; then SIGKILL.
+            for sig, grace in ((signal.SIGTERM, 5), (signal.SIGKILL, 0)):
+                if done.is_set():
+                    return
                 try:
-                    os.kill(p.pid, signal.SIGKILL)
+                    os.kill(p.pid, sig)
                 except ProcessLookupError:
-                    pass
+                    return
+                done.wait(grace)
 
         timer = threading.Timer(RUN_TIMEOUT, kill)
         timer.start()
