@@ -1,6 +1,6 @@
 #ifndef GALLEY_HOOKS_H
 #define GALLEY_HOOKS_H
-/* Galley's hooks into libraries Cairo calls (zlib, FreeType), made by ELF symbol interposition:
+/* Galley's hooks into zlib as Cairo calls it, made by ELF symbol interposition:
  * a function defined in the executable is the one the dynamic linker binds every library's call
  * of that name to. What a hook does not handle goes to the library's own function (dlsym
  * RTLD_NEXT).
