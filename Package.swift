@@ -27,8 +27,8 @@ let package = Package(
             name: "CHyphen", path: "Sources/CHyphen",
             providers: [.apt(["libhyphen-dev"])]),
 
-        // Hooks into zlib as Cairo calls it (C, by symbol interposition): PDF streams
-        // compressed by libdeflate.
+        // Hooks into libraries as Cairo calls them (C, by symbol interposition): PDF streams
+        // compressed by libdeflate, PDF numbers formatted without printf.
         .target(
             name: "CGalleyHooks", path: "Sources/CGalleyHooks",
             linkerSettings: [.linkedLibrary("z"), .linkedLibrary("deflate")]),
