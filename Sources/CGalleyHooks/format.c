@@ -8,8 +8,9 @@
 /* Cairo writes every number of a PDF through snprintf (`__snprintf_chk` in Debian's fortified
  * build): 300,000 "%d" and 30,000 "%f" for the 114-page bench magazine, each a trip through
  * glibc's whole printf machinery (and its multi-precision conversion for "%f"), ~7 % of the
- * drawing thread. Those formats are written here directly, with glibc's exact results: an
- * integer; a fixed-point number rounded to the nearest (a value within 1e-5 of a tie, where
+ * drawing thread; a CJK document adds a "%0*x" per glyph. Those formats are written here
+ * directly, with glibc's exact results: an integer ("%d", "%ld"); hexadecimal ("%04x",
+ * "%0*x"); a fixed-point number rounded to the nearest (a value within 1e-5 of a tie, where
  * rounding the exact binary value matters, and anything large, not finite or of another
  * format goes to glibc); and "%.18f" of zero, which Cairo asks for to count the zeros of small
  * numbers. Every other call goes to glibc unchanged. */
@@ -35,6 +36,24 @@ static int format_int(char *s, size_t maxlen, long v) {
         u /= 10;
     } while (u);
     if (v < 0) *--p = '-';
+    return put(s, maxlen, p, (int)(b + sizeof b - p));
+}
+
+/* Lower-case hexadecimal, zero-padded to `width` digits. */
+static int format_hex(char *s, size_t maxlen, unsigned int v, int width) {
+    if (width < 0 || width > 16) return -1;
+    char b[24];
+    char *p = b + sizeof b;
+    int digits = 0;
+    do {
+        *--p = "0123456789abcdef"[v & 15];
+        v >>= 4;
+        digits++;
+    } while (v);
+    while (digits < width) {
+        *--p = '0';
+        digits++;
+    }
     return put(s, maxlen, p, (int)(b + sizeof b - p));
 }
 
@@ -72,6 +91,19 @@ static int format_fast(char *s, size_t maxlen, const char *f, va_list ap, int *r
         return 1;
     }
     if (f[1] == 'f' && f[2] == 0) return format_fixed6(s, maxlen, va_arg(ap, double), result);
+    if (f[1] == 'l' && f[2] == 'd' && f[3] == 0) {
+        *result = format_int(s, maxlen, va_arg(ap, long));
+        return 1;
+    }
+    if (strcmp(f, "%0*x") == 0) {
+        int width = va_arg(ap, int);
+        *result = format_hex(s, maxlen, va_arg(ap, unsigned int), width);
+        return *result >= 0;
+    }
+    if (strcmp(f, "%04x") == 0) {
+        *result = format_hex(s, maxlen, va_arg(ap, unsigned int), 4);
+        return 1;
+    }
     if (strcmp(f, "%.18f") == 0) {
         double d = va_arg(ap, double);
         if (d != 0) return 0;
@@ -99,3 +131,9 @@ int galley_format_double(char *buffer, size_t size, const char *format, double d
 }
 
 int galley_format_int(char *buffer, size_t size, int v) { return __snprintf_chk(buffer, size, 1, size, "%d", v); }
+
+int galley_format_long(char *buffer, size_t size, long v) { return __snprintf_chk(buffer, size, 1, size, "%ld", v); }
+
+int galley_format_hex(char *buffer, size_t size, int width, unsigned int v) {
+    return width == 4 ? __snprintf_chk(buffer, size, 1, size, "%04x", v) : __snprintf_chk(buffer, size, 1, size, "%0*x", width, v);
+}

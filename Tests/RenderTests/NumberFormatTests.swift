@@ -44,6 +44,18 @@ private func ours(_ format: String, _ d: Double, size: Int = 96) -> (String, Int
             _ = galley_format_int(&buffer, buffer.count, v)
             #expect(String(cString: buffer) == glibc("%d", v))
         }
+        for v in [0, 1, -1, Int.max, Int.min, 1_234_567_890_123] {
+            _ = galley_format_long(&buffer, buffer.count, v)
+            #expect(String(cString: buffer) == glibc("%ld", v))
+        }
+        for v: UInt32 in [0, 1, 0xF, 0x10, 0xABC, 0xFFFF, 0x1_0000, 0xDEAD_BEEF] {
+            for width: Int32 in [0, 1, 2, 4, 6, 8] {
+                _ = galley_format_hex(&buffer, buffer.count, width, v)
+                var expected = [CChar](repeating: 0, count: 32)
+                _ = withVaList([width, v]) { vsnprintf(&expected, expected.count, "%0*x", $0) }
+                #expect(String(cString: buffer) == String(cString: expected), "\(v) \(width)")
+            }
+        }
         #expect(ours("%.18f", 0).0 == glibc("%.18f", 0.0))
         #expect(ours("%.18f", -0.0).0 == glibc("%.18f", -0.0))
         #expect(ours("%.18f", 0.012345).0 == glibc("%.18f", 0.012345))

@@ -20,6 +20,9 @@ int galley_deflate_init_whole(z_streamp strm);
 /* Cairo's numbers go through snprintf (see format.c): these call it as Cairo does, for tests. */
 int galley_format_double(char *buffer, size_t size, const char *format, double d);
 int galley_format_int(char *buffer, size_t size, int v);
+int galley_format_long(char *buffer, size_t size, long v);
+/* "%04x" when width is 4, else "%0*x". */
+int galley_format_hex(char *buffer, size_t size, int width, unsigned int v);
 /* Input a stream holds before it carries on through zlib's streaming deflate (32 MB). */
 void galley_set_deflate_limit(size_t bytes);
 size_t galley_get_deflate_limit(void);
