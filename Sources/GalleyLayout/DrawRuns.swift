@@ -47,13 +47,16 @@ extension ParagraphLayout {
             return total - applied
         }
         for run in t.runs(meeting: Int(start)..<Int(end)) {
+            let range = t.glyphs(of: run, in: Int(start)..<Int(end))
             var glyphs: [PangoGlyphInfo] = []
             var clusters: [Int32] = []
+            glyphs.reserveCapacity(range.count)
+            clusters.reserveCapacity(range.count)
             var inline: [(attachment: Attachment, x: Double)] = []
             var lo = Int32.max
             var hi = Int32.min
             var advance = 0.0
-            for g in t.glyphs(of: run, in: Int(start)..<Int(end)) {
+            for g in range {
                 let c = t.clusters[g]
                 guard c >= start && c < end else { continue }
                 var info = t.glyphs[g]
@@ -82,7 +85,7 @@ extension ParagraphLayout {
                 hi = max(hi, c)
             }
             guard !glyphs.isEmpty else { continue }
-            let width = glyphs.reduce(0) { $0 + Double($1.geometry.width) } / pangoScale
+            let width = advance / pangoScale
             let bytesHi = min(Int(run.bytes.upperBound), Int(end))
             out.append(
                 DrawRun(
