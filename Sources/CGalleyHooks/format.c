@@ -1,4 +1,5 @@
 #define _GNU_SOURCE
+#include <langinfo.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -63,6 +64,8 @@ static int format_hex(char *s, size_t maxlen, unsigned int v, int width) {
  * within 1e-5 of a half. */
 static int format_fixed6(char *s, size_t maxlen, double d, int *result) {
     if (!isfinite(d) || fabs(d) >= 1e6) return 0;
+    const char *point = nl_langinfo(RADIXCHAR);  // a locale writing "1,5" is glibc's to do
+    if (point[0] != '.' || point[1] != 0) return 0;
     long double x = fabsl((long double)d) * 1000000.0L;
     long double whole = floorl(x);
     if (fabsl(x - whole - 0.5L) < 1e-5L) return 0;
