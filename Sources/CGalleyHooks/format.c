@@ -67,9 +67,10 @@ static int format_fixed6(char *s, size_t maxlen, double d, int *result) {
     const char *point = nl_langinfo(RADIXCHAR);  // a locale writing "1,5" is glibc's to do
     if (point[0] != '.' || point[1] != 0) return 0;
     long double x = fabsl((long double)d) * 1000000.0L;
-    long double whole = floorl(x);
-    if (fabsl(x - whole - 0.5L) < 1e-5L) return 0;
-    unsigned long long v = (unsigned long long)whole + (x - whole > 0.5L ? 1 : 0);
+    unsigned long long v = (unsigned long long)x;  // x >= 0: the cast is the floor
+    long double fraction = x - (long double)v;
+    if (fabsl(fraction - 0.5L) < 1e-5L) return 0;
+    if (fraction > 0.5L) v += 1;
     char b[40];
     char *p = b + sizeof b;
     for (int i = 0; i < 6; i++) {

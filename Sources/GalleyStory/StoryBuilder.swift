@@ -183,11 +183,14 @@ public struct StoryBuilder {
         private var byName: [String: [Int]] = [:]
         private var blocks: [Int] = []
         private var containers: [Int] = []
-        /// The states saved by open elements, each once: a Core Text file leaves thousands of
-        /// `<font>`s open, cycling through a few states (a state is ~1 KB). A state is kept while
-        /// an open element uses it; its slot is then free for another.
+        /// The states saved by open elements. Those saved by `<font>`s are kept each once: a Core
+        /// Text file leaves thousands of `<font>`s open, cycling through a few states (a state is
+        /// ~1 KB); other elements close soon, and their states are not compared (hashing a state
+        /// costs more than keeping it). A state is kept while an open element uses it; its slot is
+        /// then free for another.
         private var scopes: [Scope] = []
         private var scopeUses: [Int32] = []
+        private var scopeShared: [Bool] = []
         private var scopeIndex: [Scope: Int32] = [:]
         private var freeScopes: [Int32] = []
 
@@ -195,20 +198,24 @@ public struct StoryBuilder {
 
         /// Opens an element, saving `scope`.
         mutating func push(name: String, location: SourceLocation, kind: ElementKind, saving scope: Scope) {
+            let shared = kind == .font
             let index: Int32
-            if let known = scopeIndex[scope] {
+            if shared, let known = scopeIndex[scope] {
                 index = known
                 scopeUses[Int(index)] += 1
-            } else if let free = freeScopes.popLast() {
-                index = free
-                scopes[Int(index)] = scope
-                scopeUses[Int(index)] = 1
-                scopeIndex[scope] = index
             } else {
-                index = Int32(scopes.count)
-                scopes.append(scope)
-                scopeUses.append(1)
-                scopeIndex[scope] = index
+                if let free = freeScopes.popLast() {
+                    index = free
+                    scopes[Int(index)] = scope
+                    scopeUses[Int(index)] = 1
+                    scopeShared[Int(index)] = shared
+                } else {
+                    index = Int32(scopes.count)
+                    scopes.append(scope)
+                    scopeUses.append(1)
+                    scopeShared.append(shared)
+                }
+                if shared { scopeIndex[scope] = index }
             }
             let e = OpenElement(name: name, location: location, kind: kind, saved: index)
             let i = elements.count
@@ -230,7 +237,7 @@ public struct StoryBuilder {
                 let k = Int(e.saved)
                 scopeUses[k] -= 1
                 if scopeUses[k] == 0 {
-                    scopeIndex.removeValue(forKey: scopes[k])
+                    if scopeShared[k] { scopeIndex.removeValue(forKey: scopes[k]) }
                     freeScopes.append(Int32(k))
                 }
             }
