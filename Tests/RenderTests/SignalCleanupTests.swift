@@ -3,13 +3,24 @@ import Foundation
 import TestSupport
 import Testing
 
-/// In a forked child: the test runner's thread may block signals, and the child inherits its mask.
-private func unblockAndRaise(_ sig: Int32) {
-    var set = sigset_t()
-    sigemptyset(&set)
-    sigaddset(&set, sig)
-    pthread_sigmask(SIG_UNBLOCK, &set, nil)
-    kill(getpid(), sig)
+/// Forks a child that does `inChild` and is then sent `sig`; returns the signal that ended it
+/// (0 when it exited instead). The handlers are installed before forking, and the child unblocks
+/// the signal: the test runner's thread may block it, and a child inherits the mask.
+private func signalEndingChild(_ sig: Int32, _ inChild: () -> Void = {}) -> Int32 {
+    galley_temporary_remove(galley_temporary_add("/nonexistent/warm-up"))
+    let pid = fork()
+    if pid == 0 {
+        inChild()
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, sig)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        kill(getpid(), sig)
+        _exit(0)  // not reached: the signal ends the child
+    }
+    var status: Int32 = 0
+    #expect(waitpid(pid, &status, 0) == pid)
+    return status & 0x7F
 }
 
 @Suite struct SignalCleanupTests {
@@ -20,16 +31,7 @@ private func unblockAndRaise(_ sig: Int32) {
     func temporaryFileRemovedWhenTerminated(_ sig: Int32) throws {
         let dir = TemporaryDirectory("signals")
         let path = dir.write(".t.pdf.1.2.tmp", "half a PDF")
-        galley_temporary_remove(galley_temporary_add("/nonexistent/warm-up"))  // handlers installed before forking
-        let pid = fork()
-        if pid == 0 {
-            _ = galley_temporary_add(path)
-            unblockAndRaise(sig)
-            _exit(0)  // not reached: the signal ends the child
-        }
-        var status: Int32 = 0
-        #expect(waitpid(pid, &status, 0) == pid)
-        #expect(status & 0x7F == sig, "the child died of signal \(status & 0x7F), exit status \(status >> 8)")
+        #expect(signalEndingChild(sig) { _ = galley_temporary_add(path) } == sig)
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 
@@ -37,16 +39,7 @@ private func unblockAndRaise(_ sig: Int32) {
     @Test func forgottenFileKept() throws {
         let dir = TemporaryDirectory("signals")
         let path = dir.write(".t.pdf.3.4.tmp", "a whole PDF")
-        galley_temporary_remove(galley_temporary_add("/nonexistent/warm-up"))
-        let pid = fork()
-        if pid == 0 {
-            galley_temporary_remove(galley_temporary_add(path))
-            unblockAndRaise(SIGTERM)
-            _exit(0)
-        }
-        var status: Int32 = 0
-        #expect(waitpid(pid, &status, 0) == pid)
-        #expect(status & 0x7F == SIGTERM)
+        #expect(signalEndingChild(SIGTERM) { galley_temporary_remove(galley_temporary_add(path)) } == SIGTERM)
         #expect(FileManager.default.fileExists(atPath: path))
     }
 
@@ -57,14 +50,7 @@ private func unblockAndRaise(_ sig: Int32) {
         let path = dir.write(".t.pdf.5.6.tmp", "the parent's PDF")
         let slot = galley_temporary_add(path)
         defer { galley_temporary_remove(slot) }
-        let pid = fork()
-        if pid == 0 {
-            unblockAndRaise(SIGTERM)
-            _exit(0)
-        }
-        var status: Int32 = 0
-        #expect(waitpid(pid, &status, 0) == pid)
-        #expect(status & 0x7F == SIGTERM)
+        #expect(signalEndingChild(SIGTERM) == SIGTERM)
         #expect(FileManager.default.fileExists(atPath: path))
     }
 }
