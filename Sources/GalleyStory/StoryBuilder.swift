@@ -188,9 +188,8 @@ public struct StoryBuilder {
         /// ~1 KB); other elements close soon, and their states are not compared (hashing a state
         /// costs more than keeping it). A state is kept while an open element uses it; its slot is
         /// then free for another.
-        private var scopes: [Scope] = []
-        private var scopeUses: [Int32] = []
-        private var scopeShared: [Bool] = []
+        private var scopes: [(scope: Scope, uses: Int32)] = []
+        /// Where each state saved by a `<font>` is kept.
         private var scopeIndex: [Scope: Int32] = [:]
         private var freeScopes: [Int32] = []
 
@@ -202,18 +201,14 @@ public struct StoryBuilder {
             let index: Int32
             if shared, let known = scopeIndex[scope] {
                 index = known
-                scopeUses[Int(index)] += 1
+                scopes[Int(index)].uses += 1
             } else {
                 if let free = freeScopes.popLast() {
                     index = free
-                    scopes[Int(index)] = scope
-                    scopeUses[Int(index)] = 1
-                    scopeShared[Int(index)] = shared
+                    scopes[Int(index)] = (scope, 1)
                 } else {
                     index = Int32(scopes.count)
-                    scopes.append(scope)
-                    scopeUses.append(1)
-                    scopeShared.append(shared)
+                    scopes.append((scope, 1))
                 }
                 if shared { scopeIndex[scope] = index }
             }
@@ -231,13 +226,13 @@ public struct StoryBuilder {
         /// deep in a Core Text file.)
         mutating func pop(from i: Int) -> (elements: [OpenElement], saved: Scope) {
             let removed = Array(elements[i...])
-            let saved = scopes[Int(removed[0].saved)]
+            let saved = scopes[Int(removed[0].saved)].scope
             for e in removed {
                 byName[e.name]!.removeLast()
                 let k = Int(e.saved)
-                scopeUses[k] -= 1
-                if scopeUses[k] == 0 {
-                    if scopeShared[k] { scopeIndex.removeValue(forKey: scopes[k]) }
+                scopes[k].uses -= 1
+                if scopes[k].uses == 0 {
+                    if e.kind == .font { scopeIndex.removeValue(forKey: scopes[k].scope) }
                     freeScopes.append(Int32(k))
                 }
             }
