@@ -47,3 +47,14 @@ static inline int galley_font_synthesis(PangoFont *font) {
     if (FcPatternGetMatrix(p, FC_MATRIX, 0, &m) == FcResultMatch && m && m->xy != 0) out |= 2;
     return out;
 }
+
+/* How many fonts fontconfig lists for a font map (system and application sets). */
+static inline int galley_font_count(PangoFontMap *map) {
+    FcConfig *config = pango_fc_font_map_get_config(PANGO_FC_FONT_MAP(map));
+    int n = 0;
+    FcFontSet *system = FcConfigGetFonts(config, FcSetSystem);
+    FcFontSet *application = FcConfigGetFonts(config, FcSetApplication);
+    if (system) n += system->nfont;
+    if (application) n += application->nfont;
+    return n;
+}

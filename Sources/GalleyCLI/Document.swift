@@ -88,6 +88,10 @@ enum Loader {
         if diagnostics.hasErrors { return nil }
         let framesetter = Framesetter(
             story: story, template: template, file: path, options: LayoutOptions(threads: o.threads, drawsEveryPage: o.drawsEveryPage))
+        if framesetter.diagnostics.hasErrors {
+            diagnostics.append(contentsOf: framesetter.diagnostics)
+            return nil
+        }
         return Document(source: source, template: template, story: story, framesetter: framesetter)
     }
 }

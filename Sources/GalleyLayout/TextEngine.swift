@@ -125,6 +125,12 @@ package struct FontPlan: Sendable {
         var faces: [String: Face] = [:]
         var diagnostics: [Diagnostic] = []
         let probe = FontProbe(engine: engine ?? TextEngine(plan: .empty))
+        // With no font at all Pango shapes nothing: say so instead of laying out empty glyphs.
+        guard probe.hasFonts else {
+            let config = ProcessInfo.processInfo.environment["FONTCONFIG_FILE"].map { " (FONTCONFIG_FILE is '\($0)')" } ?? ""
+            let d = Diagnostic.error("fontconfig finds no fonts\(config); install fonts (make setup installs the ones Galley uses)")
+            return (FontPlan(styles: story.styles, faces: [:], fallbackFaces: fallbackFaces, language: language, metrics: []), [d])
+        }
         var names = Set(story.styles.map(\.face))
         names.formUnion(fallbackFaces)
         // Warnings in the order the faces appear in the source.
@@ -201,6 +207,9 @@ private final class FontProbe {
     let engine: TextEngine
 
     init(engine: TextEngine) { self.engine = engine }
+
+    /// Whether fontconfig lists any font at all (Pango's generic families exist regardless).
+    var hasFonts: Bool { galley_font_count(engine.fontMap) > 0 }
 
     /// Style words of PostScript names ("Helvetica-BoldOblique") and of "Family Style" names.
     static let styleWords: [(String, Int32, Bool)] = [

@@ -1,3 +1,4 @@
+import CPango
 import GalleyLayout
 import GalleyStory
 import TestSupport
@@ -36,5 +37,19 @@ private func firstLine(_ markup: String) throws -> PlacedLine {
     @Test(arguments: [10.0, 20.0]) func emojiWidth(size: Double) throws {
         let line = try firstLine("<font size=\"\(Int(size))\">😀</font>")
         #expect(line.contentWidth < size * 1.5, "emoji width \(line.contentWidth) at \(size) pt")
+    }
+
+    // A machine where fontconfig finds no font (an empty FONTCONFIG_FILE) gets one clear error
+    // instead of a layout of missing glyphs (it used to crash while shaping).
+    @Test func noFontsIsAnError() throws {
+        let engine = TextEngine(plan: .empty)
+        let empty = FcConfigCreate()
+        pango_fc_font_map_set_config(OpaquePointer(engine.fontMap), empty)
+        FcConfigDestroy(empty)
+        let story = buildStory("Hello").story
+        let (_, diagnostics) = FontPlan.resolve(story: story, fallbackFaces: [], language: "en", file: "t.txt", engine: engine)
+        #expect(diagnostics.count == 1)
+        #expect(diagnostics.first?.severity == .error)
+        #expect(diagnostics.first?.message.hasPrefix("fontconfig finds no fonts") == true)
     }
 }
