@@ -24,13 +24,16 @@ let package = Package(
             name: "CPixbuf", path: "Sources/CPixbuf", pkgConfig: "gdk-pixbuf-2.0",
             providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
         .systemLibrary(
+            name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2",
+            providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(
             name: "CHyphen", path: "Sources/CHyphen",
             providers: [.apt(["libhyphen-dev"])]),
 
         // Hooks into libraries as Cairo calls them (C, by symbol interposition): PDF streams
-        // compressed by libdeflate, PDF numbers formatted without printf.
+        // compressed by libdeflate, PDF numbers formatted without printf, glyphs loaded once.
         .target(
-            name: "CGalleyHooks", path: "Sources/CGalleyHooks",
+            name: "CGalleyHooks", dependencies: ["CFreeType"], path: "Sources/CGalleyHooks",
             linkerSettings: [.linkedLibrary("z"), .linkedLibrary("deflate")]),
         // Removes temporary output files when a build is interrupted or terminated (C: a signal handler).
         .target(name: "CGalleySignals", path: "Sources/CGalleySignals"),
@@ -38,12 +41,12 @@ let package = Package(
         // The pipeline.
         .target(name: "GalleyMarkup", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "GalleyStory", dependencies: ["GalleyMarkup"]),
-        .target(name: "GalleyLayout", dependencies: ["GalleyStory", "CPango", "CHyphen", "CPixbuf"]),
+        .target(name: "GalleyLayout", dependencies: ["GalleyStory", "CPango", "CHyphen", "CPixbuf", "CGalleyHooks"]),
         .target(
             name: "GalleyRender",
             dependencies: ["GalleyLayout", "CCairo", "CPango", "CPNG", "CPixbuf", "CGalleyHooks", "CGalleySignals"]),
         .target(name: "GalleyCLI", dependencies: ["GalleyRender"]),
-        .executableTarget(name: "galley", dependencies: ["GalleyCLI"]),
+        .executableTarget(name: "galley", dependencies: ["GalleyCLI", "CGalleyHooks"]),
 
         // Tests.
         .target(name: "TestSupport", dependencies: ["GalleyCLI"], path: "Sources/TestSupport"),

@@ -34,6 +34,14 @@ static inline const char *galley_font_file(PangoFont *font) {
     return NULL;
 }
 
+/* The face index of a font in its file (a collection holds several); 0 if none. */
+static inline long galley_font_index(PangoFont *font) {
+    int index = 0;
+    FcPattern *p = galley_font_pattern(font);
+    if (p) FcPatternGetInteger(p, FC_INDEX, 0, &index);
+    return index;
+}
+
 static inline void galley_object_unref(void *object) { if (object) g_object_unref(object); }
 
 /* What fontconfig synthesizes for a font: bit 0 emboldened, bit 1 slanted by a matrix. */

@@ -70,7 +70,10 @@ final class ShapingPipeline: @unchecked Sendable {
                 let ahead = i - consumed
                 condition.unlock()
                 var result = setting.layOut(story: story, paragraph: i, engine: engine, widths: widths)
-                if prepareDrawing && ahead >= window / 3 { result = result?.preparingDrawing() }
+                if prepareDrawing, let r = result {
+                    engine.prepareOutlines(of: r.text)
+                    if ahead >= window / 3 { result = r.preparingDrawing() }
+                }
                 condition.lock()
                 slots[i] = result
                 done[i] = true

@@ -1,3 +1,4 @@
+import CGalleyHooks
 import CPango
 import FoundationEssentials
 import GalleyMarkup
@@ -26,6 +27,10 @@ package final class TextEngine {
     private var fonts: [FontKey: UnsafeMutablePointer<PangoFont>] = [:]
     /// The hyphen glyph of each font, shaped once.
     var hyphenCache: [FontKey: PangoGlyphInfo] = [:]
+    /// This thread's FreeType for loading glyph outlines ahead of Cairo (made on first use).
+    private var glyphLoader: OpaquePointer?
+    /// The file and face index of each font met, for the loader (nil: not a file).
+    private var fontFiles: [FontKey: (path: String, index: Int)?] = [:]
 
     package init(plan: FontPlan) {
         self.plan = plan
@@ -45,6 +50,7 @@ package final class TextEngine {
     deinit {
         for d in descriptions { if let d { pango_font_description_free(d) } }
         for (_, f) in fonts { galley_object_unref(f) }
+        if let glyphLoader { galley_glyph_loader_free(glyphLoader) }
         galley_object_unref(UnsafeMutableRawPointer(context))
         galley_object_unref(fontMap)
     }
@@ -72,6 +78,31 @@ package final class TextEngine {
         g_object_ref(font)  // held so the pointer stays unique for this engine's life
         fonts[k] = font
         return k
+    }
+
+    /// Loads the outlines of a shaped paragraph's glyphs in font units on this thread, so that
+    /// Cairo, drawing them on another, finds them made (CGalleyHooks/glyphs.c: CFF fonts only;
+    /// for others this does nothing). A shaping thread does it for a build that draws every page.
+    func prepareOutlines(of text: ShapedText) {
+        if glyphLoader == nil { glyphLoader = galley_glyph_loader_new() }
+        guard let glyphLoader else { return }
+        var gids: [UInt32] = []
+        for run in text.runs {
+            let file: (path: String, index: Int)?
+            if let known = fontFiles[run.font] {
+                file = known
+            } else {
+                let f = font(run.font)
+                file = galley_font_file(f).map { (String(cString: $0), galley_font_index(f)) }
+                fontFiles[run.font] = file
+            }
+            guard let file else { continue }
+            gids.removeAll(keepingCapacity: true)
+            for g in text.glyphs[Int(run.glyphs.lowerBound)..<Int(run.glyphs.upperBound)] where g.glyph & 0xF000_0000 == 0 {
+                gids.append(g.glyph)
+            }
+            _ = galley_glyph_loader_prepare(glyphLoader, file.path, file.index, gids, gids.count)
+        }
     }
 
     /// This engine's PangoFont for a key published by any engine (same fonts, same glyph ids).

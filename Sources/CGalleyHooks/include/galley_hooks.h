@@ -26,4 +26,26 @@ int galley_format_hex(char *buffer, size_t size, int width, unsigned int v);
 /* Input a stream holds before it carries on through zlib's streaming deflate (32 MB). */
 void galley_set_deflate_limit(size_t bytes);
 size_t galley_get_deflate_limit(void);
+/* Cairo's glyph loads are served from glyphs loaded once in font units (see glyphs.c); on by
+ * default, per thread. */
+void galley_set_glyph_reuse(int enabled);
+int galley_get_glyph_reuse(void);
+/* What glyphs.c decided about a font file and face index it has seen: 0 still checking its
+ * loads, 1 trusted, -1 left to FreeType, 2 never seen. */
+int galley_glyph_reuse_state(const char *path, long index);
+/* Loads glyphs first..<first+count of a font at `ppem` with the transform `matrix` (xx, xy, yx,
+ * yy) both by FreeType and as the hook serves them: the number that differ (-1: the font does
+ * not open, -2: not a font the hook serves). */
+long galley_glyph_compare(const char *path, long index, double ppem, const double matrix[4], long first, long count);
+/* A shaping thread's loader of glyphs ahead of Cairo: `prepare` loads the given glyphs of a font
+ * file and face index (in font units, with the thread's own FreeType), so that Cairo's loads on
+ * the drawing thread find them made. Returns how many it made (0 for fonts the hook does not
+ * serve). One loader per thread. */
+typedef struct galley_glyph_loader galley_glyph_loader;
+galley_glyph_loader *galley_glyph_loader_new(void);
+void galley_glyph_loader_free(galley_glyph_loader *loader);
+long galley_glyph_loader_prepare(galley_glyph_loader *loader, const char *path, long index, const unsigned *gids, long n);
+/* Sets glibc's allocator to keep freed memory for reuse (see allocator.c): the executable calls
+ * it first thing. */
+void galley_keep_freed_memory(void);
 #endif
