@@ -9,6 +9,7 @@
 #include FT_OUTLINE_H
 #include FT_FONT_FORMATS_H
 #include "galley_hooks.h"
+#include "fonts.h"
 
 /* Cairo asks FreeType for each glyph of a PDF several times: its metrics when a page is recorded,
  * its outline when the page is written (to learn that it is an outline glyph), and its metrics
@@ -61,17 +62,6 @@ struct raw_glyph {
     short *contours;
 };
 
-/* A font file and face index: the same glyphs whichever FT_Face shows them. */
-struct font {
-    char *path;
-    FT_Long index;
-    FT_Long num_glyphs;
-    int state; /* 0 being checked, 1 trusted, -1 left to FreeType */
-    int checks;
-    struct raw_glyph **glyphs; /* by glyph id */
-    struct font *next;
-};
-
 /* An FT_Face Cairo loads through, with the memory its slot's outline points to when served. */
 struct face {
     FT_Face face;
@@ -83,17 +73,17 @@ struct face {
     struct face *next;
 };
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t galley_fonts_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct font *fonts;
 static struct face *faces;
 
-static const char *path_of(FT_Face face) {
+const char *galley_face_path(FT_Face face) {
     return face->stream && face->stream->pathname.pointer ? (const char *)face->stream->pathname.pointer : NULL;
 }
 
 /* Whether a load of this face with these flags is one the reasoning above covers. */
 static int servable(FT_Face face, FT_Int32 flags) {
-    if (!face || !face->size || !face->glyph || !path_of(face)) return 0;
+    if (!face || !face->size || !face->glyph || !galley_face_path(face)) return 0;
     if ((flags & ~SERVED_FLAGS) || !(flags & FT_LOAD_NO_HINTING)) return 0;
     if (!FT_IS_SCALABLE(face) || FT_HAS_MULTIPLE_MASTERS(face) || FT_HAS_COLOR(face)) return 0;
     if (FT_HAS_FIXED_SIZES(face) && !(flags & FT_LOAD_NO_BITMAP)) return 0;
@@ -103,7 +93,7 @@ static int servable(FT_Face face, FT_Int32 flags) {
 }
 
 /* The record of a font file and face index (made on first sight); called under the lock. */
-static struct font *font_record(const char *path, FT_Long index, FT_Long num_glyphs) {
+struct font *galley_font_record(const char *path, FT_Long index, FT_Long num_glyphs) {
     struct font *font;
     for (font = fonts; font; font = font->next)
         if (font->index == index && font->num_glyphs == num_glyphs && strcmp(font->path, path) == 0) return font;
@@ -111,9 +101,11 @@ static struct font *font_record(const char *path, FT_Long index, FT_Long num_gly
     if (!font) return NULL;
     font->path = strdup(path);
     font->glyphs = calloc((size_t)num_glyphs, sizeof *font->glyphs);
-    if (!font->path || !font->glyphs) {
+    font->used = calloc(((size_t)num_glyphs + 7) / 8, 1);
+    if (!font->path || !font->glyphs || !font->used) {
         free(font->path);
         free(font->glyphs);
+        free(font->used);
         free(font);
         return NULL;
     }
@@ -126,14 +118,14 @@ static struct font *font_record(const char *path, FT_Long index, FT_Long num_gly
 
 /* The record of an FT_Face (made on first sight); called under the lock. */
 static struct face *face_record(FT_Face face) {
-    const char *path = path_of(face);
+    const char *path = galley_face_path(face);
     struct face *f;
     for (f = faces; f; f = f->next)
         if (f->face == face) break;
     // A face freed and another opened at the same address: rebind it to its font.
     if (f && f->font->index == face->face_index && f->font->num_glyphs == face->num_glyphs && strcmp(f->font->path, path) == 0)
         return f;
-    struct font *font = font_record(path, face->face_index, face->num_glyphs);
+    struct font *font = galley_font_record(path, face->face_index, face->num_glyphs);
     if (!font) return NULL;
     if (!f) {
         f = calloc(1, sizeof *f);
@@ -316,36 +308,46 @@ static void fill(FT_Face face, struct face *f, const struct raw_glyph *g, FT_UIn
     slot->bitmap_left = slot->bitmap_top = 0;
 }
 
+/* Whether a face's glyphs are CFF outlines. */
+int galley_face_is_cff(FT_Face face) {
+    const char *format = FT_Get_Font_Format(face);
+    return format && strcmp(format, "CFF") == 0;
+}
+
 FT_Error galley_load_glyph(FT_Face face, FT_UInt gid, FT_Int32 flags) {
     bind_freetype();
-    if (!reuse_enabled || !servable(face, flags) || gid >= (FT_UInt)face->num_glyphs) return freetype_load(face, gid, flags);
-    pthread_mutex_lock(&lock);
+    if (!face || gid >= (FT_UInt)face->num_glyphs || !galley_face_path(face) || !galley_face_is_cff(face))
+        return freetype_load(face, gid, flags);
+    pthread_mutex_lock(&galley_fonts_lock);
     struct face *f = face_record(face);
     struct font *font = f ? f->font : NULL;
+    // Every glyph Cairo loads is one it may embed (see cff.c), served or not.
+    if (font) font->used[gid / 8] |= (unsigned char)(1u << (gid % 8));
     struct raw_glyph *g = font && font->state >= 0 ? font->glyphs[gid] : NULL;
     int state = font ? font->state : -1;
-    pthread_mutex_unlock(&lock);
+    pthread_mutex_unlock(&galley_fonts_lock);
+    if (!reuse_enabled || !servable(face, flags)) return freetype_load(face, gid, flags);
     if (state < 0) return freetype_load(face, gid, flags);
     if (!g) {
         FT_Error e = freetype_load(face, gid, RAW_FLAGS);
         if (e || !(g = capture(face->glyph))) return freetype_load(face, gid, flags);
-        pthread_mutex_lock(&lock);
+        pthread_mutex_lock(&galley_fonts_lock);
         if (font->glyphs[gid]) {
             free(g);
             g = font->glyphs[gid];
         } else {
             __atomic_store_n(&font->glyphs[gid], g, __ATOMIC_RELEASE);
         }
-        pthread_mutex_unlock(&lock);
+        pthread_mutex_unlock(&galley_fonts_lock);
     }
     if (state == 0) {
         // Still being checked: FreeType loads it, and the two must agree.
         FT_Error e = freetype_load(face, gid, flags);
         int ok = !e && check(face, g);
-        pthread_mutex_lock(&lock);
+        pthread_mutex_lock(&galley_fonts_lock);
         if (!ok) font->state = -1;
         else if (font->state == 0 && ++font->checks >= CHECKS) font->state = 1;
-        pthread_mutex_unlock(&lock);
+        pthread_mutex_unlock(&galley_fonts_lock);
         return e;
     }
     if (!reserve(f, g)) return freetype_load(face, gid, flags);
@@ -425,10 +427,10 @@ long galley_glyph_loader_prepare(galley_glyph_loader *l, const char *path, long 
     if (!l || !path || n <= 0) return 0;
     FT_Face face = loader_face(l, path, index);
     if (!face) return 0;
-    pthread_mutex_lock(&lock);
-    struct font *font = font_record(path, index, face->num_glyphs);
+    pthread_mutex_lock(&galley_fonts_lock);
+    struct font *font = galley_font_record(path, index, face->num_glyphs);
     int wanted = font && font->state >= 0;
-    pthread_mutex_unlock(&lock);
+    pthread_mutex_unlock(&galley_fonts_lock);
     if (!wanted) return 0;
     long made = 0;
     for (long i = 0; i < n; i++) {
@@ -439,23 +441,28 @@ long galley_glyph_loader_prepare(galley_glyph_loader *l, const char *path, long 
         if (__atomic_load_n(&font->glyphs[gid], __ATOMIC_ACQUIRE)) continue;
         struct raw_glyph *g;
         if (freetype_load(face, gid, RAW_FLAGS) || !(g = capture(face->glyph))) continue;
-        pthread_mutex_lock(&lock);
+        pthread_mutex_lock(&galley_fonts_lock);
         if (font->glyphs[gid]) free(g);
         else {
             __atomic_store_n(&font->glyphs[gid], g, __ATOMIC_RELEASE);
             made++;
         }
-        pthread_mutex_unlock(&lock);
+        pthread_mutex_unlock(&galley_fonts_lock);
     }
     return made;
 }
 
-int galley_glyph_reuse_state(const char *path, long index) {
-    int state = 2;
-    pthread_mutex_lock(&lock);
+struct font *galley_find_font(const char *path, long index) {
     for (struct font *font = fonts; font; font = font->next)
-        if (font->index == index && strcmp(font->path, path) == 0) state = font->state;
-    pthread_mutex_unlock(&lock);
+        if (font->index == index && strcmp(font->path, path) == 0) return font;
+    return NULL;
+}
+
+int galley_glyph_reuse_state(const char *path, long index) {
+    pthread_mutex_lock(&galley_fonts_lock);
+    struct font *font = galley_find_font(path, index);
+    int state = font ? font->state : 2;
+    pthread_mutex_unlock(&galley_fonts_lock);
     return state;
 }
 

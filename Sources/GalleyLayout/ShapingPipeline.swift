@@ -70,15 +70,16 @@ final class ShapingPipeline: @unchecked Sendable {
                 let ahead = i - consumed
                 condition.unlock()
                 var result = setting.layOut(story: story, paragraph: i, engine: engine, widths: widths)
-                if prepareDrawing, let r = result {
-                    engine.prepareOutlines(of: r.text)
-                    if ahead >= window / 3 { result = r.preparingDrawing() }
-                }
+                if prepareDrawing && ahead >= window / 3 { result = result?.preparingDrawing() }
                 condition.lock()
                 slots[i] = result
                 done[i] = true
                 condition.broadcast()
                 condition.unlock()
+                // The glyph outlines Cairo will load when it draws the paragraph, made after it
+                // is handed over, so that the consumer never waits for them (if it gets to a
+                // glyph first, it loads it itself).
+                if prepareDrawing, let result { engine.prepareOutlines(of: result.text) }
             }
         }
     }

@@ -48,4 +48,13 @@ long galley_glyph_loader_prepare(galley_glyph_loader *loader, const char *path, 
 /* Sets glibc's allocator to keep freed memory for reuse (see allocator.c): the executable calls
  * it first thing. */
 void galley_keep_freed_memory(void);
+/* Cairo is given compact CFF tables, without the charstrings of glyphs it has not loaded (see
+ * cff.c); on by default, per thread. */
+void galley_set_cff_compaction(int enabled);
+/* The length of the compact CFF table last made for a font file and face index (0: none). */
+long galley_cff_compact_length(const char *path, long index);
+/* Makes the compact table of a font keeping glyphs `gids` (and 0), opens it with FreeType and
+ * compares every glyph with the font's: the number that differ (a kept glyph's outline, or an
+ * outline where there should be none); -1 when no compact table is made. Says both lengths. */
+long galley_cff_compact_compare(const char *path, long index, const unsigned *gids, long count, unsigned long *compact_length, unsigned long *original_length);
 #endif
