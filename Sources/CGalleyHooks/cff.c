@@ -273,18 +273,30 @@ static int visit_private_dict(void *context, int op, struct operand *o, int n) {
     return a >= 0 && b >= 0 && b - a == o[0].value;
 }
 
+/* A compact table, shared by the font's record and the threads reading it. */
+struct compact {
+    int references;
+    unsigned long length;
+    unsigned char bytes[];
+};
+
+static void release(struct compact *t) {
+    if (t && --t->references == 0) free(t);
+}
+
 static int find_charstrings(void *context, int op, struct operand *o, int n) {
     if (op == 17 && n == 1 && o[0].integer) *(long *)context = o[0].value;
     return 1;
 }
 
 /* Builds the compact table of `face` keeping the glyphs marked in `used` (and glyph 0). */
-static unsigned char *compact_table(FT_Face face, const unsigned char *used, unsigned long *length) {
+static struct compact *compact_table(FT_Face face, const unsigned char *used) {
     struct compaction c = {.face = face, .ok = 0};
     FT_ULong size = 0;
     if (freetype_load_table(face, TAG_CFF, 0, NULL, &size) || size < COMPACT_MIN) return NULL;
     c.size = size;
-    unsigned char *result = NULL, *offsets = NULL;
+    struct compact *result = NULL;
+    unsigned char *offsets = NULL;
     // The header and the first INDEXes: enough to find the CharStrings.
     unsigned long probe = size < 65536 ? size : 65536;
     unsigned char *start = read_part(face, 0, probe);
@@ -323,10 +335,18 @@ static unsigned char *compact_table(FT_Face face, const unsigned char *used, uns
     unsigned new_offsize = kept_bytes + 1 <= 0xFF ? 1 : kept_bytes + 1 <= 0xFFFF ? 2 : kept_bytes + 1 <= 0xFFFFFF ? 3 : 4;
     unsigned long new_cs_length = 3 + ((unsigned long)count + 1) * new_offsize + kept_bytes;
     c.shift = (long)new_cs_length - (long)(c.cs_end - c.cs_start);
-    // The blocks before and after the charstrings, their offsets moved.
-    c.head = read_part(face, 0, c.cs_start);
-    c.tail = read_part(face, c.cs_end, size - c.cs_end);
-    if (!c.head || !c.tail) goto done;
+    // The table: the blocks before the charstrings where they were, the new CharStrings INDEX,
+    // the blocks after it; their offsets are then moved in place.
+    unsigned long total = c.cs_start + new_cs_length + (size - c.cs_end);
+    result = malloc(sizeof *result + total);
+    if (!result) goto done;
+    result->references = 1;
+    result->length = total;
+    c.head = result->bytes;
+    c.tail = result->bytes + c.cs_start + new_cs_length;
+    FT_ULong head_length = c.cs_start, tail_length = size - c.cs_end;
+    if (freetype_load_table(face, TAG_CFF, 0, c.head, &head_length)) goto done;
+    if (tail_length && freetype_load_table(face, TAG_CFF, (FT_Long)c.cs_end, c.tail, &tail_length)) goto done;
     if (!walk_dict(c.head, 0, top_start, top_end, visit_font_dict, &c)) goto done;
     if (c.fdarray_pending) {
         struct index fds;
@@ -357,12 +377,8 @@ static unsigned char *compact_table(FT_Face face, const unsigned char *used, uns
         struct private_visit v = {&c, a};
         if (!walk_dict(bytes, a, 0, b - a, visit_private_dict, &v)) goto done;
     }
-    // Assemble: head, new CharStrings INDEX, tail.
-    unsigned long total = c.cs_start + new_cs_length + (size - c.cs_end);
-    result = malloc(total);
-    if (!result) goto done;
-    memcpy(result, c.head, c.cs_start);
-    unsigned char *cs = result + c.cs_start;
+    // The new CharStrings INDEX.
+    unsigned char *cs = result->bytes + c.cs_start;
     cs[0] = (unsigned char)(count >> 8);
     cs[1] = (unsigned char)count;
     cs[2] = (unsigned char)new_offsize;
@@ -376,41 +392,22 @@ static unsigned char *compact_table(FT_Face face, const unsigned char *used, uns
         unsigned long b = read_offset(offsets + (unsigned long)(g + 1) * offsize, offsize);
         if (g == 0 || used[g / 8] & (1u << (g % 8))) {
             FT_ULong n = b - a;
-            if (n && freetype_load_table(face, TAG_CFF, (FT_Long)(data_base + a), data + position - 1, &n)) {
-                free(result);
-                result = NULL;
-                goto done;
-            }
+            if (n && freetype_load_table(face, TAG_CFF, (FT_Long)(data_base + a), data + position - 1, &n)) goto done;
             position += b - a;
         } else {
             data[position - 1] = 14; /* endchar */
             position += 1;
         }
     }
-    memcpy(result + c.cs_start + new_cs_length, c.tail, size - c.cs_end);
-    *length = total;
     c.ok = 1;
 done:
     free(start);
     free(offsets);
-    free(c.head);
-    free(c.tail);
     if (!c.ok) {
         free(result);
         result = NULL;
     }
     return result;
-}
-
-/* A compact table, shared by the font's record and the threads reading it. */
-struct compact {
-    int references;
-    unsigned long length;
-    unsigned char bytes[];
-};
-
-static void release(struct compact *t) {
-    if (t && --t->references == 0) free(t);
 }
 
 /* The compact table a thread was told the length of, until it reads it. */
@@ -467,20 +464,15 @@ FT_Error FT_Load_Sfnt_Table(FT_Face face, FT_ULong tag, FT_Long offset, FT_Byte 
         }
     }
     pthread_mutex_unlock(&galley_fonts_lock);
-    if (!t && used) {
-        unsigned long n = 0;
-        unsigned char *made = compact_table(face, used, &n);
-        if (made && (t = malloc(sizeof *t + n))) {
+    if (!t && used && (t = compact_table(face, used))) {
+        {
             t->references = 2; /* the font's and this thread's */
-            t->length = n;
-            memcpy(t->bytes, made, n);
             pthread_mutex_lock(&galley_fonts_lock);
             release(font->compact);
             font->compact = t;
             font->compact_glyphs = glyphs;
             pthread_mutex_unlock(&galley_fonts_lock);
         }
-        free(made);
     }
     free(used);
     if (!t) return freetype_load_table(face, tag, offset, buffer, length);
@@ -505,7 +497,8 @@ long galley_cff_compact_compare(const char *path, long index, const unsigned *gi
     FT_Face face, compact = NULL;
     if (FT_Init_FreeType(&library)) return -1;
     long differ = -1;
-    unsigned char *used = NULL, *table = NULL;
+    unsigned char *used = NULL;
+    struct compact *table = NULL;
     if (FT_New_Face(library, path, index, &face)) goto out_library;
     FT_ULong size = 0;
     freetype_load_table(face, TAG_CFF, 0, NULL, &size);
@@ -514,10 +507,9 @@ long galley_cff_compact_compare(const char *path, long index, const unsigned *gi
     if (!used) goto out_face;
     for (long i = 0; i < count; i++)
         if (gids[i] < (unsigned)face->num_glyphs) used[gids[i] / 8] |= (unsigned char)(1u << (gids[i] % 8));
-    unsigned long n = 0;
-    table = compact_table(face, used, &n);
-    *compact_length = n;
-    if (!table || FT_New_Memory_Face(library, table, (FT_Long)n, 0, &compact)) goto out_face;
+    table = compact_table(face, used);
+    *compact_length = table ? table->length : 0;
+    if (!table || FT_New_Memory_Face(library, table->bytes, (FT_Long)table->length, 0, &compact)) goto out_face;
     differ = 0;
     // Every glyph: a kept one has the outline it has in the font, any other none.
     for (long g = 0; g < face->num_glyphs; g++) {

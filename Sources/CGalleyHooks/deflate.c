@@ -28,6 +28,29 @@ int galley_get_deflate_level(void) { return galley_deflate_level; }
 void galley_set_deflate_limit(size_t bytes) { galley_deflate_limit = bytes; }
 size_t galley_get_deflate_limit(void) { return galley_deflate_limit; }
 
+/* Each thread keeps one compressor (per level it last used): a PDF has hundreds of small
+ * streams (an image and its soft mask per shadow), and making a compressor costs as much as
+ * compressing a few kilobytes. */
+static pthread_key_t compressor_key;
+static pthread_once_t compressor_key_once = PTHREAD_ONCE_INIT;
+static _Thread_local struct libdeflate_compressor *compressor;
+static _Thread_local int compressor_level;
+
+static void free_compressor(void *c) { libdeflate_free_compressor(c); }
+static void make_compressor_key(void) { pthread_key_create(&compressor_key, free_compressor); }
+
+static struct libdeflate_compressor *thread_compressor(int level) {
+    if (compressor && compressor_level == level) return compressor;
+    pthread_once(&compressor_key_once, make_compressor_key);
+    struct libdeflate_compressor *c = libdeflate_alloc_compressor(level);
+    if (!c) return NULL;
+    if (compressor) libdeflate_free_compressor(compressor);
+    compressor = c;
+    compressor_level = level;
+    pthread_setspecific(compressor_key, c);  // freed when the thread ends
+    return c;
+}
+
 /* Marks our streams: the first word of their state points here, while zlib's own state starts
  * with a pointer back to its z_stream. */
 static const char sentinel = 0;
@@ -188,16 +211,12 @@ int deflate(z_streamp strm, int flush) {
         }
         if (flush != Z_FINISH) return Z_OK;
         // Compress it all.
-        struct libdeflate_compressor *c = libdeflate_alloc_compressor(s->level);
+        struct libdeflate_compressor *c = thread_compressor(s->level);
         if (!c) return Z_MEM_ERROR;
         size_t bound = libdeflate_zlib_compress_bound(c, s->len);
         s->out = malloc(bound ? bound : 1);
-        if (!s->out) {
-            libdeflate_free_compressor(c);
-            return Z_MEM_ERROR;
-        }
+        if (!s->out) return Z_MEM_ERROR;
         s->out_len = libdeflate_zlib_compress(c, s->in, s->len, s->out, bound);
-        libdeflate_free_compressor(c);
         strm->adler = libdeflate_adler32(1, s->in, s->len);
         free(s->in);
         s->in = NULL;
