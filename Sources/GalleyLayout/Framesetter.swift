@@ -109,7 +109,9 @@ public final class Framesetter {
         var taken: [Int: ParagraphLayout] = [:]
         func layout(_ i: Int) -> ParagraphLayout? {
             if let l = taken[i] { return l }
-            let l = pipeline.map { $0.take(i) } ?? setting.layOut(story: story, paragraph: i, engine: engine, widths: widths)
+            let l =
+                pipeline.map { $0.take(i, helping: engine) }
+                ?? setting.layOut(story: story, paragraph: i, engine: engine, widths: widths)
             taken[i] = l
             return l
         }

@@ -85,15 +85,31 @@ final class ShapingPipeline: @unchecked Sendable {
     }
 
     /// The layout of paragraph `i`, waiting for a worker when needed. Taking paragraph i lets
-    /// the workers run up to i + window.
-    func take(_ i: Int) -> ParagraphLayout? {
+    /// the workers run up to i + window. While paragraph i is still being shaped, the caller
+    /// shapes the next paragraph no worker has taken yet with `engine` (its own), rather than
+    /// wait: at the start of a build the first page waits for its paragraphs, and the calling
+    /// thread has nothing else to do.
+    func take(_ i: Int, helping engine: TextEngine? = nil) -> ParagraphLayout? {
         condition.lock()
         defer { condition.unlock() }
         if i + 1 > consumed {
             consumed = i + 1
             condition.broadcast()
         }
-        while !done[i] { condition.wait() }
+        while !done[i] {
+            if let engine, !cancelled, next < story.paragraphs.count, next < consumed + window {
+                let j = next
+                next += 1
+                condition.unlock()
+                let result = setting.layOut(story: story, paragraph: j, engine: engine, widths: widths)
+                condition.lock()
+                slots[j] = result
+                done[j] = true
+                condition.broadcast()
+            } else {
+                condition.wait()
+            }
+        }
         let r = slots[i]
         slots[i] = nil
         return r
