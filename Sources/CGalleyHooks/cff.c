@@ -437,6 +437,17 @@ FT_Error FT_Load_Sfnt_Table(FT_Face face, FT_ULong tag, FT_Long offset, FT_Byte 
         pthread_mutex_lock(&galley_fonts_lock);
         struct compact *t = told.table;
         int mine = t && told.font && told.font->index == face->face_index && strcmp(told.font->path, path) == 0 && *length == t->length;
+        if (!mine) {
+            // Told on no query of this thread: the font's current compact table if the length is
+            // its (a reader keeping a length from an earlier query); else FreeType's table.
+            struct font *font = galley_find_font(path, face->face_index);
+            if (font && font->compact && *length == font->compact->length) {
+                release(t);
+                t = font->compact;
+                t->references++;
+                mine = 1;
+            }
+        }
         if (mine) memcpy(buffer, t->bytes, t->length);
         release(t);
         told.table = NULL;
