@@ -7,6 +7,7 @@
 #include <ft2build.h>
 #include FT_FREETYPE_H
 #include FT_TRUETYPE_TABLES_H
+#include "caller.h"
 #include "galley_hooks.h"
 #include "fonts.h"
 
@@ -423,13 +424,7 @@ FT_Error FT_Load_Sfnt_Table(FT_Face face, FT_ULong tag, FT_Long offset, FT_Byte 
     pthread_once(&bound, bind_once);
     if (tag != TAG_CFF || offset != 0 || !length || !face) return freetype_load_table(face, tag, offset, buffer, length);
     static _Atomic(void *) cairo_site = NULL;
-    void *from = __builtin_return_address(0);
-    if (from != cairo_site) {
-        Dl_info caller;
-        if (!dladdr(from, &caller) || !caller.dli_fname || !strstr(caller.dli_fname, "libcairo"))
-            return freetype_load_table(face, tag, offset, buffer, length);
-        cairo_site = from;
-    }
+    if (!galley_from_cairo(__builtin_return_address(0), &cairo_site)) return freetype_load_table(face, tag, offset, buffer, length);
     const char *path = galley_face_path(face);
     if (!path || !galley_face_is_cff(face)) return freetype_load_table(face, tag, offset, buffer, length);
     if (buffer) {

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
+#include "caller.h"
 #include "galley_hooks.h"
 
 /* Cairo 1.16 compresses every PDF stream with zlib at its default level (6), offers no setting,
@@ -106,15 +107,8 @@ int galley_deflate_init_whole(z_streamp strm) {
 /* Cairo's streams are compressed whole; anyone else's (zlib's compress(), GIO) stay zlib's. */
 int deflateInit_(z_streamp strm, int level, const char *version, int stream_size) {
     bind_zlib();
-    // Cairo opens its streams from one place: remember it rather than ask dladdr each time.
     static _Atomic(void *) cairo_site = NULL;
-    void *from = __builtin_return_address(0);
-    if (from != cairo_site) {
-        Dl_info caller;
-        if (!dladdr(from, &caller) || !caller.dli_fname || !strstr(caller.dli_fname, "libcairo"))
-            return zlib_init(strm, level, version, stream_size);
-        cairo_site = from;
-    }
+    if (!galley_from_cairo(__builtin_return_address(0), &cairo_site)) return zlib_init(strm, level, version, stream_size);
     if (!version || version[0] != ZLIB_VERSION[0] || stream_size != (int)sizeof(z_stream)) return Z_VERSION_ERROR;
     return galley_deflate_init_whole(strm);
 }

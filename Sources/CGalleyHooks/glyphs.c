@@ -8,6 +8,7 @@
 #include FT_FREETYPE_H
 #include FT_OUTLINE_H
 #include FT_FONT_FORMATS_H
+#include "caller.h"
 #include "galley_hooks.h"
 #include "fonts.h"
 
@@ -360,13 +361,7 @@ FT_Error galley_load_glyph(FT_Face face, FT_UInt gid, FT_Int32 flags) {
 FT_Error FT_Load_Glyph(FT_Face face, FT_UInt gid, FT_Int32 flags) {
     bind_freetype();
     static _Atomic(void *) cairo_site = NULL;
-    void *from = __builtin_return_address(0);
-    if (from != cairo_site) {
-        Dl_info caller;
-        if (!dladdr(from, &caller) || !caller.dli_fname || !strstr(caller.dli_fname, "libcairo"))
-            return freetype_load(face, gid, flags);
-        cairo_site = from;
-    }
+    if (!galley_from_cairo(__builtin_return_address(0), &cairo_site)) return freetype_load(face, gid, flags);
     return galley_load_glyph(face, gid, flags);
 }
 
