@@ -17,7 +17,8 @@
  * which a magazine uses a few thousand: copying it is the largest memory traffic of a Chinese
  * build. So Cairo is given a compact table instead: the same bytes, except that every glyph
  * Cairo has not loaded (it loads each glyph it draws, see glyphs.c) has an empty charstring.
- * Cairo's subset of it is byte for byte the subset of the real table.
+ * Cairo's subset of it is byte for byte the subset of the real table. Only CID-keyed fonts (the
+ * large CJK ones) are compacted.
  *
  * The CFF format (Adobe TN 5176): a header, the Name, Top DICT, String and Global Subr INDEXes,
  * then blocks found through offsets from the start of the table: charset, Encoding, FDSelect,
@@ -285,8 +286,16 @@ static void release(struct compact *t) {
     if (t && --t->references == 0) free(t);
 }
 
+/* The Top DICT's CharStrings offset, and whether the font is CID-keyed (has a ROS). */
+struct top_facts {
+    long charstrings;
+    int cid;
+};
+
 static int find_charstrings(void *context, int op, struct operand *o, int n) {
-    if (op == 17 && n == 1 && o[0].integer) *(long *)context = o[0].value;
+    struct top_facts *facts = context;
+    if (op == 17 && n == 1 && o[0].integer) facts->charstrings = o[0].value;
+    if (op == 1230) facts->cid = 1;
     return 1;
 }
 
@@ -307,10 +316,12 @@ static struct compact *compact_table(FT_Face face, const unsigned char *used) {
     // The CharStrings offset from the Top DICT.
     unsigned long top_start = tops.base + read_offset(start + tops.offsets, tops.offsize);
     unsigned long top_end = tops.end;
-    long charstrings = -1;
-    if (top_end > probe || !walk_dict(start, 0, top_start, top_end, find_charstrings, &charstrings)) goto done;
-    if (charstrings <= 0 || (unsigned long)charstrings >= size) goto done;
-    c.cs_start = (unsigned long)charstrings;
+    struct top_facts facts = {-1, 0};
+    if (top_end > probe || !walk_dict(start, 0, top_start, top_end, find_charstrings, &facts)) goto done;
+    // CID-keyed fonts only: a name-keyed font's accented glyphs may be built from others (seac)
+    // that FreeType loads inside the glyph's load, unseen by the hook.
+    if (!facts.cid || facts.charstrings <= 0 || (unsigned long)facts.charstrings >= size) goto done;
+    c.cs_start = (unsigned long)facts.charstrings;
     // The CharStrings INDEX: its offset array, then its extent.
     unsigned char count_bytes[3];
     FT_ULong three = 3;

@@ -28,7 +28,7 @@
  * it with, and the slot is filled as FreeType fills it.
  *
  * Only what that reasoning covers is served: CFF outlines, unhinted, no bitmaps, no colour
- * layers, no variations, no vertical layout, no rendering in the load. And each font is
+ * layers or SVG glyphs, no variations, no vertical layout, no rendering in the load. And each font is
  * checked: its first loads are made by FreeType too and compared field by field; a difference
  * (another FreeType, a font the reasoning misses) sends that font back to FreeType for good.
  * What is not reproduced: the bitmap size FreeType presets in the slot for a later
@@ -86,7 +86,7 @@ const char *galley_face_path(FT_Face face) {
 static int servable(FT_Face face, FT_Int32 flags) {
     if (!face || !face->size || !face->glyph || !galley_face_path(face)) return 0;
     if ((flags & ~SERVED_FLAGS) || !(flags & FT_LOAD_NO_HINTING)) return 0;
-    if (!FT_IS_SCALABLE(face) || FT_HAS_MULTIPLE_MASTERS(face) || FT_HAS_COLOR(face)) return 0;
+    if (!FT_IS_SCALABLE(face) || FT_HAS_MULTIPLE_MASTERS(face) || FT_HAS_COLOR(face) || FT_HAS_SVG(face)) return 0;
     if (FT_HAS_FIXED_SIZES(face) && !(flags & FT_LOAD_NO_BITMAP)) return 0;
     if (FT_IS_TRICKY(face)) return 0;
     const char *format = FT_Get_Font_Format(face);
@@ -300,7 +300,6 @@ static void fill(FT_Face face, struct face *f, const struct raw_glyph *g, FT_UIn
     slot->subglyphs = NULL;
     slot->control_data = NULL;
     slot->control_len = 0;
-    slot->other = NULL;
     // The slot may still own a bitmap from an earlier render: FreeType frees it on its next
     // load; its size is cleared as FreeType clears it before a load.
     slot->bitmap.width = slot->bitmap.rows = 0;
