@@ -79,7 +79,10 @@ static struct font *fonts;
 static struct face *faces;
 
 const char *galley_face_path(FT_Face face) {
-    return face->stream && face->stream->pathname.pointer ? (const char *)face->stream->pathname.pointer : NULL;
+    // A stream of the caller's own (FT_Open_Face with FT_OPEN_STREAM) may use `pathname` for
+    // anything; FreeType's own file streams keep the path there, memory streams NULL.
+    if (!face->stream || (face->face_flags & FT_FACE_FLAG_EXTERNAL_STREAM)) return NULL;
+    return face->stream->pathname.pointer ? (const char *)face->stream->pathname.pointer : NULL;
 }
 
 /* Whether a load of this face with these flags is one the reasoning above covers. */
