@@ -10,7 +10,7 @@ OUT          ?= out
 TEST_FONTS   := $(CURDIR)/Tests/fonts.conf
 
 # Everything the project needs from Debian: libraries, fonts, hyphenation dictionaries, PDF tools.
-APT_PACKAGES := pkg-config zlib1g-dev libdeflate-dev libfreetype-dev libcairo2-dev libpango1.0-dev libpng-dev libgdk-pixbuf-2.0-dev librsvg2-2 \
+APT_PACKAGES := pkg-config zlib1g-dev libdeflate-dev libisal-dev libfreetype-dev libcairo2-dev libpango1.0-dev libpng-dev libgdk-pixbuf-2.0-dev librsvg2-2 \
                 libhyphen-dev hyphen-en-us hyphen-en-gb hyphen-de hyphen-fr hyphen-es hyphen-it \
                 hyphen-nl hyphen-pt-pt hyphen-pt-br \
                 fonts-dejavu fonts-urw-base35 fonts-liberation2 fonts-noto-cjk fonts-noto-color-emoji \

@@ -31,10 +31,10 @@ let package = Package(
             providers: [.apt(["libhyphen-dev"])]),
 
         // Hooks into libraries as Cairo calls them (C, by symbol interposition): PDF streams
-        // compressed by libdeflate, PDF numbers formatted without printf, glyphs loaded once.
+        // compressed by igzip and libdeflate, PDF numbers formatted without printf, glyphs loaded once.
         .target(
             name: "CGalleyHooks", dependencies: ["CFreeType"], path: "Sources/CGalleyHooks",
-            linkerSettings: [.linkedLibrary("z"), .linkedLibrary("deflate")]),
+            linkerSettings: [.linkedLibrary("z"), .linkedLibrary("deflate"), .linkedLibrary("isal")]),
         // Removes temporary output files when a build is interrupted or terminated (C: a signal handler).
         .target(name: "CGalleySignals", path: "Sources/CGalleySignals"),
 

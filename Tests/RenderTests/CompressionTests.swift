@@ -81,6 +81,21 @@ private func pageLikeText(_ count: Int) -> [UInt8] {
         #expect(try Inflate.zlib(compress(input, chunk: chunk, space: space)) == input)
     }
 
+    // Level 1 (igzip) and levels 2 to 9 (libdeflate) both make one zlib stream of the input,
+    // for text and for bytes that barely compress (like a font program), and text shrinks.
+    @Test(arguments: [1, 2, 6, 9]) func everyLevelRoundTrips(level: Int32) throws {
+        let before = galley_get_deflate_level()
+        galley_set_deflate_level(level)
+        defer { galley_set_deflate_level(before) }
+        let text = pageLikeText(250_000)
+        let packed = compress(text)
+        #expect(try Inflate.zlib(packed) == text)
+        #expect(packed.count * 4 < text.count)
+        var generator = SplitMix(seed: UInt64(level))
+        let noise = (0..<120_000).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+        #expect(try Inflate.zlib(compress(noise, chunk: 7000, space: 999)) == noise)
+    }
+
     // Past the limit a stream carries on through zlib's streaming deflate, its held input first.
     @Test func bigStreamsCarryOnThroughZlib() throws {
         let input = pageLikeText(200_000)

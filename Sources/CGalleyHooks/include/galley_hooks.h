@@ -6,7 +6,8 @@
  * of that name to. What a hook does not handle goes to the library's own function (dlsym
  * RTLD_NEXT).
  *
- * Cairo's PDF streams are compressed by libdeflate, each whole (see deflate.c). The level and
+ * Cairo's PDF streams are compressed whole, by igzip at level 1, by libdeflate at levels 2 to 9
+ * (see deflate.c). The level and
  * the limit are the calling thread's, taken when a stream is opened. */
 #include <stddef.h>
 #include <zlib.h>
@@ -14,7 +15,7 @@
 /* The compression level, 1 (fastest, the default) to 9 (smallest). */
 void galley_set_deflate_level(int level);
 int galley_get_deflate_level(void);
-/* Opens a stream compressed whole by libdeflate, as Cairo's deflateInit_ calls get: use it with
+/* Opens a stream compressed whole, as Cairo's deflateInit_ calls get: use it with
  * deflate and deflateEnd. */
 int galley_deflate_init_whole(z_streamp strm);
 /* Cairo's numbers go through snprintf (see format.c): these call it as Cairo does, for tests. */
