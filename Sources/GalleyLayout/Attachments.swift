@@ -1,3 +1,4 @@
+import GalleyMarkup
 import GalleyStory
 
 /// An image standing in a line of text (NSTextAttachment): its story position and set size.
@@ -24,14 +25,8 @@ struct AttachmentIndex: Sendable {
 
     /// The anchors inside story bytes `range`.
     func inside(_ range: Range<Int>) -> ArraySlice<(Int, Int)> {
-        var lo = 0
-        var hi = anchors.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if anchors[mid].0 < range.lowerBound { lo = mid + 1 } else { hi = mid }
-        }
-        var end = lo
-        while end < anchors.count && anchors[end].0 < range.upperBound { end += 1 }
+        let lo = anchors.partitionPoint { $0.0 >= range.lowerBound }
+        let end = anchors[lo...].partitionPoint { $0.0 >= range.upperBound }
         return anchors[lo..<end]
     }
 

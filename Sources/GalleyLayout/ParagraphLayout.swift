@@ -1,4 +1,5 @@
 import CPango
+import GalleyMarkup
 import GalleyStory
 
 /// Per-byte facts about a paragraph's text, from Pango's log attributes and the shaped glyphs.
@@ -126,16 +127,9 @@ package struct ShapedText: Sendable {
     /// left to right, falling right to left), so two binary searches find them.
     package func glyphs(of run: GlyphRun, in range: Range<Int>) -> Range<Int> {
         let rtl = run.level % 2 == 1
+        let own = clusters[Int(run.glyphs.lowerBound)..<Int(run.glyphs.upperBound)]
         // The first glyph of the run for which `past(cluster)` holds (it holds for a suffix).
-        func first(_ past: (Int) -> Bool) -> Int {
-            var lo = Int(run.glyphs.lowerBound)
-            var hi = Int(run.glyphs.upperBound)
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if past(Int(clusters[mid])) { hi = mid } else { lo = mid + 1 }
-            }
-            return lo
-        }
+        func first(_ past: (Int) -> Bool) -> Int { own.partitionPoint { past(Int($0)) } }
         let lower = rtl ? first { $0 < range.upperBound } : first { $0 >= range.lowerBound }
         let upper = rtl ? first { $0 < range.lowerBound } : first { $0 >= range.upperBound }
         return lower..<max(lower, upper)
@@ -143,25 +137,13 @@ package struct ShapedText: Sendable {
 
     /// The index of the first run that ends after byte `b` (`runs.count` when none does).
     package func firstRun(endingAfter b: Int) -> Int {
-        var lo = 0
-        var hi = runs.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if Int(runs[mid].bytes.upperBound) <= b { lo = mid + 1 } else { hi = mid }
-        }
-        return lo
+        runs.partitionPoint { Int($0.bytes.upperBound) > b }
     }
 
     /// The attachments standing at bytes in `range` (attachments are sorted by byte).
     package func attachments(in range: Range<Int>) -> ArraySlice<Attachment> {
-        var lo = 0
-        var hi = attachments.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if Int(attachments[mid].byte) < range.lowerBound { lo = mid + 1 } else { hi = mid }
-        }
-        var end = lo
-        while end < attachments.count && Int(attachments[end].byte) < range.upperBound { end += 1 }
+        let lo = attachments.partitionPoint { Int($0.byte) >= range.lowerBound }
+        let end = attachments[lo...].partitionPoint { Int($0.byte) >= range.upperBound }
         return attachments[lo..<end]
     }
 

@@ -54,13 +54,8 @@ public struct SourceFile: Sendable {
     /// the column counts the scalars between the line start and `offset`.
     public func location(atByte offset: Int) -> SourceLocation {
         let offset = min(max(0, offset), utf8.count)
-        // The last line start that is <= offset.
-        var lo = 0
-        var hi = lineStarts.count - 1
-        while lo < hi {
-            let mid = (lo + hi + 1) / 2
-            if lineStarts[mid] <= offset { lo = mid } else { hi = mid - 1 }
-        }
+        // The last line start that is <= offset (the first one always is: it is 0).
+        let lo = max(0, lineStarts.partitionPoint { $0 > offset } - 1)
         var column = 1
         var i = lineStarts[lo]
         while i < offset {

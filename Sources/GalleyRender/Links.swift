@@ -1,5 +1,6 @@
 import CCairo
 import GalleyLayout
+import GalleyMarkup
 import GalleyStory
 
 /// The links of a story (`TextStyle.link`): each a maximal range of the text with the same
@@ -35,12 +36,7 @@ struct LinkIndex {
 
     /// The index of the link holding story byte `b`.
     func link(at b: Int) -> Int? {
-        var lo = 0
-        var hi = links.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if links[mid].range.upperBound <= b { lo = mid + 1 } else { hi = mid }
-        }
+        let lo = links.partitionPoint { $0.range.upperBound > b }
         return lo < links.count && links[lo].range.contains(b) ? lo : nil
     }
 }

@@ -34,12 +34,7 @@ public struct SourceMap: Sendable {
 
     /// The last anchor at or before `offset`.
     func anchor(at offset: Int) -> Anchor? {
-        var lo = 0
-        var hi = anchors.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if anchors[mid].storyOffset <= offset { lo = mid + 1 } else { hi = mid }
-        }
+        let lo = anchors.partitionPoint { $0.storyOffset > offset }
         return lo == 0 ? nil : anchors[lo - 1]
     }
 
