@@ -72,9 +72,7 @@ final class ShapingPipeline: @unchecked Sendable {
                 var result = setting.layOut(story: story, paragraph: i, engine: engine, widths: widths)
                 if prepareDrawing && ahead >= window / 3 { result = result?.preparingDrawing() }
                 condition.lock()
-                slots[i] = result
-                done[i] = true
-                condition.broadcast()
+                publish(result, at: i)
                 condition.unlock()
                 // The glyph outlines Cairo will load when it draws the paragraph, made after it
                 // is handed over, so that the consumer never waits for them (if it gets to a
@@ -103,9 +101,7 @@ final class ShapingPipeline: @unchecked Sendable {
                 condition.unlock()
                 let result = setting.layOut(story: story, paragraph: j, engine: engine, widths: widths)
                 condition.lock()
-                slots[j] = result
-                done[j] = true
-                condition.broadcast()
+                publish(result, at: j)
             } else {
                 condition.wait()
             }
@@ -113,6 +109,13 @@ final class ShapingPipeline: @unchecked Sendable {
         let r = slots[i]
         slots[i] = nil
         return r
+    }
+
+    /// Hands paragraph `i` over to the consumer (the lock held).
+    private func publish(_ result: ParagraphLayout?, at i: Int) {
+        slots[i] = result
+        done[i] = true
+        condition.broadcast()
     }
 
     /// Stops the workers and waits until they have finished their current paragraph.

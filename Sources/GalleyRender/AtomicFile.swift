@@ -22,7 +22,8 @@ final class AtomicFile {
             dir = FilePath.temporaryDirectory
             name = "galley-stdout"
         } else {
-            dir = FilePath.directory(of: target).isEmpty ? "." : FilePath.directory(of: target)
+            let parent = FilePath.directory(of: target)
+            dir = parent.isEmpty ? "." : parent
             name = FilePath.name(of: target)
             var isDir = false
             if !FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) || !isDir {
