@@ -85,15 +85,19 @@ const char *galley_face_path(FT_Face face) {
     return face->stream->pathname.pointer ? (const char *)face->stream->pathname.pointer : NULL;
 }
 
+/* Whether a face's glyphs are CFF outlines. */
+int galley_face_is_cff(FT_Face face) {
+    const char *format = FT_Get_Font_Format(face);
+    return format && strcmp(format, "CFF") == 0;
+}
+
 /* Whether a load of this face with these flags is one the reasoning above covers. */
 static int servable(FT_Face face, FT_Int32 flags) {
     if (!face || !face->size || !face->glyph || !galley_face_path(face)) return 0;
     if ((flags & ~SERVED_FLAGS) || !(flags & FT_LOAD_NO_HINTING)) return 0;
     if (!FT_IS_SCALABLE(face) || FT_HAS_MULTIPLE_MASTERS(face) || FT_HAS_COLOR(face) || FT_HAS_SVG(face)) return 0;
     if (FT_HAS_FIXED_SIZES(face) && !(flags & FT_LOAD_NO_BITMAP)) return 0;
-    if (FT_IS_TRICKY(face)) return 0;
-    const char *format = FT_Get_Font_Format(face);
-    return format && strcmp(format, "CFF") == 0;
+    return !FT_IS_TRICKY(face) && galley_face_is_cff(face);
 }
 
 /* The record of a font file and face index (made on first sight); called under the lock. */
@@ -309,12 +313,6 @@ static void fill(FT_Face face, struct face *f, const struct raw_glyph *g, FT_UIn
     slot->bitmap.pitch = 0;
     slot->bitmap.pixel_mode = 0;
     slot->bitmap_left = slot->bitmap_top = 0;
-}
-
-/* Whether a face's glyphs are CFF outlines. */
-int galley_face_is_cff(FT_Face face) {
-    const char *format = FT_Get_Font_Format(face);
-    return format && strcmp(format, "CFF") == 0;
 }
 
 FT_Error galley_load_glyph(FT_Face face, FT_UInt gid, FT_Int32 flags) {
