@@ -23,6 +23,8 @@ final class PageRenderer {
     /// Image surfaces already drawn on the page being drawn to a PDF (see `paint(_:)`).
     private var imagesOnPage: Set<OpaquePointer> = []
     private var drawingPDF = false
+    /// Shadow masks waiting to be painted together (PDF; see `flushShadows(on:)`).
+    var pendingShadows = PendingShadows()
 
     init(framesetter: Framesetter) {
         self.framesetter = framesetter
@@ -46,6 +48,7 @@ final class PageRenderer {
         let lines = page.frames.flatMap { frame in frame.lines.map { place($0) } }
         for line in lines { inLineSpace(line, cr) { drawBackgrounds(line, on: cr) } }
         for line in lines { inLineSpace(line, cr) { drawShadows(line, on: cr, target: target) } }
+        flushShadows(on: cr)
         for line in lines {
             try inLineSpace(line, cr) { () throws(RenderError) in
                 drawDecorations(line, kind: .underline, on: cr)

@@ -1,6 +1,7 @@
 import CCairo
 import CPango
 import GalleyLayout
+import GalleyMarkup
 import GalleyStory
 
 extension PageRenderer {
@@ -22,6 +23,43 @@ extension PageRenderer {
         for run in line.runs {
             if let shadow = run.style.shadow, shadow.color.alpha > 0 { drawShadow(shadow, of: run, on: cr, target: target) }
         }
+    }
+
+    /// Paints the shadow masks waiting in `pendingShadows` (PDF): all of them in one mask, a
+    /// recording surface on which each is painted where it belongs, through which their common
+    /// colour is painted once.
+    func flushShadows(on cr: OpaquePointer) {
+        guard let color = pendingShadows.color, !pendingShadows.masks.isEmpty else { return }
+        defer {
+            for m in pendingShadows.masks { cairo_surface_destroy(m.surface) }
+            pendingShadows.masks.removeAll(keepingCapacity: true)
+            pendingShadows.color = nil
+        }
+        var x0 = Double.infinity, y0 = Double.infinity, x1 = -Double.infinity, y1 = -Double.infinity
+        for m in pendingShadows.masks {
+            var matrix = m.matrix
+            for (cx, cy) in [(0.0, 0.0), (m.width, 0), (0, m.height), (m.width, m.height)] {
+                var x = cx, y = cy
+                cairo_matrix_transform_point(&matrix, &x, &y)
+                x0 = min(x0, x); y0 = min(y0, y); x1 = max(x1, x); y1 = max(y1, y)
+            }
+        }
+        var extents = cairo_rectangle_t(x: x0.rounded(.down), y: y0.rounded(.down), width: (x1 - x0.rounded(.down)).rounded(.up), height: (y1 - y0.rounded(.down)).rounded(.up))
+        guard let rec = cairo_recording_surface_create(CAIRO_CONTENT_ALPHA, &extents) else { return }
+        defer { cairo_surface_destroy(rec) }
+        let rc = cairo_create(rec)!
+        for m in pendingShadows.masks {
+            var matrix = m.matrix
+            cairo_set_matrix(rc, &matrix)
+            cairo_set_source_surface(rc, m.surface, 0, 0)
+            cairo_paint(rc)
+        }
+        cairo_destroy(rc)
+        cairo_save(cr)
+        cairo_identity_matrix(cr)
+        setColor(color, on: cr)
+        cairo_mask_surface(cr, rec, 0, 0)
+        cairo_restore(cr)
     }
 
     /// Draws the shadow of one run (`TextStyle.shadow`, NSShadow): the run's glyphs (and their
@@ -123,8 +161,16 @@ extension PageRenderer {
             cairo_save(cr)
             cairo_translate(cr, placed.start + shadow.dx + bx0, placed.runBaseline + shadow.dy + by0)
             cairo_scale(cr, 1 / ppp, 1 / ppp)
-            setColor(shadow.color, on: cr)
-            cairo_mask_surface(cr, mask, 0, 0)
+            if target.isPDF {
+                if pendingShadows.color != shadow.color { flushShadows(on: cr) }
+                pendingShadows.color = shadow.color
+                var matrix = cairo_matrix_t()
+                cairo_get_matrix(cr, &matrix)
+                pendingShadows.masks.append(.init(surface: cairo_surface_reference(mask), matrix: matrix, width: Double(w), height: Double(h)))
+            } else {
+                setColor(shadow.color, on: cr)
+                cairo_mask_surface(cr, mask, 0, 0)
+            }
             cairo_restore(cr)
         }
     }
@@ -216,4 +262,16 @@ enum BoxBlur {
             if i - r >= 0 { sum &-= p[i - r] }
         }
     }
+}
+
+/// Shadow masks of a page not painted yet, all of one colour.
+struct PendingShadows {
+    struct Mask {
+        var surface: OpaquePointer
+        var matrix: cairo_matrix_t
+        var width: Double
+        var height: Double
+    }
+    var color: RGBA?
+    var masks: [Mask] = []
 }

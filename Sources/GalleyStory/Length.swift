@@ -45,45 +45,91 @@ public enum LengthUnit: String, Sendable, CaseIterable {
 public enum LengthParser {
     /// The length in points.
     public static func points(_ text: String) -> Result<Double, LengthError> {
+        if let v = fastPoints(text) { return .success(v) }
         let s = Array(text.unicodeScalars)
         var i = 0
         func skipSpace() { while i < s.count, s[i].properties.isWhitespace { i += 1 } }
         skipSpace()
         if i == s.count { return .failure(LengthError("empty length value")) }
-        let trimmedText = String(String.UnicodeScalarView(s[i...].reversed().drop { $0.properties.isWhitespace }.reversed()))
-        let notALength = LengthError("'\(trimmedText)' is not a length; use pt, mm, cm, in, pc or px")
+        func notALength() -> Result<Double, LengthError> {
+            let trimmedText = String(String.UnicodeScalarView(s[i...].reversed().drop { $0.properties.isWhitespace }.reversed()))
+            return .failure(LengthError("'\(trimmedText)' is not a length; use pt, mm, cm, in, pc or px"))
+        }
 
         // The number: [+-] digits [. digits] or [+-] . digits.
         let numberStart = i
-        if s[i] == "+" || s[i] == "-" { i += 1 }
+        var j = i
+        if s[j] == "+" || s[j] == "-" { j += 1 }
         var digits = 0
-        while i < s.count, isDigit(s[i]) { i += 1; digits += 1 }
-        if i < s.count, s[i] == "." {
-            i += 1
-            while i < s.count, isDigit(s[i]) { i += 1; digits += 1 }
+        while j < s.count, isDigit(s[j]) { j += 1; digits += 1 }
+        if j < s.count, s[j] == "." {
+            j += 1
+            while j < s.count, isDigit(s[j]) { j += 1; digits += 1 }
         }
-        guard digits > 0, let value = Double(String(String.UnicodeScalarView(s[numberStart..<i]))) else {
-            return .failure(notALength)
+        guard digits > 0, let value = Double(String(String.UnicodeScalarView(s[numberStart..<j]))) else {
+            return notALength()
         }
 
         // The unit, if any.
-        skipSpace()
-        let unitStart = i
-        while i < s.count, !s[i].properties.isWhitespace { i += 1 }
-        let unitText = String(String.UnicodeScalarView(s[unitStart..<i])).lowercased()
-        skipSpace()
-        guard i == s.count else { return .failure(notALength) }
+        var k = j
+        while k < s.count, s[k].properties.isWhitespace { k += 1 }
+        let unitStart = k
+        while k < s.count, !s[k].properties.isWhitespace { k += 1 }
+        let unitText = String(String.UnicodeScalarView(s[unitStart..<k])).lowercased()
+        while k < s.count, s[k].properties.isWhitespace { k += 1 }
+        guard k == s.count else { return notALength() }
         let unit: LengthUnit
         if unitText.isEmpty {
             unit = .pt
         } else if let u = LengthUnit(rawValue: unitText) {
             unit = u
         } else {
-            return .failure(notALength)
+            return notALength()
         }
         let points = unit.of(value)
-        guard points.isFinite else { return .failure(notALength) }
+        guard points.isFinite else { return notALength() }
         return .success(points)
+    }
+
+    /// The common case of `points(_:)` without building strings: an ASCII number with an
+    /// optional lower-case unit and no white space (`2`, `-0.5`, `12pt`, `15mm`). Nil for
+    /// anything else, which the general path reads (or reports); the value is the same
+    /// arithmetic, `Double` of the number's text times the unit.
+    static func fastPoints(_ text: String) -> Double? {
+        var text = text
+        return text.withUTF8 { b -> Double? in
+            guard !b.isEmpty, b.count <= 32 else { return nil }
+            var i = 0
+            if b[0] == UInt8(ascii: "+") || b[0] == UInt8(ascii: "-") { i = 1 }
+            var digits = 0
+            while i < b.count, b[i] >= 0x30, b[i] <= 0x39 { i += 1; digits += 1 }
+            if i < b.count, b[i] == UInt8(ascii: ".") {
+                i += 1
+                while i < b.count, b[i] >= 0x30, b[i] <= 0x39 { i += 1; digits += 1 }
+            }
+            guard digits > 0 else { return nil }
+            let numberEnd = i
+            let unit: LengthUnit
+            switch b.count - numberEnd {
+            case 0: unit = .pt
+            case 2:
+                switch (b[numberEnd], b[numberEnd + 1]) {
+                case (0x70, 0x74): unit = .pt  // pt
+                case (0x6D, 0x6D): unit = .mm
+                case (0x63, 0x6D): unit = .cm
+                case (0x69, 0x6E): unit = .in
+                case (0x70, 0x63): unit = .pc
+                case (0x70, 0x78): unit = .px
+                default: return nil
+                }
+            default: return nil
+            }
+            guard let value = Double(String(decoding: UnsafeBufferPointer(rebasing: b[0..<numberEnd]), as: UTF8.self)) else {
+                return nil
+            }
+            let points = unit.of(value)
+            return points.isFinite ? points : nil
+        }
     }
 
     /// True when `text`, after leading whitespace, starts like a number (a digit, sign or point):

@@ -259,6 +259,8 @@ public struct StoryBuilder {
         var characters = 0
         var styles: [TextStyle] = []
         var styleIndex: [TextStyle: Int] = [:]
+        /// The style `intern(_:)` returned last.
+        var lastInterned = 0
         var runs: [StyleRun] = []
         var paragraphs: [Paragraph] = []
         /// For each paragraph: made by `<p>` or a heading tag.
@@ -346,7 +348,7 @@ public struct StoryBuilder {
         mutating func add(_ s: String, style: Int) {
             let start = text.utf8.count
             text += s
-            characters += s.unicodeScalars.count
+            characters += Self.scalarCount(s)
             let end = text.utf8.count
             if let last = runs.last, last.style == style, last.range.upperBound == start,
                 runs.count > paragraphFirstRun
@@ -358,10 +360,26 @@ public struct StoryBuilder {
         }
 
         mutating func intern(_ style: TextStyle) -> Int {
-            if let i = styleIndex[style] { return i }
+            // Text after a tag's end is most often in the style of the text before the tag.
+            if lastInterned < styles.count, styles[lastInterned] == style { return lastInterned }
+            if let i = styleIndex[style] {
+                lastInterned = i
+                return i
+            }
             styles.append(style)
             styleIndex[style] = styles.count - 1
+            lastInterned = styles.count - 1
             return styles.count - 1
+        }
+
+        /// Unicode scalars in `s`: its UTF-8 bytes that start one.
+        static func scalarCount(_ s: String) -> Int {
+            var s = s
+            return s.withUTF8 { bytes in
+                var n = 0
+                for b in bytes where b & 0xC0 != 0x80 { n += 1 }
+                return n
+            }
         }
 
         /// Opens the isolates in force that the paragraph has not opened yet.

@@ -167,6 +167,12 @@ extension StoryBuilder.Run {
 
     /// The attributes with only the last of each name (the parser has warned about repeats).
     static func lastOfEach(_ attributes: [MarkupAttribute]) -> [MarkupAttribute] {
+        // Tags have a few attributes: a repeat is found by comparing them in pairs.
+        if attributes.count < 2 { return attributes }
+        if attributes.count <= 8 {
+            let repeated = attributes.indices.contains { i in attributes[(i + 1)...].contains { $0.key == attributes[i].key } }
+            if !repeated { return attributes }
+        }
         var seen: Set<String> = []
         return attributes.reversed().filter { seen.insert($0.key).inserted }.reversed()
     }
@@ -186,7 +192,10 @@ extension StoryBuilder.Run {
         diagnostics.append(.error(message, file: file, at: loc, length: max(1, scalars)))
     }
 
-    func isNone(_ a: MarkupAttribute) -> Bool { a.value.trimmed().lowercased() == "none" }
+    func isNone(_ a: MarkupAttribute) -> Bool {
+        // Only a value of four letters, with white space around, can be `none`.
+        a.value.utf8.count >= 4 && a.value.trimmed().lowercased() == "none"
+    }
 
     mutating func color(_ a: MarkupAttribute) -> RGBA? {
         switch ColorParser.parse(a.value) {
@@ -219,6 +228,7 @@ extension StoryBuilder.Run {
 
     /// Points of a length written in points (any unit) or `em` of `em` points; nil if it is not one.
     static func points(_ raw: String, em: Double) -> Double? {
+        if let v = LengthParser.fastPoints(raw) { return v }
         let s = raw.trimmed()
         if s.lowercased().hasSuffix("em") {
             let number = s.dropLast(2).trimmed()
@@ -262,7 +272,8 @@ extension StoryBuilder.Run {
     /// Returns nil after reporting; `.some(nil)` when the option's value is nil.
     mutating func choice<T>(_ a: MarkupAttribute, what: String, _ options: [(String, T)]) -> T? {
         let s = a.value.trimmed()
-        if let match = options.first(where: { $0.0 == s.lowercased() }) { return match.1 }
+        let lower = s.lowercased()
+        if let match = options.first(where: { $0.0 == lower }) { return match.1 }
         let names = options.map(\.0)
         var message = "unknown \(what) '\(s)'"
         if let near = Suggestion.closest(to: s, in: names) {
@@ -312,41 +323,50 @@ extension StoryBuilder.Run {
 
     /// A line style, or `.some(nil)` for `none`.
     mutating func decoration(_ a: MarkupAttribute, what: String) -> LineStyle?? {
-        choice(a, what: what, LineStyle.allCases.map { ($0.rawValue, LineStyle?.some($0)) } + [("none", nil)])
+        choice(a, what: what, Self.lineStyles)
     }
+
+    static let lineStyles: [(String, LineStyle?)] = LineStyle.allCases.map { ($0.rawValue, LineStyle?.some($0)) } + [("none", nil)]
 
     /// `dx dy blur color` (the colour may also come first, as CSS allows), or `none`.
     mutating func shadow(_ a: MarkupAttribute, em: Double) -> Shadow?? {
         if isNone(a) { return .some(nil) }
         // Whitespace-separated words with their first character's index in the value.
-        var words: [(text: String, at: Int)] = []
-        for (i, u) in a.value.unicodeScalars.enumerated() {
-            if u.properties.isWhitespace { continue }
-            if i > 0, let last = words.last, last.at + last.text.unicodeScalars.count == i {
-                words[words.count - 1].text.unicodeScalars.append(u)
-            } else {
-                words.append((String(u), i))
-            }
-        }
         let all = Array(a.value.unicodeScalars)
+        var words: [(text: String, at: Int)] = []
+        var i = 0
+        while i < all.count {
+            if all[i].properties.isWhitespace {
+                i += 1
+                continue
+            }
+            let start = i
+            while i < all.count, !all[i].properties.isWhitespace { i += 1 }
+            words.append((String(String.UnicodeScalarView(all[start..<i])), start))
+        }
         func lengths(_ ws: ArraySlice<(text: String, at: Int)>) -> [Double]? {
-            let v = ws.compactMap { Self.points($0.text, em: em) }
-            return v.count == ws.count ? v : nil
+            var v: [Double] = []
+            for w in ws {
+                guard let p = Self.points(w.text, em: em) else { return nil }
+                v.append(p)
+            }
+            return v
         }
         let lengthWords: ArraySlice<(text: String, at: Int)>
         let colorRange: Range<Int>
-        if words.count >= 4, lengths(words.prefix(3)) != nil {
+        let v: [Double]
+        if words.count >= 4, let first = lengths(words.prefix(3)) {
             lengthWords = words.prefix(3)
             colorRange = words[3].at..<all.count
-        } else if words.count >= 4, lengths(words.suffix(3)) != nil {
+            v = first
+        } else if words.count >= 4, let last = lengths(words.suffix(3)) {
             lengthWords = words.suffix(3)
-            let first = words[words.count - 3].at
-            colorRange = 0..<first
+            colorRange = 0..<words[words.count - 3].at
+            v = last
         } else {
             error(#"shadow needs 'dx dy blur color', e.g. shadow="1 1 2 gray""#, a)
             return nil
         }
-        let v = lengths(lengthWords)!
         let blur = lengthWords[lengthWords.startIndex + 2]
         if v[2] < 0 {
             error("shadow blur must be 0 or more, got '\(blur.text)'", a, from: blur.at, scalars: blur.text.unicodeScalars.count)
