@@ -198,18 +198,21 @@ enum BoxBlur {
     static func apply(_ data: UnsafeMutablePointer<UInt8>, width: Int, height: Int, stride: Int, radius r: Int, passes: Int = 3) {
         guard r > 0, width > 0, height > 0, passes > 0 else { return }
         let scale = Scale(radius: r)
-        let line = UnsafeMutablePointer<Int32>.allocate(capacity: 2 * width)
+        // Two lines with r zeros on each side: a pass reads one and writes the other.
+        let padded = width + 2 * r
+        let line = UnsafeMutablePointer<Int32>.allocate(capacity: 2 * padded)
         defer { line.deallocate() }
+        line.initialize(repeating: 0, count: 2 * padded)
         for y in 0..<height {
             let row = data + y * stride
-            for x in 0..<width { line[x] = Int32(row[x]) }
+            for x in 0..<width { line[r + x] = Int32(row[x]) }
             var from = line
-            var to = line + width
+            var to = line + padded
             for _ in 0..<passes {
                 blurRow(from, into: to, count: width, radius: r, scale: scale)
                 swap(&from, &to)
             }
-            for x in 0..<width { row[x] = UInt8(truncatingIfNeeded: from[x]) }
+            for x in 0..<width { row[x] = UInt8(truncatingIfNeeded: from[r + x]) }
         }
         // Vertical passes: a copy of the image is the source, the image the destination.
         let source = UnsafeMutablePointer<UInt8>.allocate(capacity: width * height)
@@ -242,7 +245,8 @@ enum BoxBlur {
             half = (width * reciprocal) / 2
         }
 
-        @inline(__always) func apply(_ sum: Int32) -> UInt8 { UInt8(min(255, (sum &* reciprocal &+ half) >> 16)) }
+        // Truncating: the value is at most 255, and a checked conversion keeps the loops scalar.
+        @inline(__always) func apply(_ sum: Int32) -> UInt8 { UInt8(truncatingIfNeeded: min(255, (sum &* reciprocal &+ half) >> 16)) }
     }
 
     @inline(__always)
@@ -250,16 +254,29 @@ enum BoxBlur {
         for x in 0..<count { sums[x] &+= sign &* Int32(row[x]) }
     }
 
-    /// One box blur of a row: the window [i − r, i + r] clipped to the row.
+    /// One box blur of a row of `n` values held at `p[r]…` with r zeros on each side (which
+    /// it keeps): the window [i − r, i + r], the zeros standing for pixels outside. A small
+    /// radius sums the window's 2r + 1 shifted rows (loops the compiler vectorises), a large
+    /// one keeps a running sum.
     private static func blurRow(
         _ p: UnsafeMutablePointer<Int32>, into out: UnsafeMutablePointer<Int32>, count n: Int, radius r: Int, scale: Scale
     ) {
+        let o = out + r
+        if r <= 4 {
+            for i in 0..<n { o[i] = p[i] }
+            for k in 1...(2 * r) {
+                let q = p + k
+                for i in 0..<n { o[i] &+= q[i] }
+            }
+            for i in 0..<n { o[i] = Int32(scale.apply(o[i])) }
+            return
+        }
         var sum: Int32 = 0
-        for i in 0..<min(r, n) { sum &+= p[i] }
+        for i in 0..<r { sum &+= p[r + i] }
         for i in 0..<n {
-            if i + r < n { sum &+= p[i + r] }
-            out[i] = Int32(scale.apply(sum))
-            if i - r >= 0 { sum &-= p[i - r] }
+            sum &+= p[2 * r + i]
+            o[i] = Int32(scale.apply(sum))
+            sum &-= p[i]
         }
     }
 }

@@ -333,16 +333,28 @@ extension StoryBuilder.Run {
         if isNone(a) { return .some(nil) }
         // Whitespace-separated words with their first character's index in the value.
         let all = Array(a.value.unicodeScalars)
+        // Words and their scalar offsets; in ASCII (the common case) cut from the bytes, as
+        // making a String a scalar at a time is slow.
         var words: [(text: String, at: Int)] = []
+        let ascii = a.value.utf8.allSatisfy { $0 < 0x80 }
+        func isSpace(_ u: Unicode.Scalar) -> Bool {
+            u.isASCII ? (u == " " || (u.value >= 0x09 && u.value <= 0x0D)) : u.properties.isWhitespace
+        }
         var i = 0
         while i < all.count {
-            if all[i].properties.isWhitespace {
+            if isSpace(all[i]) {
                 i += 1
                 continue
             }
             let start = i
-            while i < all.count, !all[i].properties.isWhitespace { i += 1 }
-            words.append((String(String.UnicodeScalarView(all[start..<i])), start))
+            while i < all.count, !isSpace(all[i]) { i += 1 }
+            let text: String
+            if ascii {
+                text = String(decoding: a.value.utf8.dropFirst(start).prefix(i - start), as: UTF8.self)
+            } else {
+                text = String(String.UnicodeScalarView(all[start..<i]))
+            }
+            words.append((text, start))
         }
         func lengths(_ ws: ArraySlice<(text: String, at: Int)>) -> [Double]? {
             var v: [Double] = []
@@ -376,7 +388,10 @@ extension StoryBuilder.Run {
             error("shadow length '\(big.text)' is out of range (at most 1000)", a, from: big.at, scalars: big.text.unicodeScalars.count)
             return nil
         }
-        var colorText = String(String.UnicodeScalarView(all[colorRange]))
+        var colorText =
+            ascii
+            ? String(decoding: a.value.utf8.dropFirst(colorRange.lowerBound).prefix(colorRange.count), as: UTF8.self)
+            : String(String.UnicodeScalarView(all[colorRange]))
         var from = colorRange.lowerBound
         while let f = colorText.unicodeScalars.first, f.properties.isWhitespace {
             colorText.unicodeScalars.removeFirst()
