@@ -35,16 +35,26 @@ extension PageRenderer {
             pendingShadows.masks.removeAll(keepingCapacity: true)
             pendingShadows.color = nil
         }
-        var x0 = Double.infinity, y0 = Double.infinity, x1 = -Double.infinity, y1 = -Double.infinity
+        // The device-space box of all the masks, in whole points.
+        var x0 = Double.infinity
+        var y0 = Double.infinity
+        var x1 = -Double.infinity
+        var y1 = -Double.infinity
         for m in pendingShadows.masks {
             var matrix = m.matrix
             for (cx, cy) in [(0.0, 0.0), (m.width, 0), (0, m.height), (m.width, m.height)] {
-                var x = cx, y = cy
+                var x = cx
+                var y = cy
                 cairo_matrix_transform_point(&matrix, &x, &y)
-                x0 = min(x0, x); y0 = min(y0, y); x1 = max(x1, x); y1 = max(y1, y)
+                x0 = min(x0, x)
+                y0 = min(y0, y)
+                x1 = max(x1, x)
+                y1 = max(y1, y)
             }
         }
-        var extents = cairo_rectangle_t(x: x0.rounded(.down), y: y0.rounded(.down), width: (x1 - x0.rounded(.down)).rounded(.up), height: (y1 - y0.rounded(.down)).rounded(.up))
+        x0.round(.down)
+        y0.round(.down)
+        var extents = cairo_rectangle_t(x: x0, y: y0, width: (x1 - x0).rounded(.up), height: (y1 - y0).rounded(.up))
         guard let rec = cairo_recording_surface_create(CAIRO_CONTENT_ALPHA, &extents) else { return }
         defer { cairo_surface_destroy(rec) }
         let rc = cairo_create(rec)!
@@ -72,7 +82,8 @@ extension PageRenderer {
     /// an A8 mask (at 4 × the device scale on an image; in a PDF at 1 px per σ, 72 to
     /// 300 ppi; less only for a huge run), blurred with a box blur applied three times in each
     /// direction (≈ a Gaussian with σ = r / 2, the CSS convention), and painted in
-    /// the shadow colour through the mask. One mask per run, freed as soon as it is painted.
+    /// the shadow colour through the mask. One mask per run: on an image painted and freed at
+    /// once; in a PDF kept until the page's masks of its colour are painted (`flushShadows`).
     func drawShadow(_ shadow: Shadow, of placed: PlacedRun, on cr: OpaquePointer, target: Target) {
         let style = placed.style
         let font = framesetter.engine.font(placed.run.font)
@@ -80,6 +91,7 @@ extension PageRenderer {
         let outlined = !FontRegistry.shared.isColor(placed.run.font)
         withGlyphString(placed) { gs in
             if shadow.blur <= 0 && outlined {
+                flushShadows(on: cr)  // in order with the masks drawn before it
                 cairo_save(cr)
                 cairo_translate(cr, shadow.dx, shadow.dy)
                 setColor(shadow.color, on: cr)
@@ -166,7 +178,8 @@ extension PageRenderer {
                 pendingShadows.color = shadow.color
                 var matrix = cairo_matrix_t()
                 cairo_get_matrix(cr, &matrix)
-                pendingShadows.masks.append(.init(surface: cairo_surface_reference(mask), matrix: matrix, width: Double(w), height: Double(h)))
+                pendingShadows.masks.append(
+                    .init(surface: cairo_surface_reference(mask), matrix: matrix, width: Double(w), height: Double(h)))
             } else {
                 setColor(shadow.color, on: cr)
                 cairo_mask_surface(cr, mask, 0, 0)

@@ -130,6 +130,10 @@ private func everyAttribute(template: Template) -> Framesetter {
             let size = (try FileManager.default.attributesOfItem(atPath: pdf)[.size] as? Int) ?? 0
             let pages = Int(tool("pdfinfo", [pdf]).output.firstMatch(of: /Pages:\s+(\d+)/)?.1 ?? "1") ?? 1
             #expect(size < pages * lines * 100_000, "blur \(blur): \(size) bytes, \(pages) pages of \(lines) lines")
+            // The masks of a page, all of one colour, are painted through one soft mask.
+            let raw = String(decoding: try Data(contentsOf: URL(fileURLWithPath: pdf)), as: UTF8.self)
+            let softMasks = raw.ranges(of: "/Type /Mask").count
+            #expect(softMasks == pages, "blur \(blur): \(softMasks) soft masks on \(pages) pages")
         }
     }
 }

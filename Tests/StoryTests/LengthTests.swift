@@ -36,6 +36,20 @@ private func error(_ text: String) -> String? {
     @Test func negative() { #expect(pt("-3mm") == -3 * (72 / 25.4)) }
     // An explicit plus sign is fine.
     @Test func plus() { #expect(pt("+2pt") == 2) }
+    // The fast path (ASCII, no white space) reads what the general one reads: the same text
+    // with a space around it takes the general path.
+    @Test func fastPathAgrees() {
+        var cases = ["0", "12", "+2", "-3", ".5", "3.", "-.25", "007", "1.5", "12pt", "15mm", "1.5cm", "0.5in", "1pc", "96px"]
+        cases += ["-", "+", ".", "1..2", "12qt", "12p", "1e3", "12 pt", "12PT", String(repeating: "9", count: 40)]
+        for c in cases {
+            let general = try? LengthParser.points(" " + c + " ").get()
+            if let fast = LengthParser.fastPoints(c) {
+                #expect(fast.bitPattern == general?.bitPattern, "'\(c)': \(fast) vs \(String(describing: general))")
+            }
+            #expect(pt(c)?.bitPattern == general?.bitPattern, "'\(c)'")
+        }
+        #expect(LengthParser.fastPoints("12") == 12 && LengthParser.fastPoints("12 pt") == nil)
+    }
     // A leading decimal point is fine.
     @Test func leadingPoint() { #expect(pt(".5in") == 36) }
     // A trailing decimal point is fine.
