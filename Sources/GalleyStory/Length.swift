@@ -51,33 +51,32 @@ public enum LengthParser {
         func skipSpace() { while i < s.count, s[i].properties.isWhitespace { i += 1 } }
         skipSpace()
         if i == s.count { return .failure(LengthError("empty length value")) }
+        let valueStart = i
         func notALength() -> Result<Double, LengthError> {
-            let trimmedText = String(String.UnicodeScalarView(s[i...].reversed().drop { $0.properties.isWhitespace }.reversed()))
+            let trimmedText = String(String.UnicodeScalarView(s[valueStart...].reversed().drop { $0.properties.isWhitespace }.reversed()))
             return .failure(LengthError("'\(trimmedText)' is not a length; use pt, mm, cm, in, pc or px"))
         }
 
         // The number: [+-] digits [. digits] or [+-] . digits.
         let numberStart = i
-        var j = i
-        if s[j] == "+" || s[j] == "-" { j += 1 }
+        if s[i] == "+" || s[i] == "-" { i += 1 }
         var digits = 0
-        while j < s.count, isDigit(s[j]) { j += 1; digits += 1 }
-        if j < s.count, s[j] == "." {
-            j += 1
-            while j < s.count, isDigit(s[j]) { j += 1; digits += 1 }
+        while i < s.count, isDigit(s[i]) { i += 1; digits += 1 }
+        if i < s.count, s[i] == "." {
+            i += 1
+            while i < s.count, isDigit(s[i]) { i += 1; digits += 1 }
         }
-        guard digits > 0, let value = Double(String(String.UnicodeScalarView(s[numberStart..<j]))) else {
+        guard digits > 0, let value = Double(String(String.UnicodeScalarView(s[numberStart..<i]))) else {
             return notALength()
         }
 
         // The unit, if any.
-        var k = j
-        while k < s.count, s[k].properties.isWhitespace { k += 1 }
-        let unitStart = k
-        while k < s.count, !s[k].properties.isWhitespace { k += 1 }
-        let unitText = String(String.UnicodeScalarView(s[unitStart..<k])).lowercased()
-        while k < s.count, s[k].properties.isWhitespace { k += 1 }
-        guard k == s.count else { return notALength() }
+        skipSpace()
+        let unitStart = i
+        while i < s.count, !s[i].properties.isWhitespace { i += 1 }
+        let unitText = String(String.UnicodeScalarView(s[unitStart..<i])).lowercased()
+        skipSpace()
+        guard i == s.count else { return notALength() }
         let unit: LengthUnit
         if unitText.isEmpty {
             unit = .pt

@@ -39,7 +39,7 @@ public struct SourceMap: Sendable {
     }
 
     /// Scalars in `text`'s UTF-8 bytes `from..<to` (both on scalar boundaries or `to` inside one).
-    private static func scalars(in text: String, from: Int, to: Int) -> Int {
+    static func scalars(in text: String, from: Int, to: Int) -> Int {
         var n = 0
         var i = from
         text.utf8.withContiguousStorageIfAvailable { bytes in

@@ -348,7 +348,7 @@ public struct StoryBuilder {
         mutating func add(_ s: String, style: Int) {
             let start = text.utf8.count
             text += s
-            characters += Self.scalarCount(s)
+            characters += SourceMap.scalars(in: s, from: 0, to: s.utf8.count)
             let end = text.utf8.count
             if let last = runs.last, last.style == style, last.range.upperBound == start,
                 runs.count > paragraphFirstRun
@@ -370,16 +370,6 @@ public struct StoryBuilder {
             styleIndex[style] = styles.count - 1
             lastInterned = styles.count - 1
             return styles.count - 1
-        }
-
-        /// Unicode scalars in `s`: its UTF-8 bytes that start one.
-        static func scalarCount(_ s: String) -> Int {
-            var s = s
-            return s.withUTF8 { bytes in
-                var n = 0
-                for b in bytes where b & 0xC0 != 0x80 { n += 1 }
-                return n
-            }
         }
 
         /// Opens the isolates in force that the paragraph has not opened yet.

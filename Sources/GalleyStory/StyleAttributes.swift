@@ -331,32 +331,30 @@ extension StoryBuilder.Run {
     /// `dx dy blur color` (the colour may also come first, as CSS allows), or `none`.
     mutating func shadow(_ a: MarkupAttribute, em: Double) -> Shadow?? {
         if isNone(a) { return .some(nil) }
-        // Whitespace-separated words with their first character's index in the value.
-        let all = Array(a.value.unicodeScalars)
-        // Words and their scalar offsets; in ASCII (the common case) cut from the bytes, as
-        // making a String a scalar at a time is slow.
-        var words: [(text: String, at: Int)] = []
-        let ascii = a.value.utf8.allSatisfy { $0 < 0x80 }
+        // Whitespace-separated words with their first character's index in the value (and in
+        // its scalars, to cut the colour from).
+        typealias Word = (text: String, at: Int, index: String.Index)
+        let scalars = a.value.unicodeScalars
         func isSpace(_ u: Unicode.Scalar) -> Bool {
             u.isASCII ? (u == " " || (u.value >= 0x09 && u.value <= 0x0D)) : u.properties.isWhitespace
         }
-        var i = 0
-        while i < all.count {
-            if isSpace(all[i]) {
-                i += 1
+        var words: [Word] = []
+        var index = scalars.startIndex
+        var at = 0
+        while index < scalars.endIndex {
+            if isSpace(scalars[index]) {
+                index = scalars.index(after: index)
+                at += 1
                 continue
             }
-            let start = i
-            while i < all.count, !isSpace(all[i]) { i += 1 }
-            let text: String
-            if ascii {
-                text = String(decoding: a.value.utf8.dropFirst(start).prefix(i - start), as: UTF8.self)
-            } else {
-                text = String(String.UnicodeScalarView(all[start..<i]))
+            let start = (index: index, at: at)
+            while index < scalars.endIndex, !isSpace(scalars[index]) {
+                index = scalars.index(after: index)
+                at += 1
             }
-            words.append((text, start))
+            words.append((String(scalars[start.index..<index]), start.at, start.index))
         }
-        func lengths(_ ws: ArraySlice<(text: String, at: Int)>) -> [Double]? {
+        func lengths(_ ws: ArraySlice<Word>) -> [Double]? {
             var v: [Double] = []
             for w in ws {
                 guard let p = Self.points(w.text, em: em) else { return nil }
@@ -364,16 +362,19 @@ extension StoryBuilder.Run {
             }
             return v
         }
-        let lengthWords: ArraySlice<(text: String, at: Int)>
-        let colorRange: Range<Int>
+        let lengthWords: ArraySlice<Word>
+        let colorRange: Range<String.Index>
+        var from: Int
         let v: [Double]
         if words.count >= 4, let first = lengths(words.prefix(3)) {
             lengthWords = words.prefix(3)
-            colorRange = words[3].at..<all.count
+            colorRange = words[3].index..<scalars.endIndex
+            from = words[3].at
             v = first
         } else if words.count >= 4, let last = lengths(words.suffix(3)) {
             lengthWords = words.suffix(3)
-            colorRange = 0..<words[words.count - 3].at
+            colorRange = scalars.startIndex..<words[words.count - 3].index
+            from = 0
             v = last
         } else {
             error(#"shadow needs 'dx dy blur color', e.g. shadow="1 1 2 gray""#, a)
@@ -388,11 +389,7 @@ extension StoryBuilder.Run {
             error("shadow length '\(big.text)' is out of range (at most 1000)", a, from: big.at, scalars: big.text.unicodeScalars.count)
             return nil
         }
-        var colorText =
-            ascii
-            ? String(decoding: a.value.utf8.dropFirst(colorRange.lowerBound).prefix(colorRange.count), as: UTF8.self)
-            : String(String.UnicodeScalarView(all[colorRange]))
-        var from = colorRange.lowerBound
+        var colorText = String(scalars[colorRange])
         while let f = colorText.unicodeScalars.first, f.properties.isWhitespace {
             colorText.unicodeScalars.removeFirst()
             from += 1
