@@ -37,6 +37,8 @@ let package = Package(
             linkerSettings: [.linkedLibrary("z"), .linkedLibrary("deflate"), .linkedLibrary("isal")]),
         // Removes temporary output files when a build is interrupted or terminated (C: a signal handler).
         .target(name: "CGalleySignals", path: "Sources/CGalleySignals"),
+        // Pixel loops the compiler vectorises (C): the box blur of shadow masks.
+        .target(name: "CGalleyPixels", path: "Sources/CGalleyPixels"),
 
         // The pipeline.
         .target(name: "GalleyMarkup", linkerSettings: [.linkedLibrary("m")]),
@@ -44,7 +46,7 @@ let package = Package(
         .target(name: "GalleyLayout", dependencies: ["GalleyStory", "CPango", "CHyphen", "CPixbuf", "CGalleyHooks"]),
         .target(
             name: "GalleyRender",
-            dependencies: ["GalleyLayout", "CCairo", "CPango", "CPNG", "CPixbuf", "CGalleyHooks", "CGalleySignals"]),
+            dependencies: ["GalleyLayout", "CCairo", "CPango", "CPNG", "CPixbuf", "CGalleyHooks", "CGalleySignals", "CGalleyPixels"]),
         .target(name: "GalleyCLI", dependencies: ["GalleyRender"]),
         .executableTarget(name: "galley", dependencies: ["GalleyCLI", "CGalleyHooks"]),
 

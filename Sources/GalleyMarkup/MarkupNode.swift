@@ -1,7 +1,7 @@
 /// One attribute of a tag, as written: `name="value"`.
 public struct MarkupAttribute: Hashable, Sendable {
     /// The name as written in the source (case kept, for messages).
-    public var name: String
+    public let name: String
     /// The value with entities decoded.
     public var value: String
     /// Where the name starts.
@@ -9,15 +9,17 @@ public struct MarkupAttribute: Hashable, Sendable {
     /// Where the value's first character starts (just after the opening quote).
     public var valueLocation: SourceLocation
 
+    /// The name lower-cased: tag and attribute names are case-insensitive. Made once, here:
+    /// the story builder looks attributes up by it several times a tag.
+    public let key: String
+
     public init(name: String, value: String, nameLocation: SourceLocation, valueLocation: SourceLocation) {
         self.name = name
         self.value = value
         self.nameLocation = nameLocation
         self.valueLocation = valueLocation
+        self.key = name.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A || $0 >= 0x80 }) ? name.lowercased() : name
     }
-
-    /// The name lower-cased: tag and attribute names are case-insensitive.
-    public var key: String { name.lowercased() }
 }
 
 /// A start tag such as `<font color="red">` or `<img src="a.png"/>`.
@@ -37,9 +39,10 @@ public struct MarkupTag: Hashable, Sendable {
         self.selfClosing = selfClosing
     }
 
-    /// The attribute with this (case-insensitive) name; the last one wins when repeated.
+    /// The attribute with this name, given in lower case (names are case-insensitive: this
+    /// matches `key`); the last one wins when repeated.
     public func attribute(_ key: String) -> MarkupAttribute? {
-        attributes.last { $0.key == key.lowercased() }
+        attributes.last { $0.key == key }
     }
 }
 

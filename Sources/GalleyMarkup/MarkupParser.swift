@@ -80,7 +80,8 @@ func unicodeCode(_ value: UInt32) -> String {
 
 /// ASCII lower-casing (names are ASCII by construction).
 private func asciiLowercased(_ s: String) -> String {
-    String(decoding: s.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+    guard s.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { return s }
+    return String(decoding: s.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
 }
 
 private struct MarkupScanner {
@@ -111,6 +112,14 @@ private struct MarkupScanner {
         self.n = source.utf8.count
         self.file = source.path
         self.vocabulary = vocabulary
+        // Room for the usual number of nodes, two a line (its text and its newline) and two a
+        // tag (the tag and the text after it), so the array is not copied as it grows.
+        let breaks = b.withUnsafeBufferPointer { bytes in
+            var count = 0
+            for c in bytes { count &+= (c == LF ? 1 : 0) &+ (c == LT ? 1 : 0) }
+            return count
+        }
+        nodes.reserveCapacity(2 * breaks + 1)
     }
 
     // MARK: Cursor
@@ -409,6 +418,14 @@ private struct MarkupScanner {
             let quote = location
             advanceASCII(1)
             let valueLocation = location
+            // The common case: plain ASCII up to the closing quote, on this line.
+            var end = pos
+            while end < n, b[end] != c, b[end] >= 0x20, b[end] < 0x80, b[end] != AMP { end += 1 }
+            if end < n, b[end] == c {
+                let value = String(decoding: b[pos..<end], as: UTF8.self)
+                advanceASCII(end - pos + 1)
+                return .attribute(MarkupAttribute(name: name, value: value, nameLocation: nameLocation, valueLocation: valueLocation))
+            }
             var value: [UInt8] = []
             while pos < n, b[pos] != c { consumeValueCharacter(into: &value) }
             guard pos < n else {
@@ -551,7 +568,7 @@ private struct MarkupScanner {
             return
         }
         var kept: [MarkupAttribute] = []
-        var seen: Set<String> = []
+        kept.reserveCapacity(attributes.count)
         for attribute in attributes {
             let key = attribute.key
             guard spec.attributes.contains(key) else {
@@ -562,7 +579,7 @@ private struct MarkupScanner {
                 warning(message, at: attribute.nameLocation, length: attribute.name.utf8.count)
                 continue
             }
-            if !seen.insert(key).inserted {
+            if kept.contains(where: { $0.key == key }) {
                 warning(
                     "attribute '\(attribute.name)' repeated; the last one is used",
                     at: attribute.nameLocation, length: attribute.name.utf8.count)

@@ -74,7 +74,7 @@ public struct Vocabulary: Sendable {
     ])
 
     /// The spec for a tag name (case-insensitive).
-    public func spec(_ name: String) -> TagSpec? { byName[name.lowercased()] }
+    public func spec(_ name: String) -> TagSpec? { byName[name] ?? byName[name.lowercased()] }
 
     /// The known tag names, lower-cased, in the order they were given.
     public var tagNames: [String] { order }

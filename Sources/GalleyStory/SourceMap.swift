@@ -21,6 +21,9 @@ public struct SourceMap: Sendable {
 
     public init() {}
 
+    /// Makes room for `count` anchors.
+    public mutating func reserveCapacity(_ count: Int) { anchors.reserveCapacity(count) }
+
     /// Records that story text from `storyOffset` on comes from `source`. Anchors must be added
     /// in increasing story order; a later anchor at the same offset replaces the earlier one.
     public mutating func add(storyOffset: Int, storyCharacters: Int, source: SourceLocation, linear: Bool = true) {

@@ -67,6 +67,10 @@ public struct StoryBuilder {
             settings.topicURL = template.social.topic.url
             nodes = SocialText.transform(nodes, settings: settings, packs: emoticons, everywhere: everywhere)
         }
+        // The story is at most about as long as the source, with a piece of text per node.
+        run.text.reserveCapacity(document.source.text.utf8.count)
+        run.sourceMap.reserveCapacity(nodes.count)
+        run.runs.reserveCapacity(nodes.count / 2)
         for (i, node) in nodes.enumerated() {
             run.visit(node, next: i + 1 < nodes.count ? nodes[i + 1] : nil)
         }
@@ -259,8 +263,10 @@ public struct StoryBuilder {
         var characters = 0
         var styles: [TextStyle] = []
         var styleIndex: [TextStyle: Int] = [:]
-        /// The style `intern(_:)` returned last.
+        /// The styles `intern(_:)` returned last and before that: text after a span's end is
+        /// most often in the style of the text before the span.
         var lastInterned = 0
+        var previousInterned = 0
         var runs: [StyleRun] = []
         var paragraphs: [Paragraph] = []
         /// For each paragraph: made by `<p>` or a heading tag.
@@ -360,16 +366,20 @@ public struct StoryBuilder {
         }
 
         mutating func intern(_ style: TextStyle) -> Int {
-            // Text after a tag's end is most often in the style of the text before the tag.
             if lastInterned < styles.count, styles[lastInterned] == style { return lastInterned }
-            if let i = styleIndex[style] {
-                lastInterned = i
-                return i
+            let i: Int
+            if previousInterned < styles.count, styles[previousInterned] == style {
+                i = previousInterned
+            } else if let known = styleIndex[style] {
+                i = known
+            } else {
+                i = styles.count
+                styles.append(style)
+                styleIndex[style] = i
             }
-            styles.append(style)
-            styleIndex[style] = styles.count - 1
-            lastInterned = styles.count - 1
-            return styles.count - 1
+            previousInterned = lastInterned
+            lastInterned = i
+            return i
         }
 
         /// Opens the isolates in force that the paragraph has not opened yet.

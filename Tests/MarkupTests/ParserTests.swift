@@ -172,7 +172,7 @@ import Testing
         #expect(doc.diagnostics.isEmpty)
         #expect(dump(doc.nodes) == lines(#"1:1 <img inline="" src="x">"#))
         guard case .startTag(let tag) = doc.nodes[0] else { Issue.record("not a tag"); return }
-        let inline = try #require(tag.attribute("INLINE"))
+        let inline = try #require(tag.attribute("inline"))
         #expect(inline.nameLocation.description == "1:6")
         #expect(inline.valueLocation.description == "1:12")
     }
