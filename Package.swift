@@ -55,7 +55,7 @@ let package = Package(
         .testTarget(name: "MarkupTests", dependencies: ["GalleyMarkup", "TestSupport"]),
         .testTarget(name: "StoryTests", dependencies: ["GalleyStory", "TestSupport"]),
         .testTarget(name: "LayoutTests", dependencies: ["GalleyLayout", "GalleyRender", "TestSupport"]),
-        .testTarget(name: "RenderTests", dependencies: ["GalleyRender", "TestSupport"]),
+        .testTarget(name: "RenderTests", dependencies: ["GalleyRender", "TestSupport", "CGalleyPixels"]),
         .testTarget(name: "CLITests", dependencies: ["GalleyCLI", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

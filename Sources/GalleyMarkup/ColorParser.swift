@@ -57,22 +57,23 @@ public enum ColorParser {
     // MARK: - Forms
 
     private static func parseHex(_ s: String) -> Result<RGBA, ColorError> {
-        let digits = Array(s.unicodeScalars.dropFirst())
-        let malformed = ColorError(
-            "malformed hex colour '\(s)'; expected #RGB, #RRGGBB or #RRGGBBAA")
-        var values: [Int] = []
-        for d in digits {
-            guard let v = hexValue(d) else { return .failure(malformed) }
-            values.append(v)
+        var malformed: ColorError { ColorError("malformed hex colour '\(s)'; expected #RGB, #RRGGBB or #RRGGBBAA") }
+        // Up to eight digits, read into one number.
+        var value: UInt32 = 0
+        var count = 0
+        for d in s.unicodeScalars.dropFirst() {
+            guard count < 8, let v = hexValue(d) else { return .failure(malformed) }
+            value = value << 4 | UInt32(v)
+            count += 1
         }
-        let channels: [Int]
-        switch values.count {
-        case 3, 4: channels = values.map { $0 * 17 }
-        case 6, 8: channels = stride(from: 0, to: values.count, by: 2).map { values[$0] * 16 + values[$0 + 1] }
-        default: return .failure(malformed)
+        let bits = count == 3 || count == 4 ? 4 : 8
+        guard count == 3 || count == 4 || count == 6 || count == 8 else { return .failure(malformed) }
+        let channels = count * 4 / bits
+        let unit = bits == 4 ? 17.0 : 1.0
+        func channel(_ i: Int) -> Double {
+            Double((value >> UInt32((channels - 1 - i) * bits)) & (bits == 4 ? 0xF : 0xFF)) * unit / 255
         }
-        let c = channels.map { Double($0) / 255 }
-        return .success(RGBA(c[0], c[1], c[2], c.count == 4 ? c[3] : 1))
+        return .success(RGBA(channel(0), channel(1), channel(2), channels == 4 ? channel(3) : 1))
     }
 
     private static func parseFunction(_ s: String) -> Result<RGBA, ColorError> {
@@ -122,6 +123,8 @@ public enum ColorParser {
     }
 
     static func trimmed(_ s: String) -> String {
+        // Printable ASCII other than space at both ends: nothing to trim.
+        if let first = s.utf8.first, let last = s.utf8.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F { return s }
         let scalars = s.unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
         let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })!

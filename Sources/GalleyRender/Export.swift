@@ -44,7 +44,10 @@ public enum Export {
     ) throws(RenderError) -> Int {
         let level = galley_get_deflate_level()
         galley_set_deflate_level(Int32(min(9, max(1, compression))))
-        defer { galley_set_deflate_level(level) }
+        defer {
+            galley_set_deflate_level(level)
+            galley_deflate_forget_masks()
+        }
         let out = try AtomicFile(target: path)
         var committed = false
         defer { if !committed { out.discard() } }

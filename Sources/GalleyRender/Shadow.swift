@@ -1,4 +1,5 @@
 import CCairo
+import CGalleyHooks
 import CGalleyPixels
 import CPango
 import GalleyLayout
@@ -175,6 +176,10 @@ extension PageRenderer {
             cairo_translate(cr, placed.start + shadow.dx + bx0, placed.runBaseline + shadow.dy + by0)
             cairo_scale(cr, 1 / ppp, 1 / ppp)
             if target.isPDF {
+                // Its stream is compressed with the tables made for masks (see deflate.c).
+                if let data = cairo_image_surface_get_data(mask) {
+                    galley_deflate_note_mask(data, w, h, cairo_image_surface_get_stride(mask))
+                }
                 if pendingShadows.color != shadow.color { flushShadows(on: cr) }
                 pendingShadows.color = shadow.color
                 var matrix = cairo_matrix_t()
@@ -208,8 +213,8 @@ enum BoxBlur {
     /// (`galley_box_blur`), built for AVX2 and for the baseline: four times as fast as they were
     /// in Swift, whose loops here stayed scalar. Out of memory, the image is left unblurred.
     static func apply(_ data: UnsafeMutablePointer<UInt8>, width: Int, height: Int, stride: Int, radius r: Int, passes: Int = 3) {
-        guard r > 0, width > 0, height > 0, passes > 0, stride >= width, stride <= Int(Int32.max), height <= Int(Int32.max), r <= Int(Int32.max)
-        else { return }
+        let limit = Int(Int32.max)
+        guard r > 0, width > 0, height > 0, passes > 0, stride >= width, stride <= limit, height <= limit, r <= limit else { return }
         _ = galley_box_blur(data, Int32(width), Int32(height), Int32(stride), Int32(r), Int32(passes))
     }
 }

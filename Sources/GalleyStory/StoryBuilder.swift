@@ -116,6 +116,8 @@ public struct StoryBuilder {
         }
     }
 
+    static let headingNames = ["h1", "h2", "h3"]
+
     /// What an open element is, for matching end tags.
     enum ElementKind {
         /// `<font>`: a state change; closed silently when its container closes.
@@ -246,8 +248,14 @@ public struct StoryBuilder {
             return (removed, saved)
         }
 
-        /// The innermost open element with one of these names.
-        func last(named names: [String]) -> Int? { names.compactMap { byName[$0]?.last }.max() }
+        /// The innermost open element named `name`, or any heading when `name` is one (any
+        /// heading end tag closes any heading).
+        func last(named name: String) -> Int? {
+            guard StoryBuilder.headingNames.contains(name) else { return byName[name]?.last }
+            var innermost: Int?
+            for h in StoryBuilder.headingNames { if let i = byName[h]?.last, i > innermost ?? -1 { innermost = i } }
+            return innermost
+        }
 
         /// The innermost open block, and the innermost element that is not a font.
         var lastBlock: Int? { blocks.last }
@@ -660,17 +668,15 @@ public struct StoryBuilder {
 
         mutating func endTag(_ name: String, at loc: SourceLocation, quiet: Bool = false) {
             let kind = ElementKind(name)
-            let headings = ["h1", "h2", "h3"]
-            let names = headings.contains(name) ? headings : [name]
             // Inline end tags and </font> do not reach outside the innermost block.
             let barrier = kind == .block ? -1 : (stack.lastBlock ?? -1)
-            var target = stack.last(named: names).flatMap { $0 > barrier ? $0 : nil }
+            var target = stack.last(named: name).flatMap { $0 > barrier ? $0 : nil }
             if target == nil, kind == .inline, let inner = stack.lastContainer, inner > barrier, stack[inner].kind == .inline {
                 target = inner  // close what is open
             }
             guard let t = target else {
                 let message: String
-                if let outer = stack.last(named: names), barrier >= 0 {
+                if let outer = stack.last(named: name), barrier >= 0 {
                     let block = stack[barrier]
                     message =
                         "</\(name)> cannot close <\(stack[outer].name)> (opened at \(stack[outer].location)) "

@@ -1,4 +1,5 @@
 import CGalleyHooks
+import CGalleyPixels
 import Foundation
 import TestSupport
 import Testing
@@ -110,6 +111,48 @@ private func pageLikeText(_ count: Int) -> [UInt8] {
     @Test func flushPointsGoThroughZlib() throws {
         let input = pageLikeText(50_000)
         #expect(try Inflate.zlib(compress(input, chunk: 7000, space: 512, flush: Z_SYNC_FLUSH)) == input)
+    }
+
+    // A noted shadow mask is found among the streams by its bytes (its rows, whatever the
+    // stride it was noted with): the first sixteen are compressed as any stream and teach the
+    // tables, the others are compressed with them. Every one reads back, and once learned they
+    // are barely bigger than level 3 makes them. Other bytes are not taken for a mask.
+    @Test func notedMasksUseLearnedTables() throws {
+        defer { galley_deflate_forget_masks() }
+        galley_deflate_forget_masks()
+        var generator = SplitMix(seed: 5)
+        func mask(_ w: Int, _ h: Int) -> [UInt8] {
+            var m = [UInt8](repeating: 0, count: w * h)
+            for y in 4..<(h - 4) { for x in 4..<(w - 4) where generator.next() % 3 == 0 { m[y * w + x] = 255 } }
+            _ = m.withUnsafeMutableBufferPointer { galley_box_blur($0.baseAddress!, Int32(w), Int32(h), Int32(w), 1, 3) }
+            return m
+        }
+        let before = galley_deflate_masks_matched()
+        var sizes: [(learned: Int, level3: Int)] = []
+        for i in 0..<24 {
+            let (w, h) = (60 + i, 20 + i % 5)
+            let m = mask(w, h)
+            let stride = w + 3
+            var padded = [UInt8](repeating: 7, count: stride * h)
+            for y in 0..<h { padded[(y * stride)..<(y * stride + w)] = m[(y * w)..<(y * w + w)] }
+            galley_deflate_note_mask(padded, Int32(w), Int32(h), Int32(stride))
+            let packed = compress(m)
+            #expect(try Inflate.zlib(packed) == m, "mask \(i)")
+            // Compressed again, its note used up: level 3, to compare with.
+            if i >= 16 { sizes.append((packed.count, compress(m).count)) }
+        }
+        #expect(galley_deflate_masks_matched() - before == 24)
+        let learned = sizes.map(\.learned).reduce(0, +)
+        let level3 = sizes.map(\.level3).reduce(0, +)
+        #expect(learned < level3 * 11 / 10, "learned tables: \(learned) bytes, level 3: \(level3)")
+        // Other bytes of the same length are not taken for a noted mask; the mask's own are.
+        let m = mask(64, 20)
+        galley_deflate_note_mask(m, 64, 20, 64)
+        let matched = galley_deflate_masks_matched()
+        _ = compress(Array(m.reversed()))
+        #expect(galley_deflate_masks_matched() == matched)
+        _ = compress(m)
+        #expect(galley_deflate_masks_matched() == matched + 1)
     }
 
     // In a PDF: the CFF font programs and the page streams read back, and a higher level makes

@@ -24,6 +24,12 @@ int galley_format_int(char *buffer, size_t size, int v);
 int galley_format_long(char *buffer, size_t size, long v);
 /* "%04x" when width is 4, else "%0*x". */
 int galley_format_hex(char *buffer, size_t size, int width, unsigned int v);
+/* Notes a shadow mask (8-bit alpha rows) about to be drawn into a PDF on this thread: at the
+ * default level, the stream of its bytes is compressed with tables made for masks (see
+ * deflate.c). Forget drops the notes not used; matched counts the streams that used one. */
+void galley_deflate_note_mask(const unsigned char *rows, int width, int height, int stride);
+void galley_deflate_forget_masks(void);
+size_t galley_deflate_masks_matched(void);
 /* Input a stream holds before it carries on through zlib's streaming deflate (32 MB). */
 void galley_set_deflate_limit(size_t bytes);
 size_t galley_get_deflate_limit(void);
