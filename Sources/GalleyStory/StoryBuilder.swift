@@ -271,7 +271,7 @@ public struct StoryBuilder {
         var characters = 0
         var styles: [TextStyle] = []
         var styleIndex: [TextStyle: Int] = [:]
-        /// The styles `intern(_:)` returned last and before that: text after a span's end is
+        /// The styles `internScopeText()` returned last and before that: text after a span's end is
         /// most often in the style of the text before the span.
         var lastInterned = 0
         var previousInterned = 0
@@ -349,13 +349,13 @@ public struct StoryBuilder {
         mutating func append(_ s: String, at loc: SourceLocation) {
             openWantedIsolates(at: loc)
             sourceMap.add(storyOffset: text.utf8.count, storyCharacters: characters, source: loc, linear: !scope.synthetic)
-            add(s, style: intern(scope.text))
+            add(s, style: internScopeText())
         }
 
         /// Text the builder makes (a line separator, an isolate): mapped to `loc` as a whole.
         mutating func insert(_ c: Character, at loc: SourceLocation) {
             sourceMap.add(storyOffset: text.utf8.count, storyCharacters: characters, source: loc, linear: false)
-            add(String(c), style: intern(scope.text))
+            add(String(c), style: internScopeText())
         }
 
         /// Adds text in a style, merging with the previous run when the style is the same.
@@ -373,17 +373,26 @@ public struct StoryBuilder {
             }
         }
 
-        mutating func intern(_ style: TextStyle) -> Int {
-            if lastInterned < styles.count, styles[lastInterned] == style { return lastInterned }
+        /// The index of the text style in force (`scope.text`) in `styles`, added the first
+        /// time. The two styles returned last are compared in place first (no copy of a style):
+        /// a span's text and the text after it take turns.
+        mutating func internScopeText() -> Int {
+            let (last, previous) = (lastInterned, previousInterned)
+            let recent: Int? = styles.withUnsafeBufferPointer { known in
+                if last < known.count, known[last] == scope.text { return last }
+                if previous < known.count, known[previous] == scope.text { return previous }
+                return nil
+            }
+            if recent == last { return last }
             let i: Int
-            if previousInterned < styles.count, styles[previousInterned] == style {
-                i = previousInterned
-            } else if let known = styleIndex[style] {
+            if let recent {
+                i = recent
+            } else if let known = styleIndex[scope.text] {
                 i = known
             } else {
                 i = styles.count
-                styles.append(style)
-                styleIndex[style] = i
+                styles.append(scope.text)
+                styleIndex[scope.text] = i
             }
             previousInterned = lastInterned
             lastInterned = i
@@ -439,7 +448,7 @@ public struct StoryBuilder {
             let range = paragraphStart..<end
             if range.isEmpty {
                 // An empty paragraph still has the style in force, which sets its height.
-                runs.append(StyleRun(range: end..<end, style: intern(scope.text)))
+                runs.append(StyleRun(range: end..<end, style: internScopeText()))
             }
             addParagraph(range: range, end: end + 1, content: .text)
             sourceMap.add(storyOffset: end, storyCharacters: characters, source: loc, linear: false)
@@ -529,7 +538,7 @@ public struct StoryBuilder {
                 if let loc = sourceMap.anchors.last?.source { closeIsolates(downTo: 0, at: loc) }
                 let end = text.utf8.count
                 let range = paragraphStart..<end
-                if range.isEmpty { runs.append(StyleRun(range: end..<end, style: intern(scope.text))) }
+                if range.isEmpty { runs.append(StyleRun(range: end..<end, style: internScopeText())) }
                 addParagraph(range: range, end: end, content: .text)
             } else if let last = paragraphs.last, last.end == end0, text.utf8.last == 0x0A {
                 // The source ended with a newline: the last paragraph has no terminator.
@@ -796,7 +805,7 @@ public struct StoryBuilder {
             if !paragraphIsEmpty { endParagraph(at: tag.location) }
             let start = text.utf8.count
             sourceMap.add(storyOffset: start, storyCharacters: characters, source: tag.location, linear: false)
-            add("\u{FFFC}", style: intern(scope.text))
+            add("\u{FFFC}", style: internScopeText())
             let end = text.utf8.count
             addParagraph(range: start..<end, end: end + 1, content: .image(images.count - 1))
             text += "\n"
