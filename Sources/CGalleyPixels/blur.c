@@ -28,8 +28,8 @@ __attribute__((always_inline)) static inline uint32_t scaled(uint32_t sum, struc
 /* One pass over a row of n values at in[r…], with r zeros each side (kept): out[r + i] is the
  * scaled sum of in[i … i + 2r]. A small radius sums shifted copies of the row, a large one keeps
  * a running sum. */
-__attribute__((always_inline)) static inline void blur_line(const uint32_t *restrict in, uint32_t *restrict out, uint32_t *restrict acc, int n, int r,
-                             struct scale s) {
+__attribute__((always_inline)) static inline void blur_line(const uint32_t *restrict in, uint32_t *restrict out,
+                                                             uint32_t *restrict acc, int n, int r, struct scale s) {
     switch (r) {
     case 1:
         for (int i = 0; i < n; i++) out[1 + i] = scaled(in[i] + in[i + 1] + in[i + 2], s);
@@ -60,6 +60,7 @@ __attribute__((always_inline)) static inline void blur_line(const uint32_t *rest
 __attribute__((target_clones("avx2", "default")))
 int galley_box_blur(uint8_t *data, int width, int height, int stride, int radius, int passes) {
     if (radius <= 0 || width <= 0 || height <= 0 || passes <= 0) return 0;
+    if (stride < width) return -1;
     const int r = radius, w = width, h = height;
     const struct scale s = make_scale(r);
     const size_t padded = (size_t)w + 2 * (size_t)r;
