@@ -71,7 +71,7 @@ package final class TextEngine {
         let raw = UnsafeMutableRawPointer(font)
         if let k = keys[raw] { return k }
         let desc = pango_font_describe(font)!
-        let name = String(cString: pango_font_description_to_string(desc))
+        let name = descriptionText(desc)
         pango_font_description_free(desc)
         let k = FontRegistry.shared.key(for: name, isColor: galley_font_is_color(font) != 0)
         keys[raw] = k
@@ -195,8 +195,18 @@ package struct FontPlan: Sendable {
                         length: style.face.unicodeScalars.count))
             }
         }
-        let metrics = story.styles.indices.map {
-            probe.metrics(unmeasured.makeDescription(style: $0), language: story.styles[$0].language)
+        // Styles that differ in colour, decoration, spacing… share a font: measured once.
+        var measured: [String: Metrics] = [:]
+        let metrics = story.styles.indices.map { i -> Metrics in
+            let d = unmeasured.makeDescription(style: i)
+            let key = descriptionText(d) + "|" + story.styles[i].language
+            if let known = measured[key] {
+                pango_font_description_free(d)
+                return known
+            }
+            let m = probe.metrics(d, language: story.styles[i].language)
+            measured[key] = m
+            return m
         }
         let plan = FontPlan(styles: story.styles, faces: faces, fallbackFaces: fallbackFaces, language: language, metrics: metrics)
         return (plan, diagnostics)
@@ -410,4 +420,11 @@ extension TextEngine {
         pango_layout_get_size(layout, &w, &h)
         return Double(h) / pangoScale
     }
+}
+
+/// Pango's text form of a font description ("DejaVu Serif Bold 12").
+func descriptionText(_ d: OpaquePointer) -> String {
+    guard let c = pango_font_description_to_string(d) else { return "" }
+    defer { g_free(c) }
+    return String(cString: c)
 }
