@@ -48,6 +48,8 @@ enum Loader {
             }
         }
         if let p = o.paragraphs { template.paragraphMode = p }
+        // Font work that needs no story, on the idle core while the input is read.
+        let warmup = FontWarmup(template: template)
 
         let path = o.input == "-" ? "<stdin>" : o.input
         let bytes: [UInt8]
@@ -87,7 +89,8 @@ enum Loader {
         diagnostics.append(contentsOf: storyDiagnostics)
         if diagnostics.hasErrors { return nil }
         let framesetter = Framesetter(
-            story: story, template: template, file: path, options: LayoutOptions(threads: o.threads, drawsEveryPage: o.drawsEveryPage))
+            story: story, template: template, file: path, options: LayoutOptions(threads: o.threads, drawsEveryPage: o.drawsEveryPage),
+            warmup: warmup)
         if framesetter.diagnostics.hasErrors {
             diagnostics.append(contentsOf: framesetter.diagnostics)
             return nil

@@ -37,7 +37,10 @@ public final class Framesetter {
     let hyphenator: Hyphenator?
     let attachments: AttachmentIndex
 
-    public init(story: Story, template: Template, file: String, options: LayoutOptions = LayoutOptions()) {
+    /// `warmup`: font work started before the story existed (see `FontWarmup`), taken over here.
+    public init(
+        story: Story, template: Template, file: String, options: LayoutOptions = LayoutOptions(), warmup: FontWarmup? = nil
+    ) {
         self.story = story
         self.template = template
         self.file = file
@@ -54,9 +57,11 @@ public final class Framesetter {
         hyphenator?.preload()
         self.attachments = AttachmentIndex(story: story)
         // One engine probes the faces and then draws: one font map for this thread.
-        let engine = TextEngine(plan: .empty)
+        let warmed = warmup?.take()
+        let engine = warmed?.engine ?? TextEngine(plan: .empty)
         let (plan, warnings) = FontPlan.resolve(
-            story: story, fallbackFaces: template.fallbackFaces, language: template.language, file: file, engine: engine)
+            story: story, fallbackFaces: template.fallbackFaces, language: template.language, file: file, engine: engine,
+            known: warmed?.faces ?? [:])
         engine.plan = plan
         self.plan = plan
         self.engine = engine

@@ -9,8 +9,9 @@ import Glibc
 package let pangoScale = Double(PANGO_SCALE)
 
 /// One thread's Pango state: a font map, a print-configured context, and caches keyed by the
-/// story's style indices. Pango objects are not thread-safe, so an engine is created, used and
-/// destroyed on one thread; threads exchange fonts only as `FontKey`s (see `FontRegistry`).
+/// story's style indices. Pango objects are not thread-safe, so an engine is used by one thread
+/// at a time (a thread done with it may hand it over, as `FontWarmup` does); threads exchange
+/// fonts only as `FontKey`s (see `FontRegistry`).
 package final class TextEngine {
     /// This engine's own font map (never the per-thread default: its lifetime is ours).
     package let fontMap: UnsafeMutablePointer<PangoFontMap>
@@ -150,8 +151,10 @@ package struct FontPlan: Sendable {
 
     /// Resolves every face of the story with a throwaway engine on the calling thread.
     /// Substitutions become warnings located where the face was first asked for.
+    /// `known`: faces already resolved with `engine` (see `FontWarmup`).
     package static func resolve(
-        story: Story, fallbackFaces: [String], language: String, file: String, engine: TextEngine? = nil
+        story: Story, fallbackFaces: [String], language: String, file: String, engine: TextEngine? = nil,
+        known: [String: (Face, String?)] = [:]
     ) -> (FontPlan, [Diagnostic]) {
         var faces: [String: Face] = [:]
         var diagnostics: [Diagnostic] = []
@@ -169,7 +172,7 @@ package struct FontPlan: Sendable {
             (story.faceRequests[$0]?.offset ?? Int.max, $0) < (story.faceRequests[$1]?.offset ?? Int.max, $1)
         }
         for name in ordered {
-            let (face, used) = probe.resolve(name)
+            let (face, used) = known[name] ?? probe.resolve(name)
             faces[name] = face
             if let used {
                 let requested = story.faceRequests[name]
@@ -244,7 +247,7 @@ package struct FontPlan: Sendable {
 }
 
 /// Asks fontconfig (through Pango) what a face name resolves to.
-private final class FontProbe {
+final class FontProbe {
     let engine: TextEngine
 
     init(engine: TextEngine) { self.engine = engine }
