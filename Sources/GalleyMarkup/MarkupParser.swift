@@ -567,6 +567,12 @@ private struct MarkupScanner {
             unknownStartTags.insert(name)
             return
         }
+        // The common case: every attribute known, none repeated; the list is kept as it is.
+        let repeated = attributes.indices.contains { i in attributes[..<i].contains { $0.key == attributes[i].key } }
+        if !repeated && attributes.allSatisfy({ spec.attributes.contains($0.key) }) {
+            nodes.append(.startTag(MarkupTag(name: name, attributes: attributes, location: open, selfClosing: selfClosing)))
+            return
+        }
         var kept: [MarkupAttribute] = []
         kept.reserveCapacity(attributes.count)
         for attribute in attributes {

@@ -71,8 +71,10 @@ public struct StoryBuilder {
         run.text.reserveCapacity(document.source.text.utf8.count)
         run.sourceMap.reserveCapacity(nodes.count)
         run.runs.reserveCapacity(nodes.count / 2)
-        for (i, node) in nodes.enumerated() {
-            run.visit(node, next: i + 1 < nodes.count ? nodes[i + 1] : nil)
+        for i in nodes.indices {
+            let beforeNewline: Bool
+            if i + 1 < nodes.count, case .newline = nodes[i + 1] { beforeNewline = true } else { beforeNewline = false }
+            run.visit(nodes[i], beforeNewline: beforeNewline)
         }
         return run.finish()
     }
@@ -314,7 +316,8 @@ public struct StoryBuilder {
         var blankLineMode: Bool { builder.template.paragraphMode == .blankLine }
         var paragraphIsEmpty: Bool { text.utf8.count == paragraphStart }
 
-        mutating func visit(_ node: MarkupNode, next: MarkupNode?) {
+        /// Gives a node its meaning; `beforeNewline`: the node after it is a newline.
+        mutating func visit(_ node: MarkupNode, beforeNewline: Bool) {
             switch node {
             case .newline(let loc):
                 if afterBlock {
@@ -331,7 +334,7 @@ public struct StoryBuilder {
                 if scope.newlinesAreSpaces {
                     // HTML-like: a wrapped line joins the previous with one space.
                     if pendingNewlines > 0 || paragraphIsEmpty { StoryBuilder.trimLeadingBlanks(&s, &loc) }
-                    if case .newline? = next { StoryBuilder.trimTrailingBlanks(&s) }
+                    if beforeNewline { StoryBuilder.trimTrailingBlanks(&s) }
                     if s.isEmpty { return }
                 }
                 flushNewlines(before: s.unicodeScalars.first)
