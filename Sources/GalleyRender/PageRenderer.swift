@@ -25,6 +25,9 @@ final class PageRenderer {
     private var drawingPDF = false
     /// Shadow masks waiting to be painted together (PDF; see `flushShadows(on:)`).
     var pendingShadows = PendingShadows()
+    /// The glyph carrying the characters of colour emoji in a PDF (see `extractableText`):
+    /// nil until looked up, then the glyph, or nil when the body face has none.
+    private var blankGlyph: UInt??
 
     init(framesetter: Framesetter) {
         self.framesetter = framesetter
@@ -277,14 +280,20 @@ final class PageRenderer {
         defer { cairo_restore(cr) }
         cairo_select_font_face(cr, framesetter.template.body.face, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
         cairo_set_font_size(cr, placed.style.size)
-        var blank: UnsafeMutablePointer<cairo_glyph_t>?
-        var count: Int32 = 0
-        guard
-            cairo_scaled_font_text_to_glyphs(cairo_get_scaled_font(cr), 0, 0, " ", 1, &blank, &count, nil, nil, nil)
-                == CAIRO_STATUS_SUCCESS, let blank, count == 1
-        else { return }
-        let space = blank[0].index
-        cairo_glyph_free(blank)
+        if blankGlyph == nil {
+            // The space of the body face (the same glyph at every size), looked up once.
+            var blank: UnsafeMutablePointer<cairo_glyph_t>?
+            var count: Int32 = 0
+            if cairo_scaled_font_text_to_glyphs(cairo_get_scaled_font(cr), 0, 0, " ", 1, &blank, &count, nil, nil, nil)
+                == CAIRO_STATUS_SUCCESS, let blank
+            {
+                blankGlyph = count == 1 ? .some(blank[0].index) : .some(nil)
+                cairo_glyph_free(blank)
+            } else {
+                blankGlyph = .some(nil)
+            }
+        }
+        guard let found = blankGlyph, let space = found else { return }
         // One glyph per cluster, in logical order (a colour run is left to right).
         var glyphs: [cairo_glyph_t] = []
         var clusters: [cairo_text_cluster_t] = []
