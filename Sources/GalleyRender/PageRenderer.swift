@@ -170,21 +170,22 @@ final class PageRenderer {
         var out: [PlacedRun] = []
         out.reserveCapacity(runs.count)
         for next in runs {
-            guard let last = out.last, drawnAlike(last, next) else {
+            let i = out.count - 1
+            guard i >= 0, drawnAlike(out[i], next) else {
                 out.append(next)
                 continue
             }
-            var merged = last
+            // Merged in place (no copy of the run held meanwhile): the first merge copies the
+            // run's glyphs once, later ones append to them.
             // The second run starts where the first ends, up to rounding: the first run's last
             // glyph takes up the difference, so every glyph stays where the layout put it.
-            let gap = Int32(((next.start - last.end) * pangoScale).rounded())
-            if gap != 0 { merged.run.glyphs[merged.run.glyphs.count - 1].geometry.width += gap }
-            merged.run.glyphs += next.run.glyphs
-            merged.run.clusters += next.run.clusters
-            merged.run.storyRange = last.run.storyRange.lowerBound..<next.run.storyRange.upperBound
-            merged.run.width = next.end - last.start
-            merged.end = next.end
-            out[out.count - 1] = merged
+            let gap = Int32(((next.start - out[i].end) * pangoScale).rounded())
+            if gap != 0 { out[i].run.glyphs[out[i].run.glyphs.count - 1].geometry.width += gap }
+            out[i].run.glyphs += next.run.glyphs
+            out[i].run.clusters += next.run.clusters
+            out[i].run.storyRange = out[i].run.storyRange.lowerBound..<next.run.storyRange.upperBound
+            out[i].run.width = next.end - out[i].start
+            out[i].end = next.end
         }
         return out
     }
