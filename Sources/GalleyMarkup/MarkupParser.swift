@@ -260,9 +260,25 @@ private struct MarkupScanner {
                     advance()
                 } else {
                     beginTextIfNeeded()
-                    // The common case: a run of ordinary characters on one line.
-                    pos += sequenceLength(c)
-                    column += 1
+                    // The common case: a run of ordinary characters on one line. Printable ASCII
+                    // other than `<` and `&` is one column a byte, taken in one sweep.
+                    if c >= 0x20 && c < 0x80 {
+                        let from = pos
+                        let to = b.withUnsafeBufferPointer { buf in
+                            var j = from + 1
+                            while j < n {
+                                let d = buf[j]
+                                if d < 0x20 || d >= 0x80 || d == LT || d == AMP { break }
+                                j += 1
+                            }
+                            return j
+                        }
+                        column += to - from
+                        pos = to
+                    } else {
+                        pos += sequenceLength(c)
+                        column += 1
+                    }
                 }
             }
         }

@@ -86,28 +86,40 @@ public struct SourceFile: Sendable {
 
     private static func lineStarts(of bytes: [UInt8]) -> [Int] {
         var starts = [0]
-        var i = 0
-        let n = bytes.count
-        while i < n {
-            let c = bytes[i]
-            if c == 0x0A {
-                starts.append(i + 1)
-            } else if c == 0x0D, i + 1 >= n || bytes[i + 1] != 0x0A {
-                starts.append(i + 1)  // a lone CR; the LF of CRLF is the one that counts
+        bytes.withUnsafeBufferPointer { b in
+            let n = b.count
+            for i in 0..<n {
+                let c = b[i]
+                // Most bytes are neither: one comparison each.
+                guard c <= 0x0D else { continue }
+                if c == 0x0A {
+                    starts.append(i + 1)
+                } else if c == 0x0D, i + 1 >= n || b[i + 1] != 0x0A {
+                    starts.append(i + 1)  // a lone CR; the LF of CRLF is the one that counts
+                }
             }
-            i += 1
         }
         return starts
     }
 
     /// The offset of the first byte of the first ill-formed sequence (Unicode Table 3-7), or nil.
-    static func firstIllFormedByte(in b: [UInt8], from start: Int) -> Int? {
+    static func firstIllFormedByte(in bytes: [UInt8], from start: Int) -> Int? {
+        bytes.withUnsafeBufferPointer { firstIllFormedByte(in: $0, from: start) }
+    }
+
+    private static func firstIllFormedByte(in b: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
         let n = b.count
         var i = start
         while i < n {
             let c = b[i]
             if c < 0x80 {
+                // ASCII runs, eight bytes at a time.
                 i += 1
+                while i + 8 <= n {
+                    let word = UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self)
+                    if word & 0x8080_8080_8080_8080 != 0 { break }
+                    i += 8
+                }
                 continue
             }
             // The allowed range of the second byte, and the sequence length.
