@@ -66,6 +66,27 @@ public struct TextStyle: Hashable, Sendable {
 
     /// Horizontal scale of glyphs from `expansion` (e^expansion).
     public var horizontalScale: Double { expansion == 0 ? 1 : exp(expansion) }
+
+    /// Hashes the fields that tell a story's styles apart cheaply (numbers, and whether the
+    /// optional parts are there); equal styles hash alike, and `==` still compares every
+    /// field. Interning a style hashes it at every span (a full hash cost several times more).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(size)
+        hasher.combine(weight)
+        hasher.combine(color.red)
+        hasher.combine(color.green)
+        hasher.combine(color.blue)
+        hasher.combine(kern)
+        hasher.combine(baselineOffset)
+        hasher.combine(obliqueness)
+        hasher.combine(expansion)
+        hasher.combine(strokeWidth)
+        hasher.combine(ligatures)
+        let flags =
+            (slant == .normal ? 0 : slant == .italic ? 1 : 2) | (background == nil ? 0 : 4) | (underline == nil ? 0 : 8)
+            | (strikethrough == nil ? 0 : 16) | (shadow == nil ? 0 : 32) | (link == nil ? 0 : 64) | (features.isEmpty ? 0 : 128)
+        hasher.combine(flags)
+    }
 }
 
 /// Upright or slanted faces.

@@ -380,16 +380,10 @@ public struct StoryBuilder {
         /// time. The two styles returned last are compared in place first (no copy of a style):
         /// a span's text and the text after it take turns.
         mutating func internScopeText() -> Int {
-            let (last, previous) = (lastInterned, previousInterned)
-            let recent: Int? = styles.withUnsafeBufferPointer { known in
-                if last < known.count, known[last] == scope.text { return last }
-                if previous < known.count, known[previous] == scope.text { return previous }
-                return nil
-            }
-            if recent == last { return last }
+            if Self.holds(styles, lastInterned, scope.text) { return lastInterned }
             let i: Int
-            if let recent {
-                i = recent
+            if Self.holds(styles, previousInterned, scope.text) {
+                i = previousInterned
             } else if let known = styleIndex[scope.text] {
                 i = known
             } else {
@@ -400,6 +394,12 @@ public struct StoryBuilder {
             previousInterned = lastInterned
             lastInterned = i
             return i
+        }
+
+        /// Whether `styles[i]` is `style` (both borrowed: no copy of a style).
+        @inline(__always)
+        static func holds(_ styles: [TextStyle], _ i: Int, _ style: TextStyle) -> Bool {
+            i < styles.count && styles[i] == style
         }
 
         /// Opens the isolates in force that the paragraph has not opened yet.

@@ -261,7 +261,9 @@ extension StoryBuilder.Run {
     /// A number from -1 to 1 (obliqueness, expansion).
     mutating func fraction(_ a: MarkupAttribute, what: String) -> Double? {
         let s = a.value.trimmed()
-        guard let v = Double(s), v.isFinite, v >= -1, v <= 1, s.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.".contains($0)) }) else {
+        // Digits, signs and points only (Double(_:) also reads "inf", "nan", exponents, hex).
+        let plain = s.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E }
+        guard plain, let v = Double(s), v.isFinite, v >= -1, v <= 1 else {
             error("\(what) must be a number from -1 to 1, got '\(a.value)'", a)
             return nil
         }
