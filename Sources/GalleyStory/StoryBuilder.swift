@@ -377,7 +377,7 @@ public struct StoryBuilder {
         }
 
         /// The index of the text style in force (`scope.text`) in `styles`, added the first
-        /// time. The two styles returned last are compared in place first (no copy of a style):
+        /// time. The two styles returned last are compared first, before the table is hashed:
         /// a span's text and the text after it take turns.
         mutating func internScopeText() -> Int {
             if Self.holds(styles, lastInterned, scope.text) { return lastInterned }
@@ -396,8 +396,7 @@ public struct StoryBuilder {
             return i
         }
 
-        /// Whether `styles[i]` is `style` (both borrowed: no copy of a style).
-        @inline(__always)
+        /// Whether `styles[i]` is `style`.
         static func holds(_ styles: [TextStyle], _ i: Int, _ style: TextStyle) -> Bool {
             i < styles.count && styles[i] == style
         }
