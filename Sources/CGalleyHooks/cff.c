@@ -361,25 +361,23 @@ static struct compact *compact_table(FT_Face face, const unsigned char *used) {
     if (tail_length && freetype_load_table(face, TAG_CFF, (FT_Long)c.cs_end, c.tail, &tail_length)) goto done;
     if (!walk_dict(c.head, 0, top_start, top_end, visit_font_dict, &c)) goto done;
     if (c.fdarray_pending) {
-        struct index fds;
-        // The FDArray lies in the head or the tail; parse it where it is.
+        // The FDArray lies in the head or the tail; parse it where it is (`origin`: the table
+        // offset of that piece's first byte).
+        unsigned char *piece;
+        unsigned long origin, length;
         if (c.fdarray < c.cs_start) {
-            if (!parse_index(c.head, c.cs_start, c.fdarray, &fds)) goto done;
-            for (unsigned i = 0; i < fds.count; i++) {
-                unsigned long a = fds.base + read_offset(c.head + fds.offsets + (unsigned long)i * fds.offsize, fds.offsize);
-                unsigned long b = fds.base + read_offset(c.head + fds.offsets + (unsigned long)(i + 1) * fds.offsize, fds.offsize);
-                if (b > c.cs_start || !walk_dict(c.head, 0, a, b, visit_font_dict, &c)) goto done;
-            }
+            piece = c.head, origin = 0, length = c.cs_start;
         } else if (c.fdarray >= c.cs_end) {
-            unsigned long at = c.fdarray - c.cs_end;
-            if (!parse_index(c.tail, size - c.cs_end, at, &fds)) goto done;
-            for (unsigned i = 0; i < fds.count; i++) {
-                unsigned long a = fds.base + read_offset(c.tail + fds.offsets + (unsigned long)i * fds.offsize, fds.offsize);
-                unsigned long b = fds.base + read_offset(c.tail + fds.offsets + (unsigned long)(i + 1) * fds.offsize, fds.offsize);
-                if (b > size - c.cs_end || !walk_dict(c.tail, c.cs_end, a, b, visit_font_dict, &c)) goto done;
-            }
+            piece = c.tail, origin = c.cs_end, length = size - c.cs_end;
         } else {
             goto done;
+        }
+        struct index fds;
+        if (!parse_index(piece, length, c.fdarray - origin, &fds)) goto done;
+        for (unsigned i = 0; i < fds.count; i++) {
+            unsigned long a = fds.base + read_offset(piece + fds.offsets + (unsigned long)i * fds.offsize, fds.offsize);
+            unsigned long b = fds.base + read_offset(piece + fds.offsets + (unsigned long)(i + 1) * fds.offsize, fds.offsize);
+            if (b > length || !walk_dict(piece, origin, a, b, visit_font_dict, &c)) goto done;
         }
     }
     for (int i = 0; i < c.pending_count; i++) {

@@ -1,4 +1,3 @@
-import CPango
 import GalleyStory
 
 /// The font work a build can do before its story exists, done on a second thread while the
@@ -53,12 +52,10 @@ public final class FontWarmup: @unchecked Sendable {
         // The body face's fonts, described as the font plan measures a style's primary face.
         guard let (face, _) = faces[t.body.face] else { return (engine, faces) }
         for (weight, italic) in [(face.weight, face.italic), (700, face.italic), (face.weight, true), (700, true)] {
-            let d = pango_font_description_new()!
-            pango_font_description_set_family(d, face.family)
-            pango_font_description_set_weight(d, PangoWeight(rawValue: UInt32(weight)))
-            pango_font_description_set_style(d, italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL)
-            pango_font_description_set_size(d, Int32((t.body.size * pangoScale).rounded()))
-            _ = probe.metrics(d, language: t.language)
+            var variant = face
+            variant.weight = weight
+            variant.italic = italic
+            _ = probe.metrics(variant.makeDescription(size: t.body.size), language: t.language)
         }
         return (engine, faces)
     }

@@ -130,6 +130,16 @@ package struct FontPlan: Sendable {
         /// A colour (emoji) font. Never put in a family list: Pango then takes it for the digits,
         /// `#` and `*` it also covers; its own emoji itemization finds it for real emoji.
         package var isColor = false
+
+        /// A new Pango description of this face alone at `size` points. The caller owns it.
+        func makeDescription(size: Double) -> OpaquePointer {
+            let d = pango_font_description_new()!
+            pango_font_description_set_family(d, family)
+            pango_font_description_set_weight(d, PangoWeight(rawValue: UInt32(weight)))
+            pango_font_description_set_style(d, italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL)
+            pango_font_description_set_size(d, Int32((size * pangoScale).rounded()))
+            return d
+        }
     }
     /// Vertical metrics of a style's primary font, points.
     package struct Metrics: Sendable {
@@ -307,12 +317,8 @@ final class FontProbe {
 
     /// The family fontconfig picks for a face with no fallbacks, and whether it is a colour font.
     func matchedFamily(_ face: FontPlan.Face) -> (String, Bool) {
-        let d = pango_font_description_new()!
+        let d = face.makeDescription(size: 10)
         defer { pango_font_description_free(d) }
-        pango_font_description_set_family(d, face.family)
-        pango_font_description_set_weight(d, PangoWeight(rawValue: UInt32(face.weight)))
-        pango_font_description_set_style(d, face.italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL)
-        pango_font_description_set_size(d, 10 * PANGO_SCALE)
         guard let font = pango_font_map_load_font(engine.fontMap, engine.context, d) else { return ("?", false) }
         defer { galley_object_unref(font) }
         return (galley_font_family(font).map { String(cString: $0) } ?? "?", galley_font_is_color(font) != 0)

@@ -123,8 +123,7 @@ public enum ColorParser {
     }
 
     static func trimmed(_ s: String) -> String {
-        // Printable ASCII other than space at both ends: nothing to trim.
-        if let first = s.utf8.first, let last = s.utf8.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F { return s }
+        if s.hasPrintableASCIIEnds { return s }
         let scalars = s.unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
         let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })!

@@ -22,6 +22,14 @@ public struct MarkupAttribute: Hashable, Sendable {
     }
 }
 
+extension [MarkupAttribute] {
+    /// Whether two attributes have the same name (case-insensitively). A tag has a few: they are
+    /// compared in pairs.
+    public var repeatsAName: Bool {
+        indices.contains { i in self[(i + 1)...].contains { $0.key == self[i].key } }
+    }
+}
+
 /// A start tag such as `<font color="red">` or `<img src="a.png"/>`.
 public struct MarkupTag: Hashable, Sendable {
     /// The tag name, lower-cased.

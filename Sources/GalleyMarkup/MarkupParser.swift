@@ -584,8 +584,7 @@ private struct MarkupScanner {
             return
         }
         // The common case: every attribute known, none repeated; the list is kept as it is.
-        let repeated = attributes.indices.contains { i in attributes[..<i].contains { $0.key == attributes[i].key } }
-        if !repeated && attributes.allSatisfy({ spec.attributes.contains($0.key) }) {
+        if !attributes.repeatsAName && attributes.allSatisfy({ spec.attributes.contains($0.key) }) {
             nodes.append(.startTag(MarkupTag(name: name, attributes: attributes, location: open, selfClosing: selfClosing)))
             return
         }

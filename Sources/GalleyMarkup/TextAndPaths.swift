@@ -7,16 +7,22 @@
 
 import Glibc
 
+extension String {
+    /// Whether the text starts and ends with printable ASCII other than space: then it has
+    /// nothing to trim (such a byte cannot be white space, nor start or end a grapheme cluster
+    /// that is). Most attribute values are so.
+    package var hasPrintableASCIIEnds: Bool {
+        guard let first = utf8.first, let last = utf8.last else { return false }
+        return first > 0x20 && first < 0x7F && last > 0x20 && last < 0x7F
+    }
+}
+
 extension StringProtocol {
     /// The text without leading and trailing white space: spaces and tabs (every Unicode
     /// white space but line ends), and line ends too when `newlines` is true.
     package func trimmed(newlines: Bool = false) -> String {
-        // Most values need no trimming: ASCII other than space and controls at both ends
-        // cannot be white space, nor start or end a grapheme cluster that is.
         let whole = String(self)
-        if let first = whole.utf8.first, let last = whole.utf8.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F {
-            return whole
-        }
+        if whole.hasPrintableASCIIEnds { return whole }
         func isSpace(_ c: Character) -> Bool { c.isWhitespace && (newlines || !c.isNewline) }
         guard let first = firstIndex(where: { !isSpace($0) }) else { return "" }
         let last = lastIndex(where: { !isSpace($0) })!

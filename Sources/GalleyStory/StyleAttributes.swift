@@ -167,12 +167,7 @@ extension StoryBuilder.Run {
 
     /// The attributes with only the last of each name (the parser has warned about repeats).
     static func lastOfEach(_ attributes: [MarkupAttribute]) -> [MarkupAttribute] {
-        // Tags have a few attributes: a repeat is found by comparing them in pairs.
-        if attributes.count < 2 { return attributes }
-        if attributes.count <= 8 {
-            let repeated = attributes.indices.contains { i in attributes[(i + 1)...].contains { $0.key == attributes[i].key } }
-            if !repeated { return attributes }
-        }
+        if attributes.count < 2 || attributes.count <= 8 && !attributes.repeatsAName { return attributes }
         var seen: Set<String> = []
         return attributes.reversed().filter { seen.insert($0.key).inserted }.reversed()
     }
@@ -226,13 +221,19 @@ extension StoryBuilder.Run {
         return v
     }
 
+    /// Digits, signs and points only: what a number in markup may be written with (`Double(_:)`
+    /// also reads "inf", "nan", exponents and hex, which markup does not take).
+    static func isPlainDecimal(_ s: some StringProtocol) -> Bool {
+        s.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E }
+    }
+
     /// Points of a length written in points (any unit) or `em` of `em` points; nil if it is not one.
     static func points(_ raw: String, em: Double) -> Double? {
         if let v = LengthParser.fastPoints(raw) { return v }
         let s = raw.trimmed()
         if s.lowercased().hasSuffix("em") {
             let number = s.dropLast(2).trimmed()
-            guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.".contains($0)) }),
+            guard !number.isEmpty, Self.isPlainDecimal(number),
                 case .success(let v) = LengthParser.points(number)
             else { return nil }
             return v * em
@@ -261,9 +262,7 @@ extension StoryBuilder.Run {
     /// A number from -1 to 1 (obliqueness, expansion).
     mutating func fraction(_ a: MarkupAttribute, what: String) -> Double? {
         let s = a.value.trimmed()
-        // Digits, signs and points only (Double(_:) also reads "inf", "nan", exponents, hex).
-        let plain = s.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E }
-        guard plain, let v = Double(s), v.isFinite, v >= -1, v <= 1 else {
+        guard Self.isPlainDecimal(s), let v = Double(s), v.isFinite, v >= -1, v <= 1 else {
             error("\(what) must be a number from -1 to 1, got '\(a.value)'", a)
             return nil
         }
