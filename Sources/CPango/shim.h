@@ -56,6 +56,17 @@ static inline int galley_font_synthesis(PangoFont *font) {
     return out;
 }
 
+/* Exported by libpangoft2 but declared only in Pango's private header: a font's metrics as
+ * pango_font_get_metrics gives them for horizontal text (ascent, descent, height, underline and
+ * strikethrough), without the approximate character widths, which that function measures by
+ * laying out the language's sample sentence. */
+PangoFontMetrics *pango_fc_font_create_base_metrics_for_context(PangoFcFont *font, PangoContext *context);
+
+/* The base metrics of a font from a pangocairo font map (the caller unrefs them). */
+static inline PangoFontMetrics *galley_font_base_metrics(PangoFont *font) {
+    return pango_fc_font_create_base_metrics_for_context(PANGO_FC_FONT(font), NULL);
+}
+
 /* How many fonts fontconfig lists for a font map (system and application sets). */
 static inline int galley_font_count(PangoFontMap *map) {
     FcConfig *config = pango_fc_font_map_get_config(PANGO_FC_FONT_MAP(map));

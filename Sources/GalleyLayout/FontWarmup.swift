@@ -55,7 +55,7 @@ public final class FontWarmup: @unchecked Sendable {
             var variant = face
             variant.weight = weight
             variant.italic = italic
-            _ = probe.metrics(variant.makeDescription(size: t.body.size), language: t.language)
+            _ = probe.metrics(variant.makeDescription(size: t.body.size))
         }
         return (engine, faces)
     }
