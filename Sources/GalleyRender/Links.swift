@@ -56,8 +56,8 @@ extension PageRenderer {
     func linkRects(_ lines: [LineRuns]) -> [(link: Int, rects: [Rect])] {
         var order: [Int] = []
         var rects: [Int: [Rect]] = [:]
-        for line in lines {
-            let runs = line.runs
+        for k in lines.indices {
+            let runs = lines[k].runs
             var i = 0
             while i < runs.count {
                 guard let link = linkIndex(of: runs[i]) else {
@@ -70,7 +70,8 @@ extension PageRenderer {
                 let x1 = runs[j - 1].end
                 if x1 > x0 {
                     if rects[link] == nil { order.append(link) }
-                    rects[link, default: []].append(Rect(x: x0, y: line.top, width: x1 - x0, height: line.bottom - line.top))
+                    let top = lines[k].top
+                    rects[link, default: []].append(Rect(x: x0, y: top, width: x1 - x0, height: lines[k].bottom - top))
                 }
                 i = j
             }
@@ -81,28 +82,56 @@ extension PageRenderer {
     /// Emits one PDF link annotation per link on the page, covering all its rectangles (Cairo
     /// writes them as the annotation's QuadPoints, their union as its Rect). Rectangles are in
     /// page points, y down, as Cairo's `rect` attribute wants them: the PDF's user space is the
-    /// page, so no transform applies.
+    /// page, so no transform applies. The attributes are written as bytes into one reused
+    /// buffer, each link's target once per document.
     func emitLinks(_ lines: [LineRuns], on cr: OpaquePointer) {
         for (link, rects) in linkRects(lines) {
-            let numbers = rects.map { "\(decimal($0.x)) \(decimal($0.y)) \(decimal($0.width)) \(decimal($0.height))" }
-            let attributes =
-                "uri='\(LinkAttributes.escape(LinkAttributes.uri(links.links[link].uri)))' rect=[\(numbers.joined(separator: " "))]"
-            cairo_tag_begin(cr, CAIRO_TAG_LINK, attributes)
+            if linkTargets[link] == nil {
+                let uri = LinkAttributes.escape(LinkAttributes.uri(links.links[link].uri))
+                linkTargets[link] = Array("uri='\(uri)' rect=[".utf8)
+            }
+            linkAttributes.removeAll(keepingCapacity: true)
+            linkAttributes += linkTargets[link]!
+            for (n, r) in rects.enumerated() {
+                if n > 0 { linkAttributes.append(0x20) }
+                Self.appendDecimal(r.x, to: &linkAttributes)
+                linkAttributes.append(0x20)
+                Self.appendDecimal(r.y, to: &linkAttributes)
+                linkAttributes.append(0x20)
+                Self.appendDecimal(r.width, to: &linkAttributes)
+                linkAttributes.append(0x20)
+                Self.appendDecimal(r.height, to: &linkAttributes)
+            }
+            linkAttributes += [UInt8(ascii: "]"), 0]
+            linkAttributes.withUnsafeBufferPointer { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { cairo_tag_begin(cr, CAIRO_TAG_LINK, $0.baseAddress) }
+            }
             cairo_tag_end(cr, CAIRO_TAG_LINK)
         }
     }
 
-    /// A number for Cairo's attribute parser: plain decimal, at most 3 decimals.
-    private func decimal(_ v: Double) -> String {
+    /// Appends a number as Cairo's attribute parser reads it: plain decimal, rounded to at
+    /// most 3 decimals, no trailing zeros.
+    static func appendDecimal(_ v: Double, to out: inout [UInt8]) {
         let m = Int64((v * 1000).rounded())
-        let sign = m < 0 ? "-" : ""
+        if m < 0 { out.append(UInt8(ascii: "-")) }
         let a = m.magnitude
-        let fraction = a % 1000
-        guard fraction != 0 else { return "\(sign)\(a / 1000)" }
-        var f = String(fraction)
-        f = String(repeating: "0", count: 3 - f.count) + f
-        while f.hasSuffix("0") { f.removeLast() }
-        return "\(sign)\(a / 1000).\(f)"
+        let whole = a / 1000
+        var divisor: UInt64 = 1
+        while divisor <= whole / 10 { divisor *= 10 }
+        repeat {
+            out.append(UInt8(ascii: "0") + UInt8(whole / divisor % 10))
+            divisor /= 10
+        } while divisor > 0
+        var fraction = a % 1000
+        guard fraction != 0 else { return }
+        out.append(UInt8(ascii: "."))
+        var scale: UInt64 = 100
+        while fraction != 0 {
+            out.append(UInt8(ascii: "0") + UInt8(fraction / scale))
+            fraction %= scale
+            scale /= 10
+        }
     }
 }
 

@@ -25,6 +25,10 @@ final class PageRenderer {
     private var drawingPDF = false
     /// Shadow masks waiting to be painted together (PDF; see `flushShadows(on:)`).
     var pendingShadows = PendingShadows()
+    /// Each link's `uri='…'` tag attribute, made the first time the link is drawn.
+    var linkTargets: [Int: [UInt8]] = [:]
+    /// The tag attributes of the link being emitted (reused: see `emitLinks`).
+    var linkAttributes: [UInt8] = []
     /// The glyph carrying the characters of colour emoji in a PDF (see `extractableText`):
     /// nil until looked up, then the glyph, or nil when the body face has none.
     private var blankGlyph: UInt??

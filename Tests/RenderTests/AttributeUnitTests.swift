@@ -78,6 +78,23 @@ import Testing
         #expect(LinkAttributes.escape("plain") == "plain")
     }
 
+    // Link rectangles are written as plain decimals, at most 3 decimals, no trailing zeros.
+    @Test func attributeNumbers() {
+        func text(_ v: Double) -> String {
+            var bytes: [UInt8] = []
+            PageRenderer.appendDecimal(v, to: &bytes)
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        #expect(text(0) == "0")
+        #expect(text(115) == "115")
+        #expect(text(654.889764) == "654.89")
+        #expect(text(12.0004) == "12")
+        #expect(text(0.05) == "0.05")
+        #expect(text(1000.007) == "1000.007")
+        #expect(text(-3.5) == "-3.5")
+        #expect(text(-0.0001) == "0")
+    }
+
     // URIs are made printable ASCII, with PDF string delimiters and non-ASCII percent-encoded.
     @Test func uriEncoding() {
         #expect(LinkAttributes.uri("https://x.org/a b(c)\\d/é") == "https://x.org/a%20b%28c%29%5Cd/%C3%A9")
