@@ -27,7 +27,16 @@ extension TextEngine {
         }
         utf8.withContiguousStorageIfAvailable { all in
             let base = UnsafeRawPointer(all.baseAddress! + start).assumingMemoryBound(to: CChar.self)
-            shapeText(base, length: length, story: story, paragraph: p, hyphens: hyphens, autoSpacing: autoSpacing, into: &shaped)
+            let merged =
+                !p.style.vertical && Self.isLatinText(shaped.bytes)
+                && shapeText(
+                    base, length: length, story: story, paragraph: p, hyphens: hyphens, autoSpacing: autoSpacing,
+                    mergingAlike: true, into: &shaped)
+            if !merged {
+                _ = shapeText(
+                    base, length: length, story: story, paragraph: p, hyphens: hyphens, autoSpacing: autoSpacing,
+                    mergingAlike: false, into: &shaped)
+            }
         }
         return shaped
     }
@@ -101,10 +110,24 @@ extension TextEngine {
         return attrs
     }
 
+    /// Shapes a paragraph's text into `shaped`. With `mergingAlike`, consecutive style runs
+    /// that shape alike (`shapeAlike`: same font, features and language; colours, decorations,
+    /// shadows, offsets and the like differ) are one Pango item, shaped together: Pango loads
+    /// a fontset and HarfBuzz starts a buffer at every item, which a paragraph with a few spans
+    /// paid for at each span's ends; kerning now applies across such a boundary as it does
+    /// inside a run. Only for Latin text (the caller's choice, `isLatinText`): where a fallback
+    /// font sets part of a paragraph (CJK, emoji), Pango gives the spaces, punctuation and
+    /// symbols after it that font within an item, and the primary font at an item's start, so
+    /// merging there would change which font sets them. The glyph runs are still cut at every style run (each keeps one style). A
+    /// cluster that crosses a style boundary (a ligature or a mark whose characters have two
+    /// styles) would leave part of a style without glyphs of its own: then nothing is written
+    /// and the result is false, and the caller shapes the paragraph again with one item per
+    /// style run, as without `mergingAlike`. Only for left-to-right paragraphs (the caller's
+    /// choice), whose items' clusters run forwards.
     private func shapeText(
         _ text: UnsafePointer<CChar>, length: Int, story: Story, paragraph p: Paragraph, hyphens: Bool,
-        autoSpacing: Bool, into shaped: inout ShapedText
-    ) {
+        autoSpacing: Bool, mergingAlike: Bool, into shaped: inout ShapedText
+    ) -> Bool {
         let start = p.range.lowerBound
         // Character starts, and each character's byte offset.
         var charBytes: [Int32] = []
@@ -117,11 +140,22 @@ extension TextEngine {
         let nChars = charBytes.count
         charBytes.append(Int32(length))
 
-        // Attributes: one font description per style run. A foreground attribute unique to the
-        // style makes Pango end items at every style change, so each item has one style.
+        // Attributes: one font description per group of style runs (one run each, or, merging,
+        // consecutive runs that shape alike). A foreground attribute unique to the group's first
+        // style makes Pango end items at every group, so each item has one group.
         let attrs = pango_attr_list_new()!
         defer { pango_attr_list_unref(attrs) }
+        var groups: [(style: Int, range: Range<Int>)] = []
         for r in story.runs[p.runs] where !r.range.isEmpty {
+            if mergingAlike, let last = groups.last, last.range.upperBound == r.range.lowerBound,
+                Self.shapeAlike(story.styles[last.style], story.styles[r.style])
+            {
+                groups[groups.count - 1].range = last.range.lowerBound..<r.range.upperBound
+            } else {
+                groups.append((r.style, r.range))
+            }
+        }
+        for r in groups {
             let a = pango_attr_font_desc_new(description(style: r.style))!
             let f = pango_attr_foreground_new(UInt16(r.style & 0xFFFF), UInt16((r.style >> 16) & 0xFFFF), 0)!
             for attr in [a, f] {
@@ -198,70 +232,98 @@ extension TextEngine {
         }
         defer { if p.style.vertical { pango_context_set_base_gravity(context, PANGO_GRAVITY_SOUTH) } }
         let items = pango_itemize_with_base_dir(context, direction, text, 0, Int32(length), attrs, nil)
+        defer { g_list_free_full(items) { pango_item_free($0?.assumingMemoryBound(to: PangoItem.self)) } }
         var node = items
         var firstChar = 0
+        var crossed = false
         logAttrs.withUnsafeMutableBufferPointer { la in
-            while let n = node {
+            while let n = node, !crossed {
                 let item = n.pointee.data.assumingMemoryBound(to: PangoItem.self)
                 let offset = Int(item.pointee.offset)
+                let itemEnd = offset + Int(item.pointee.length)
                 pango_shape_item(item, text, Int32(length), la.baseAddress! + firstChar, gs, PANGO_SHAPE_NONE)
                 firstChar += Int(item.pointee.num_chars)
                 let count = Int(gs.pointee.num_glyphs)
-                let g0 = Int32(glyphs.count)
+                var g0 = Int32(glyphs.count)
                 while styleCursor < styleRuns.endIndex && styleRuns[styleCursor].range.upperBound - start <= offset {
                     styleCursor += 1
                 }
-                let style = styleCursor < styleRuns.endIndex ? styleRuns[styleCursor].style : styleRuns.last!.style
-                let textStyle = story.styles[style]
-                // Kern (NSKernAttributeName) after each character; expansion scales advances
-                // and offsets (the renderer scales the glyphs to match).
-                let kern = Int32((textStyle.kern * pangoScale).rounded())
-                let scale = textStyle.horizontalScale
-                for g in 0..<count {
-                    var info = gs.pointee.glyphs[g]
-                    let cluster = Int(gs.pointee.log_clusters[g]) + offset
-                    if scale != 1 {
-                        info.geometry.width = Int32((Double(info.geometry.width) * scale).rounded())
-                        info.geometry.x_offset = Int32((Double(info.geometry.x_offset) * scale).rounded())
-                    }
-                    let lastOfCluster = g + 1 == count || gs.pointee.log_clusters[g + 1] != gs.pointee.log_clusters[g]
-                    if kern != 0 && lastOfCluster {
-                        info.geometry.width += kern
-                    }
-                    // CJK/Latin auto-spacing: a quarter em where an ideograph meets a Latin
-                    // letter or digit with no space between (LTR text).
-                    if autoSpacing && lastOfCluster && item.pointee.analysis.level % 2 == 0 {
-                        let next = g + 1 < count ? Int(gs.pointee.log_clusters[g + 1]) + offset : offset + Int(item.pointee.length)
-                        if next < length && Self.meets(flags, shaped.bytes, cluster, next) {
-                            info.geometry.width += Int32((textStyle.size * 0.25 * pangoScale).rounded())
-                        }
-                    }
-                    // An image in the line: no glyph, its width.
-                    if !shaped.attachments.isEmpty, let a = shaped.attachment(at: cluster) {
-                        info.glyph = 0x0FFF_FFFF  // PANGO_GLYPH_EMPTY
-                        info.geometry.width = Int32((a.width * pangoScale).rounded())
-                        info.geometry.x_offset = 0
-                        info.geometry.y_offset = 0
-                    }
-                    glyphs.append(info)
-                    clusters.append(Int32(cluster))
-                    advance[cluster] += Double(info.geometry.width) / pangoScale
-                    if info.attr.is_cluster_start != 0 { flags[cluster].insert(.clusterStart) }
-                }
                 let font = key(of: item.pointee.analysis.font)
-                runs.append(
-                    GlyphRun(
-                        font: font, style: Int32(style), level: item.pointee.analysis.level,
-                        glyphs: g0..<Int32(glyphs.count),
-                        bytes: Int32(offset)..<Int32(offset + Int(item.pointee.length))))
+                let level = item.pointee.analysis.level
+                // The item's glyphs, one segment per style run (one segment unless merging):
+                // each segment's end glyph is the first whose cluster is past the run's end.
+                var first = 0
+                var segmentStart = offset
+                while true {
+                    let style = styleCursor < styleRuns.endIndex ? styleRuns[styleCursor].style : styleRuns.last!.style
+                    let styleEnd = styleCursor < styleRuns.endIndex ? styleRuns[styleCursor].range.upperBound - start : itemEnd
+                    var end = count
+                    if mergingAlike && styleEnd < itemEnd {
+                        end = first
+                        while end < count && Int(gs.pointee.log_clusters[end]) + offset < styleEnd { end += 1 }
+                    }
+                    let textStyle = story.styles[style]
+                    // Kern (NSKernAttributeName) after each character; expansion scales advances
+                    // and offsets (the renderer scales the glyphs to match).
+                    let kern = Int32((textStyle.kern * pangoScale).rounded())
+                    let scale = textStyle.horizontalScale
+                    for g in first..<end {
+                        var info = gs.pointee.glyphs[g]
+                        let cluster = Int(gs.pointee.log_clusters[g]) + offset
+                        if scale != 1 {
+                            info.geometry.width = Int32((Double(info.geometry.width) * scale).rounded())
+                            info.geometry.x_offset = Int32((Double(info.geometry.x_offset) * scale).rounded())
+                        }
+                        let lastOfCluster = g + 1 == count || gs.pointee.log_clusters[g + 1] != gs.pointee.log_clusters[g]
+                        if kern != 0 && lastOfCluster {
+                            info.geometry.width += kern
+                        }
+                        // CJK/Latin auto-spacing: a quarter em where an ideograph meets a Latin
+                        // letter or digit with no space between (LTR text).
+                        if autoSpacing && lastOfCluster && level % 2 == 0 {
+                            let next = g + 1 < count ? Int(gs.pointee.log_clusters[g + 1]) + offset : itemEnd
+                            if next < length && Self.meets(flags, shaped.bytes, cluster, next) {
+                                info.geometry.width += Int32((textStyle.size * 0.25 * pangoScale).rounded())
+                            }
+                        }
+                        // An image in the line: no glyph, its width.
+                        if !shaped.attachments.isEmpty, let a = shaped.attachment(at: cluster) {
+                            info.glyph = 0x0FFF_FFFF  // PANGO_GLYPH_EMPTY
+                            info.geometry.width = Int32((a.width * pangoScale).rounded())
+                            info.geometry.x_offset = 0
+                            info.geometry.y_offset = 0
+                        }
+                        glyphs.append(info)
+                        clusters.append(Int32(cluster))
+                        advance[cluster] += Double(info.geometry.width) / pangoScale
+                        if info.attr.is_cluster_start != 0 { flags[cluster].insert(.clusterStart) }
+                    }
+                    let segmentEnd = end == count ? itemEnd : styleEnd
+                    runs.append(
+                        GlyphRun(
+                            font: font, style: Int32(style), level: level, glyphs: g0..<Int32(glyphs.count),
+                            bytes: Int32(segmentStart)..<Int32(segmentEnd)))
+                    g0 = Int32(glyphs.count)
+                    if end == count { break }
+                    // The next style run must start at the next glyph's cluster; else a cluster
+                    // holds characters of two styles.
+                    let cluster = Int(gs.pointee.log_clusters[end]) + offset
+                    repeat { styleCursor += 1 } while styleCursor < styleRuns.endIndex && styleRuns[styleCursor].range.isEmpty
+                    guard styleCursor < styleRuns.endIndex, styleRuns[styleCursor].range.lowerBound - start == cluster else {
+                        crossed = true
+                        break
+                    }
+                    first = end
+                    segmentStart = cluster
+                }
+                if crossed { break }
                 if needHyphens && shaped.hyphens[font] == nil, let h = hyphenGlyph(item) {
                     shaped.hyphens[font] = h
                 }
-                pango_item_free(item)
                 node = n.pointee.next
             }
         }
-        g_list_free(items)
+        if crossed { return false }
         flags[length].insert(.clusterStart)
 
         // x[b] = width of everything before b.
@@ -277,6 +339,39 @@ extension TextEngine {
         shaped.runs = runs
         shaped.x = x
         shaped.flags = flags
+        return true
+    }
+
+    /// Whether two styles shape alike: the same font (face, size, weight, slant), OpenType
+    /// features and language. What else they set (colour, decorations, shadow, baseline offset,
+    /// obliqueness, kern, expansion…) is applied to glyphs after shaping, or when drawing.
+    static func shapeAlike(_ a: TextStyle, _ b: TextStyle) -> Bool {
+        a.face == b.face && a.size == b.size && a.weight == b.weight && a.slant == b.slant && a.ligatures == b.ligatures
+            && a.features == b.features && a.language == b.language
+    }
+
+    /// Whether a paragraph is Latin text: ASCII, Latin-1 and the Latin extensions, IPA, spacing
+    /// modifiers and combining marks (U+0080–U+036F), and general punctuation (U+2000–U+207F:
+    /// dashes, quotes, spaces) other than the bidi controls (U+200E, U+200F, U+202A–U+202E,
+    /// U+2066–U+2069). Such text is left to right and set in its primary font.
+    static func isLatinText(_ bytes: [UInt8]) -> Bool {
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            let b = bytes[i]
+            if b < 0x80 {
+                i += 1
+            } else if b >= 0xC2 && b <= 0xCD {
+                i += 2
+            } else if b == 0xE2 && i + 2 < n && (bytes[i + 1] == 0x80 || bytes[i + 1] == 0x81) {
+                let v = Int(bytes[i + 1] & 0x3F) << 6 | Int(bytes[i + 2] & 0x3F)  // U+2000 + v
+                if v == 0x0E || v == 0x0F || (0x2A...0x2E).contains(v) || (0x66...0x69).contains(v) { return false }
+                i += 3
+            } else {
+                return false
+            }
+        }
+        return true
     }
 
     /// True when the characters at `a` and `b` are an ideograph (or kana, Hangul) and a Latin
