@@ -46,7 +46,20 @@ public struct SourceMap: Sendable {
         var n = 0
         var i = from
         text.utf8.withContiguousStorageIfAvailable { bytes in
-            while i < to && i < bytes.count {
+            let end = min(to, bytes.count)
+            // Eight bytes at a time: a scalar starts at every byte but a continuation byte
+            // (`10xxxxxx`), whose top bit is set and the next one clear. The builder counts all
+            // the text it adds, so this runs over every byte of the story.
+            if i >= 0 && end - i >= 8 {
+                let raw = UnsafeRawBufferPointer(bytes)
+                while end - i >= 8 {
+                    let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                    let continuations = w & ~(w << 1) & 0x8080_8080_8080_8080
+                    n += 8 - continuations.nonzeroBitCount
+                    i += 8
+                }
+            }
+            while i < end {
                 if bytes[i] & 0xC0 != 0x80 { n += 1 }
                 i += 1
             }

@@ -157,7 +157,16 @@ public struct StoryBuilder {
 
     /// Everything a tag may change and its end tag restores.
     struct Scope: Hashable {
-        var text: TextStyle
+        var text: TextStyle {
+            // Any change, in place or whole, makes the interned index stale.
+            didSet { textStyle = nil }
+        }
+        /// The index of `text` in the run's `styles`, once interned; nil until then. Text after a
+        /// tag's end is in the state the tag saved, and that state brings its index back with it,
+        /// so most text is interned without comparing styles. (A state interned and the same state
+        /// not yet interned are unequal: a `<font>`'s state may then be kept twice, which is
+        /// harmless.)
+        var textStyle: Int?
         var paragraph: ParagraphStyle
         /// `align="natural"`: left or right by the paragraph's direction, decided at its end.
         var naturalAlignment = false
@@ -228,14 +237,14 @@ public struct StoryBuilder {
             if e.kind != .font { containers.append(i) }
         }
 
-        /// Removes the element at `i` and everything above it; returns them outermost first, and
-        /// the state the outermost one saved. (Copied out before the removal: a slice would share
+        /// Removes the element at `i` and everything above it; returns the state it saved. (The
+        /// elements are read by index, and removed one at a time from the end: a slice would share
         /// the stack's storage and make the removal copy the whole stack, thousands of `<font>`s
         /// deep in a Core Text file.)
-        mutating func pop(from i: Int) -> (elements: [OpenElement], saved: Scope) {
-            let removed = Array(elements[i...])
-            let saved = scopes[Int(removed[0].saved)].scope
-            for e in removed {
+        mutating func pop(from i: Int) -> Scope {
+            let saved = scopes[Int(elements[i].saved)].scope
+            for j in i..<elements.count {
+                let e = elements[j]
                 byName[e.name]!.removeLast()
                 let k = Int(e.saved)
                 scopes[k].uses -= 1
@@ -246,9 +255,12 @@ public struct StoryBuilder {
             }
             while let b = blocks.last, b >= i { blocks.removeLast() }
             while let c = containers.last, c >= i { containers.removeLast() }
-            elements.removeSubrange(i...)
-            return (removed, saved)
+            while elements.count > i { elements.removeLast() }
+            return saved
         }
+
+        /// The number of open elements.
+        var count: Int { elements.count }
 
         /// The innermost open element named `name`, or any heading when `name` is one (any
         /// heading end tag closes any heading).
@@ -377,9 +389,24 @@ public struct StoryBuilder {
         }
 
         /// The index of the text style in force (`scope.text`) in `styles`, added the first
-        /// time. The two styles returned last are compared first, before the table is hashed:
-        /// a span's text and the text after it take turns.
+        /// time. The index is kept in the scope until the style changes. Otherwise the two styles
+        /// returned last are compared first, before the table is hashed: a span's text and the
+        /// text after it take turns.
         mutating func internScopeText() -> Int {
+            if let known = scope.textStyle {
+                if known != lastInterned {
+                    previousInterned = lastInterned
+                    lastInterned = known
+                }
+                return known
+            }
+            let i = lookUpScopeText()
+            scope.textStyle = i
+            return i
+        }
+
+        /// `internScopeText()` for a style whose index is not known yet.
+        private mutating func lookUpScopeText() -> Int {
             if Self.holds(styles, lastInterned, scope.text) { return lastInterned }
             let i: Int
             if Self.holds(styles, previousInterned, scope.text) {
@@ -564,14 +591,24 @@ public struct StoryBuilder {
             for i in paragraphs.indices where !explicitParagraphs[i] {
                 let p = paragraphs[i]
                 guard case .text = p.content, !p.range.isEmpty, i + 1 < paragraphs.count else { continue }
-                let styleIDs = Set(runs[p.runs].filter { !$0.range.isEmpty }.map(\.style))
-                guard styleIDs.count == 1, let id = styleIDs.first, styles[id].size >= body * 1.15 else { continue }
+                guard let id = Self.onlyStyle(of: runs[p.runs]), styles[id].size >= body * 1.15 else { continue }
                 let characters = text.utf8Slice(p.range).unicodeScalars.count
                 guard characters <= 160 else { continue }
                 paragraphs[i].style.isHeading = true
                 paragraphs[i].style.hyphenate = false
                 if paragraphs[i].style.alignment == .justify { paragraphs[i].style.alignment = .left }
             }
+        }
+
+        /// The style of every non-empty run, when they share one; nil when they differ or there
+        /// are none. (Read in place: building a set for each paragraph cost more than the test.)
+        static func onlyStyle(of runs: ArraySlice<StyleRun>) -> Int? {
+            var style: Int?
+            for run in runs where !run.range.isEmpty {
+                if let s = style, s != run.style { return nil }
+                style = run.style
+            }
+            return style
         }
 
         // MARK: tags
@@ -698,23 +735,27 @@ public struct StoryBuilder {
                 diagnostics.append(.warning(message, file: file, at: loc))
                 return
             }
-            let (closed, saved) = stack.pop(from: t)
+            // What closes is read from the stack before it is popped: innermost first for the
+            // warnings, and a block among them ends the paragraph.
             if !quiet {
-                let open = closed.first!
+                let open = stack[t]
                 if open.name != name {
                     diagnostics.append(
                         .warning(
                             "mismatched </\(name)>: it closes <\(open.name)> (opened at \(open.location)); expected </\(open.name)>",
                             file: file, at: loc))
                 }
-                for e in closed.dropFirst().reversed() where e.kind != .font {
+                for j in stride(from: stack.count - 1, to: t, by: -1) where stack[j].kind != .font {
+                    let e = stack[j]
                     diagnostics.append(
                         .warning(
                             "</\(name)> also closes <\(e.name)> (opened at \(e.location)); expected </\(e.name)> first",
                             file: file, at: loc))
                 }
             }
-            if closed.contains(where: { $0.kind == .block }) { blockBoundary(at: loc) }
+            let closesBlock = stack.lastBlock.map { $0 >= t } ?? false
+            let saved = stack.pop(from: t)
+            if closesBlock { blockBoundary(at: loc) }
             closeIsolates(downTo: saved.isolates.count, at: loc)
             scope = saved
         }
