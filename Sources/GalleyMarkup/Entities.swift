@@ -81,6 +81,10 @@ enum Entities {
     return l >= UInt8(ascii: "a") && l <= UInt8(ascii: "z")
 }
 
+@inline(__always) func isASCIIUpper(_ c: UInt8) -> Bool {
+    c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z")
+}
+
 @inline(__always) func isASCIIDigit(_ c: UInt8) -> Bool {
     c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")
 }

@@ -20,6 +20,16 @@ public struct MarkupAttribute: Hashable, Sendable {
         self.valueLocation = valueLocation
         self.key = name.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A || $0 >= 0x80 }) ? name.lowercased() : name
     }
+
+    /// An attribute whose name's lower-cased form is known already (the parser reads it with
+    /// the name).
+    init(name: String, key: String, value: String, nameLocation: SourceLocation, valueLocation: SourceLocation) {
+        self.name = name
+        self.value = value
+        self.nameLocation = nameLocation
+        self.valueLocation = valueLocation
+        self.key = key
+    }
 }
 
 extension [MarkupAttribute] {

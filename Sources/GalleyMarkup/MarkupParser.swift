@@ -78,10 +78,11 @@ func unicodeCode(_ value: UInt32) -> String {
     return "U+" + hex
 }
 
-/// ASCII lower-casing (names are ASCII by construction).
-private func asciiLowercased(_ s: String) -> String {
-    guard s.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { return s }
-    return String(decoding: s.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+/// Bytes of `x` that are zero. Only a zero byte keeps its top bit clear in
+/// `((x & 0x7F…) + 0x7F…) | x` (the sum never carries from one byte into the next).
+@inline(__always) private func zeroBytes(_ x: UInt64) -> Int {
+    let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+    return 8 - ((((x & low) &+ low) | x) & ~low).nonzeroBitCount
 }
 
 private struct MarkupScanner {
@@ -116,7 +117,19 @@ private struct MarkupScanner {
         // tag (the tag and the text after it), so the array is not copied as it grows.
         let breaks = b.withUnsafeBufferPointer { bytes in
             var count = 0
-            for c in bytes { count &+= (c == LF ? 1 : 0) &+ (c == LT ? 1 : 0) }
+            var i = 0
+            // Eight bytes at a time (this reads the whole file once more before it is parsed).
+            if let base = bytes.baseAddress {
+                while i + 8 <= bytes.count {
+                    let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                    count &+= zeroBytes(w ^ 0x0A0A_0A0A_0A0A_0A0A) &+ zeroBytes(w ^ 0x3C3C_3C3C_3C3C_3C3C)
+                    i += 8
+                }
+            }
+            while i < bytes.count {
+                count &+= (bytes[i] == LF ? 1 : 0) &+ (bytes[i] == LT ? 1 : 0)
+                i += 1
+            }
             return count
         }
         nodes.reserveCapacity(2 * breaks + 1)
@@ -155,12 +168,20 @@ private struct MarkupScanner {
         while pos < n, isSpaceByte(b[pos]) { advance() }
     }
 
-    /// Reads a run of name bytes (possibly empty).
-    mutating func readName() -> String {
+    /// Reads a run of name bytes (possibly empty): the name as written, and lower-cased (names
+    /// are case-insensitive; they are ASCII by construction). Most names are written in lower
+    /// case, and then both are the same string.
+    mutating func readName() -> (written: String, lowercased: String) {
         let start = pos
-        while pos < n, isNameByte(b[pos]) { pos += 1 }
+        var upper = false
+        while pos < n, isNameByte(b[pos]) {
+            upper = upper || isASCIIUpper(b[pos])
+            pos += 1
+        }
         column += pos - start
-        return String(decoding: b[start..<pos], as: UTF8.self)
+        let written = String(decoding: b[start..<pos], as: UTF8.self)
+        guard upper else { return (written, written) }
+        return (written, String(decoding: b[start..<pos].map { isASCIIUpper($0) ? $0 | 0x20 : $0 }, as: UTF8.self))
     }
 
     /// The scalar value of a character the parser drops: a C0 control other than tab, LF and
@@ -351,9 +372,9 @@ private struct MarkupScanner {
     mutating func parseTag(isEnd: Bool) {
         let open = location
         advanceASCII(isEnd ? 2 : 1)
-        let writtenName = readName()
-        let name = asciiLowercased(writtenName)
-        let opening = (isEnd ? "</" : "<") + writtenName
+        let (writtenName, name) = readName()
+        // The tag as far as its name, for messages only.
+        var opening: String { (isEnd ? "</" : "<") + writtenName }
         var attributes: [MarkupAttribute] = []
         var selfClosing = false
 
@@ -379,7 +400,7 @@ private struct MarkupScanner {
             }
             // Both branches below consume at least one byte.
             if isNameByte(c) {
-                switch parseAttribute(tag: opening) {
+                switch parseAttribute() {
                 case .attribute(let a): attributes.append(a)
                 case .skipped: break
                 case .unterminatedTag:
@@ -415,15 +436,15 @@ private struct MarkupScanner {
     }
 
     /// `name`, `name=value`, `name="value"` or `name='value'`, from the name's first byte.
-    mutating func parseAttribute(tag: String) -> AttributeResult {
+    mutating func parseAttribute() -> AttributeResult {
         let nameLocation = location
-        let name = readName()
+        let (name, key) = readName()
         let afterName = location
         skipSpace()
         guard pos < n, b[pos] == EQUALS else {
             // Valueless: `<img inline>`. The cursor may have moved over spaces; that is fine,
             // the caller skips them anyway.
-            return .attribute(MarkupAttribute(name: name, value: "", nameLocation: nameLocation, valueLocation: afterName))
+            return .attribute(MarkupAttribute(name: name, key: key, value: "", nameLocation: nameLocation, valueLocation: afterName))
         }
         let equals = location
         advanceASCII(1)
@@ -440,7 +461,8 @@ private struct MarkupScanner {
             if end < n, b[end] == c {
                 let value = String(decoding: b[pos..<end], as: UTF8.self)
                 advanceASCII(end - pos + 1)
-                return .attribute(MarkupAttribute(name: name, value: value, nameLocation: nameLocation, valueLocation: valueLocation))
+                return .attribute(
+                    MarkupAttribute(name: name, key: key, value: value, nameLocation: nameLocation, valueLocation: valueLocation))
             }
             var value: [UInt8] = []
             while pos < n, b[pos] != c { consumeValueCharacter(into: &value) }
@@ -451,7 +473,7 @@ private struct MarkupScanner {
             advanceASCII(1)
             return .attribute(
                 MarkupAttribute(
-                    name: name, value: String(decoding: value, as: UTF8.self),
+                    name: name, key: key, value: String(decoding: value, as: UTF8.self),
                     nameLocation: nameLocation, valueLocation: valueLocation))
         }
         if c == GT || (c == SLASH && byte(pos + 1) == GT) || startsNewTag(at: pos) {
@@ -463,7 +485,7 @@ private struct MarkupScanner {
         while pos < n, !endsUnquotedValue(at: pos) { consumeValueCharacter(into: &value) }
         return .attribute(
             MarkupAttribute(
-                name: name, value: String(decoding: value, as: UTF8.self),
+                name: name, key: key, value: String(decoding: value, as: UTF8.self),
                 nameLocation: nameLocation, valueLocation: valueLocation))
     }
 
