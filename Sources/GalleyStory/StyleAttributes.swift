@@ -13,101 +13,109 @@ extension StoryBuilder.Run {
 
     /// Applies a `<font>` or `<span>`'s attributes to `scope`. `size` is read first so that `em`
     /// values of the same tag are relative to it; `dir` also opens an isolate.
+    ///
+    /// The style in force is changed in place, one field at a time (a copy of it costs more than
+    /// most attributes do).
     mutating func applyCharacterAttributes(_ tag: MarkupTag) {
-        var style = scope.text
         var strokeColorGiven = false
         var strokeWidthGiven = false
+        // Decoration colours are applied last; they are looked up only when given.
+        var decorationColorGiven = false
         // The size this tag sets, for its em values (checked and reported in order below).
-        var em = style.size
+        var em = scope.text.size
         if let a = tag.attribute("size"), case .success(let v) = LengthParser.points(a.value), v > 0, v <= 2000 { em = v }
         for a in Self.lastOfEach(tag.attributes) {
             switch a.key {
             case "size":
-                if let v = number(a, what: "size", positive: true, maximum: 2000) { style.size = v }
+                if let v = number(a, what: "size", positive: true, maximum: 2000) { scope.text.size = v }
             case "color":
-                if let c = color(a) { style.color = c }
+                if let c = color(a) { scope.text.color = c }
             case "face":
                 let face = a.value.trimmed()
                 if face.isEmpty {
                     error("empty face name", a)
                 } else {
-                    style.face = face
+                    scope.text.face = face
                     if faceRequests[face] == nil { faceRequests[face] = a.valueLocation }
                 }
             case "strokecolor":
                 if isNone(a) {
-                    style.strokeColor = nil
-                    style.strokeWidth = 0
+                    scope.text.strokeColor = nil
+                    scope.text.strokeWidth = 0
                     strokeWidthGiven = true
                 } else if let c = color(a) {
-                    style.strokeColor = c
+                    scope.text.strokeColor = c
                     strokeColorGiven = true
                 }
             case "strokewidth":
                 if let v = number(a, what: "strokeWidth", positive: false, maximum: 100) {
-                    style.strokeWidth = v
+                    scope.text.strokeWidth = v
                     strokeWidthGiven = true
                 }
             case "weight":
-                if let w = weight(a) { style.weight = w }
+                if let w = weight(a) { scope.text.weight = w }
             case "style":
-                if let s = choice(a, what: "style", Slant.allCases.map { ($0.rawValue, $0) }) { style.slant = s }
+                if let s = choice(a, what: "style", Slant.allCases.map { ($0.rawValue, $0) }) { scope.text.slant = s }
             case "background":
                 if isNone(a) {
-                    style.background = nil
+                    scope.text.background = nil
                 } else if let c = color(a) {
-                    style.background = c
+                    scope.text.background = c
                 }
             case "ligatures":
                 switch a.value.trimmed() {
-                case "0": style.ligatures = 0
-                case "1": style.ligatures = 1
-                case "2": style.ligatures = 2
+                case "0": scope.text.ligatures = 0
+                case "1": scope.text.ligatures = 1
+                case "2": scope.text.ligatures = 2
                 default: error("ligatures must be 0, 1 or 2, got '\(a.value)'", a)
                 }
             case "kern":
-                if let v = length(a, what: "kern", em: em, range: -100...100) { style.kern = v }
+                if let v = length(a, what: "kern", em: em, range: -100...100) { scope.text.kern = v }
             case "underline":
                 if let d = decoration(a, what: "underline style") {
-                    style.underline = d.map { Decoration(style: $0, color: style.underline?.color) }
+                    let color = scope.text.underline?.color
+                    scope.text.underline = d.map { Decoration(style: $0, color: color) }
                 }
             case "strikethrough":
                 if let d = decoration(a, what: "strikethrough style") {
-                    style.strikethrough = d.map { Decoration(style: $0, color: style.strikethrough?.color) }
+                    let color = scope.text.strikethrough?.color
+                    scope.text.strikethrough = d.map { Decoration(style: $0, color: color) }
                 }
-            case "underlinecolor", "strikethroughcolor": break  // below, once the styles are known
+            case "underlinecolor", "strikethroughcolor":
+                decorationColorGiven = true  // below, once the styles are known
             case "shadow":
-                if let s = shadow(a, em: em) { style.shadow = s }
+                if let s = shadow(a, em: em) { scope.text.shadow = s }
             case "baseline":
-                if let v = length(a, what: "baseline", em: em, range: -1000...1000) { style.baselineOffset = v }
+                if let v = length(a, what: "baseline", em: em, range: -1000...1000) { scope.text.baselineOffset = v }
             case "obliqueness":
-                if let v = fraction(a, what: "obliqueness") { style.obliqueness = v }
+                if let v = fraction(a, what: "obliqueness") { scope.text.obliqueness = v }
             case "expansion":
-                if let v = fraction(a, what: "expansion") { style.expansion = v }
+                if let v = fraction(a, what: "expansion") { scope.text.expansion = v }
             case "dir":
                 if let d = choice(a, what: "direction", [("ltr", StoryBuilder.Isolate.ltr), ("rtl", .rtl), ("auto", .auto)]) {
-                    style.direction = d == .ltr ? .ltr : d == .rtl ? .rtl : nil
+                    scope.text.direction = d == .ltr ? .ltr : d == .rtl ? .rtl : nil
                     scope.isolates.append(d)
                 }
             case "features":
-                if let f = features(a) { style.features = f }
+                if let f = features(a) { scope.text.features = f }
             case "lang":
-                if let l = language(a) { style.language = l }
+                if let l = language(a) { scope.text.language = l }
             case "hyphenate":
-                if let b = flag(a, what: "hyphenate") { style.hyphenate = b }
+                if let b = flag(a, what: "hyphenate") { scope.text.hyphenate = b }
             default: break  // the parser only passes attributes of the vocabulary
             }
         }
         // A decoration colour alone implies a single line; `underline="none"` wins over it.
-        if let a = tag.attribute("underlinecolor"), let c = color(a), tag.attribute("underline").map(isNone) != true {
-            style.underline = Decoration(style: style.underline?.style ?? .single, color: c)
-        }
-        if let a = tag.attribute("strikethroughcolor"), let c = color(a), tag.attribute("strikethrough").map(isNone) != true {
-            style.strikethrough = Decoration(style: style.strikethrough?.style ?? .single, color: c)
+        if decorationColorGiven {
+            if let a = tag.attribute("underlinecolor"), let c = color(a), tag.attribute("underline").map(isNone) != true {
+                scope.text.underline = Decoration(style: scope.text.underline?.style ?? .single, color: c)
+            }
+            if let a = tag.attribute("strikethroughcolor"), let c = color(a), tag.attribute("strikethrough").map(isNone) != true {
+                scope.text.strikethrough = Decoration(style: scope.text.strikethrough?.style ?? .single, color: c)
+            }
         }
         // Core Text: a stroke colour alone gives fill and stroke at -3 % of the size.
-        if strokeColorGiven && !strokeWidthGiven && style.strokeWidth == 0 { style.strokeWidth = -3 }
-        scope.text = style
+        if strokeColorGiven && !strokeWidthGiven && scope.text.strokeWidth == 0 { scope.text.strokeWidth = -3 }
     }
 
     // MARK: - Paragraph attributes
@@ -332,6 +340,7 @@ extension StoryBuilder.Run {
     /// `dx dy blur color` (the colour may also come first, as CSS allows), or `none`.
     mutating func shadow(_ a: MarkupAttribute, em: Double) -> Shadow?? {
         if isNone(a) { return .some(nil) }
+        if let s = Self.plainShadow(a.value, em: em) { return s }
         // Whitespace-separated words with their first character's index in the value (and in
         // its scalars, to cut the colour from).
         typealias Word = (text: String, at: Int, index: String.Index)
@@ -404,10 +413,30 @@ extension StoryBuilder.Run {
         }
     }
 
+    /// A shadow written the usual way, `dx dy blur color` in four ASCII words one space apart,
+    /// with nothing wrong in it: read without the general reader's bookkeeping of where each
+    /// word is (which it needs only for messages). Nil for anything else; the general reader
+    /// then reads the value again, and reports what is wrong.
+    static func plainShadow(_ value: String, em: Double) -> Shadow? {
+        let words = value.utf8.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
+        guard words.count == 4, value.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F || $0 == UInt8(ascii: " ") }) else {
+            return nil
+        }
+        var v: [Double] = []
+        for w in words.prefix(3) {
+            guard !w.isEmpty, let p = points(String(decoding: w, as: UTF8.self), em: em), abs(p) <= 1000 else { return nil }
+            v.append(p)
+        }
+        guard v[2] >= 0, !words[3].isEmpty, case .success(let c) = ColorParser.parse(String(decoding: words[3], as: UTF8.self))
+        else { return nil }
+        return Shadow(dx: v[0], dy: v[1], blur: v[2], color: c)
+    }
+
     /// OpenType features: tags of 4 lower-case letters or digits, each optionally `=N`,
     /// separated by spaces or commas. `none` or an empty value clears them.
     mutating func features(_ a: MarkupAttribute) -> [String]? {
         if isNone(a) { return [] }
+        if let plain = Self.plainFeatures(a.value) { return plain }
         var out: [String] = []
         var ok = true
         var word = ""
@@ -449,6 +478,18 @@ extension StoryBuilder.Run {
         }
         finish(word, at: start)
         return ok ? out : nil
+    }
+
+    /// Features written the usual way: tags of exactly 4 lower-case ASCII letters or digits,
+    /// without values, separated by spaces or commas; nil for anything else (the general reader
+    /// then reads the value, and reports what is wrong).
+    static func plainFeatures(_ value: String) -> [String]? {
+        func isSeparator(_ c: UInt8) -> Bool { c == UInt8(ascii: " ") || c == UInt8(ascii: ",") }
+        func isTagByte(_ c: UInt8) -> Bool { (c >= 0x61 && c <= 0x7A) || (c >= 0x30 && c <= 0x39) }
+        guard value.utf8.allSatisfy({ isSeparator($0) || isTagByte($0) }) else { return nil }
+        let tags = value.utf8.split(whereSeparator: isSeparator)
+        guard tags.allSatisfy({ $0.count == 4 }) else { return nil }
+        return tags.map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// A BCP 47 tag, checked for shape only: a 2–8 letter language, then 1–8 letter-or-digit subtags.
