@@ -188,6 +188,8 @@ public struct StoryBuilder {
         var name: String
         var location: SourceLocation
         var kind: ElementKind
+        /// Its name's index in `ElementStack.names`.
+        var nameIndex: Int
         /// The state before the tag, restored when it closes (an index in `ElementStack.scopes`).
         var saved: Int32
     }
@@ -196,8 +198,14 @@ public struct StoryBuilder {
     /// constant time however many `<font>`s are left open.
     struct ElementStack {
         private(set) var elements: [OpenElement] = []
-        /// Positions of the open elements of each name, of blocks, and of everything but fonts.
-        private var byName: [String: [Int]] = [:]
+        /// The element names seen so far, each with its kind and the positions of its open
+        /// elements. A document uses a few names (the parser passes only its vocabulary's), so
+        /// a name is found by comparing, which costs less than hashing it; its index then stands
+        /// for it.
+        private var names: [String] = []
+        private var kinds: [ElementKind] = []
+        private var positions: [[Int]] = []
+        /// Positions of the open blocks, and of everything but fonts.
         private var blocks: [Int] = []
         private var containers: [Int] = []
         /// The states saved by open elements. Those saved by `<font>`s are kept each once: a Core
@@ -212,8 +220,21 @@ public struct StoryBuilder {
 
         subscript(i: Int) -> OpenElement { elements[i] }
 
-        /// Opens an element, saving `scope`.
-        mutating func push(name: String, location: SourceLocation, kind: ElementKind, saving scope: Scope) {
+        /// The index of `name` in `names`, added the first time.
+        mutating func nameIndex(_ name: String) -> Int {
+            if let k = names.firstIndex(of: name) { return k }
+            names.append(name)
+            kinds.append(ElementKind(name))
+            positions.append([])
+            return names.count - 1
+        }
+
+        /// The kind of the elements named by `nameIndex`.
+        func kind(_ nameIndex: Int) -> ElementKind { kinds[nameIndex] }
+
+        /// Opens an element named by `nameIndex`, saving `scope`.
+        mutating func push(_ nameIndex: Int, location: SourceLocation, saving scope: Scope) {
+            let kind = kinds[nameIndex]
             let shared = kind == .font
             let index: Int32
             if shared, let known = scopeIndex[scope] {
@@ -229,12 +250,11 @@ public struct StoryBuilder {
                 }
                 if shared { scopeIndex[scope] = index }
             }
-            let e = OpenElement(name: name, location: location, kind: kind, saved: index)
             let i = elements.count
-            elements.append(e)
-            byName[e.name, default: []].append(i)
-            if e.kind == .block { blocks.append(i) }
-            if e.kind != .font { containers.append(i) }
+            elements.append(OpenElement(name: names[nameIndex], location: location, kind: kind, nameIndex: nameIndex, saved: index))
+            positions[nameIndex].append(i)
+            if kind == .block { blocks.append(i) }
+            if kind != .font { containers.append(i) }
         }
 
         /// Removes the element at `i` and everything above it; returns the state it saved. (The
@@ -245,7 +265,7 @@ public struct StoryBuilder {
             let saved = scopes[Int(elements[i].saved)].scope
             for j in i..<elements.count {
                 let e = elements[j]
-                byName[e.name]!.removeLast()
+                positions[e.nameIndex].removeLast()
                 let k = Int(e.saved)
                 scopes[k].uses -= 1
                 if scopes[k].uses == 0 {
@@ -262,12 +282,14 @@ public struct StoryBuilder {
         /// The number of open elements.
         var count: Int { elements.count }
 
-        /// The innermost open element named `name`, or any heading when `name` is one (any
-        /// heading end tag closes any heading).
-        func last(named name: String) -> Int? {
-            guard StoryBuilder.headingNames.contains(name) else { return byName[name]?.last }
+        /// The innermost open element named by `nameIndex`, or any heading when the name is one
+        /// (any heading end tag closes any heading).
+        func last(named nameIndex: Int) -> Int? {
+            guard StoryBuilder.headingNames.contains(names[nameIndex]) else { return positions[nameIndex].last }
             var innermost: Int?
-            for h in StoryBuilder.headingNames { if let i = byName[h]?.last, i > innermost ?? -1 { innermost = i } }
+            for k in names.indices where StoryBuilder.headingNames.contains(names[k]) {
+                if let i = positions[k].last, i > innermost ?? -1 { innermost = i }
+            }
             return innermost
         }
 
@@ -627,9 +649,9 @@ public struct StoryBuilder {
 
         /// Opens a container, a block or a `<font>`: saves the state, then changes it.
         mutating func open(_ tag: MarkupTag) {
-            let kind = ElementKind(tag.name)
-            if kind == .block { blockBoundary(at: tag.location) }
-            stack.push(name: tag.name, location: tag.location, kind: kind, saving: scope)
+            let name = stack.nameIndex(tag.name)
+            if stack.kind(name) == .block { blockBoundary(at: tag.location) }
+            stack.push(name, location: tag.location, saving: scope)
             switch tag.name {
             case "font", "span":
                 applyCharacterAttributes(tag)
@@ -715,16 +737,17 @@ public struct StoryBuilder {
         }
 
         mutating func endTag(_ name: String, at loc: SourceLocation, quiet: Bool = false) {
-            let kind = ElementKind(name)
+            let nameIndex = stack.nameIndex(name)
+            let kind = stack.kind(nameIndex)
             // Inline end tags and </font> do not reach outside the innermost block.
             let barrier = kind == .block ? -1 : (stack.lastBlock ?? -1)
-            var target = stack.last(named: name).flatMap { $0 > barrier ? $0 : nil }
+            var target = stack.last(named: nameIndex).flatMap { $0 > barrier ? $0 : nil }
             if target == nil, kind == .inline, let inner = stack.lastContainer, inner > barrier, stack[inner].kind == .inline {
                 target = inner  // close what is open
             }
             guard let t = target else {
                 let message: String
-                if let outer = stack.last(named: name), barrier >= 0 {
+                if let outer = stack.last(named: nameIndex), barrier >= 0 {
                     let block = stack[barrier]
                     message =
                         "</\(name)> cannot close <\(stack[outer].name)> (opened at \(stack[outer].location)) "
