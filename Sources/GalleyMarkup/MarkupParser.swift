@@ -103,6 +103,9 @@ private struct MarkupScanner {
     var unknownStartTags: Set<String> = []
     /// Control characters already reported.
     var reportedControls: Set<UInt32> = []
+    /// The spec of the last known tag: an end tag most often closes the tag just before it, and
+    /// tags come in runs of the same few.
+    var lastSpec: TagSpec?
 
     /// The pending text run: its first byte (or -1) and where it starts.
     var runStart = -1
@@ -593,10 +596,18 @@ private struct MarkupScanner {
 
     // MARK: Vocabulary
 
+    /// `vocabulary.spec(name)` for a lower-cased name, the last one found kept at hand.
+    mutating func spec(_ name: String) -> TagSpec? {
+        if let last = lastSpec, last.name == name { return last }
+        guard let found = vocabulary.spec(name) else { return nil }
+        lastSpec = found
+        return found
+    }
+
     mutating func finishStartTag(
         name: String, written: String, open: SourceLocation, attributes: [MarkupAttribute], selfClosing: Bool
     ) {
-        guard let spec = vocabulary.spec(name) else {
+        guard let spec = spec(name) else {
             var message = "unknown tag <\(written)>; it is ignored and its text kept"
             if let guess = Suggestion.closest(to: name, in: vocabulary.tagNames) {
                 message += "; did you mean <\(guess)>?"
@@ -606,7 +617,7 @@ private struct MarkupScanner {
             return
         }
         // The common case: every attribute known, none repeated; the list is kept as it is.
-        if !attributes.repeatsAName && attributes.allSatisfy({ spec.attributes.contains($0.key) }) {
+        if !attributes.repeatsAName && attributes.indices.allSatisfy({ spec.attributes.contains(attributes[$0].key) }) {
             nodes.append(.startTag(MarkupTag(name: name, attributes: attributes, location: open, selfClosing: selfClosing)))
             return
         }
@@ -636,7 +647,7 @@ private struct MarkupScanner {
         name: String, written: String, open: SourceLocation, attributes: [MarkupAttribute], selfClosing: Bool
     ) {
         let length = span(from: open, to: location)  // the whole end tag
-        guard let spec = vocabulary.spec(name) else {
+        guard let spec = spec(name) else {
             if unknownStartTags.contains(name) { return }
             var message = "unknown tag </\(written)>; it is ignored"
             let candidates = vocabulary.tagNames.filter { vocabulary.spec($0)?.isVoid == false }
