@@ -182,9 +182,17 @@ private struct MarkupScanner {
             pos += 1
         }
         column += pos - start
-        let written = String(decoding: b[start..<pos], as: UTF8.self)
+        let written = text(start..<pos)
         guard upper else { return (written, written) }
         return (written, String(decoding: b[start..<pos].map { isASCIIUpper($0) ? $0 | 0x20 : $0 }, as: UTF8.self))
+    }
+
+    /// The text of bytes `range`, which lie in the input. (Decoded from the buffer: decoding an
+    /// array slice goes a longer way round, and the parser makes a string of every name, value
+    /// and piece of text.)
+    func text(_ range: Range<Int>) -> String {
+        precondition(range.lowerBound >= 0 && range.upperBound <= n)
+        return b.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
     }
 
     /// The scalar value of a character the parser drops: a C0 control other than tab, LF and
@@ -238,7 +246,7 @@ private struct MarkupScanner {
     mutating func flushText() {
         guard runStart >= 0 else { return }
         if pos > runStart {
-            nodes.append(.text(String(decoding: b[runStart..<pos], as: UTF8.self), runLocation))
+            nodes.append(.text(text(runStart..<pos), runLocation))
         }
         runStart = -1
     }
@@ -462,7 +470,7 @@ private struct MarkupScanner {
             var end = pos
             while end < n, b[end] != c, b[end] >= 0x20, b[end] < 0x80, b[end] != AMP { end += 1 }
             if end < n, b[end] == c {
-                let value = String(decoding: b[pos..<end], as: UTF8.self)
+                let value = text(pos..<end)
                 advanceASCII(end - pos + 1)
                 return .attribute(
                     MarkupAttribute(name: name, key: key, value: value, nameLocation: nameLocation, valueLocation: valueLocation))
