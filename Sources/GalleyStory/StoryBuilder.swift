@@ -298,6 +298,12 @@ public struct StoryBuilder {
         var lastContainer: Int? { containers.last }
     }
 
+    /// A shadow's value and the em size it was read with (its lengths may be in em).
+    struct KnownShadow: Hashable {
+        var value: String
+        var em: Double
+    }
+
     /// The state of one build: the agent that walks the nodes once.
     struct Run {
         let builder: StoryBuilder
@@ -318,6 +324,9 @@ public struct StoryBuilder {
         var images: [ImageReference] = []
         var sourceMap = SourceMap()
         var faceRequests: [String: SourceLocation] = [:]
+        /// Shadows read without a fault, by value and em size: a document repeats its few, and
+        /// reading one (three lengths and a colour) costs several times more than finding it.
+        var knownShadows: [KnownShadow: Shadow] = [:]
 
         /// The state in force, and the open elements with the state each saved.
         var scope: Scope
@@ -371,7 +380,7 @@ public struct StoryBuilder {
                     if beforeNewline { StoryBuilder.trimTrailingBlanks(&s) }
                     if s.isEmpty { return }
                 }
-                flushNewlines(before: s.unicodeScalars.first)
+                if pendingNewlines > 0 { flushNewlines(before: s.unicodeScalars.first) }
                 afterBlock = false
                 append(s, at: loc)
             case .startTag(let tag):

@@ -340,6 +340,15 @@ extension StoryBuilder.Run {
     /// `dx dy blur color` (the colour may also come first, as CSS allows), or `none`.
     mutating func shadow(_ a: MarkupAttribute, em: Double) -> Shadow?? {
         if isNone(a) { return .some(nil) }
+        let key = StoryBuilder.KnownShadow(value: a.value, em: em)
+        if let known = knownShadows[key] { return known }
+        guard let s = readShadow(a, em: em) else { return nil }
+        if let s { knownShadows[key] = s }
+        return s
+    }
+
+    /// `shadow(_:em:)` for a value not read before.
+    private mutating func readShadow(_ a: MarkupAttribute, em: Double) -> Shadow?? {
         if let s = Self.plainShadow(a.value, em: em) { return s }
         // Whitespace-separated words with their first character's index in the value (and in
         // its scalars, to cut the colour from).
