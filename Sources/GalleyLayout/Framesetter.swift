@@ -90,12 +90,19 @@ public final class Framesetter {
     /// of pages made.
     @discardableResult
     public func layOut(_ body: (Page) throws -> Bool) rethrows -> Int {
-        // A footer showing the page count needs it before page 1 is drawn: count first.
-        let total = template.footer.enabled && template.footer.text.contains("{pages}") ? run(pages: 0) { _ in true } : 0
-        return try run(pages: total, body)
+        try layOut(preparing: nil, body)
     }
 
-    private func run(pages total: Int, _ body: (Page) throws -> Bool) rethrows -> Int {
+    /// `layOut(_:)`, with work the renderer does ahead for each paragraph's draw runs on the
+    /// shaping threads of a PDF build (see `DrawingPreparation`).
+    @discardableResult
+    package func layOut(preparing preparation: DrawingPreparation?, _ body: (Page) throws -> Bool) rethrows -> Int {
+        // A footer showing the page count needs it before page 1 is drawn: count first.
+        let total = template.footer.enabled && template.footer.text.contains("{pages}") ? run(pages: 0, preparing: nil) { _ in true } : 0
+        return try run(pages: total, preparing: preparation, body)
+    }
+
+    private func run(pages total: Int, preparing preparation: DrawingPreparation?, _ body: (Page) throws -> Bool) rethrows -> Int {
         let columns = self.columns
         let columnWidth = columns[0].width
         let widths = LineWidths(rest: columnWidth)
@@ -106,7 +113,8 @@ public final class Framesetter {
             parallel
             ? ShapingPipeline(
                 story: story, plan: plan, setting: setting, widths: widths,
-                threads: options.drawsEveryPage ? threads - 1 : threads, prepareDrawing: options.drawsEveryPage) : nil
+                threads: options.drawsEveryPage ? threads - 1 : threads, prepareDrawing: options.drawsEveryPage,
+                preparation: preparation) : nil
         // With no worker thread to be had, this thread shapes every paragraph itself.
         pipeline = pipeline?.workers == 0 ? nil : pipeline
         defer { pipeline?.stop() }

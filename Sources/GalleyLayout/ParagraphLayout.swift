@@ -171,6 +171,8 @@ package final class ParagraphLayout: Sendable {
     package let unhyphenated: Set<Int>
     /// The draw runs of the first lines, made ahead on a shaping thread (see `preparingDrawing`).
     let prepared: [[DrawRun]]
+    /// What the renderer made ahead for the prepared runs (see `DrawingPreparation`).
+    package let preparedForDrawing = PreparedDrawing()
 
     package init(
         text: ShapedText, lines: [LineBreak], glue: GlueModel, widths: LineWidths, unhyphenated: Set<Int> = [],
@@ -187,7 +189,7 @@ package final class ParagraphLayout: Sendable {
     /// The same paragraph with the draw runs of every line made now: a shaping thread does this
     /// for a PDF build, so that the drawing thread, the one that bounds the build, finds them
     /// made. (Lines broken again later are made when drawn.)
-    func preparingDrawing() -> ParagraphLayout {
+    package func preparingDrawing() -> ParagraphLayout {
         ParagraphLayout(
             text: text, lines: lines, glue: glue, widths: widths, unhyphenated: unhyphenated,
             prepared: lines.indices.map { makeDrawRuns(line: $0) })
@@ -195,6 +197,29 @@ package final class ParagraphLayout: Sendable {
 
     package var index: Int { text.index }
     package var storyStart: Int { text.storyStart }
+    /// The number of lines whose draw runs were made ahead.
+    package var preparedLines: Int { prepared.count }
+}
+
+/// Work a renderer does ahead for a paragraph's prepared draw runs, on the shaping thread that
+/// prepared them, with that thread's engine (its fonts): in a PDF build, the shadow masks.
+/// Stored in the paragraph's `preparedForDrawing` before the paragraph is handed over.
+package typealias DrawingPreparation = @Sendable (ParagraphLayout, TextEngine) -> Void
+
+/// Objects a renderer made ahead for a paragraph's draw runs, by line and run index (in the
+/// order of `drawRuns(line:)`). Written by the shaping thread before the paragraph is handed
+/// over, read by the drawing thread after: the pipeline's lock orders the two.
+package final class PreparedDrawing: @unchecked Sendable {
+    private var objects: [Int: [Int: AnyObject]] = [:]
+
+    package init() {}
+
+    package subscript(line: Int, run: Int) -> AnyObject? {
+        get { objects[line]?[run] }
+        set { objects[line, default: [:]][run] = newValue }
+    }
+
+    package var isEmpty: Bool { objects.isEmpty }
 }
 
 extension Range where Bound == Int {

@@ -25,11 +25,15 @@ final class ShapingPipeline: @unchecked Sendable {
     /// Whether workers also make each paragraph's draw runs (a PDF build draws every page).
     private let prepareDrawing: Bool
 
+    /// The renderer's work on prepared draw runs (see `DrawingPreparation`).
+    private let preparation: DrawingPreparation?
+
     init(
         story: Story, plan: FontPlan, setting: ParagraphSetting, widths: LineWidths, threads: Int, window: Int = 48,
-        prepareDrawing: Bool = false
+        prepareDrawing: Bool = false, preparation: DrawingPreparation? = nil
     ) {
         self.prepareDrawing = prepareDrawing
+        self.preparation = prepareDrawing ? preparation : nil
         self.story = story
         self.plan = plan
         self.setting = setting
@@ -70,7 +74,10 @@ final class ShapingPipeline: @unchecked Sendable {
                 let ahead = i - consumed
                 condition.unlock()
                 var result = setting.layOut(story: story, paragraph: i, engine: engine, widths: widths)
-                if prepareDrawing && ahead >= window / 3 { result = result?.preparingDrawing() }
+                if prepareDrawing && ahead >= window / 3, let prepared = result?.preparingDrawing() {
+                    preparation?(prepared, engine)
+                    result = prepared
+                }
                 condition.lock()
                 publish(result, at: i)
                 condition.unlock()

@@ -66,7 +66,10 @@ public enum Export {
         defer { cairo_destroy(cr) }
         let renderer = PageRenderer(framesetter: framesetter)
         var failure: RenderError?
-        let pages = framesetter.layOut { page in
+        let story = framesetter.story
+        let pages = framesetter.layOut(preparing: { layout, engine in
+            PageRenderer.prepareShadows(layout, engine: engine, story: story)
+        }) { page in
             do {
                 try renderer.draw(page, on: cr)
             } catch let e as RenderError {

@@ -152,10 +152,12 @@ final class PageRenderer {
         // A vertical line is drawn in its own turned space, from its strip's top centre.
         let x0 = (line.vertical ? 0 : line.origin.x) + layout.lines[line.lineIndex].alignOffset
         let baseline = line.vertical ? 0 : line.origin.y
-        let runs = layout.drawRuns(line: line.lineIndex).map { run in
+        let prepared = layout.preparedForDrawing
+        let runs = layout.drawRuns(line: line.lineIndex).enumerated().map { k, run in
             PlacedRun(
                 run: run, style: story.styles[run.style], paragraph: layout, start: x0 + run.x,
-                end: x0 + run.x + run.width, baseline: baseline)
+                end: x0 + run.x + run.width, baseline: baseline,
+                shadowMask: prepared.isEmpty ? nil : prepared[line.lineIndex, k] as? ShadowMask)
         }
         return LineRuns(line: line, runs: runs)
     }
@@ -229,13 +231,13 @@ final class PageRenderer {
         }
         withGlyphString(placed) { gs in
             cairo_save(cr)
-            applyGlyphTransform(style, at: placed.start, placed.runBaseline, on: cr)
+            Self.applyGlyphTransform(style, at: placed.start, placed.runBaseline, on: cr)
             setColor(fill, on: cr)
             cairo_move_to(cr, 0, 0)
             showText(placed, glyphs: &gs, font: font, on: cr)
             cairo_restore(cr)
             if style.isStroked {
-                outline(style, at: placed.start, placed.runBaseline, glyphs: &gs, font: font, on: cr)
+                Self.outline(style, at: placed.start, placed.runBaseline, glyphs: &gs, font: font, on: cr)
                 setColor(style.strokeColor ?? style.color, on: cr)
                 cairo_stroke(cr)
             }
@@ -251,7 +253,7 @@ final class PageRenderer {
         _ placed: PlacedRun, glyphs gs: inout PangoGlyphString, font: UnsafeMutablePointer<PangoFont>, on cr: OpaquePointer
     ) {
         cairo_save(cr)
-        applyGlyphTransform(placed.style, at: placed.start, placed.runBaseline, on: cr)
+        Self.applyGlyphTransform(placed.style, at: placed.start, placed.runBaseline, on: cr)
         var x = 0.0
         for i in 0..<Int(gs.num_glyphs) {
             let g = gs.glyphs[i]
@@ -368,7 +370,7 @@ final class PageRenderer {
     /// Sets the current path to the outline of glyphs drawn with `style` from the baseline
     /// origin (`x`, `y`), and the pen for it: the path is made under the glyph transform, the
     /// pen is not (a slant or a horizontal scale must not make the pen oval).
-    func outline(
+    static func outline(
         _ style: TextStyle, at x: Double, _ y: Double, glyphs gs: inout PangoGlyphString,
         font: UnsafeMutablePointer<PangoFont>, on cr: OpaquePointer
     ) {
@@ -386,7 +388,7 @@ final class PageRenderer {
     /// x' = x − o·y, y down, so positive leans right) and scales horizontally (expansion)
     /// around it. Glyph positions along the baseline stay where the layout put them:
     /// `withGlyphString` divides the advances by the scale this multiplies them by.
-    func applyGlyphTransform(_ style: TextStyle, at x: Double, _ y: Double, on cr: OpaquePointer) {
+    static func applyGlyphTransform(_ style: TextStyle, at x: Double, _ y: Double, on cr: OpaquePointer) {
         cairo_translate(cr, x, y)
         if style.obliqueness != 0 {
             var shear = cairo_matrix_t(xx: 1, yx: 0, xy: -style.obliqueness, yy: 1, x0: 0, y0: 0)
@@ -400,8 +402,13 @@ final class PageRenderer {
     /// and x offsets are divided by `s` (rounded cumulatively, so every glyph lands where the
     /// layout put it once the glyphs are drawn scaled by `s`).
     func withGlyphString<R>(_ placed: PlacedRun, _ body: (inout PangoGlyphString) -> R) -> R {
-        let run = placed.run
-        let s = placed.style.horizontalScale
+        Self.withGlyphString(placed.run, style: placed.style, storyStart: placed.paragraph.storyStart, body)
+    }
+
+    /// `withGlyphString(_:_:)` for a draw run of `style` in the paragraph starting at story byte
+    /// `storyStart`.
+    static func withGlyphString<R>(_ run: DrawRun, style: TextStyle, storyStart: Int, _ body: (inout PangoGlyphString) -> R) -> R {
+        let s = style.horizontalScale
         var glyphs = run.glyphs
         if s != 1 && s > 0 {
             var exact: Int64 = 0
@@ -414,7 +421,7 @@ final class PageRenderer {
                 glyphs[i].geometry.x_offset = Int32((Double(glyphs[i].geometry.x_offset) / s).rounded())
             }
         }
-        let first = Int32(run.storyRange.lowerBound - placed.paragraph.storyStart)
+        let first = Int32(run.storyRange.lowerBound - storyStart)
         // Clusters relative to the run's first byte, as a PangoItem wants them.
         var clusters = run.clusters.map { $0 - first }
         return glyphs.withUnsafeMutableBufferPointer { g in

@@ -13,6 +13,8 @@ struct PlacedRun {
     var end: Double
     /// The line's baseline, points from the top of the page.
     var baseline: Double
+    /// Its shadow's mask when a shaping thread made it ahead (see `PageRenderer.prepareShadows`).
+    var shadowMask: ShadowMask? = nil
 
     /// The run's own baseline: the line's, raised by the baseline offset (negative lowers).
     var runBaseline: Double { baseline - style.baselineOffset }

@@ -99,79 +99,26 @@ extension PageRenderer {
                 setColor(shadow.color, on: cr)
                 if !style.isHollow {
                     cairo_save(cr)
-                    applyGlyphTransform(style, at: placed.start, placed.runBaseline, on: cr)
+                    Self.applyGlyphTransform(style, at: placed.start, placed.runBaseline, on: cr)
                     cairo_move_to(cr, 0, 0)
                     pango_cairo_glyph_string_path(cr, font, &gs)
                     cairo_restore(cr)
                     cairo_fill(cr)
                 }
                 if style.isStroked {
-                    outline(style, at: placed.start, placed.runBaseline, glyphs: &gs, font: font, on: cr)
+                    Self.outline(style, at: placed.start, placed.runBaseline, glyphs: &gs, font: font, on: cr)
                     cairo_stroke(cr)
                 }
                 cairo_restore(cr)
                 return
             }
-            // The ink box of the glyphs around the run's origin, through the glyph transform.
-            var ink = PangoRectangle()
-            var logical = PangoRectangle()
-            pango_glyph_string_extents(&gs, font, &ink, &logical)
-            guard ink.width > 0 && ink.height > 0 else { return }
-            let s = style.horizontalScale
-            let o = style.obliqueness
-            let gx0 = Double(ink.x) / pangoScale
-            let gx1 = Double(ink.x + ink.width) / pangoScale
-            let gy0 = Double(ink.y) / pangoScale
-            let gy1 = Double(ink.y + ink.height) / pangoScale
-            let xs = [gx0, gx1].flatMap { x in [gy0, gy1].map { y in s * x - o * y } }
-            let pen = style.isStroked ? style.outlineWidth / 2 : 0
-            let sigma = shadow.blur / 2
-            // Room for the pen, the blur's reach (3 box radii ≈ 3σ) and antialiasing (half a point:
-            // at least a pixel at any resolution a blur this size gets).
-            let margin = pen + 3 * sigma + 0.5
-            let bx0 = xs.min()! - margin
-            let bx1 = xs.max()! + margin
-            let by0 = gy0 - margin
-            let by1 = gy1 + margin
-            var ppp = 4 * target.deviceScale
-            if target.isPDF {
-                ppp = min(Self.pdfShadowResolution, max(Self.pdfShadowMinimum, Self.pdfPixelsPerSigma / sigma))
-            }
-            let floor = target.isPDF ? Self.pdfShadowMinimum : target.deviceScale
-            let budget = Double(target.isPDF ? Self.shadowPixelBudget.pdf : Self.shadowPixelBudget.image)
-            let area = (bx1 - bx0) * (by1 - by0)
-            if area * ppp * ppp > budget { ppp = max(floor, (budget / area).squareRoot()) }
-            // Past the floor too, for a run so large that the floor would still not fit.
-            if area * ppp * ppp > 4 * budget { ppp = (4 * budget / area).squareRoot() }
-            let w = Int32(((bx1 - bx0) * ppp).rounded(.up))
-            let h = Int32(((by1 - by0) * ppp).rounded(.up))
-            guard w > 0, h > 0, w < 32_767, h < 32_767 else { return }
-            guard let mask = cairo_image_surface_create(CAIRO_FORMAT_A8, w, h) else { return }
-            defer { cairo_surface_destroy(mask) }
-            guard cairo_surface_status(mask) == CAIRO_STATUS_SUCCESS else { return }
-            // The glyphs, in white on clear, at ppp pixels per point with the run's origin at (-bx0, -by0).
-            let m = cairo_create(mask)!
-            cairo_scale(m, ppp, ppp)
-            cairo_translate(m, -bx0, -by0)
-            cairo_set_source_rgba(m, 1, 1, 1, 1)
-            if !style.isHollow {
-                cairo_save(m)
-                applyGlyphTransform(style, at: 0, 0, on: m)
-                cairo_move_to(m, 0, 0)
-                pango_cairo_show_glyph_string(m, font, &gs)
-                cairo_restore(m)
-            }
-            if style.isStroked {
-                outline(style, at: 0, 0, glyphs: &gs, font: font, on: m)
-                cairo_stroke(m)
-            }
-            cairo_destroy(m)
-            cairo_surface_flush(mask)
-            let radius = BoxBlur.radius(sigma: sigma * ppp)
-            if radius > 0, let data = cairo_image_surface_get_data(mask) {
-                BoxBlur.apply(data, width: Int(w), height: Int(h), stride: Int(cairo_image_surface_get_stride(mask)), radius: radius)
-            }
-            cairo_surface_mark_dirty(mask)
+            // The blurred mask: made ahead on a shaping thread (a PDF build), else now.
+            let made =
+                placed.shadowMask
+                ?? Self.shadowMask(shadow, style: style, glyphs: &gs, font: font, isPDF: target.isPDF, deviceScale: target.deviceScale)
+            guard let made else { return }
+            let mask = made.surface
+            let (w, h, ppp, bx0, by0) = (made.width, made.height, made.pixelsPerPoint, made.x0, made.y0)
             cairo_save(cr)
             cairo_translate(cr, placed.start + shadow.dx + bx0, placed.runBaseline + shadow.dy + by0)
             cairo_scale(cr, 1 / ppp, 1 / ppp)
@@ -191,6 +138,124 @@ extension PageRenderer {
                 cairo_mask_surface(cr, mask, 0, 0)
             }
             cairo_restore(cr)
+        }
+    }
+}
+
+/// A run's shadow mask, blurred: an A8 image `width` × `height` pixels at `pixelsPerPoint`,
+/// whose top left corner is (`x0`, `y0`) points from the run's baseline origin. Immutable once
+/// made; it owns its surface.
+final class ShadowMask: @unchecked Sendable {
+    let surface: OpaquePointer
+    let width: Int32
+    let height: Int32
+    let pixelsPerPoint: Double
+    let x0: Double
+    let y0: Double
+
+    init(surface: OpaquePointer, width: Int32, height: Int32, pixelsPerPoint: Double, x0: Double, y0: Double) {
+        self.surface = surface
+        self.width = width
+        self.height = height
+        self.pixelsPerPoint = pixelsPerPoint
+        self.x0 = x0
+        self.y0 = y0
+    }
+
+    deinit { cairo_surface_destroy(surface) }
+}
+
+extension PageRenderer {
+    /// The blurred mask of a run's shadow (see `drawShadow`): the glyphs (and their outline when
+    /// stroked; only the outline when hollow), with the run's slant and horizontal scale,
+    /// rendered into an A8 image at the resolution the blur needs (`isPDF`) or at 4 × the
+    /// device scale, then box-blurred. Nil when the run has no ink or the mask cannot be made.
+    /// Needs no page: a shaping thread makes the masks of a PDF build ahead, with its own fonts
+    /// (the same files and glyphs: the same pixels).
+    static func shadowMask(
+        _ shadow: Shadow, style: TextStyle, glyphs gs: inout PangoGlyphString, font: UnsafeMutablePointer<PangoFont>, isPDF: Bool,
+        deviceScale: Double
+    ) -> ShadowMask? {
+        // The ink box of the glyphs around the run's origin, through the glyph transform.
+        var ink = PangoRectangle()
+        var logical = PangoRectangle()
+        pango_glyph_string_extents(&gs, font, &ink, &logical)
+        guard ink.width > 0 && ink.height > 0 else { return nil }
+        let s = style.horizontalScale
+        let o = style.obliqueness
+        let gx0 = Double(ink.x) / pangoScale
+        let gx1 = Double(ink.x + ink.width) / pangoScale
+        let gy0 = Double(ink.y) / pangoScale
+        let gy1 = Double(ink.y + ink.height) / pangoScale
+        let xs = [gx0, gx1].flatMap { x in [gy0, gy1].map { y in s * x - o * y } }
+        let pen = style.isStroked ? style.outlineWidth / 2 : 0
+        let sigma = shadow.blur / 2
+        // Room for the pen, the blur's reach (3 box radii ≈ 3σ) and antialiasing (half a point:
+        // at least a pixel at any resolution a blur this size gets).
+        let margin = pen + 3 * sigma + 0.5
+        let bx0 = xs.min()! - margin
+        let bx1 = xs.max()! + margin
+        let by0 = gy0 - margin
+        let by1 = gy1 + margin
+        var ppp = 4 * deviceScale
+        if isPDF {
+            ppp = min(Self.pdfShadowResolution, max(Self.pdfShadowMinimum, Self.pdfPixelsPerSigma / sigma))
+        }
+        let floor = isPDF ? Self.pdfShadowMinimum : deviceScale
+        let budget = Double(isPDF ? Self.shadowPixelBudget.pdf : Self.shadowPixelBudget.image)
+        let area = (bx1 - bx0) * (by1 - by0)
+        if area * ppp * ppp > budget { ppp = max(floor, (budget / area).squareRoot()) }
+        // Past the floor too, for a run so large that the floor would still not fit.
+        if area * ppp * ppp > 4 * budget { ppp = (4 * budget / area).squareRoot() }
+        let w = Int32(((bx1 - bx0) * ppp).rounded(.up))
+        let h = Int32(((by1 - by0) * ppp).rounded(.up))
+        guard w > 0, h > 0, w < 32_767, h < 32_767 else { return nil }
+        guard let mask = cairo_image_surface_create(CAIRO_FORMAT_A8, w, h) else { return nil }
+        guard cairo_surface_status(mask) == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(mask)
+            return nil
+        }
+        // The glyphs, in white on clear, at ppp pixels per point with the run's origin at (-bx0, -by0).
+        let m = cairo_create(mask)!
+        cairo_scale(m, ppp, ppp)
+        cairo_translate(m, -bx0, -by0)
+        cairo_set_source_rgba(m, 1, 1, 1, 1)
+        if !style.isHollow {
+            cairo_save(m)
+            applyGlyphTransform(style, at: 0, 0, on: m)
+            cairo_move_to(m, 0, 0)
+            pango_cairo_show_glyph_string(m, font, &gs)
+            cairo_restore(m)
+        }
+        if style.isStroked {
+            outline(style, at: 0, 0, glyphs: &gs, font: font, on: m)
+            cairo_stroke(m)
+        }
+        cairo_destroy(m)
+        cairo_surface_flush(mask)
+        let radius = BoxBlur.radius(sigma: sigma * ppp)
+        if radius > 0, let data = cairo_image_surface_get_data(mask) {
+            BoxBlur.apply(data, width: Int(w), height: Int(h), stride: Int(cairo_image_surface_get_stride(mask)), radius: radius)
+        }
+        cairo_surface_mark_dirty(mask)
+        return ShadowMask(surface: mask, width: w, height: h, pixelsPerPoint: ppp, x0: bx0, y0: by0)
+    }
+
+    /// Makes, on a shaping thread, the shadow masks of a PDF build's prepared draw runs (those
+    /// `drawShadow` would make) and keeps them in the paragraph (`preparedForDrawing`).
+    static func prepareShadows(_ layout: ParagraphLayout, engine: TextEngine, story: Story) {
+        for line in 0..<layout.preparedLines {
+            for (k, run) in layout.drawRuns(line: line).enumerated() {
+                let style = story.styles[run.style]
+                guard let shadow = style.shadow, shadow.color.alpha > 0 else { continue }
+                // Unblurred shadows of outline glyphs are drawn as paths, with no mask.
+                if shadow.blur <= 0 && !FontRegistry.shared.isColor(run.font) { continue }
+                let font = engine.font(run.font)
+                let mask = withGlyphString(run, style: style, storyStart: layout.storyStart) { gs in
+                    shadowMask(shadow, style: style, glyphs: &gs, font: font, isPDF: true, deviceScale: 1)
+                }
+                if let mask { layout.preparedForDrawing[line, k] = mask }
+            }
         }
     }
 }
