@@ -67,6 +67,11 @@ static inline PangoFontMetrics *galley_font_base_metrics(PangoFont *font) {
     return pango_fc_font_create_base_metrics_for_context(PANGO_FC_FONT(font), NULL);
 }
 
+/* The Cairo scaled font of a font from a pangocairo font map (borrowed; NULL if none). */
+static inline cairo_scaled_font_t *galley_font_scaled(PangoFont *font) {
+    return pango_cairo_font_get_scaled_font((PangoCairoFont *)font);
+}
+
 /* How many fonts fontconfig lists for a font map (system and application sets). */
 static inline int galley_font_count(PangoFontMap *map) {
     FcConfig *config = pango_fc_font_map_get_config(PANGO_FC_FONT_MAP(map));

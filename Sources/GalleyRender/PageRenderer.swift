@@ -348,6 +348,11 @@ final class PageRenderer {
         }
         let start = run.storyRange.lowerBound - layout.storyStart
         let end = run.storyRange.upperBound - layout.storyStart
+        if Self.showsTextDirectly,
+            showTextDirectly(layout.text.bytes, start: start, end: end, level: run.level, glyphs: &gs, font: font, on: cr)
+        {
+            return
+        }
         layout.text.bytes.withUnsafeBufferPointer { text in
             var item = PangoItem()
             item.offset = Int32(start)
@@ -365,6 +370,90 @@ final class PageRenderer {
                 }
             }
         }
+    }
+
+    /// Whether `showText` draws left-to-right runs itself (tests compare it with Pango's).
+    nonisolated(unsafe) static var showsTextDirectly = true
+
+    /// Shows a left-to-right run's glyphs as text exactly as `pango_cairo_show_glyph_item` does
+    /// (the same Cairo calls with the same glyph positions and clusters), without Pango's
+    /// renderer: on the drawing thread, the one a page of many runs waits for, that machinery
+    /// cost half as much again as Cairo's recording of the glyphs. False, having drawn nothing,
+    /// for what it leaves to Pango: right-to-left runs, glyphs of no font (hex boxes), no glyphs.
+    ///
+    /// As Pango's renderer: each glyph at the current point plus the advances before it and its
+    /// offsets; each cluster (glyphs of one character position, in order) with the bytes up to
+    /// the next cluster's and its glyphs but empty ones; the font installed and the text shown
+    /// inside a save and restore, then the current point set again.
+    private func showTextDirectly(
+        _ bytes: [UInt8], start: Int, end: Int, level: UInt8, glyphs gs: inout PangoGlyphString,
+        font: UnsafeMutablePointer<PangoFont>, on cr: OpaquePointer
+    ) -> Bool {
+        let n = Int(gs.num_glyphs)
+        let empty: UInt32 = 0x0FFF_FFFF  // PANGO_GLYPH_EMPTY
+        let unknown: UInt32 = 0x1000_0000  // PANGO_GLYPH_UNKNOWN_FLAG
+        guard level % 2 == 0, n > 0, let glyphInfo = gs.glyphs, let logClusters = gs.log_clusters else { return false }
+        for g in 0..<n where glyphInfo[g].glyph != empty && glyphInfo[g].glyph & unknown != 0 { return false }
+        guard let scaled = galley_font_scaled(font), cairo_scaled_font_status(scaled) == CAIRO_STATUS_SUCCESS else { return false }
+        let hadPoint = cairo_has_current_point(cr) != 0
+        var baseX = 0.0
+        var baseY = 0.0
+        cairo_get_current_point(cr, &baseX, &baseY)
+        let scale = pangoScale
+        let glyphs = [cairo_glyph_t](unsafeUninitializedCapacity: n) { out, count in
+            var position: Int32 = 0
+            count = 0
+            for g in 0..<n {
+                let info = glyphInfo[g]
+                if info.glyph != empty {
+                    let x = baseX + Double(position + info.geometry.x_offset) / scale
+                    let y = info.geometry.y_offset == 0 ? baseY : baseY + Double(info.geometry.y_offset) / scale
+                    out[count] = cairo_glyph_t(index: UInt(info.glyph), x: x, y: y)
+                    count += 1
+                }
+                position += info.geometry.width
+            }
+        }
+        cairo_save(cr)
+        cairo_set_scaled_font(cr, scaled)
+        if cairo_surface_has_show_text_glyphs(cairo_get_target(cr)) != 0 {
+            let length = end - start
+            let clusters = [cairo_text_cluster_t](unsafeUninitializedCapacity: n) { out, count in
+                count = 0
+                var clusterStart = 0
+                var g = 0
+                while g < n {
+                    let cluster = logClusters[g]
+                    var glyphCount = Int32(glyphInfo[g].glyph == empty ? 0 : 1)
+                    var next = g + 1
+                    while next < n && logClusters[next] <= cluster {
+                        if glyphInfo[next].glyph != empty { glyphCount += 1 }
+                        next += 1
+                    }
+                    let clusterEnd = next < n ? Int(logClusters[next]) : length
+                    out[count] = cairo_text_cluster_t(num_bytes: Int32(clusterEnd - clusterStart), num_glyphs: glyphCount)
+                    count += 1
+                    clusterStart = clusterEnd
+                    g = next
+                }
+            }
+            bytes.withUnsafeBufferPointer { text in
+                text.withMemoryRebound(to: CChar.self) { chars in
+                    cairo_show_text_glyphs(
+                        cr, chars.baseAddress! + start, Int32(length), glyphs, Int32(glyphs.count), clusters, Int32(clusters.count),
+                        cairo_text_cluster_flags_t(rawValue: 0))
+                }
+            }
+        } else {
+            cairo_show_glyphs(cr, glyphs, Int32(glyphs.count))
+        }
+        cairo_restore(cr)
+        if hadPoint {
+            cairo_move_to(cr, baseX, baseY)
+        } else {
+            cairo_new_sub_path(cr)
+        }
+        return true
     }
 
     /// Sets the current path to the outline of glyphs drawn with `style` from the baseline
