@@ -115,15 +115,15 @@ extension TextEngine {
     /// shadows, offsets and the like differ) are one Pango item, shaped together: Pango loads
     /// a fontset and HarfBuzz starts a buffer at every item, which a paragraph with a few spans
     /// paid for at each span's ends; kerning now applies across such a boundary as it does
-    /// inside a run. Only for Latin text (the caller's choice, `isLatinText`): where a fallback
-    /// font sets part of a paragraph (CJK, emoji), Pango gives the spaces, punctuation and
-    /// symbols after it that font within an item, and the primary font at an item's start, so
-    /// merging there would change which font sets them. The glyph runs are still cut at every style run (each keeps one style). A
-    /// cluster that crosses a style boundary (a ligature or a mark whose characters have two
-    /// styles) would leave part of a style without glyphs of its own: then nothing is written
-    /// and the result is false, and the caller shapes the paragraph again with one item per
-    /// style run, as without `mergingAlike`. Only for left-to-right paragraphs (the caller's
-    /// choice), whose items' clusters run forwards.
+    /// inside a run. The glyph runs are still cut at every style run (each keeps one style).
+    /// A cluster that crosses a style boundary (a ligature or a mark whose characters have two
+    /// styles) would leave part of a style without glyphs of its own: then nothing is written,
+    /// the result is false, and the caller shapes the paragraph again with one item per style
+    /// run. The caller merges only Latin text (`isLatinText`): it is left to right, so an item's
+    /// clusters run forwards, and set in its primary font; where a fallback font sets part of a
+    /// paragraph (CJK, emoji), Pango gives the spaces, punctuation and symbols after it that
+    /// font within an item but the primary font at an item's start, so merging there would
+    /// change which font sets them.
     private func shapeText(
         _ text: UnsafePointer<CChar>, length: Int, story: Story, paragraph p: Paragraph, hyphens: Bool,
         autoSpacing: Bool, mergingAlike: Bool, into shaped: inout ShapedText
