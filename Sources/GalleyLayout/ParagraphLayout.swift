@@ -171,12 +171,13 @@ package final class ParagraphLayout: Sendable {
     package let unhyphenated: Set<Int>
     /// The draw runs of the first lines, made ahead on a shaping thread (see `preparingDrawing`).
     let prepared: [[DrawRun]]
-    /// What the renderer made ahead for the prepared runs (see `DrawingPreparation`).
-    package let preparedForDrawing = PreparedDrawing()
+    /// What the renderer made ahead for the prepared runs (see `DrawingPreparation`); nil
+    /// when no run was prepared.
+    package let preparedForDrawing: PreparedDrawing?
 
     package init(
         text: ShapedText, lines: [LineBreak], glue: GlueModel, widths: LineWidths, unhyphenated: Set<Int> = [],
-        prepared: [[DrawRun]] = []
+        prepared: [[DrawRun]] = [], preparedForDrawing: PreparedDrawing? = nil
     ) {
         self.text = text
         self.lines = lines
@@ -184,6 +185,7 @@ package final class ParagraphLayout: Sendable {
         self.widths = widths
         self.unhyphenated = unhyphenated
         self.prepared = prepared
+        self.preparedForDrawing = preparedForDrawing
     }
 
     /// The same paragraph with the draw runs of every line made now: a shaping thread does this
@@ -192,7 +194,7 @@ package final class ParagraphLayout: Sendable {
     package func preparingDrawing() -> ParagraphLayout {
         ParagraphLayout(
             text: text, lines: lines, glue: glue, widths: widths, unhyphenated: unhyphenated,
-            prepared: lines.indices.map { makeDrawRuns(line: $0) })
+            prepared: lines.indices.map { makeDrawRuns(line: $0) }, preparedForDrawing: PreparedDrawing())
     }
 
     package var index: Int { text.index }
@@ -218,8 +220,6 @@ package final class PreparedDrawing: @unchecked Sendable {
         get { objects[line]?[run] }
         set { objects[line, default: [:]][run] = newValue }
     }
-
-    package var isEmpty: Bool { objects.isEmpty }
 }
 
 extension Range where Bound == Int {

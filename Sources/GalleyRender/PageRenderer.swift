@@ -157,7 +157,7 @@ final class PageRenderer {
             PlacedRun(
                 run: run, style: story.styles[run.style], paragraph: layout, start: x0 + run.x,
                 end: x0 + run.x + run.width, baseline: baseline,
-                shadowMask: prepared.isEmpty ? nil : prepared[line.lineIndex, k] as? ShadowMask)
+                shadowMask: prepared?[line.lineIndex, k] as? ShadowMask)
         }
         return LineRuns(line: line, runs: runs)
     }

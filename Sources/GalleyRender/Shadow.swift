@@ -244,6 +244,7 @@ extension PageRenderer {
     /// Makes, on a shaping thread, the shadow masks of a PDF build's prepared draw runs (those
     /// `drawShadow` would make) and keeps them in the paragraph (`preparedForDrawing`).
     static func prepareShadows(_ layout: ParagraphLayout, engine: TextEngine, story: Story) {
+        guard let prepared = layout.preparedForDrawing else { return }
         for line in 0..<layout.preparedLines {
             for (k, run) in layout.drawRuns(line: line).enumerated() {
                 let style = story.styles[run.style]
@@ -254,7 +255,7 @@ extension PageRenderer {
                 let mask = withGlyphString(run, style: style, storyStart: layout.storyStart) { gs in
                     shadowMask(shadow, style: style, glyphs: &gs, font: font, isPDF: true, deviceScale: 1)
                 }
-                if let mask { layout.preparedForDrawing[line, k] = mask }
+                if let mask { prepared[line, k] = mask }
             }
         }
     }

@@ -67,10 +67,18 @@ public struct TextStyle: Hashable, Sendable {
     /// Horizontal scale of glyphs from `expansion` (e^expansion).
     public var horizontalScale: Double { expansion == 0 ? 1 : exp(expansion) }
 
-    /// Hashes the fields that tell a story's styles apart cheaply (numbers, and whether the
-    /// optional parts are there); equal styles hash alike, and `==` still compares every
-    /// field. Interning a style hashes it at every span (a full hash cost several times more).
+    /// Hashes what tells a story's styles apart: the numbers, the colours and decorations, the
+    /// face and the link target (a document of posts has a style for every mention and URL it
+    /// links: without the target they would all hash alike, and interning them would take
+    /// quadratic time); for the rest (language, features, direction) only whether they are set.
+    /// Equal styles hash alike, and `==` still compares every field.
     public func hash(into hasher: inout Hasher) {
+        hasher.combine(face)
+        hasher.combine(link)
+        hasher.combine(background)
+        hasher.combine(underline)
+        hasher.combine(strikethrough)
+        hasher.combine(shadow)
         hasher.combine(size)
         hasher.combine(weight)
         hasher.combine(color.red)

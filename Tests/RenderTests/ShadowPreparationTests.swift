@@ -34,7 +34,7 @@ import Testing
                         for (k, run) in prepared.drawRuns(line: l).enumerated() {
                             let style = story.styles[run.style]
                             guard let shadow = style.shadow else { continue }
-                            let ahead = prepared.preparedForDrawing[l, k] as? ShadowMask
+                            let ahead = prepared.preparedForDrawing?[l, k] as? ShadowMask
                             if shadow.blur == 0 {
                                 #expect(ahead == nil)
                                 unblurred += 1

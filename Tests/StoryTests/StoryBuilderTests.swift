@@ -360,3 +360,35 @@ import Testing
         #expect(s.faceRequests.mapValues { "\($0)" } == ["Palatino": "2:13"])
     }
 }
+
+@Suite struct StyleHashTests {
+    // Styles that differ only in their link target, face, background, decorations or shadow hash
+    // apart: a document of posts has thousands of link styles, which interning would otherwise
+    // pile into one bucket (quadratic time).
+    @Test func stylesHashApartByWhatTellsThemApart() {
+        let base = TextStyle(face: "DejaVu Sans", size: 9, color: RGBA(0, 0, 0), language: "en")
+        var variants: [TextStyle] = []
+        for i in 0..<200 {
+            var s = base
+            s.link = "https://example.com/p/\(i)"
+            variants.append(s)
+        }
+        var other = base
+        other.face = "DejaVu Serif"
+        variants.append(other)
+        other = base
+        other.background = RGBA(1, 1, 0)
+        variants.append(other)
+        other = base
+        other.underline = Decoration(style: .wavy)
+        variants.append(other)
+        other = base
+        other.shadow = Shadow(dx: 1, dy: 1, blur: 2, color: RGBA(0.5, 0.5, 0.5))
+        variants.append(other)
+        #expect(Set(variants.map(\.hashValue)).count == variants.count)
+        // Interning them: each found again.
+        var index: [TextStyle: Int] = [:]
+        for (i, s) in variants.enumerated() { index[s] = i }
+        #expect(variants.indices.allSatisfy { index[variants[$0]] == $0 })
+    }
+}
