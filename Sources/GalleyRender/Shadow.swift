@@ -114,7 +114,7 @@ extension PageRenderer {
             }
             // The blurred mask: made ahead on a shaping thread (a PDF build), else now.
             let made =
-                placed.shadowMask
+                (target.isPDF ? placed.shadowMask : nil)
                 ?? Self.shadowMask(shadow, style: style, glyphs: &gs, font: font, isPDF: target.isPDF, deviceScale: target.deviceScale)
             guard let made else { return }
             let mask = made.surface
