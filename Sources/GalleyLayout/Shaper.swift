@@ -237,7 +237,7 @@ extension TextEngine {
         var firstChar = 0
         var crossed = false
         logAttrs.withUnsafeMutableBufferPointer { la in
-            while let n = node, !crossed {
+            while let n = node {
                 let item = n.pointee.data.assumingMemoryBound(to: PangoItem.self)
                 let offset = Int(item.pointee.offset)
                 let itemEnd = offset + Int(item.pointee.length)

@@ -23,7 +23,7 @@ extension PageRenderer {
     /// Draws the shadows of a line's runs.
     func drawShadows(_ line: LineRuns, on cr: OpaquePointer, target: Target) {
         for run in line.runs {
-            if let shadow = run.style.shadow, shadow.color.alpha > 0 { drawShadow(shadow, of: run, on: cr, target: target) }
+            if let shadow = Self.visibleShadow(run.style) { drawShadow(shadow, of: run, on: cr, target: target) }
         }
     }
 
@@ -89,10 +89,8 @@ extension PageRenderer {
     func drawShadow(_ shadow: Shadow, of placed: PlacedRun, on cr: OpaquePointer, target: Target) {
         let style = placed.style
         let font = framesetter.engine.font(placed.run.font)
-        // Colour (emoji) glyphs are images with no outline to fill: they always go through a mask.
-        let outlined = !FontRegistry.shared.isColor(placed.run.font)
         withGlyphString(placed) { gs in
-            if shadow.blur <= 0 && outlined {
+            if Self.drawsAsPath(shadow, font: placed.run.font) {
                 flushShadows(on: cr)  // in order with the masks drawn before it
                 cairo_save(cr)
                 cairo_translate(cr, shadow.dx, shadow.dy)
@@ -241,6 +239,19 @@ extension PageRenderer {
         return ShadowMask(surface: mask, width: w, height: h, pixelsPerPoint: ppp, x0: bx0, y0: by0)
     }
 
+    /// A style's shadow, unless it has none or a clear one (nothing to draw).
+    static func visibleShadow(_ style: TextStyle) -> Shadow? {
+        guard let shadow = style.shadow, shadow.color.alpha > 0 else { return nil }
+        return shadow
+    }
+
+    /// Whether a shadow of glyphs of `font` is drawn as the glyphs' outlines filled at the
+    /// offset, with no mask: unblurred, of outline glyphs. Colour (emoji) glyphs are images
+    /// with no outline to fill: they always go through a mask.
+    static func drawsAsPath(_ shadow: Shadow, font: FontKey) -> Bool {
+        shadow.blur <= 0 && !FontRegistry.shared.isColor(font)
+    }
+
     /// Makes, on a shaping thread, the shadow masks of a PDF build's prepared draw runs (those
     /// `drawShadow` would make) and keeps them in the paragraph (`preparedForDrawing`).
     static func prepareShadows(_ layout: ParagraphLayout, engine: TextEngine, story: Story) {
@@ -248,9 +259,7 @@ extension PageRenderer {
         for line in 0..<layout.preparedLines {
             for (k, run) in layout.drawRuns(line: line).enumerated() {
                 let style = story.styles[run.style]
-                guard let shadow = style.shadow, shadow.color.alpha > 0 else { continue }
-                // Unblurred shadows of outline glyphs are drawn as paths, with no mask.
-                if shadow.blur <= 0 && !FontRegistry.shared.isColor(run.font) { continue }
+                guard let shadow = visibleShadow(style), !drawsAsPath(shadow, font: run.font) else { continue }
                 let font = engine.font(run.font)
                 let mask = withGlyphString(run, style: style, storyStart: layout.storyStart) { gs in
                     shadowMask(shadow, style: style, glyphs: &gs, font: font, isPDF: true, deviceScale: 1)

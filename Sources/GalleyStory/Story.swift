@@ -70,8 +70,8 @@ public struct TextStyle: Hashable, Sendable {
     /// Hashes what tells a story's styles apart: the numbers, the colours and decorations, the
     /// face and the link target (a document of posts has a style for every mention and URL it
     /// links: without the target they would all hash alike, and interning them would take
-    /// quadratic time); for the rest (language, features, direction) only whether they are set.
-    /// Equal styles hash alike, and `==` still compares every field.
+    /// quadratic time); of the slant and the features, which kind or whether any; the language
+    /// and the direction not at all. Equal styles hash alike, and `==` still compares every field.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(face)
         hasher.combine(link)
@@ -90,10 +90,7 @@ public struct TextStyle: Hashable, Sendable {
         hasher.combine(expansion)
         hasher.combine(strokeWidth)
         hasher.combine(ligatures)
-        let flags =
-            (slant == .normal ? 0 : slant == .italic ? 1 : 2) | (background == nil ? 0 : 4) | (underline == nil ? 0 : 8)
-            | (strikethrough == nil ? 0 : 16) | (shadow == nil ? 0 : 32) | (link == nil ? 0 : 64) | (features.isEmpty ? 0 : 128)
-        hasher.combine(flags)
+        hasher.combine((slant == .normal ? 0 : slant == .italic ? 1 : 2) | (features.isEmpty ? 0 : 4))
     }
 }
 
