@@ -93,7 +93,8 @@ public enum Export {
         return pages
     }
 
-    /// Lays out the story up to page `number` and writes that page as a PNG at `dpi`, on white.
+    /// Lays out the story up to page `number` and writes that page as a PNG at `dpi`, on the
+    /// template's paper (on white, when the paper is translucent or none).
     /// Throws when the page does not exist (saying how many there are).
     public static func png(_ framesetter: Framesetter, page number: Int, to path: String, dpi: Double) throws(RenderError) {
         var found: Page?

@@ -50,6 +50,7 @@ final class PageRenderer {
         // Each page of a story with links is therefore one `Part` element holding the page's
         // content and its links: a complete structure tree, in reading order.
         let tagged = target.isPDF && !links.links.isEmpty
+        drawPaper(page, on: cr)
         if tagged { cairo_tag_begin(cr, "Part", nil) }
         for image in page.floats + page.frames.flatMap(\.images) { try draw(image, on: cr) }
         let lines = page.frames.flatMap { frame in frame.lines.map { place($0) } }
@@ -71,6 +72,19 @@ final class PageRenderer {
             emitLinks(lines, on: cr)
             cairo_tag_end(cr, "Part")
         }
+    }
+
+    /// Fills the page with the template's paper colour, first. Besides being what the page
+    /// looks like, in a PDF this makes Cairo's analysis of each later drawing operation cheap:
+    /// it adds every operation's extents to a region of the page, at a cost that grows with
+    /// the region's complexity (a page of lines is a region of many bands) unless the region
+    /// is already one rectangle that holds the new extents — the page, once the paper is
+    /// drawn. Typesetting en-large costs about 2 % fewer instructions with paper than without.
+    private func drawPaper(_ page: Page, on cr: OpaquePointer) {
+        guard let paper = framesetter.template.pageColor else { return }
+        setColor(paper, on: cr)
+        cairo_rectangle(cr, 0, 0, page.width, page.height)
+        cairo_fill(cr)
     }
 
     /// Runs `body` in the line's own space: the page for ordinary lines; for a vertical line,

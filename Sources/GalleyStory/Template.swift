@@ -90,6 +90,10 @@ public struct Template: Equatable, Sendable {
     public var summary: String
     /// Page size in points. JSON key `page`.
     public var pageWidth: Double, pageHeight: Double
+    /// The paper: every page is filled with it before anything is drawn, in the PDF as in PNG
+    /// previews; `nil` (JSON `"none"`, or a fully transparent colour) leaves PDF pages
+    /// transparent. JSON key `page.color`.
+    public var pageColor: RGBA? = .white
     /// JSON key `margins`.
     public var margins: EdgeInsets
     /// Number of text columns, 1 to 12. JSON key `columns`.

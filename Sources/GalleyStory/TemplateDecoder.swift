@@ -69,7 +69,7 @@ enum TemplateSchema {
 
     /// Keys whose value is an object, with the keys that object may hold.
     static let objectKeys: [String: [String]] = [
-        "page": ["size", "orientation", "width", "height"],
+        "page": ["size", "orientation", "width", "height", "color"],
         "margins": ["top", "right", "bottom", "left"],
         "body": ["face", "size", "leading", "color"],
         "footer": ["enabled", "text", "face", "size", "color"],
@@ -229,6 +229,7 @@ struct TemplateDecoder {
                 sizeMember = m
             case "orientation": orientation = try choice(path, m.value, what: "orientation", ["portrait", "landscape"])
             case "width": width = try length(path, m.value, atLeastZero: false)
+            case "color": template.pageColor = try paper(path, m.value)
             default: height = try length(path, m.value, atLeastZero: false)
             }
         }
@@ -445,6 +446,13 @@ struct TemplateDecoder {
             message += "; use \(list)"
         }
         throw TemplateSpot(origin, v).error(message, key: path)
+    }
+
+    /// The page colour: a colour, or `"none"` for no paper (as is a colour with no opacity).
+    private func paper(_ path: String, _ v: JSONValue) throws(Diagnostic) -> RGBA? {
+        if case .string(let s) = v.kind, s.trimmed().lowercased() == "none" { return nil }
+        let c = try color(path, v)
+        return c.alpha > 0 ? c : nil
     }
 
     private func color(_ path: String, _ v: JSONValue) throws(Diagnostic) -> RGBA {

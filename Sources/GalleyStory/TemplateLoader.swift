@@ -12,7 +12,7 @@ import Glibc
 ///   "name": "magazine",
 ///   "description": "A4, two columns, DejaVu Serif 10/12, justified",
 ///   "extends": "magazine",
-///   "page": {"size": "A4", "orientation": "portrait"},
+///   "page": {"size": "A4", "orientation": "portrait", "color": "white"},
 ///   "margins": "15mm",
 ///   "columns": 2,
 ///   "gutter": "6mm",
@@ -55,7 +55,8 @@ import Glibc
 ///   letter legal tabloid (11 × 17 in) ledger (17 × 11 in). Without `orientation` a size keeps
 ///   its usual shape; `portrait` puts the long side upright, `landscape` across (and also
 ///   applies to an inherited or explicit width and height). Given alone, `width` or `height`
-///   keeps the other side from the base.
+///   keeps the other side from the base. `color` is the paper (default white), filled on every
+///   page before anything else; `"none"` leaves PDF pages transparent (PNG previews are on white).
 /// * Lengths (`margins`, `gutter`, sizes, spacing, page sides) are a number of points or a
 ///   string with a unit: pt, mm, cm, in, pc, px (see `LengthParser`).
 /// * `margins`: one length for all sides, or an object with any of top, right, bottom, left.
@@ -165,11 +166,12 @@ public enum TemplateLoader {
             if pattern { pairs.append(("url", q(s.url))) }
             return object(pairs)
         }
+        let paper = q(t.pageColor.map(ColorParser.format) ?? "none")
         let page: String
         if let (size, orientation) = pageSize(width: t.pageWidth, height: t.pageHeight) {
-            page = object([("size", q(size.rawValue)), ("orientation", q(orientation))])
+            page = object([("size", q(size.rawValue)), ("orientation", q(orientation)), ("color", paper)])
         } else {
-            page = object([("width", len(t.pageWidth)), ("height", len(t.pageHeight))])
+            page = object([("width", len(t.pageWidth)), ("height", len(t.pageHeight)), ("color", paper)])
         }
         let m = t.margins
         let margins =

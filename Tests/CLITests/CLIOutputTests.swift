@@ -142,7 +142,7 @@ private func inspectJSON(_ args: [String], stdin: [UInt8] = []) -> [String: Any]
         let dir = inputFolder(#"{"extends": "pocket", "columns": 2}"#, name: "t.json")
         let r = run(["templates", "--show", dir.file("t.json")])
         #expect(r.status == 0)
-        #expect(r.output.contains(#""page": {"size": "A5", "orientation": "portrait"},"#))
+        #expect(r.output.contains(#""page": {"size": "A5", "orientation": "portrait", "color": "white"},"#))
         #expect(r.output.contains("\"columns\": 2,\n"))
     }
 

@@ -822,14 +822,14 @@ private let a4 = (width: 210 * mm, height: 297 * mm)
         t.pageWidth = 500
         t.margins.left = 10
         let text = TemplateLoader.encode(t)
-        #expect(text.contains(#""page": {"width": 500, "height": "297mm"}"#))
+        #expect(text.contains(#""page": {"width": 500, "height": "297mm", "color": "white"}"#))
         #expect(text.contains(#""margins": {"top": "15mm", "right": "15mm", "bottom": "15mm", "left": 10}"#))
         #expect(decoded(text) == t)
     }
     // A landscape page is written as a size and orientation.
     @Test func landscape() {
         let t = decoded(#"{"page": {"size": "A5", "orientation": "landscape"}}"#)!
-        #expect(TemplateLoader.encode(t).contains(#""page": {"size": "A5", "orientation": "landscape"}"#))
+        #expect(TemplateLoader.encode(t).contains(#""page": {"size": "A5", "orientation": "landscape", "color": "white"}"#))
     }
     // The output lists keys in schema order, one per line, and ends with a newline.
     @Test func keyOrder() throws {
