@@ -36,6 +36,15 @@ private func ours(_ format: String, _ d: Double, size: Int = 96) -> (String, Int
         for v in values {
             #expect(ours("%f", v).0 == glibc("%f", v), "\(v)")
         }
+        // "%.*f" at every precision, ours up to 6 and glibc's beyond.
+        var buffer = [CChar](repeating: 0, count: 96)
+        for (i, v) in values.enumerated() {
+            let digits = Int32(i % 9)
+            _ = galley_format_precision(&buffer, buffer.count, digits, v)
+            var expected = [CChar](repeating: 0, count: 96)
+            _ = withVaList([digits, v]) { vsnprintf(&expected, expected.count, "%.*f", $0) }
+            #expect(String(cString: buffer) == String(cString: expected), "\(v) to \(digits)")
+        }
     }
 
     @Test func integersAndZerosLikeGlibc() {
@@ -47,6 +56,10 @@ private func ours(_ format: String, _ d: Double, size: Int = 96) -> (String, Int
         for v in [0, 1, -1, Int.max, Int.min, 1_234_567_890_123] {
             _ = galley_format_long(&buffer, buffer.count, v)
             #expect(String(cString: buffer) == glibc("%ld", v))
+        }
+        for v in [0, 7, -7, 15, 1_234_567_890, 12_345_678_901, -123_456_789_012, Int.max, Int.min] {
+            _ = galley_format_offset(&buffer, buffer.count, v)
+            #expect(String(cString: buffer) == glibc("%010ld", v), "\(v)")
         }
         for v: UInt32 in [0, 1, 0xF, 0x10, 0xABC, 0xFFFF, 0x1_0000, 0xDEAD_BEEF] {
             for width: Int32 in [0, 1, 2, 4, 6, 8] {

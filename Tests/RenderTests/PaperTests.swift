@@ -11,7 +11,9 @@ import Testing
     private func pdfPage(_ dir: TemporaryDirectory, _ args: [String], page: Int = 1) throws -> PNGPixels {
         let r = run(["build", dir.file("t.txt"), "-o", dir.file("t.pdf"), "-q"] + args)
         #expect(r.status == 0, "\(r.stderr)")
-        let p = tool("pdftocairo", ["-png", "-transp", "-r", "36", "-f", "\(page)", "-l", "\(page)", "-singlefile", dir.file("t.pdf"), dir.file("p")])
+        let p = tool(
+            "pdftocairo",
+            ["-png", "-transp", "-r", "36", "-f", "\(page)", "-l", "\(page)", "-singlefile", dir.file("t.pdf"), dir.file("p")])
         #expect(p.status == 0, "\(p.output)")
         return try PNGPixels(path: dir.file("p.png"))
     }

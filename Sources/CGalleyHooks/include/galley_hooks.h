@@ -22,6 +22,10 @@ int galley_deflate_init_whole(z_streamp strm);
 int galley_format_double(char *buffer, size_t size, const char *format, double d);
 int galley_format_int(char *buffer, size_t size, int v);
 int galley_format_long(char *buffer, size_t size, long v);
+/* "%.*f" with `digits` decimals. */
+int galley_format_precision(char *buffer, size_t size, int digits, double d);
+/* "%010ld", as the cross-reference table's offsets. */
+int galley_format_offset(char *buffer, size_t size, long v);
 /* "%04x" when width is 4, else "%0*x". */
 int galley_format_hex(char *buffer, size_t size, int width, unsigned int v);
 /* Notes a shadow mask (8-bit alpha rows) about to be drawn into a PDF on this thread: at the
