@@ -29,6 +29,13 @@ final class PageRenderer {
     var linkTargets: [Int: [UInt8]] = [:]
     /// The tag attributes of the link being emitted (reused: see `emitLinks`).
     var linkAttributes: [UInt8] = []
+    /// Where `showTextDirectly` puts the glyphs and clusters it hands Cairo: grown as needed and
+    /// reused (an array made for each run cost a generic allocation with a type metadata lookup
+    /// each time, a fifth of what Cairo's recording of the run costs).
+    private var scratchGlyphs = UnsafeMutableBufferPointer<cairo_glyph_t>(start: nil, count: 0)
+    private var scratchClusters = UnsafeMutableBufferPointer<cairo_text_cluster_t>(start: nil, count: 0)
+    /// The story's styles as placed runs hold them, each made when a run first has it.
+    private var sharedStyles: [SharedStyle?]
     /// The glyph carrying the characters of colour emoji in a PDF (see `extractableText`):
     /// nil until looked up, then the glyph, or nil when the body face has none.
     private var blankGlyph: UInt??
@@ -38,6 +45,20 @@ final class PageRenderer {
         self.images = ImageStore(file: framesetter.file)
         self.story = framesetter.story
         self.links = LinkIndex(story: framesetter.story)
+        self.sharedStyles = Array(repeating: nil, count: framesetter.story.styles.count)
+    }
+
+    deinit {
+        scratchGlyphs.deallocate()
+        scratchClusters.deallocate()
+    }
+
+    /// Style `index` of the story, shared.
+    private func sharedStyle(_ index: Int) -> SharedStyle {
+        if let s = sharedStyles[index] { return s }
+        let s = SharedStyle(story.styles[index])
+        sharedStyles[index] = s
+        return s
     }
 
     /// Draws one page onto `cr`, whose user space is the page in points.
@@ -60,8 +81,9 @@ final class PageRenderer {
         for line in lines {
             try inLineSpace(line, cr) { () throws(RenderError) in
                 drawDecorations(line, kind: .underline, on: cr)
-                for run in Self.glyphRuns(line.runs) { drawGlyphs(run, on: cr, target: target) }
-                for run in line.runs {
+                Self.forEachGlyphRun(line.runs) { drawGlyphs($0, on: cr, target: target) }
+                for k in line.runs.indices where !line.runs[k].run.attachments.isEmpty {
+                    let run = line.runs[k]
                     for a in run.run.attachments { try drawAttachment(a.attachment, x: run.start + a.x, baseline: run.runBaseline, on: cr) }
                 }
                 drawDecorations(line, kind: .strikethrough, on: cr)
@@ -169,7 +191,7 @@ final class PageRenderer {
         let prepared = layout.preparedForDrawing
         let runs = layout.drawRuns(line: line.lineIndex).enumerated().map { k, run in
             PlacedRun(
-                run: run, style: story.styles[run.style], paragraph: layout, start: x0 + run.x,
+                run: run, sharedStyle: sharedStyle(run.style), paragraph: layout, start: x0 + run.x,
                 end: x0 + run.x + run.width, baseline: baseline,
                 shadowMask: prepared?[line.lineIndex, k] as? ShadowMask)
         }
@@ -186,43 +208,67 @@ final class PageRenderer {
     /// build, most of it Cairo's bookkeeping per operation on the drawing thread. Backgrounds,
     /// shadows, decorations and links keep the placed runs.
     static func glyphRuns(_ runs: [PlacedRun]) -> [PlacedRun] {
-        guard runs.count > 1 else { return runs }
         var out: [PlacedRun] = []
         out.reserveCapacity(runs.count)
-        for next in runs {
-            let i = out.count - 1
-            guard i >= 0, drawnAlike(out[i], next) else {
-                out.append(next)
-                continue
-            }
-            // Merged in place (no copy of the run held meanwhile): the first merge copies the
-            // run's glyphs once, later ones append to them.
-            // The second run starts where the first ends, up to rounding: the first run's last
-            // glyph takes up the difference, so every glyph stays where the layout put it.
-            let gap = Int32(((next.start - out[i].end) * pangoScale).rounded())
-            if gap != 0 { out[i].run.glyphs[out[i].run.glyphs.count - 1].geometry.width += gap }
-            out[i].run.glyphs += next.run.glyphs
-            out[i].run.clusters += next.run.clusters
-            out[i].run.storyRange = out[i].run.storyRange.lowerBound..<next.run.storyRange.upperBound
-            out[i].run.width = next.end - out[i].start
-            out[i].end = next.end
+        forEachGlyphRun(runs) { out.append($0) }
+        return out
+    }
+
+    /// Calls `body` with each of `glyphRuns(runs)` in turn, without making the list: a run
+    /// that joins no neighbour is passed as it is, neighbours that join as one run whose glyph
+    /// and cluster arrays are made once at their full size.
+    static func forEachGlyphRun(_ runs: [PlacedRun], _ body: (PlacedRun) -> Void) {
+        let n = runs.count
+        var i = 0
+        while i < n {
+            var j = i + 1
+            while j < n && drawnAlike(runs[j - 1], runs[j]) { j += 1 }
+            if j == i + 1 { body(runs[i]) } else { body(joined(runs, i..<j)) }
+            i = j
         }
+    }
+
+    /// Neighbouring runs that draw alike as one. Each run starts where the one before it ends,
+    /// up to rounding: that run's last glyph takes up the difference, so every glyph stays where
+    /// the layout put it.
+    private static func joined(_ runs: [PlacedRun], _ range: Range<Int>) -> PlacedRun {
+        var count = 0
+        for k in range { count += runs[k].run.glyphs.count }
+        var glyphs: [PangoGlyphInfo] = []
+        var clusters: [Int32] = []
+        glyphs.reserveCapacity(count)
+        clusters.reserveCapacity(count)
+        for k in range {
+            if k > range.lowerBound {
+                let gap = Int32(((runs[k].start - runs[k - 1].end) * pangoScale).rounded())
+                if gap != 0 { glyphs[glyphs.count - 1].geometry.width += gap }
+            }
+            glyphs += runs[k].run.glyphs
+            clusters += runs[k].run.clusters
+        }
+        let last = range.upperBound - 1
+        var out = runs[range.lowerBound]
+        out.run.glyphs = glyphs
+        out.run.clusters = clusters
+        out.run.storyRange = out.run.storyRange.lowerBound..<runs[last].run.storyRange.upperBound
+        out.run.width = runs[last].end - out.start
+        out.end = runs[last].end
         return out
     }
 
     /// Whether `b`, placed right after `a`, draws its glyphs as `a` does and can join it.
+    /// (Fields are read in place: a copy of a run or its style would retain its arrays and
+    /// strings, for every pair of neighbours on a page.)
     private static func drawnAlike(_ a: PlacedRun, _ b: PlacedRun) -> Bool {
-        let x = a.run
-        let y = b.run
-        guard x.font == y.font, x.level == y.level, x.level % 2 == 0, !x.isHyphen, !y.isHyphen, !x.glyphs.isEmpty,
-            !y.glyphs.isEmpty, !x.storyRange.isEmpty, x.storyRange.upperBound == y.storyRange.lowerBound,
+        guard a.run.font == b.run.font, a.run.level == b.run.level, a.run.level % 2 == 0, !a.run.isHyphen, !b.run.isHyphen,
+            !a.run.glyphs.isEmpty, !b.run.glyphs.isEmpty, !a.run.storyRange.isEmpty,
+            a.run.storyRange.upperBound == b.run.storyRange.lowerBound,
             a.paragraph.storyStart == b.paragraph.storyStart, a.runBaseline == b.runBaseline,
-            !FontRegistry.shared.isColor(x.font)
+            a.style.color == b.style.color, a.style.strokeWidth == b.style.strokeWidth,
+            a.style.strokeColor == b.style.strokeColor, a.style.obliqueness == b.style.obliqueness,
+            a.style.horizontalScale == b.style.horizontalScale
         else { return false }
-        let s = a.style
-        let t = b.style
-        return s.color == t.color && s.strokeWidth == t.strokeWidth && s.strokeColor == t.strokeColor
-            && s.obliqueness == t.obliqueness && s.horizontalScale == t.horizontalScale
+        return !FontRegistry.shared.isColor(a.run.font)
     }
 
     /// Draws a run's glyphs: the fill as text (so the PDF keeps it selectable and searchable),
@@ -414,52 +460,57 @@ final class PageRenderer {
         var baseY = 0.0
         cairo_get_current_point(cr, &baseX, &baseY)
         let scale = pangoScale
-        let glyphs = [cairo_glyph_t](unsafeUninitializedCapacity: n) { out, count in
-            var position: Int32 = 0
-            count = 0
-            for g in 0..<n {
-                let info = glyphInfo[g]
-                if info.glyph != empty {
-                    let x = baseX + Double(position + info.geometry.x_offset) / scale
-                    let y = info.geometry.y_offset == 0 ? baseY : baseY + Double(info.geometry.y_offset) / scale
-                    out[count] = cairo_glyph_t(index: UInt(info.glyph), x: x, y: y)
-                    count += 1
-                }
-                position += info.geometry.width
+        if scratchGlyphs.count < n {
+            let capacity = max(n, 2 * scratchGlyphs.count, 256)
+            scratchGlyphs.deallocate()
+            scratchClusters.deallocate()
+            scratchGlyphs = .allocate(capacity: capacity)
+            scratchClusters = .allocate(capacity: capacity)
+        }
+        let glyphs = scratchGlyphs.baseAddress!
+        var glyphCount = 0
+        var position: Int32 = 0
+        for g in 0..<n {
+            let info = glyphInfo[g]
+            if info.glyph != empty {
+                let x = baseX + Double(position + info.geometry.x_offset) / scale
+                let y = info.geometry.y_offset == 0 ? baseY : baseY + Double(info.geometry.y_offset) / scale
+                glyphs[glyphCount] = cairo_glyph_t(index: UInt(info.glyph), x: x, y: y)
+                glyphCount += 1
             }
+            position += info.geometry.width
         }
         cairo_save(cr)
         cairo_set_scaled_font(cr, scaled)
         if cairo_surface_has_show_text_glyphs(cairo_get_target(cr)) != 0 {
             let length = end - start
-            let clusters = [cairo_text_cluster_t](unsafeUninitializedCapacity: n) { out, count in
-                count = 0
-                var clusterStart = 0
-                var g = 0
-                while g < n {
-                    let cluster = logClusters[g]
-                    var glyphCount = Int32(glyphInfo[g].glyph == empty ? 0 : 1)
-                    var next = g + 1
-                    while next < n && logClusters[next] <= cluster {
-                        if glyphInfo[next].glyph != empty { glyphCount += 1 }
-                        next += 1
-                    }
-                    let clusterEnd = next < n ? Int(logClusters[next]) : length
-                    out[count] = cairo_text_cluster_t(num_bytes: Int32(clusterEnd - clusterStart), num_glyphs: glyphCount)
-                    count += 1
-                    clusterStart = clusterEnd
-                    g = next
+            let clusters = scratchClusters.baseAddress!
+            var clusterCount = 0
+            var clusterStart = 0
+            var g = 0
+            while g < n {
+                let cluster = logClusters[g]
+                var inCluster = Int32(glyphInfo[g].glyph == empty ? 0 : 1)
+                var next = g + 1
+                while next < n && logClusters[next] <= cluster {
+                    if glyphInfo[next].glyph != empty { inCluster += 1 }
+                    next += 1
                 }
+                let clusterEnd = next < n ? Int(logClusters[next]) : length
+                clusters[clusterCount] = cairo_text_cluster_t(num_bytes: Int32(clusterEnd - clusterStart), num_glyphs: inCluster)
+                clusterCount += 1
+                clusterStart = clusterEnd
+                g = next
             }
             bytes.withUnsafeBufferPointer { text in
                 text.withMemoryRebound(to: CChar.self) { chars in
                     cairo_show_text_glyphs(
-                        cr, chars.baseAddress! + start, Int32(length), glyphs, Int32(glyphs.count), clusters, Int32(clusters.count),
+                        cr, chars.baseAddress! + start, Int32(length), glyphs, Int32(glyphCount), clusters, Int32(clusterCount),
                         cairo_text_cluster_flags_t(rawValue: 0))
                 }
             }
         } else {
-            cairo_show_glyphs(cr, glyphs, Int32(glyphs.count))
+            cairo_show_glyphs(cr, glyphs, Int32(glyphCount))
         }
         cairo_restore(cr)
         if hadPoint {

@@ -5,7 +5,11 @@ import GalleyStory
 /// A draw run with its page geometry and style: what every layer of a page draws from.
 struct PlacedRun {
     var run: DrawRun
-    var style: TextStyle
+    /// The run's style, shared with every run of that style (see `SharedStyle`).
+    let sharedStyle: SharedStyle
+    var style: TextStyle {
+        _read { yield sharedStyle.value }
+    }
     /// The shaped paragraph the run comes from (its text, for the PDF's text mapping).
     var paragraph: ParagraphLayout
     /// Left and right ends of the run's advance on the page, points (justification included).
@@ -18,6 +22,14 @@ struct PlacedRun {
 
     /// The run's own baseline: the line's, raised by the baseline offset (negative lowers).
     var runBaseline: Double { baseline - style.baselineOffset }
+}
+
+/// A style held by reference. A page's runs are passed and kept in lists many times over while
+/// it is drawn, in layer after layer; with the style inline each copy of a run also copied
+/// some 300 bytes and retained the style's four strings and lists.
+final class SharedStyle {
+    let value: TextStyle
+    init(_ value: TextStyle) { self.value = value }
 }
 
 /// A placed line and its runs in visual order, left to right.
