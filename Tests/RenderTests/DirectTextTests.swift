@@ -33,4 +33,25 @@ import Testing
         #expect(!pango.pdf.isEmpty && direct.pdf == pango.pdf)
         #expect(!pango.png.isEmpty && direct.png == pango.png)
     }
+
+    // Lines of several hundred glyphs, a run each (past the first size of the renderer's
+    // scratch buffers, which then grow), after short ones: the same bytes either way.
+    @Test func longRunsSameBytes() throws {
+        var template = attributeTemplate(width: 1400, height: 300)
+        template.body = TextSpec(face: "DejaVu Sans", size: 4, leading: 5, color: .black)
+        let markup = "Short line.\n" + String(repeating: "Words of a very long line set small, ", count: 60) + "end.\nAnother short one."
+        func build() throws -> Data {
+            let fs = framesetter(markup, template: template)
+            let dir = TemporaryDirectory("direct")
+            return try Data(contentsOf: URL(fileURLWithPath: try renderPDF(fs, in: dir)))
+        }
+        let fs = framesetter(markup, template: template)
+        let runs = pages(of: fs)[0].frames.flatMap(\.lines).map { $0.paragraph.drawRuns(line: $0.lineIndex).map(\.glyphs.count).max() ?? 0 }
+        #expect(runs.max()! > 600, "\(runs)")
+        PageRenderer.showsTextDirectly = false
+        let pango = try build()
+        PageRenderer.showsTextDirectly = true
+        let direct = try build()
+        #expect(!pango.isEmpty && direct == pango)
+    }
 }
