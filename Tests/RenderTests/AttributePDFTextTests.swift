@@ -106,7 +106,7 @@ private func everyAttribute(template: Template) -> Framesetter {
     }
 
     // Not a timing test: each shadowed run is one mask image at the resolution its blur needs
-    // (1 px per σ = blur / 2, between 72 and 300 ppi), so a page of shadowed text has bounded
+    // (0.75 px per σ = blur / 2, between 72 and 300 ppi), so a page of shadowed text has bounded
     // memory and file size.
     @Test func shadowMasksBounded() throws {
         let text = plainParagraphs(2)
@@ -126,7 +126,7 @@ private func everyAttribute(template: Template) -> Framesetter {
             #expect(masks.count == lines, "blur \(blur): \(masks.count) masks for \(lines) lines")
             for m in masks {
                 let ppi = Double(m[12]) ?? 0
-                let needed = min(300, max(72, 1 / (blur / 2) * 72))
+                let needed = min(300, max(72, 0.75 / (blur / 2) * 72))
                 #expect(abs(ppi - needed) <= 1, "blur \(blur): \(ppi) ppi, \(needed) needed")
             }
             let size = (try FileManager.default.attributesOfItem(atPath: pdf)[.size] as? Int) ?? 0

@@ -72,6 +72,66 @@ import Testing
         }
     }
 
+    // The Gaussian's kernel for small σ: symmetric, summing to exactly 1 (65536), with the
+    // variance of σ.
+    @Test func smallBlurKernel() {
+        for sigma in [0.2, 0.5, 0.79, 0.8, 1.0, 1.5, 1.99] {
+            let k = ShadowBlur.kernel(sigma: sigma)
+            let r = k.count / 2
+            #expect(k.count % 2 == 1 && k.reduce(0, +) == 65536, "σ \(sigma)")
+            #expect((0..<r).allSatisfy { k[$0] == k[k.count - 1 - $0] && k[$0] <= k[$0 + 1] }, "σ \(sigma): \(k)")
+            let variance = (0..<k.count).reduce(0.0) { $0 + Double(k[$1]) / 65536 * Double(($1 - r) * ($1 - r)) }
+            #expect(abs(variance.squareRoot() - sigma) < 0.05 * sigma + 0.02, "σ \(sigma): \(variance.squareRoot())")
+        }
+    }
+
+    // A line blurred at any σ spreads as a Gaussian of that σ (within a tenth): the exact
+    // kernel below 2 pixels (where three box passes of whole-pixel widths would make a σ of 1
+    // pixel 1.4), box passes from there.
+    @Test func blurWidthIsSigma() {
+        for sigma in [0.75, 1.0, 1.5, 2.5, 4.0, 8.0] {
+            let w = 81
+            let h = 81
+            var data = [UInt8](repeating: 0, count: w * h)
+            for y in 0..<h { data[y * w + 40] = 255 }
+            data.withUnsafeMutableBufferPointer { ShadowBlur.apply($0.baseAddress!, width: w, height: h, stride: w, sigma: sigma) }
+            // The middle row's spread along x (a vertical line: the vertical pass leaves it be).
+            let row = (0..<w).map { Double(data[40 * w + $0]) }
+            let total = row.reduce(0, +)
+            let variance = row.enumerated().reduce(0.0) { $0 + $1.element * Double(($1.offset - 40) * ($1.offset - 40)) } / total
+            #expect(abs(variance.squareRoot() - sigma) < 0.1 * sigma, "σ \(sigma): spread \(variance.squareRoot())")
+        }
+    }
+
+    // The kernel blur gives what its definition gives: each pixel the rounded weighted sum of
+    // its row's pixels around it, then its column's, pixels outside counting 0.
+    @Test func kernelBlurMatchesTheDefinition() {
+        var generator = SplitMix(seed: 11)
+        for (w, h, sigma) in [(1, 1, 0.5), (6, 4, 0.75), (37, 23, 1.0), (9, 30, 1.8)] {
+            let stride = w + 2
+            var data = (0..<stride * h).map { i in i % stride < w ? UInt8(truncatingIfNeeded: generator.next()) : 0 }
+            let k = ShadowBlur.kernel(sigma: sigma)
+            let r = k.count / 2
+            var rows = data
+            for y in 0..<h {
+                for x in 0..<w {
+                    let sum = (-r...r).reduce(0) { s, i in (0..<w).contains(x + i) ? s + Int(data[y * stride + x + i]) * Int(k[i + r]) : s }
+                    rows[y * stride + x] = UInt8(min(255, (sum + 32768) >> 16))
+                }
+            }
+            var expected = rows
+            for y in 0..<h {
+                for x in 0..<w {
+                    let sum = (-r...r).reduce(0) { s, i in (0..<h).contains(y + i) ? s + Int(rows[(y + i) * stride + x]) * Int(k[i + r]) : s
+                    }
+                    expected[y * stride + x] = UInt8(min(255, (sum + 32768) >> 16))
+                }
+            }
+            data.withUnsafeMutableBufferPointer { ShadowBlur.apply($0.baseAddress!, width: w, height: h, stride: stride, sigma: sigma) }
+            #expect(data == expected, "\(w)×\(h) σ \(sigma)")
+        }
+    }
+
     // Cairo's attribute strings escape ' and \ with a backslash.
     @Test func attributeEscaping() {
         #expect(LinkAttributes.escape("a'b\\c") == "a\\'b\\\\c")

@@ -10,4 +10,10 @@
  * than `width` (the image is then unchanged). */
 int galley_box_blur(uint8_t *data, int width, int height, int stride, int radius, int passes);
 
+/* Blurs an 8-bit single-channel image in place with a separable kernel of 2 × `radius` + 1
+ * weights in 16.16 fixed point (summing to 65536): rows, then columns; pixels outside count as 0,
+ * each output is rounded. Bytes between `width` and `stride` are left alone. Returns 0, or -1
+ * when out of memory or `stride` is less than `width` (the image is then unchanged). */
+int galley_kernel_blur(uint8_t *data, int width, int height, int stride, const uint32_t *weights, int radius);
+
 #endif
