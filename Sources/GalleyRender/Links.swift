@@ -83,15 +83,16 @@ extension PageRenderer {
     /// writes them as the annotation's QuadPoints, their union as its Rect). Rectangles are in
     /// page points, y down, as Cairo's `rect` attribute wants them: the PDF's user space is the
     /// page, so no transform applies. The attributes are written as bytes into one reused
-    /// buffer, each link's target once per document.
+    /// buffer, each target once per document.
     func emitLinks(_ lines: [LineRuns], on cr: OpaquePointer) {
         for (link, rects) in linkRects(lines) {
-            if linkTargets[link] == nil {
-                let uri = LinkAttributes.escape(LinkAttributes.uri(links.links[link].uri))
-                linkTargets[link] = Array("uri='\(uri)' rect=[".utf8)
+            let target = links.links[link].uri
+            if linkTargets[target] == nil {
+                let uri = LinkAttributes.escape(LinkAttributes.uri(target))
+                linkTargets[target] = Array("uri='\(uri)' rect=[".utf8)
             }
             linkAttributes.removeAll(keepingCapacity: true)
-            linkAttributes += linkTargets[link]!
+            linkAttributes += linkTargets[target]!
             for (n, r) in rects.enumerated() {
                 if n > 0 { linkAttributes.append(0x20) }
                 Self.appendDecimal(r.x, to: &linkAttributes)

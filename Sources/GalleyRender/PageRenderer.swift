@@ -25,8 +25,8 @@ final class PageRenderer {
     private var drawingPDF = false
     /// Shadow masks waiting to be painted together (PDF; see `flushShadows(on:)`).
     var pendingShadows = PendingShadows()
-    /// Each link's `uri='…'` tag attribute, made the first time the link is drawn.
-    var linkTargets: [Int: [UInt8]] = [:]
+    /// Each link target's `uri='…'` tag attribute, made the first time a link to it is drawn.
+    var linkTargets: [String: [UInt8]] = [:]
     /// The tag attributes of the link being emitted (reused: see `emitLinks`).
     var linkAttributes: [UInt8] = []
     /// Where `showTextDirectly` puts the glyphs and clusters it hands Cairo: grown as needed and
