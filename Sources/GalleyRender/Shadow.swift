@@ -271,11 +271,11 @@ extension PageRenderer {
     }
 }
 
-/// The blur of shadow masks: a Gaussian of σ pixels. Under 2 pixels the Gaussian's own weights
-/// (out to ⌈2.5 σ⌉ pixels, 99 % of it or more, normalised; under 0.8 pixel three weights of its
-/// variance); from 2 pixels three box passes
-/// (`BoxBlur`), whose cost does not grow with σ and whose whole-pixel widths then come within a
-/// pixel of it. (Three box passes at a σ of 1 pixel would blur as a σ of 1.4.)
+/// The blur of shadow masks: a Gaussian of σ pixels. Under 2 pixels, the Gaussian's own weights
+/// (out to ⌈2.5 σ⌉ pixels, 99 % of it or more, normalised; under 0.8 pixel, three weights of its
+/// variance). From 2 pixels, three box passes (`BoxBlur`): their cost does not grow with σ, and
+/// their whole-pixel widths then come within a pixel of it (at a σ of 1 pixel they would blur as
+/// a σ of 1.4, at 0.75 not at all).
 enum ShadowBlur {
     /// The σ, in pixels, from which three box passes blur.
     static let boxFrom = 2.0
