@@ -112,20 +112,19 @@ import Testing
             var data = (0..<stride * h).map { i in i % stride < w ? UInt8(truncatingIfNeeded: generator.next()) : 0 }
             let k = ShadowBlur.kernel(sigma: sigma)
             let r = k.count / 2
+            // The rounded weighted sum of `count` pixels around `at` (`pixel(i)` is the i-th).
+            func blurred(at: Int, count: Int, _ pixel: (Int) -> UInt8) -> UInt8 {
+                var sum = 32768
+                for i in -r...r where (0..<count).contains(at + i) { sum += Int(pixel(at + i)) * Int(k[i + r]) }
+                return UInt8(min(255, sum >> 16))
+            }
             var rows = data
             for y in 0..<h {
-                for x in 0..<w {
-                    let sum = (-r...r).reduce(0) { s, i in (0..<w).contains(x + i) ? s + Int(data[y * stride + x + i]) * Int(k[i + r]) : s }
-                    rows[y * stride + x] = UInt8(min(255, (sum + 32768) >> 16))
-                }
+                for x in 0..<w { rows[y * stride + x] = blurred(at: x, count: w) { data[y * stride + $0] } }
             }
             var expected = rows
             for y in 0..<h {
-                for x in 0..<w {
-                    let sum = (-r...r).reduce(0) { s, i in (0..<h).contains(y + i) ? s + Int(rows[(y + i) * stride + x]) * Int(k[i + r]) : s
-                    }
-                    expected[y * stride + x] = UInt8(min(255, (sum + 32768) >> 16))
-                }
+                for x in 0..<w { expected[y * stride + x] = blurred(at: y, count: h) { rows[$0 * stride + x] } }
             }
             data.withUnsafeMutableBufferPointer { ShadowBlur.apply($0.baseAddress!, width: w, height: h, stride: stride, sigma: sigma) }
             #expect(data == expected, "\(w)×\(h) σ \(sigma)")
