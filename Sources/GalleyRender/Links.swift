@@ -87,12 +87,15 @@ extension PageRenderer {
     func emitLinks(_ lines: [LineRuns], on cr: OpaquePointer) {
         for (link, rects) in linkRects(lines) {
             let target = links.links[link].uri
-            if linkTargets[target] == nil {
-                let uri = LinkAttributes.escape(LinkAttributes.uri(target))
-                linkTargets[target] = Array("uri='\(uri)' rect=[".utf8)
+            let attribute: [UInt8]
+            if let made = linkTargets[target] {
+                attribute = made
+            } else {
+                attribute = Array("uri='\(LinkAttributes.escape(LinkAttributes.uri(target)))' rect=[".utf8)
+                linkTargets[target] = attribute
             }
             linkAttributes.removeAll(keepingCapacity: true)
-            linkAttributes += linkTargets[target]!
+            linkAttributes += attribute
             for (n, r) in rects.enumerated() {
                 if n > 0 { linkAttributes.append(0x20) }
                 Self.appendDecimal(r.x, to: &linkAttributes)

@@ -287,8 +287,7 @@ enum ShadowBlur {
             BoxBlur.apply(data, width: width, height: height, stride: stride, radius: BoxBlur.radius(sigma: sigma))
             return
         }
-        let limit = Int(Int32.max)
-        guard width > 0, height > 0, stride >= width, stride <= limit, height <= limit else { return }
+        guard BoxBlur.isImage(width: width, height: height, stride: stride) else { return }
         let weights = kernel(sigma: sigma)
         _ = weights.withUnsafeBufferPointer { k in
             galley_kernel_blur(data, Int32(width), Int32(height), Int32(stride), k.baseAddress, Int32(weights.count / 2))
@@ -332,9 +331,15 @@ enum BoxBlur {
     /// (`galley_box_blur`), built for AVX2 and for the baseline: four times as fast as they were
     /// in Swift, whose loops here stayed scalar. Out of memory, the image is left unblurred.
     static func apply(_ data: UnsafeMutablePointer<UInt8>, width: Int, height: Int, stride: Int, radius r: Int, passes: Int = 3) {
-        let limit = Int(Int32.max)
-        guard r > 0, width > 0, height > 0, passes > 0, stride >= width, stride <= limit, height <= limit, r <= limit else { return }
+        guard r > 0, passes > 0, r <= Int(Int32.max), isImage(width: width, height: height, stride: stride) else { return }
         _ = galley_box_blur(data, Int32(width), Int32(height), Int32(stride), Int32(r), Int32(passes))
+    }
+
+    /// Whether `width`, `height` and `stride` describe an image the C blurs take: not empty, rows
+    /// at least as long as they are wide, and sizes that fit their 32-bit arguments.
+    static func isImage(width: Int, height: Int, stride: Int) -> Bool {
+        let limit = Int(Int32.max)
+        return width > 0 && height > 0 && stride >= width && stride <= limit && height <= limit
     }
 }
 
