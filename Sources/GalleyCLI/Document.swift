@@ -10,6 +10,9 @@ struct Document {
     var template: Template
     var story: Story
     var framesetter: Framesetter
+    /// Every file read to make it: the source, the template's files, the images and the
+    /// emoticon packs (an output may be none of them).
+    var inputFiles: [String]
 }
 
 /// The settings that say how to read and set a document (shared by build, preview, check, inspect).
@@ -33,7 +36,8 @@ enum Loader {
         -> Document?
     {
         var template: Template
-        switch TemplateLoader.load(o.template) {
+        var inputFiles: [String] = []
+        switch TemplateLoader.load(o.template, files: &inputFiles) {
         case .success(let t): template = t
         case .failure(let d):
             diagnostics.append(d)
@@ -85,7 +89,10 @@ enum Loader {
                 return nil
             }
         }
+        inputFiles += builder.emoticons.files + builder.emoticons.imagePaths
+        if o.input != "-" { inputFiles.append(o.input) }
         let (story, storyDiagnostics) = builder.build(document)
+        inputFiles += story.images.map(\.path)
         diagnostics.append(contentsOf: storyDiagnostics)
         if diagnostics.hasErrors { return nil }
         let framesetter = Framesetter(
@@ -95,6 +102,7 @@ enum Loader {
             diagnostics.append(contentsOf: framesetter.diagnostics)
             return nil
         }
-        return Document(source: source, template: template, story: story, framesetter: framesetter)
+        return Document(
+            source: source, template: template, story: story, framesetter: framesetter, inputFiles: inputFiles)
     }
 }

@@ -20,6 +20,9 @@ public enum Galley {
         OptionSpec(
             name: "emoticons", short: nil, value: "DIR", help: "Add an emoticon pack (a folder with pack.json; repeatable).", repeats: true),
         OptionSpec(name: "threads", short: nil, value: "N", help: "Threads to use, drawing included (default: one per core)."),
+        OptionSpec(
+            name: "max-image-pixels", short: nil, value: "N",
+            help: "The most pixels an image may have, width × height (default 100000000)."),
         OptionSpec(name: "quiet", short: "q", value: nil, help: "Print errors only, no warnings."),
     ]
 

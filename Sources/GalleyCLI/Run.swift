@@ -34,6 +34,10 @@ struct Run {
         } catch let e as UsageError {
             io.writeError("galley \(spec.name): error: \(e.message)\nUsage: \(spec.usage) (see 'galley \(spec.name) --help')\n")
             return 2
+        } catch let e as RefusedOutput {
+            report()
+            io.writeError("galley \(spec.name): error: \(e.message)\n")
+            return 2
         } catch {
             return 1
         }
@@ -54,6 +58,13 @@ struct Run {
         o.overrides = arguments.all("set")
         for s in o.overrides where !s.contains("=") {
             throw UsageError(message: "--set needs KEY=VALUE, got '\(s)'")
+        }
+        if let m = arguments.value("max-image-pixels") {
+            guard let n = Int(m), n >= 1, n <= Template.largestImagePixels else {
+                throw UsageError(
+                    message: "--max-image-pixels must be a whole number from 1 to \(Template.largestImagePixels), got '\(m)'")
+            }
+            o.overrides.append("maxImagePixels=\(n)")
         }
         if let p = arguments.value("paragraphs") {
             guard let m = ParagraphMode(rawValue: p) else {
@@ -108,21 +119,6 @@ struct Run {
         if all.count > before { diagnostics.append(contentsOf: Array(all[before...])) }
     }
 
-    /// Writes through a temporary file when the output is standard output.
-    func withOutput(_ path: String, _ body: (String) throws(RenderError) -> Void) throws(RenderError) {
-        guard path == "-" else {
-            try body(path)
-            return
-        }
-        let tmp = FilePath.join(FilePath.temporaryDirectory, "galley-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).out")
-        defer { unlink(tmp) }
-        try body(tmp)
-        guard let data = FileManager.default.contents(atPath: tmp) else {
-            throw RenderError(.error("cannot read back the output"))
-        }
-        io.writeOutput(data)
-    }
-
     /// A progress line on standard error, only when it is a terminal.
     func progress(_ text: String) {
         guard io.errorIsTerminal && !quiet else { return }
@@ -139,7 +135,7 @@ struct Run {
         guard let doc = try load() else { return failed() }
         let o = try documentOptions()
         let output = arguments.value("output") ?? (o.input == "-" ? "-" : replacingExtension(o.input, with: "pdf"))
-        if output != "-" && output == o.input { throw UsageError(message: "the output would overwrite the input '\(o.input)'") }
+        let destination = try OutputDestination.checked(output, inputs: doc.inputFiles)
         var compression = 1
         if let c = arguments.value("compression") {
             guard let level = Int(c), (1...9).contains(level) else {
@@ -155,7 +151,7 @@ struct Run {
             title: title, creator: "Galley \(Galley.version)", date: PDFMetadata.reproducibleDate(environment: io.environment))
         var pages = 0
         do {
-            try withOutput(output) { path throws(RenderError) in
+            try withOutput(destination) { path throws(RenderError) in
                 pages = try Export.pdf(doc.framesetter, to: path, metadata: metadata, compression: compression) { n in
                     progress("page \(n)")
                 }
@@ -192,9 +188,10 @@ struct Run {
         }
         let output = arguments.value("output") ?? (o.input == "-" ? "-" : replacingExtension(o.input, with: "png", suffix: "-p\(page)"))
         guard let doc = try load() else { return failed() }
+        let destination = try OutputDestination.checked(output, inputs: doc.inputFiles)
         let before = doc.framesetter.diagnostics.all.count
         do {
-            try withOutput(output) { path throws(RenderError) in
+            try withOutput(destination) { path throws(RenderError) in
                 try Export.png(doc.framesetter, page: page, to: path, dpi: dpi)
             }
         } catch {

@@ -3,46 +3,128 @@ import FoundationEssentials
 import GalleyMarkup
 import Glibc
 
+/// A file made for this process alone: created with `O_EXCL` (so nothing already there, a
+/// symlink planted by someone else included, is ever opened), removed on `discard`, and removed
+/// on SIGINT, SIGTERM, SIGHUP or SIGPIPE before the process dies of the signal. The writer
+/// (Cairo, libpng) opens it again by path; `isStillOurs` tells whether that path still names the
+/// file made here.
+public final class TemporaryFile {
+    /// Where the caller writes.
+    public let path: String
+    private let identity: FileIdentity
+    /// The file's slot in the list removed on a signal (-1: none, or forgotten).
+    private var slot: Int32
+    /// False once the file is removed or renamed into place.
+    private var owned = true
+
+    /// A new empty file in `folder`, named after `name`, with permission bits `mode` (before the
+    /// umask, as `open` applies it; an existing output's bits are copied exactly with `keepMode`).
+    public init(in folder: String, name: String, mode: mode_t = 0o666) throws(RenderError) {
+        var lastError: Int32 = 0
+        for _ in 0..<16 {
+            let candidate = FilePath.join(folder, ".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+            let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
+            if fd < 0 {
+                lastError = errno
+                if lastError == EEXIST { continue }
+                break
+            }
+            var s = Glibc.stat()
+            fstat(fd, &s)
+            close(fd)
+            path = candidate
+            identity = FileIdentity(s)
+            slot = galley_temporary_add(candidate)
+            return
+        }
+        let reason = String(cString: strerror(lastError))
+        throw RenderError(.error("cannot make a temporary file in '\(folder)': \(reason)"))
+    }
+
+    /// Gives the file the permission bits, owner and group of `existing` (an output rebuilt keeps
+    /// its mode). A change of owner needs privileges and is skipped without them.
+    func keepMode(of existing: Glibc.stat) {
+        chmod(path, existing.st_mode & 0o7777)
+        if existing.st_uid != geteuid() || existing.st_gid != getegid() {
+            _ = chown(path, existing.st_uid, existing.st_gid)
+            chmod(path, existing.st_mode & 0o7777)
+        }
+    }
+
+    /// True when `path` still names the file this made (nobody replaced it meanwhile).
+    public var isStillOurs: Bool {
+        var s = Glibc.stat()
+        guard lstat(path, &s) == 0, s.st_mode & S_IFMT == S_IFREG else { return false }
+        return FileIdentity(s) == identity
+    }
+
+    /// Stops removing the file on a signal (it has been renamed into place).
+    func forget() {
+        if slot >= 0 { galley_temporary_remove(slot) }
+        slot = -1
+        owned = false
+    }
+
+    /// Removes the file.
+    public func discard() {
+        if owned { unlink(path) }
+        forget()
+    }
+
+    deinit { discard() }
+}
+
 /// Writes an output through a temporary file in the same folder, renamed over the target only
 /// when complete: a failed build never leaves a half-written file or destroys the previous one.
-/// When the process is interrupted or terminated meanwhile, the temporary file is removed too.
-/// (Standard output is the CLI's business: it has the output written to a file of its own and
-/// copies that, see `Run.withOutput`.)
+/// A symlink as the target is followed, so the file it names is replaced and the link stays.
+/// Only regular files are replaced: a device, FIFO or socket is refused here (the CLI writes to
+/// devices and FIFOs directly, see `Run.withOutput`), since renaming over one would delete it.
+/// An existing output keeps its permission bits.
 final class AtomicFile {
     /// Where the caller writes.
-    let temporaryPath: String
+    var temporaryPath: String { temporary.path }
+    /// The file replaced at last: the target with its symlinks followed.
     let target: String
-    /// The temporary file's slot in the list removed on a signal (-1: none, or forgotten).
-    private var slot: Int32
+    private let temporary: TemporaryFile
 
-    init(target: String) throws(RenderError) {
+    init(target asked: String) throws(RenderError) {
+        let target = FileIdentity.resolvingLinks(asked)
         self.target = target
         let parent = FilePath.directory(of: target)
         let dir = parent.isEmpty ? "." : parent
-        let name = FilePath.name(of: target)
-        var isDir = false
-        if !FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) || !isDir {
-            throw RenderError(.error("cannot write '\(target)': no such folder '\(dir)'"))
+        guard let folder = FileIdentity.status(dir), FileIdentity.kind(folder) == .directory else {
+            throw RenderError(.error("cannot write '\(asked)': no such folder '\(dir)'"))
         }
-        if FileManager.default.fileExists(atPath: target, isDirectory: &isDir), isDir {
-            throw RenderError(.error("cannot write '\(target)': it is a folder"))
+        let existing = FileIdentity.status(target)
+        if let existing {
+            switch FileIdentity.kind(existing) {
+            case .regular: break
+            case .directory: throw RenderError(.error("cannot write '\(asked)': it is a folder"))
+            default: throw RenderError(.error("cannot write '\(asked)': it is not a regular file"))
+            }
         }
-        temporaryPath = FilePath.join(dir, ".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
-        slot = galley_temporary_add(temporaryPath)
+        if access(dir, W_OK) != 0 {
+            let why = errno == EROFS ? "the file system is read-only" : "the folder '\(dir)' is not writable"
+            throw RenderError(.error("cannot write '\(asked)': \(why)"))
+        }
+        temporary = try TemporaryFile(in: dir, name: FilePath.name(of: target))
+        if let existing { temporary.keepMode(of: existing) }
     }
 
     /// Moves the finished temporary file into place.
     func commit() throws(RenderError) {
-        defer { discard() }
+        defer { temporary.discard() }
+        guard temporary.isStillOurs else {
+            throw RenderError(.error("cannot write '\(target)': its temporary file was replaced while it was written"))
+        }
         if rename(temporaryPath, target) != 0 {
             throw RenderError(.error("cannot write '\(target)': \(String(cString: strerror(errno)))"))
         }
+        temporary.forget()
     }
 
     /// Removes the temporary file (after a failure; after a commit there is none).
     func discard() {
-        unlink(temporaryPath)
-        if slot >= 0 { galley_temporary_remove(slot) }
-        slot = -1
+        temporary.discard()
     }
 }

@@ -74,10 +74,16 @@ final class ImageStore {
         let alpha = gdk_pixbuf_get_has_alpha(pixbuf) != 0
         let srcStride = Int(gdk_pixbuf_get_rowstride(pixbuf))
         let src = gdk_pixbuf_read_pixels(pixbuf)!
+        // The header was checked against the limits when the story was built; the file may have
+        // changed since, and Cairo then gives a surface in an error state with no pixels.
         let surface = cairo_image_surface_create(alpha ? CAIRO_FORMAT_ARGB32 : CAIRO_FORMAT_RGB24, w, h)!
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let dst = cairo_image_surface_get_data(surface) else {
+            cairo_surface_destroy(surface)
+            throw RenderError(
+                .error("cannot decode image '\(image.source)': a \(w)×\(h) pixel image is too large", file: file, at: image.location, length: 4))
+        }
         cairo_surface_flush(surface)
         let dstStride = Int(cairo_image_surface_get_stride(surface))
-        let dst = cairo_image_surface_get_data(surface)!
         // Cairo wants native-endian 32-bit pixels, alpha premultiplied.
         for y in 0..<Int(h) {
             let row = UnsafeMutableRawPointer(dst + y * dstStride).assumingMemoryBound(to: UInt32.self)

@@ -28,6 +28,12 @@ public struct EmoticonPacks: Sendable {
     private var table: [String: Emoticon]
     /// The names of the packs in the order they were added.
     public private(set) var names: [String]
+    /// The files read to load the packs: each folder's pack.json (its images are `imagePaths`).
+    public private(set) var files: [String] = []
+    /// The image files the packs name.
+    public var imagePaths: [String] {
+        table.values.compactMap { if case .image(let path) = $0 { path } else { nil } }
+    }
     /// The longest code, in Unicode scalars (brackets included): longer bracketed text is never looked up.
     public private(set) var longestCode: Int
 
@@ -54,7 +60,10 @@ public struct EmoticonPacks: Sendable {
     public func adding(folder: String) -> Result<EmoticonPacks, Diagnostic> {
         switch EmoticonPackLoader.load(folder: folder) {
         case .failure(let d): return .failure(d)
-        case .success(let pack): return .success(adding(name: pack.name, emoticons: pack.emoticons))
+        case .success(let pack):
+            var packs = adding(name: pack.name, emoticons: pack.emoticons)
+            packs.files.append(FilePath.join(folder, "pack.json"))
+            return .success(packs)
         }
     }
 
@@ -228,6 +237,9 @@ enum EmoticonPackLoader {
             case .failure(let e):
                 throw fail("\(code) points to '\(file)', which cannot be used: \(e.message)", v)
             case .success(let info):
+                if let problem = ImageLimits.problem(info, maxPixels: Template.default.maxImagePixels) {
+                    throw fail("\(code) points to '\(file)', which cannot be used: \(problem)", v)
+                }
                 guard info.format == .png || info.format == .svg else {
                     throw fail("\(code) points to '\(file)', a \(info.format.rawValue.uppercased()) image; emoticons must be PNG or SVG", v)
                 }

@@ -850,6 +850,10 @@ public struct StoryBuilder {
                 error("cannot use image '\(value)': \(e.message)", src)
                 return
             }
+            if let problem = ImageLimits.problem(info, maxPixels: builder.template.maxImagePixels) {
+                error("cannot use image '\(value)': \(problem)", src)
+                return
+            }
             var image = ImageReference(source: value, path: path, info: info, width: width, height: height, location: tag.location)
             image.widthSpec = widthSpec
             guard let placement = placement(tag), let options = wrapOptions(tag, info: info) else { return }

@@ -143,6 +143,11 @@ public struct Template: Equatable, Sendable {
     /// A thin space between CJK and Latin letters or digits that touch (CJK/Latin auto-spacing).
     /// JSON key `cjkAutoSpacing`.
     public var cjkAutoSpacing = false
+    /// The most pixels an image may have (width × height): decoding one costs 4 bytes a pixel,
+    /// so this bounds an image's memory. JSON key `maxImagePixels`, 100 megapixels by default.
+    public var maxImagePixels = 100_000_000
+    /// The limit on `maxImagePixels` itself: Cairo's largest image, 32767 pixels a side.
+    public static let largestImagePixels = 32767 * 32767
 
     public init(
         name: String, summary: String, pageWidth: Double, pageHeight: Double, margins: EdgeInsets,

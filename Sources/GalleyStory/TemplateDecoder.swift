@@ -52,7 +52,7 @@ enum TemplateSchema {
         "name", "description", "extends", "page", "margins", "columns", "gutter", "body",
         "paragraphSpacing", "firstLineIndent", "alignment", "paragraphs", "language", "fallback", "footer",
         "lineBreaking", "hyphenation", "widows", "orphans", "keepWithNext", "baselineGrid", "headings", "link",
-        "caption", "wrapMinWidth", "social", "cjkAutoSpacing",
+        "caption", "wrapMinWidth", "social", "cjkAutoSpacing", "maxImagePixels",
     ]
 
     /// The keys of one heading level (`headings.h1` …).
@@ -209,6 +209,7 @@ struct TemplateDecoder {
             case "wrapMinWidth": template.wrapMinWidth = try length(key, v, atLeastZero: false)
             case "social": try social(v)
             case "cjkAutoSpacing": template.cjkAutoSpacing = try flag(key, v)
+            case "maxImagePixels": template.maxImagePixels = try whole(key, v, 1...Template.largestImagePixels)
             default: preconditionFailure("unchecked key \(key)")
             }
             record(key, v)
@@ -400,7 +401,12 @@ struct TemplateDecoder {
         return s
     }
 
-    /// A length in points: a number, or a string with a unit. Must be > 0, or ≥ 0 when `atLeastZero`.
+    /// The largest length a template may give anything: PDF's largest page side. Sizes and gaps
+    /// stay far from where layout's arithmetic would overflow a font size or a pixel count.
+    static let largestLength = 14400.0
+
+    /// A length in points: a number, or a string with a unit. Must be > 0, or ≥ 0 when
+    /// `atLeastZero`, and at most `largestLength`.
     private func length(_ path: String, _ v: JSONValue, atLeastZero: Bool) throws(Diagnostic) -> Double {
         let x: Double
         switch v.kind {
@@ -416,6 +422,9 @@ struct TemplateDecoder {
         }
         if atLeastZero ? x < 0 : x <= 0 {
             throw typeError(path, atLeastZero ? "expected a length of 0 or more" : "expected a length greater than 0", v)
+        }
+        if x > Self.largestLength {
+            throw typeError(path, "expected a length of at most 14400 pt (200 in, the largest page PDF readers open)", v)
         }
         return x
     }

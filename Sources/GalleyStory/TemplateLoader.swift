@@ -81,6 +81,8 @@ import Glibc
 ///   paths are kept as written, and may also be one comma-separated string). Objects left
 ///   partial keep the base's values, at every level: `--set social.mention.url=…` reaches one key.
 /// * `cjkAutoSpacing`: a thin space between CJK and Latin letters or digits that touch.
+/// * `maxImagePixels`: the most pixels (width × height) an image may have, 100 000 000 by
+///   default; Cairo's limit of 32767 pixels a side holds whatever it says.
 /// * Booleans (`footer.enabled`, `baselineGrid`, `hyphenation.enabled`, `caption.italic`,
 ///   `social.enabled`, `cjkAutoSpacing` …) must be JSON `true` or `false`.
 ///
@@ -95,12 +97,20 @@ import Glibc
 public enum TemplateLoader {
     /// Loads a template by built-in name, or from a JSON file path (anything containing "/" or ending ".json").
     public static func load(_ nameOrPath: String) -> Result<Template, Diagnostic> {
+        var files: [String] = []
+        return load(nameOrPath, files: &files)
+    }
+
+    /// Loads a template as `load(_:)` does, adding to `files` every file read for it (the
+    /// template's own and those its `extends` chain names), so that a build can refuse to
+    /// write over one of them.
+    public static func load(_ nameOrPath: String, files: inout [String]) -> Result<Template, Diagnostic> {
         if isPath(nameOrPath) {
             switch readText(nameOrPath) {
             case .failure(let reason):
                 return .failure(.error("cannot read template '\(nameOrPath)': \(reason.text)", file: nameOrPath))
             case .success(let text):
-                return decode(text, file: nameOrPath)
+                return decode(text, file: nameOrPath, files: &files)
             }
         }
         if let t = Template.builtin(named: nameOrPath) { return .success(t) }
@@ -111,7 +121,13 @@ public enum TemplateLoader {
     ///
     /// `file` is also where a relative `extends` path starts from, and takes part in cycle checks.
     public static func decode(_ json: String, file: String) -> Result<Template, Diagnostic> {
-        var chain = Chain(canonical: [canonicalPath(file)], shown: [file])
+        var files: [String] = []
+        return decode(json, file: file, files: &files)
+    }
+
+    static func decode(_ json: String, file: String, files: inout [String]) -> Result<Template, Diagnostic> {
+        var chain = Chain(canonical: [canonicalPath(file)], shown: [file], read: [file])
+        defer { files += chain.read }
         do throws(Diagnostic) {
             return .success(try decodeLayer(json, file: file, chain: &chain))
         } catch {
@@ -258,6 +274,7 @@ public enum TemplateLoader {
                     ].map { "    \(q($0.0)): \($0.1)" }.joined(separator: ",\n") + "\n  }"
             ),
             ("cjkAutoSpacing", bool(t.cjkAutoSpacing)),
+            ("maxImagePixels", String(t.maxImagePixels)),
         ]
         return "{\n" + members.map { "  \(q($0.0)): \($0.1)" }.joined(separator: ",\n") + "\n}\n"
     }
@@ -268,6 +285,8 @@ public enum TemplateLoader {
     struct Chain {
         var canonical: [String]
         var shown: [String]
+        /// Every file read along the chain, kept when the chain unwinds.
+        var read: [String] = []
     }
 
     /// Decodes one file's JSON on top of its base, following `extends` first.
@@ -294,6 +313,10 @@ public enum TemplateLoader {
         return decoder.template
     }
 
+    /// How many template files one chain of `extends` may hold: far more than any family of
+    /// templates needs, and little enough stack for the recursion that reads them.
+    public static let maximumExtendsDepth = 32
+
     /// The base named by an `extends` value.
     static func resolveExtends(_ v: JSONValue, file: String, chain: inout Chain) throws(Diagnostic) -> Template {
         let spot = TemplateSpot(.file(file), v)
@@ -306,6 +329,10 @@ public enum TemplateLoader {
             return t
         }
         let path = resolve(ref, relativeTo: file)
+        if chain.shown.count >= maximumExtendsDepth {
+            throw spot.error(
+                "templates extend each other more than \(maximumExtendsDepth) deep; shorten the chain", key: "extends")
+        }
         let canonical = canonicalPath(path)
         if let i = chain.canonical.firstIndex(of: canonical) {
             let cycle = (chain.shown[i...] + [path]).joined(separator: " → ")
@@ -318,6 +345,7 @@ public enum TemplateLoader {
         }
         chain.canonical.append(canonical)
         chain.shown.append(path)
+        chain.read.append(path)
         defer {
             chain.canonical.removeLast()
             chain.shown.removeLast()

@@ -181,8 +181,8 @@ private let corruptPNG: Data = {
         let dir = folder("x")
         dir.write("out/keep", "k")
         let r = run(["build", dir.file("t.txt"), "-o", dir.file("out")])
-        #expect(r.status == 1)
-        #expect(r.stderr == "galley: error: cannot write '\(dir.file("out"))': it is a folder\n")
+        #expect(r.status == 2)
+        #expect(r.stderr == "galley build: error: the output '\(dir.file("out"))' is a folder; name a file inside it with -o\n")
         #expect(dir.read("out/keep") == Data("k".utf8))
     }
 }

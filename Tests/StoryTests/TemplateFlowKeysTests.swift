@@ -42,18 +42,18 @@ private let standardHyphenation = HyphenationSpec(
         }
         for t in Template.builtins {
             let file = try String(contentsOf: templatesFolder.appendingPathComponent("\(t.name).json"), encoding: .utf8)
-            #expect(tail(file).count == 25, "\(t.name)")
+            #expect(tail(file).count == 26, "\(t.name)")
             #expect(tail(TemplateLoader.encode(t)) == tail(file), "\(t.name)")
         }
     }
     // The flow keys come after footer, in this order (then headings, link, caption, wrapMinWidth,
-    // social and cjkAutoSpacing).
+    // social, cjkAutoSpacing and maxImagePixels).
     @Test func schemaOrder() {
         let keys = TemplateSchema.topKeys
         #expect(
-            Array(keys.suffix(13)) == [
+            Array(keys.suffix(14)) == [
                 "footer", "lineBreaking", "hyphenation", "widows", "orphans", "keepWithNext", "baselineGrid", "headings", "link",
-                "caption", "wrapMinWidth", "social", "cjkAutoSpacing",
+                "caption", "wrapMinWidth", "social", "cjkAutoSpacing", "maxImagePixels",
             ])
         #expect(
             TemplateSchema.objectKeys["hyphenation"] == [

@@ -49,7 +49,8 @@ private let standardSocial = SocialSpec(
     }
     // The new keys come after link, in this order; the objects' keys too.
     @Test func schema() {
-        #expect(Array(TemplateSchema.topKeys.suffix(5)) == ["link", "caption", "wrapMinWidth", "social", "cjkAutoSpacing"])
+        #expect(
+            Array(TemplateSchema.topKeys.suffix(6)) == ["link", "caption", "wrapMinWidth", "social", "cjkAutoSpacing", "maxImagePixels"])
         #expect(TemplateSchema.objectKeys["caption"] == ["face", "size", "color", "italic", "gap"])
         #expect(TemplateSchema.objectKeys["social"] == ["enabled", "mention", "topic", "url", "emoticons"])
         #expect(TemplateSchema.objectKeys["social.mention"] == ["color", "weight", "url"])
@@ -493,7 +494,8 @@ private let standardSocial = SocialSpec(
                     "url": {"color": "#1f4e8c", "weight": 400},
                     "emoticons": []
                   },
-                  "cjkAutoSpacing": false
+                  "cjkAutoSpacing": false,
+                  "maxImagePixels": 100000000
                 }
 
                 """#))

@@ -1,0 +1,76 @@
+import FoundationEssentials
+import GalleyMarkup
+import GalleyRender
+import Glibc
+
+/// An output the CLI will not write: it is one of the inputs, or a kind of file that writing
+/// would destroy. Exits 2, like a usage error, before anything is written.
+struct RefusedOutput: Error {
+    var message: String
+}
+
+/// Where a command's output goes.
+enum OutputDestination: Equatable {
+    /// A regular file (or one to create), replaced whole through a temporary file.
+    case file(String)
+    /// A character device or FIFO (`/dev/null`, `/dev/stdout`, a pipe made with mkfifo): opened
+    /// and written to as it is, never replaced.
+    case stream(String)
+    /// Standard output (`-`).
+    case standardOutput
+
+    /// Checks `path` as an output of a document read from `inputs`. Refuses the same file as any
+    /// input (by device and inode, through any spelling, hard link or symlink), block devices
+    /// (writing one would overwrite a disk), sockets and folders.
+    static func checked(_ path: String, inputs: [String]) throws(RefusedOutput) -> OutputDestination {
+        if path == "-" { return .standardOutput }
+        guard let status = FileIdentity.status(path) else { return .file(path) }
+        let identity = FileIdentity(status)
+        for input in inputs where FileIdentity.of(input) == identity {
+            let same = input == path ? "" : " (the same file as '\(input)')"
+            throw RefusedOutput(message: "the output '\(path)' would overwrite the input\(same); choose another output with -o")
+        }
+        switch FileIdentity.kind(status) {
+        case .regular: return .file(path)
+        case .characterDevice, .fifo: return .stream(path)
+        case .directory: throw RefusedOutput(message: "the output '\(path)' is a folder; name a file inside it with -o")
+        case .blockDevice: throw RefusedOutput(message: "the output '\(path)' is a block device; galley does not write to disks")
+        case .socket, .other: throw RefusedOutput(message: "the output '\(path)' is a socket, not a file")
+        }
+    }
+}
+
+extension Run {
+    /// Runs `body` with the path to write to: the file itself, or, for standard output and
+    /// streams, a temporary file copied there once complete (a failed build then writes
+    /// nothing to the stream).
+    func withOutput(_ destination: OutputDestination, _ body: (String) throws(RenderError) -> Void) throws(RenderError) {
+        let target: Int32
+        switch destination {
+        case .file(let path):
+            try body(path)
+            return
+        case .standardOutput: target = 1
+        case .stream: target = -1
+        }
+        let scratch = try TemporaryFile(in: FilePath.temporaryDirectory, name: "galley-output", mode: 0o600)
+        defer { scratch.discard() }
+        try body(scratch.path)
+        let bytes: [UInt8]
+        switch RawIO.readFile(scratch.path) {
+        case .success(let b): bytes = b
+        case .failure(let e): throw RenderError(.error("cannot read back the output: \(e.message)"))
+        }
+        if target == 1 {
+            io.writeOutput(Data(bytes))
+            return
+        }
+        guard case .stream(let path) = destination else { return }
+        let fd = open(path, O_WRONLY | O_CLOEXEC)
+        if fd < 0 { throw RenderError(.error("cannot write '\(path)': \(SystemError().message)")) }
+        defer { close(fd) }
+        if let e = bytes.withUnsafeBytes({ RawIO.writeAll(fd, $0) }) {
+            throw RenderError(.error("cannot write '\(path)': \(e.message)"))
+        }
+    }
+}

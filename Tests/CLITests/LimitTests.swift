@@ -1,0 +1,82 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Inputs that used to crash galley (a trap, a stack overflow) get a located error instead, and
+/// leave nothing behind.
+@Suite struct LimitTests {
+    /// A PNG's signature, header and end chunks for a `width`×`height` greyscale image: all that
+    /// the story builder reads of an image (its pixels are decoded only when drawn).
+    static func pngHeader(width: UInt32, height: UInt32) -> Data {
+        func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        let ihdr = Array("IHDR".utf8) + be(width) + be(height) + [8, 0, 0, 0, 0]
+        let end = be(0) + Array("IEND".utf8) + be(0)
+        return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + be(13) + ihdr + be(0) + end)
+    }
+
+    // An image wider than Cairo's 32767 pixels is an error at its tag, in the text and in a pack.
+    @Test func imageWiderThanCairo() {
+        let d = TemporaryDirectory("limits")
+        d.write("wide.png", Self.pngHeader(width: 40000, height: 1))
+        let input = d.write("in.txt", "<img src=\"wide.png\">\n")
+        let r = run(["build", input, "-o", d.file("out.pdf")])
+        #expect(r.status == 1)
+        #expect(
+            r.stderr.hasPrefix(
+                "\(input):1:11: error: cannot use image 'wide.png': it is 40000×1 pixels, and images can be at most 32767 pixels on a side\n"))
+        #expect(d.contents == ["in.txt", "wide.png"])
+
+        d.write("pack/wide.png", Self.pngHeader(width: 1, height: 40000))
+        d.write("pack/pack.json", #"{"name": "p", "emoticons": {"[w]": "wide.png"}}"#)
+        let r2 = run(["build", input, "--emoticons", d.file("pack"), "-o", d.file("out.pdf")])
+        #expect(r2.status == 1)
+        #expect(r2.stderr.contains("[w] points to 'wide.png', which cannot be used: it is 1×40000 pixels"))
+    }
+
+    // More pixels than the limit is an error; the limit can be raised from the CLI or a template.
+    @Test func imagePixelLimit() {
+        let d = TemporaryDirectory("limits")
+        d.write("big.png", Self.pngHeader(width: 11000, height: 10000))
+        let input = d.write("in.txt", "<img src=\"big.png\">\n")
+        let r = run(["check", input])
+        #expect(r.status == 1)
+        #expect(
+            r.stderr.contains(
+                "error: cannot use image 'big.png': it has 11000×10000 pixels (110 megapixels), more than the limit of 100 megapixels;"
+                    + " raise it with --max-image-pixels or the template's maxImagePixels"))
+        #expect(run(["check", input, "--max-image-pixels", "120000000", "-q"]).status == 0)
+        #expect(run(["check", input, "--set", "maxImagePixels=120000000", "-q"]).status == 0)
+        #expect(run(["check", input, "--max-image-pixels", "1e9"]).status == 2)
+    }
+
+    // Template sizes far beyond any page (they trapped converting to Pango's integers) are
+    // located errors naming the key.
+    @Test(arguments: ["footer.size", "caption.size", "headings.h1.size", "caption.gap", "body.size", "margins.left"])
+    func hugeTemplateLengths(key: String) {
+        let r = run(["check", "-", "--set", "\(key)=1e9"], stdin: Array("x".utf8))
+        #expect(r.status == 1)
+        #expect(
+            r.stderr
+                == "--set: error: --set \(key)=1e9: expected a length of at most 14400 pt (200 in, the largest page PDF readers open)\n")
+    }
+
+    // The largest lengths allowed lay out without a trap.
+    @Test(arguments: ["footer.size", "caption.size", "headings.h1.size", "caption.gap", "body.leading"])
+    func largestTemplateLengths(key: String) {
+        let r = run(["check", "-", "--set", "\(key)=14400", "-q"], stdin: Array("<h1>T</h1>x <img src=\"/no\">".utf8))
+        #expect(r.status <= 1)
+    }
+
+    // A chain of hundreds of `extends` stops at 32 files with a located error, not a stack overflow.
+    @Test func longExtendsChain() {
+        let d = TemporaryDirectory("limits")
+        for i in 1...300 { d.write("t\(i).json", "{\"extends\": \"t\(i + 1).json\"}") }
+        d.write("t301.json", "{}")
+        let r = run(["check", "-", "-t", d.file("t1.json")], stdin: Array("x".utf8))
+        #expect(r.status == 1)
+        #expect(r.stderr.hasPrefix("\(d.file("t32.json")):1:13: error: key 'extends': templates extend each other more than 32 deep; shorten the chain\n"))
+        // 32 files are fine.
+        d.write("t32.json", "{}")
+        #expect(run(["check", "-", "-t", d.file("t1.json"), "-q"], stdin: Array("x".utf8)).status == 0)
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+/// An output never destroys a file: not an input under another spelling, not a device, FIFO or
+/// symlink, not an existing output's permissions. Each case checks the exit status, the message,
+/// that the input is unchanged and that no temporary file is left.
+@Suite struct OutputSafetyTests {
+    static let source = "Hello <b>world</b>.\n"
+
+    /// A folder holding `dir/self.txt`.
+    func folder() -> TemporaryDirectory {
+        let d = TemporaryDirectory("outputs")
+        d.write("dir/self.txt", Self.source)
+        return d
+    }
+
+    func refusal(_ command: String, output: String, input: String? = nil) -> String {
+        let same = input.map { " (the same file as '\($0)')" } ?? ""
+        return "galley \(command): error: the output '\(output)' would overwrite the input\(same); choose another output with -o\n"
+    }
+
+    /// Names in `dir` that look like temporary files.
+    func leftovers(_ d: TemporaryDirectory, _ sub: String = "dir") -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: d.file(sub))) ?? []).filter { $0.hasSuffix(".tmp") }
+    }
+
+    // Every other spelling of the input's path is refused, for build and preview alike.
+    @Test(arguments: ["build", "preview"]) func otherSpellings(command: String) {
+        let d = folder()
+        let input = d.file("dir/self.txt")
+        for output in [d.file("dir/./self.txt"), d.file("dir/../dir/self.txt"), d.path + "//dir/self.txt"] {
+            let r = run([command, input, "-o", output])
+            #expect(r.status == 2)
+            #expect(r.stderr == refusal(command, output: output, input: input))
+        }
+        #expect(d.read("dir/self.txt") == Data(Self.source.utf8))
+        #expect(leftovers(d).isEmpty)
+    }
+
+    // A hard link and a symlink to the input are the input.
+    @Test func linksToTheInput() {
+        let d = folder()
+        let input = d.file("dir/self.txt")
+        #expect(link(input, d.file("dir/hard.txt")) == 0)
+        #expect(symlink("self.txt", d.file("dir/soft.txt")) == 0)
+        for name in ["hard.txt", "soft.txt"] {
+            let r = run(["build", input, "-o", d.file("dir/" + name)])
+            #expect(r.status == 2)
+            #expect(r.stderr == refusal("build", output: d.file("dir/" + name), input: input))
+        }
+        #expect(d.read("dir/self.txt") == Data(Self.source.utf8))
+        #expect(leftovers(d).isEmpty)
+    }
+
+    // The template and the images are inputs too.
+    @Test func templateAndImageAreInputs() throws {
+        let d = folder()
+        let template = d.write("dir/t.json", #"{"extends": "magazine", "columns": 1}"#)
+        let r1 = run(["build", d.file("dir/self.txt"), "-t", template, "-o", template])
+        #expect(r1.status == 2 && r1.stderr == refusal("build", output: template))
+        #expect(d.read("dir/t.json") == Data(#"{"extends": "magazine", "columns": 1}"#.utf8))
+        let png = try #require(FileManager.default.contents(atPath: repoPath("samples/images/badge.png")))
+        d.write("dir/badge.png", png)
+        let withImage = d.write("dir/img.txt", "<img src=\"badge.png\">\n")
+        let r2 = run(["preview", withImage, "-o", d.file("dir/badge.png")])
+        #expect(r2.status == 2 && r2.stderr == refusal("preview", output: d.file("dir/badge.png")))
+        #expect(d.read("dir/badge.png") == png)
+    }
+
+    // /dev/null is written to, not replaced by a regular file.
+    @Test func deviceIsWrittenNotReplaced() {
+        let d = folder()
+        let r = run(["build", d.file("dir/self.txt"), "-o", "/dev/null"])
+        #expect(r.status == 0 && r.stderr == "")
+        var s = stat()
+        #expect(stat("/dev/null", &s) == 0 && s.st_mode & S_IFMT == S_IFCHR)
+    }
+
+    // A FIFO gets the PDF's bytes through it, and stays a FIFO.
+    @Test func fifoIsWrittenThrough() throws {
+        let d = folder()
+        let fifo = d.file("dir/pipe")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let reader = Process()
+        reader.executableURL = URL(fileURLWithPath: "/bin/cat")
+        reader.arguments = [fifo]
+        let pipe = Pipe()
+        reader.standardOutput = pipe
+        try reader.run()
+        let r = run(["build", d.file("dir/self.txt"), "-o", fifo])
+        let bytes = pipe.fileHandleForReading.readDataToEndOfFile()
+        reader.waitUntilExit()
+        #expect(r.status == 0)
+        #expect(bytes.starts(with: Data("%PDF-".utf8)))
+        var s = stat()
+        #expect(lstat(fifo, &s) == 0 && s.st_mode & S_IFMT == S_IFIFO)
+        #expect(leftovers(d).isEmpty)
+    }
+
+    // A symlink as the output writes the file it names; the link stays a link.
+    @Test func symlinkWritesItsTarget() {
+        let d = folder()
+        #expect(symlink("real.pdf", d.file("dir/link.pdf")) == 0)
+        let r = run(["build", d.file("dir/self.txt"), "-o", d.file("dir/link.pdf")])
+        #expect(r.status == 0)
+        var s = stat()
+        #expect(lstat(d.file("dir/link.pdf"), &s) == 0 && s.st_mode & S_IFMT == S_IFLNK)
+        #expect(d.read("dir/real.pdf")?.starts(with: Data("%PDF-".utf8)) == true)
+        #expect(leftovers(d).isEmpty)
+    }
+
+    // A rebuilt output keeps its permission bits.
+    @Test(arguments: ["build", "preview"]) func modeIsKept(command: String) {
+        let d = folder()
+        let out = d.write("dir/out.bin", "old")
+        #expect(chmod(out, 0o600) == 0)
+        #expect(run([command, d.file("dir/self.txt"), "-o", out]).status == 0)
+        var s = stat()
+        #expect(stat(out, &s) == 0 && s.st_mode & 0o777 == 0o600)
+        #expect(d.read("dir/out.bin") != Data("old".utf8))
+    }
+
+    // A socket and a folder are refused, and are still there.
+    @Test func socketAndFolderRefused() {
+        let d = folder()
+        let path = d.file("dir/sock")
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, b) in path.utf8.prefix(raw.count - 1).enumerated() { raw[i] = b }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        defer { close(fd) }
+        #expect(bound == 0)
+        let r = run(["build", d.file("dir/self.txt"), "-o", path])
+        #expect(r.status == 2 && r.stderr == "galley build: error: the output '\(path)' is a socket, not a file\n")
+        var s = stat()
+        #expect(lstat(path, &s) == 0 && s.st_mode & S_IFMT == S_IFSOCK)
+        let r2 = run(["build", d.file("dir/self.txt"), "-o", d.path])
+        #expect(r2.status == 2)
+        #expect(r2.stderr == "galley build: error: the output '\(d.path)' is a folder; name a file inside it with -o\n")
+    }
+
+    // A temporary file planted under the name galley would pick is never opened: names are
+    // made with O_EXCL, and a failed write leaves the folder as it was.
+    @Test func failedBuildLeavesNothing() {
+        let d = folder()
+        let bad = d.write("dir/bad.txt", "<img src=\"missing.png\">\n")
+        let r = run(["build", bad, "-o", d.file("dir/out.pdf")])
+        #expect(r.status == 1)
+        #expect(d.read("dir/out.pdf") == nil)
+        #expect(leftovers(d).isEmpty)
+    }
+}
