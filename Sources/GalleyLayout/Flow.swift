@@ -145,7 +145,7 @@ struct Flow {
             let below = pageFloats.filter { $0.exclusion.rect.maxY >= area.maxY - 0.01 || $0.placed.rect.y > area.midY }
             top = (below.map { $0.exclusion.rect.y - $0.exclusion.margin }.min() ?? area.maxY) - total
         case .span:
-            top = y
+            top = y > area.y + 0.01 ? y + image.margin : y
         default:
             let above = pageFloats.filter { $0.placed.rect.y < area.midY }
             top = above.map { $0.exclusion.rect.maxY + $0.exclusion.margin }.max() ?? area.y
@@ -187,7 +187,8 @@ struct Flow {
         // The float never overlaps another (a page-wide one, or an earlier float of this
         // column): it goes down below whatever its box would meet, margins included.
         let columnTop = y <= rect.y + 0.01
-        var y = y
+        // Below text, the float keeps its margin from the line above as from those beside it.
+        var y = columnTop ? y : y + image.margin
         var size = figures.size(image, maxWidth: rect.width, maxHeight: rect.height)
         var box = Rect(x: 0, y: 0, width: 0, height: 0)
         for _ in 0..<(region.exclusions.count + 2) {
@@ -413,13 +414,16 @@ struct Flow {
                     current = l
                 }
                 // The lines that fit: in their slots, or each on the grid when it is a body line.
+                // With exclusions, only in slots: none means no room is left beside them (a
+                // page-wide float below covers the rest of the column), not a free column.
+                let wrapped = !region.exclusions.isEmpty
                 var tops: [Double] = []
                 var xs: [Double] = []
                 var yy = y
                 for k in line..<l.lines.count {
                     let s = k - line
                     let t = s < slots.count ? slots[s].top : top(height: l.lines[k].height, at: yy, gridTop: rect.y)
-                    if t + l.lines[k].height > bottom || (s >= slots.count && !slots.isEmpty) { break }
+                    if t + l.lines[k].height > bottom || (s >= slots.count && wrapped) { break }
                     tops.append(t)
                     xs.append(s < slots.count ? slots[s].x : rect.x)
                     yy = max(yy, t + l.lines[k].height)
@@ -450,7 +454,10 @@ struct Flow {
                         }
                     }
                     if any {
+                        // Lines beside it at the same height (the other side of a float
+                        // with text on both sides) are set again too.
                         count = k
+                        while count > 0 && abs(tops[count - 1] - tops[k]) < 0.01 { count -= 1 }
                         break
                     }
                 }
@@ -460,7 +467,10 @@ struct Flow {
                     // the whole paragraph on), but never leave a region empty.
                     if remaining - count < template.widows { count = remaining - template.widows }
                     if line == 0 && count < template.orphans { count = 0 }
-                    if count <= 0 && frame.isEmpty { count = max(1, tops.count) }
+                    // An empty region forces a line in (so the flow progresses), unless floats
+                    // took the room: then the text goes on below them, in a later column or on
+                    // the next page, where those floats are not (each is placed once).
+                    if count <= 0 && frame.isEmpty && !(wrapped && tops.isEmpty) { count = max(1, tops.count) }
                     count = max(0, count)
                     // No word hyphenated across the column break: break the paragraph again with
                     // that line barred from a hyphen (once per line), then fit it afresh.

@@ -24,6 +24,7 @@ public struct Rect: Hashable, Sendable {
     }
     public var maxX: Double { x + width }
     public var maxY: Double { y + height }
+    public var midX: Double { x + width / 2 }
     public var midY: Double { y + height / 2 }
 }
 

@@ -1,0 +1,181 @@
+import Foundation
+import GalleyLayout
+import GalleyStory
+import TestSupport
+import Testing
+
+/// SplitMix64: a small seeded generator, so each random document can be made again from its seed.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// A random document: paragraphs of random length, headings, and floats of every kind (left,
+/// right, centre, top, bottom, across the page, contour), with and without captions, anchored
+/// inside paragraphs or standing on lines of their own, so that anchors fall in every column.
+func randomDocument(_ rng: inout SeededGenerator) -> String {
+    let words = "the harbour at dawn is a study in grey and silver with boats that rock against quay gulls wheel above masts slow circles"
+        .split(separator: " ")
+    func sentence(_ n: Int) -> String {
+        (0..<n).map { _ in String(words.randomElement(using: &rng)!) }.joined(separator: " ").capitalized + "."
+    }
+    let images = ["images/chart.png", "images/harbour.jpg", "images/compass.svg", "images/badge.png", "images/tall.png"]
+    func float() -> String {
+        let src = images.randomElement(using: &rng)!
+        var attributes: String
+        switch Int.random(in: 0..<8, using: &rng) {
+        case 0: attributes = #"float="left""#
+        case 1: attributes = #"float="right""#
+        case 2: attributes = #"float="center""#
+        case 3: attributes = #"span="page" float="top""#
+        case 4: attributes = #"span="page" float="bottom""#
+        case 5: attributes = #"span="page""#
+        case 6: attributes = #"float="right" wrap="contour" shape="circle""#
+        default: attributes = #"float="left" wrap="contour" shape="circle""#
+        }
+        let width = [20, 35, 50, 70, 100].randomElement(using: &rng)!
+        attributes += " width=\"\(width)%\""
+        if Bool.random(using: &rng) { attributes += " caption=\"\(sentence(Int.random(in: 2...14, using: &rng)))\"" }
+        return "<img src=\"\(src)\" \(attributes)>"
+    }
+    var lines: [String] = []
+    for _ in 0..<Int.random(in: 6...30, using: &rng) {
+        switch Int.random(in: 0..<10, using: &rng) {
+        case 0: lines.append("<h2>\(sentence(Int.random(in: 2...8, using: &rng)))</h2>")
+        case 1, 2: lines.append(float())
+        case 3, 4:
+            lines.append(sentence(Int.random(in: 5...60, using: &rng)) + " " + float() + " " + sentence(Int.random(in: 5...60, using: &rng)))
+        default: lines.append(sentence(Int.random(in: 3...120, using: &rng)))
+        }
+    }
+    return lines.joined(separator: "\n")
+}
+
+/// The areas of a page that no line may meet: every float's exclusion (margin included). A
+/// contour float's text may enter its box, so only what is surely inside its outline counts:
+/// the rectangle inscribed in its ellipse, and its caption.
+func forbiddenAreas(_ page: Page, story: Story) -> [(Rect, String)] {
+    var out: [(Rect, String)] = []
+    for image in page.floats + page.frames.flatMap(\.images) {
+        guard var area = image.exclusion else { continue }
+        let reference = story.images[image.image]
+        if reference.wrap == .contour {
+            let r = image.rect
+            let (hw, hh) = (r.width / 2 / 2.squareRoot(), r.height / 2 / 2.squareRoot())
+            area = Rect(x: r.midX - hw, y: r.midY - hh, width: 2 * hw, height: 2 * hh)
+            if let c = image.captionRect { out.append((c, "caption of \(reference.source)")) }
+        }
+        out.append((area, reference.source))
+    }
+    return out
+}
+
+/// Lines whose box meets an area of `forbiddenAreas`, as messages.
+func linesOverFloats(_ pages: [Page], story: Story) -> [String] {
+    var out: [String] = []
+    for page in pages {
+        let areas = forbiddenAreas(page, story: story)
+        for frame in page.frames {
+            for line in frame.lines {
+                let b = line.box
+                for (a, what) in areas
+                where b.x < a.maxX - 0.01 && b.maxX > a.x + 0.01 && b.y < a.maxY - 0.01 && b.maxY > a.y + 0.01 {
+                    out.append("page \(page.number) column \(frame.column + 1): line \(line.storyRange) \(b) meets \(what) \(a)")
+                }
+            }
+        }
+    }
+    return out
+}
+
+@Suite struct ExclusionPropertyTests {
+    // Over 500 random documents, every built-in template in turn: no line's box meets a float's
+    // exclusion on its page, and the layout keeps the partition invariants.
+    @Test(arguments: 0..<500) func noLineOverAFloat(seed: Int) throws {
+        var rng = SeededGenerator(seed: UInt64(seed))
+        let text = randomDocument(&rng)
+        if let dir = ProcessInfo.processInfo.environment["GALLEY_DUMP_DOCS"] {
+            try? text.write(toFile: dir + "/doc\(seed).txt", atomically: true, encoding: .utf8)
+        }
+        let t = try #require(Template.builtin(named: templateNames[seed % templateNames.count]))
+        let fs = framesetter(text, template: t)
+        let ps = pages(of: fs)
+        let over = linesOverFloats(ps, story: fs.story)
+        #expect(over.isEmpty, "seed \(seed), \(t.name): \(over.prefix(4).joined(separator: "; "))")
+        let lost = lostOrDoubled(ps, story: fs.story)
+        #expect(lost.isEmpty, "seed \(seed), \(t.name): \(lost.prefix(4).joined(separator: "; "))")
+    }
+
+    // The new user's page: a page-wide bottom float anchored while column 2 is filled. Column 2's
+    // text used to run on over the photograph.
+    @Test func bottomFloatAnchoredInSecondColumn() throws {
+        let dir = TemporaryDirectory("exclusions")
+        dir.write(
+            "head.svg",
+            ##"<svg xmlns="http://www.w3.org/2000/svg" width="600" height="80"><rect width="600" height="80" fill="#234"/></svg>"##)
+        for name in ["harbour.jpg", "chart.png"] {
+            dir.write(name, try #require(FileManager.default.contents(atPath: repoPath("samples/images/" + name))))
+        }
+        let body = "The harbour at dawn is a study in grey and silver, with boats that rock against the quay. "
+        let paragraph = String(repeating: body, count: 4)
+        var lines = [#"<img src="head.svg" span="page" float="top" width="100%">"#]
+        lines += Array(repeating: paragraph, count: 3)
+        lines.append(#"<img src="chart.png" float="right" width="40%" caption="A chart of the tides over a week.">"#)
+        lines += Array(repeating: paragraph, count: 2) + ["<h2>A job without a job</h2>"] + Array(repeating: paragraph, count: 4)
+        lines.append(
+            String(repeating: body, count: 2) + #"<img src="harbour.jpg" span="page" float="bottom" width="100%" caption="The harbour at first light.">"#
+                + String(repeating: body, count: 2))
+        lines += Array(repeating: paragraph, count: 6)
+        for set in [[], ["paragraphSpacing=0", "firstLineIndent=12pt"]] {
+            let t = try TemplateLoader.apply(set, to: .default, file: "--set").get()
+            let fs = framesetter(lines.joined(separator: "\n"), template: t, baseDirectory: dir.path)
+            let ps = pages(of: fs)
+            // The photograph is on page 1, its anchor met in column 2 of it.
+            let photo = try #require(ps.first?.floats.first { fs.story.images[$0.image].source == "harbour.jpg" })
+            let anchorColumn = ps[0].frames.firstIndex { $0.visibleRange.contains(photo.storyOffset) }
+            #expect(anchorColumn == nil || anchorColumn == 1, "\(set)")
+            let over = linesOverFloats(ps, story: fs.story)
+            #expect(over.isEmpty, "\(set): \(over.prefix(3))")
+            #expect(lostOrDoubled(ps, story: fs.story).isEmpty)
+        }
+    }
+}
+
+/// What of the story no frame holds, or holds twice, in a layout with floats: frames' visible
+/// ranges follow each other from 0 to the end of the text, and every byte but paragraph
+/// terminators is in exactly one line, or is an image's U+FFFC (placed wherever its float went).
+func lostOrDoubled(_ pages: [Page], story: Story) -> [String] {
+    var out: [String] = []
+    let text = Array(story.text.utf8)
+    var next = 0
+    var seen = [UInt8](repeating: 0, count: text.count)
+    for page in pages {
+        for frame in page.frames {
+            if frame.visibleRange.lowerBound != next {
+                out.append("page \(page.number) column \(frame.column + 1) starts at \(frame.visibleRange.lowerBound), not \(next)")
+            }
+            next = frame.visibleRange.upperBound
+            for line in frame.lines {
+                for b in line.storyRange where b < text.count { seen[b] &+= 1 }
+            }
+        }
+    }
+    if next != text.count { out.append("the last frame ends at \(next), the text at \(text.count)") }
+    var images = Set<Int>()
+    for (i, image) in story.images.enumerated() where image.placement != .inline {
+        let offset = image.anchor ?? story.paragraphs.first { $0.content == .image(i) }?.range.lowerBound
+        if let offset { images.formUnion(offset..<(offset + 3)) }
+    }
+    for b in text.indices where text[b] != 0x0A && !images.contains(b) && seen[b] != 1 {
+        out.append("byte \(b) is in \(seen[b]) lines")
+        if out.count > 8 { break }
+    }
+    return out
+}
