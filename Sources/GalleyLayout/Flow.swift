@@ -129,36 +129,41 @@ struct Flow {
     }
 
     /// Places an image across the columns: at the top or foot of the text area, or (`span`) at
-    /// `y`, centred across the gutters. Defers it to the next page when it does not fit here.
+    /// `y`, centred across the gutters; a `span` with no room left at `y` goes to the top of
+    /// the page, or its foot. Defers it to the next page when it does not fit here.
     mutating func placePageFloat(_ i: Int, at y: Double, forceTop: Bool = false) -> Bool {
         guard let figures else { return false }
         let image = story.images[i]
         let area = textArea
         let size = figures.size(image, maxWidth: area.width, maxHeight: area.height * 0.9)
         let total = size.h + size.caption
-        var placement = image.placement
-        if forceTop && placement == .span { placement = .top }
         let used = pageFloats.map { $0.exclusion.rect.height + $0.exclusion.margin }.reduce(0, +)
-        var top: Double
-        switch placement {
-        case .bottom:
-            let below = pageFloats.filter { $0.exclusion.rect.maxY >= area.maxY - 0.01 || $0.placed.rect.y > area.midY }
-            top = (below.map { $0.exclusion.rect.y - $0.exclusion.margin }.min() ?? area.maxY) - total
-        case .span:
-            top = y > area.y + 0.01 ? y + image.margin : y
-        default:
-            let above = pageFloats.filter { $0.placed.rect.y < area.midY }
-            top = above.map { $0.exclusion.rect.maxY + $0.exclusion.margin }.max() ?? area.y
+        let atTop = pageFloats.filter { $0.placed.rect.y < area.midY }.map { $0.exclusion.rect.maxY + $0.exclusion.margin }.max() ?? area.y
+        let below = pageFloats.filter { $0.exclusion.rect.maxY >= area.maxY - 0.01 || $0.placed.rect.y > area.midY }
+        let atFoot = (below.map { $0.exclusion.rect.y - $0.exclusion.margin }.min() ?? area.maxY) - total
+        let candidates: [Double]
+        switch image.placement {
+        case .bottom: candidates = [atFoot]
+        case .span where !forceTop: candidates = [y > area.y + 0.01 ? y + image.margin : y, atTop, atFoot]
+        default: candidates = [atTop]
         }
-        let fits = top >= area.y - 0.01 && top + total <= area.maxY + 0.01 && used + total <= area.height * 0.9
-        if !fits && !pageFloats.isEmpty || top + total > area.maxY + 0.01 {
+        let others = pageFloats.map { ($0.exclusion.rect.y - $0.exclusion.margin, $0.exclusion.rect.maxY + $0.exclusion.margin) }
+        func fits(_ top: Double) -> Bool {
+            top >= area.y - 0.01 && top + total <= area.maxY + 0.01 && used + total <= area.height * 0.9
+                && !others.contains { top < $0.1 - 0.01 && top + total > $0.0 + 0.01 }
+        }
+        // With no other float on the page, one taller than the room left for floats still goes here.
+        let alone = others.isEmpty
+        guard let top = candidates.first(where: fits) ?? candidates.first(where: { alone && $0 + total <= area.maxY + 0.01 }) else {
             deferredPage.append(i)
             return false
         }
+        // Only a span at its own place has text beside it; at the top or foot, none runs beside.
+        let besideText = image.placement == .span && !forceTop && top == candidates[0]
         let rect = Rect(x: area.x + (area.width - size.w) / 2, y: top, width: size.w, height: size.h)
         var exclusion = figures.exclusion(i, image: rect, captionHeight: size.caption)
         // Text never runs beside an image at the top or foot of the page.
-        if placement != .span { exclusion.wrap = .none }
+        if !besideText { exclusion.wrap = .none }
         pageFloats.append(
             PageFloat(
                 placed: placedImage(i, rect: rect, caption: size.caption, shrunk: size.shrunk, exclusion: exclusion), exclusion: exclusion))
@@ -167,16 +172,11 @@ struct Flow {
         return true
     }
 
-    /// A page-wide float met in column `column` at `y`: a `span` met after the first column
-    /// would run across text already set there, so it waits for the top of the next page;
-    /// otherwise it is placed on this page (true: the page must be laid out again).
+    /// A page-wide float met at `y` (in any column): placed on this page, where the page is
+    /// then laid out again around it, so the columns already set wrap it too (true), or
+    /// deferred to the next page when there is no room for it here.
     mutating func placeOrDeferPageFloat(_ i: Int, at y: Double, column: Int) -> Bool {
-        if story.images[i].placement == .span && column > 0 {
-            placed.insert(i)
-            deferredPage.append(i)
-            return false
-        }
-        return placePageFloat(i, at: y)
+        placePageFloat(i, at: y)
     }
 
     /// Places a column float at `y` in `region`; false when it does not fit there.

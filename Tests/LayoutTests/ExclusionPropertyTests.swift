@@ -146,6 +146,24 @@ func linesOverFloats(_ pages: [Page], story: Story) -> [String] {
             #expect(lostOrDoubled(ps, story: fs.story).isEmpty)
         }
     }
+
+    // A page-wide image anchored low in column 2 used to wait for page 2 and be alone there,
+    // the text after its anchor left on page 1. It now goes to the top of page 1, which is
+    // laid out again around it.
+    @Test func spanAnchoredInSecondColumnStaysOnItsPage() throws {
+        let body = "The harbour at dawn is a study in grey and silver, with boats that rock against the quay. "
+        var lines = ["<h1>Stranded</h1>"] + Array(repeating: String(repeating: body, count: 5), count: 5)
+        lines.append(
+            String(repeating: body, count: 2) + #"<img src="images/harbour.jpg" span="page" width="80%" caption="The harbour.">"#
+                + String(repeating: body, count: 2))
+        lines += Array(repeating: String(repeating: body, count: 3), count: 2)
+        let fs = framesetter(lines.joined(separator: "\n"))
+        let ps = pages(of: fs)
+        #expect(ps.count == 1)
+        let photo = try #require(ps.first?.floats.first)
+        #expect(photo.rect.y == fs.template.margins.top)
+        #expect(linesOverFloats(ps, story: fs.story).isEmpty)
+    }
 }
 
 /// What of the story no frame holds, or holds twice, in a layout with floats: frames' visible
