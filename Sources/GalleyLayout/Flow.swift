@@ -267,27 +267,48 @@ struct Flow {
     // MARK: lines around exclusions
 
     /// Where the lines of a paragraph go in a region with exclusions: one slot per line from `y`
-    /// to the region's foot, each as tall as the paragraph's tallest line (so no line can reach
-    /// into an exclusion), skipping heights where no interval is wide enough.
-    func slots(in region: Region, from y: Double, height h: Double, bottom: Double) -> [Slot] {
+    /// to the region's foot, each free for the height of the line it is for (`heights`, from the
+    /// paragraph as broken so far; lines past them as tall as the tallest), so that a line's
+    /// width comes from the exclusions its own box meets; heights where no interval is wide
+    /// enough are skipped. A row that holds two lines (text on both sides of a float) is free
+    /// for the taller of them.
+    func slots(in region: Region, from y: Double, heights: [Double], bottom: Double) -> [Slot] {
+        let tallest = heights.max() ?? template.body.leading
+        func height(_ n: Int) -> Double { n < heights.count ? heights[n] : tallest }
         var out: [Slot] = []
         var yy = y
         var guardCount = 0
         while guardCount < 10_000 {
             guardCount += 1
-            let t = top(height: h, at: yy, gridTop: region.rect.y)
+            var h = height(out.count)
+            var t = top(height: h, at: yy, gridTop: region.rect.y)
             if t + h > bottom { break }
-            let intervals = region.intervals(top: t, bottom: t + h)
+            var intervals = region.intervals(top: t, bottom: t + h)
+            if intervals.count > 1 && height(out.count + 1) > h {
+                h = height(out.count + 1)
+                t = top(height: h, at: yy, gridTop: region.rect.y)
+                if t + h > bottom { break }
+                intervals = region.intervals(top: t, bottom: t + h)
+            }
             if intervals.isEmpty {
                 // Nothing free at this height: move down to the next grid line, or below the obstacle.
                 let below = region.clearance(below: t, bottom: t + h) ?? (t + h)
                 yy = max(t + 0.5, min(below, t + template.body.leading))
                 continue
             }
-            for iv in intervals { out.append(Slot(x: iv.x, width: iv.width, top: t)) }
+            for iv in intervals { out.append(Slot(x: iv.x, width: iv.width, top: t, height: h)) }
             yy = t + h
         }
         return out
+    }
+
+    /// The widths to break a paragraph to from line `before` on: the slots' widths, then the
+    /// column's. Only lines narrower than the column need their own width: the breaker tells
+    /// lines apart by index up to the last of them, which bounds its work.
+    func lineWidths(_ slots: [Slot], before: Int, column: Double) -> LineWidths {
+        var first = slots.isEmpty ? [] : Array(repeating: column, count: before) + slots.map(\.width)
+        while let last = first.last, abs(last - column) < 0.001 { first.removeLast() }
+        return first.isEmpty ? LineWidths(rest: column) : LineWidths(first: first, rest: column)
     }
 
     /// True when lines `from...` of `l` were broken to exactly these widths.
@@ -400,18 +421,19 @@ struct Flow {
                     break fill
                 }
                 // Where the lines go: around the exclusions when there are any, each line broken
-                // to its own width (the paragraph is broken again from here when needed).
-                let tallest = l.lines[line...].map(\.height).max() ?? template.body.leading
-                let slots = region.exclusions.isEmpty ? [] : self.slots(in: region, from: y, height: tallest, bottom: bottom)
-                let full = LineWidths(rest: rect.width)
-                // Only lines narrower than the column need their own width: the breaker tells
-                // lines apart by index up to the last of them, which bounds its work.
-                var first = slots.isEmpty ? [] : Array(repeating: rect.width, count: line) + slots.map(\.width)
-                while let last = first.last, abs(last - rect.width) < 0.001 { first.removeLast() }
-                let widths = first.isEmpty ? full : LineWidths(first: first, rest: rect.width)
-                if !broken(l, from: line, to: widths), let rebreak {
+                // to its own width (the paragraph is broken again from here when needed). Slots
+                // depend on the lines' heights, which depend on the breaks: a few rounds settle
+                // them (the lines are placed below only where they fit their slot's height).
+                var slots: [Slot] = []
+                for _ in 0..<3 {
+                    if !region.exclusions.isEmpty {
+                        slots = self.slots(in: region, from: y, heights: l.lines[line...].map(\.height), bottom: bottom)
+                    }
+                    let widths = lineWidths(slots, before: line, column: rect.width)
+                    guard !broken(l, from: line, to: widths), let rebreak else { break }
                     l = rebreak(l, line, widths, l.unhyphenated)
                     current = l
+                    if region.exclusions.isEmpty { break }
                 }
                 // The lines that fit: in their slots, or each on the grid when it is a body line.
                 // With exclusions, only in slots: none means no room is left beside them (a
@@ -424,6 +446,7 @@ struct Flow {
                     let s = k - line
                     let t = s < slots.count ? slots[s].top : top(height: l.lines[k].height, at: yy, gridTop: rect.y)
                     if t + l.lines[k].height > bottom || (s >= slots.count && wrapped) { break }
+                    if s < slots.count && l.lines[k].height > slots[s].height + 0.001 { break }
                     tops.append(t)
                     xs.append(s < slots.count ? slots[s].x : rect.x)
                     yy = max(yy, t + l.lines[k].height)

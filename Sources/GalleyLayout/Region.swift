@@ -18,8 +18,10 @@ struct Exclusion: Sendable {
     /// The horizontal extent the exclusion takes over `top..<bottom` (margin included), or nil
     /// when it takes nothing there.
     func extent(top: Double, bottom: Double) -> (Double, Double)? {
-        let y0 = rect.y - margin
-        let y1 = rect.maxY + margin
+        // A line that only touches the area (within a hundredth of a point, which no eye
+        // sees) is free: positions found along a column and a float's differ by rounding.
+        let y0 = rect.y - margin + 0.01
+        let y1 = rect.maxY + margin - 0.01
         guard bottom > y0 && top < y1 else { return nil }
         guard let profile, wrap == .contour else { return (rect.x - margin, rect.maxX + margin) }
         // The outline's widest extent over the rows the line meets, widened by the margin
@@ -40,11 +42,13 @@ struct Exclusion: Sendable {
     }
 }
 
-/// A place a line can go: where it starts, how wide it is, where its box's top is.
+/// A place a line can go: where it starts, how wide it is, where its box's top is, and the
+/// height of box it was found free for.
 struct Slot: Sendable, Equatable {
     var x: Double
     var width: Double
     var top: Double
+    var height: Double
 }
 
 /// A column with exclusions: which horizontal intervals are free for a line at a given height.

@@ -109,6 +109,8 @@ func linesOverFloats(_ pages: [Page], story: Story) -> [String] {
         let ps = pages(of: fs)
         let over = linesOverFloats(ps, story: fs.story)
         #expect(over.isEmpty, "seed \(seed), \(t.name): \(over.prefix(4).joined(separator: "; "))")
+        let narrow = needlesslyNarrow(ps, story: fs.story)
+        #expect(narrow.isEmpty, "seed \(seed), \(t.name): \(narrow.prefix(4).joined(separator: "; "))")
         let lost = lostOrDoubled(ps, story: fs.story)
         #expect(lost.isEmpty, "seed \(seed), \(t.name): \(lost.prefix(4).joined(separator: "; "))")
     }
@@ -164,6 +166,47 @@ func linesOverFloats(_ pages: [Page], story: Story) -> [String] {
         #expect(photo.rect.y == fs.template.margins.top)
         #expect(linesOverFloats(ps, story: fs.story).isEmpty)
     }
+
+    // A heading at every height from beside a right float to below its caption: its lines are
+    // as wide as the room beside what their own boxes meet, so below the caption it is one
+    // line at the column's width ("A job without a / job" was broken as if the float were beside it).
+    @Test(arguments: 0..<40) func headingBelowAFloat(words: Int) {
+        let intro = String(repeating: "The harbour at dawn is grey. ", count: 3)
+        let text = intro + #"<img src="images/chart.png" float="right" width="40%" caption="A chart of the tides over a whole week, day by day.">"#
+            + String(repeating: " boats", count: words * 3) + "\n<h2>A job without a job</h2>\nAnd the text after it goes on."
+        for set in [[String](), ["paragraphSpacing=0", "firstLineIndent=12pt"]] {
+            guard case .success(let t) = TemplateLoader.apply(set, to: .default, file: "--set") else { return }
+            let fs = framesetter(text, template: t)
+            let ps = pages(of: fs)
+            let narrow = needlesslyNarrow(ps, story: fs.story)
+            #expect(narrow.isEmpty, "\(words) words, \(set): \(narrow.prefix(2))")
+            #expect(linesOverFloats(ps, story: fs.story).isEmpty)
+        }
+    }
+}
+
+/// Lines set narrower than their column although their box meets no float: a line's width
+/// comes from the exclusions its own box meets (a heading below a float's caption is not
+/// broken as if the float were beside it).
+func needlesslyNarrow(_ pages: [Page], story: Story) -> [String] {
+    var out: [String] = []
+    for page in pages {
+        let areas = (page.floats + page.frames.flatMap(\.images)).compactMap(\.exclusion)
+        for frame in page.frames {
+            for line in frame.lines where line.paragraph.widths[line.lineIndex] < frame.rect.width - 0.01 {
+                let b = line.box
+                let meets = areas.contains { a in
+                    frame.rect.x < a.maxX && frame.rect.maxX > a.x && b.y < a.maxY - 0.01 && b.maxY > a.y + 0.01
+                }
+                if !meets {
+                    out.append(
+                        "page \(page.number) column \(frame.column + 1): line \(line.storyRange) at \(b.y) is "
+                            + "\(line.paragraph.widths[line.lineIndex]) wide, meeting no float")
+                }
+            }
+        }
+    }
+    return out
 }
 
 /// What of the story no frame holds, or holds twice, in a layout with floats: frames' visible
