@@ -174,6 +174,8 @@ public struct StoryBuilder {
         var newlinesAreSpaces = false
         /// Paragraphs made here come from `<p>` or `<hN>`, so the heading heuristic leaves them alone.
         var explicitParagraph = false
+        /// A `firstIndent` attribute set the first-line indent: the template's rule leaves it.
+        var explicitIndent = false
         /// Isolates wanted open, outermost first.
         var isolates: [Isolate] = []
         /// Where the open `<a>` is, if any.
@@ -321,6 +323,8 @@ public struct StoryBuilder {
         var paragraphs: [Paragraph] = []
         /// For each paragraph: made by `<p>` or a heading tag.
         var explicitParagraphs: [Bool] = []
+        /// For each paragraph, whether its first-line indent was written in the source.
+        var explicitIndents: [Bool] = []
         var images: [ImageReference] = []
         var sourceMap = SourceMap()
         var faceRequests: [String: SourceLocation] = [:]
@@ -540,6 +544,7 @@ public struct StoryBuilder {
             }
             paragraphs.append(Paragraph(range: range, end: end, content: content, style: style, runs: paragraphFirstRun..<runs.count))
             explicitParagraphs.append(scope.explicitParagraph)
+            explicitIndents.append(scope.explicitIndent)
         }
 
         /// The direction of the first strong character, skipping isolated text (UAX #9 P2).
@@ -607,6 +612,7 @@ public struct StoryBuilder {
                 paragraphs[paragraphs.count - 1].end = end0 - 1
             }
             markHeadings()
+            applyIndentRule()
             let story = Story(
                 text: text, styles: styles, runs: runs, paragraphs: paragraphs, images: images,
                 sourceMap: sourceMap, faceRequests: faceRequests)
@@ -628,6 +634,29 @@ public struct StoryBuilder {
                 paragraphs[i].style.isHeading = true
                 paragraphs[i].style.hyphenate = false
                 if paragraphs[i].style.alignment == .justify { paragraphs[i].style.alignment = .left }
+            }
+        }
+
+        /// Under the conventional rule, the paragraphs that open something (the story, or what
+        /// follows a heading, a block image, an empty line or a break) and those set centred or
+        /// to the right take no first-line indent, unless the source gave one. Floats, set
+        /// elsewhere, are looked past.
+        mutating func applyIndentRule() {
+            guard builder.template.firstLineIndentRule == .conventional else { return }
+            var opens = true
+            for i in paragraphs.indices {
+                let p = paragraphs[i]
+                if case .image(let n) = p.content {
+                    if images[n].placement == .block { opens = true }
+                    continue
+                }
+                // Right is flush only in left-to-right text; it is where right-to-left text starts.
+                let rtl = (p.style.direction ?? Self.firstStrongDirection(text.utf8Slice(p.range))) == .rtl
+                let flush = p.style.alignment == .center || (p.style.alignment == .right && !rtl)
+                if !explicitIndents[i] && (opens || p.range.isEmpty || p.style.breakBefore != .none || flush) {
+                    paragraphs[i].style.firstLineIndent = 0
+                }
+                opens = p.style.isHeading || p.range.isEmpty
             }
         }
 

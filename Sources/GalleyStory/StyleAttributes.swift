@@ -137,7 +137,10 @@ extension StoryBuilder.Run {
             case "indent":
                 if let v = length(a, what: "indent", em: em, range: 0...2000) { p.indent = v }
             case "firstindent":
-                if let v = length(a, what: "firstIndent", em: em, range: -2000...2000) { p.firstLineIndent = v }
+                if let v = length(a, what: "firstIndent", em: em, range: -2000...2000) {
+                    p.firstLineIndent = v
+                    scope.explicitIndent = true
+                }
             case "before":
                 if let v = length(a, what: "before", em: em, range: 0...2000) { p.spacingBefore = v }
             case "after":

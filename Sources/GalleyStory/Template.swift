@@ -106,6 +106,8 @@ public struct Template: Equatable, Sendable {
     public var paragraphSpacing: Double
     /// Indent of each paragraph's first line, points. JSON key `firstLineIndent`.
     public var firstLineIndent: Double
+    /// Which paragraphs take `firstLineIndent`. JSON key `firstLineIndentRule`.
+    public var firstLineIndentRule = IndentRule.conventional
     /// JSON key `alignment`.
     public var alignment: Alignment
     /// JSON key `paragraphs`.
@@ -350,6 +352,16 @@ public struct SocialSpec: Equatable, Sendable {
 }
 
 /// Line-breaking strategy. JSON key `lineBreaking`.
+/// Which paragraphs a template's first-line indent applies to.
+public enum IndentRule: String, Sendable, CaseIterable {
+    /// The book and magazine convention: not the first paragraph, nor one after a heading, an
+    /// image, an empty line or a column or page break (the space above already marks the
+    /// start), nor a centred or right-aligned one (a deck, a byline, a pull quote).
+    case conventional
+    /// Every paragraph.
+    case every
+}
+
 public enum LineBreaking: String, Sendable, CaseIterable {
     /// Knuth–Plass: the best breaks for the whole paragraph (the default).
     case totalFit = "total-fit"

@@ -50,7 +50,7 @@ struct TemplateSpot: Sendable {
 enum TemplateSchema {
     static let topKeys = [
         "name", "description", "extends", "page", "margins", "columns", "gutter", "body",
-        "paragraphSpacing", "firstLineIndent", "alignment", "paragraphs", "language", "fallback", "footer",
+        "paragraphSpacing", "firstLineIndent", "firstLineIndentRule", "alignment", "paragraphs", "language", "fallback", "footer",
         "lineBreaking", "hyphenation", "widows", "orphans", "keepWithNext", "baselineGrid", "headings", "link",
         "caption", "wrapMinWidth", "social", "cjkAutoSpacing", "maxImagePixels",
     ]
@@ -187,6 +187,9 @@ struct TemplateDecoder {
             case "body": try body(v)
             case "paragraphSpacing": template.paragraphSpacing = try length(key, v, atLeastZero: true)
             case "firstLineIndent": template.firstLineIndent = try length(key, v, atLeastZero: true)
+            case "firstLineIndentRule":
+                template.firstLineIndentRule = IndentRule(
+                    rawValue: try choice(key, v, what: "indent rule", IndentRule.allCases.map(\.rawValue)))!
             case "alignment":
                 template.alignment = Alignment(rawValue: try choice(key, v, what: "alignment", Alignment.allCases.map(\.rawValue)))!
             case "paragraphs":

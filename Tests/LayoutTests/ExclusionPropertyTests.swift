@@ -167,6 +167,22 @@ func linesOverFloats(_ pages: [Page], story: Story) -> [String] {
         #expect(linesOverFloats(ps, story: fs.story).isEmpty)
     }
 
+    // A large initial letter after a page-wide float makes its own line tall; the lines after
+    // it return to the baseline grid (every slot used to be as tall as the initial's line).
+    @Test func largeInitialAfterATopFloat() throws {
+        let text = #"<img src="images/harbour.jpg" span="page" float="top" width="100%" height="200">"# + "\n"
+            + #"<p align="center"><i>A deck that sets the scene.</i></p>"# + "\n"
+            + #"<font size="34" color="firebrick">T</font>he first thing a compositor learns is to read type upside down and "#
+            + "backwards, for that is how it sits in the stick. The second is patience, and the third is to keep the case in "
+            + "order, so that the hand finds each letter without the eye."
+        let fs = framesetter(text)
+        let lines = try #require(pages(of: fs).first?.frames.first?.lines.filter { $0.paragraphIndex == 2 })
+        #expect(lines.count >= 4)
+        #expect(lines[0].box.height > 30)
+        let pitches = zip(lines.dropFirst(), lines.dropFirst(2)).map { $1.origin.y - $0.origin.y }
+        #expect(pitches.allSatisfy { abs($0 - fs.template.body.leading) < 0.01 }, "\(pitches)")
+    }
+
     // A heading at every height from beside a right float to below its caption: its lines are
     // as wide as the room beside what their own boxes meet, so below the caption it is one
     // line at the column's width ("A job without a / job" was broken as if the float were beside it).

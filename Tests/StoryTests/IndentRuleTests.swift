@@ -1,0 +1,52 @@
+import GalleyStory
+import TestSupport
+import Testing
+
+/// The template's first-line indent follows the book convention unless told otherwise.
+@Suite struct IndentRuleTests {
+    /// The first-line indent of each text paragraph of `text` under a 12 pt indent.
+    func indents(_ text: String, rule: IndentRule = .conventional) -> [Double] {
+        var t = Template.default
+        t.firstLineIndent = 12
+        t.firstLineIndentRule = rule
+        let story = buildStory(text, template: t).story
+        return story.paragraphs.filter { $0.content == .text }.map(\.style.firstLineIndent)
+    }
+
+    // The story's first paragraph, and the first after a heading (by name or by size), are
+    // not indented; the ones after them are.
+    @Test func afterHeadings() {
+        #expect(indents("One\nTwo\n<h2>Head</h2>\nThree\nFour") == [0, 12, 0, 0, 12])
+        #expect(indents("<font size=\"20\">Big head</font>\nThree\nFour") == [0, 0, 12])
+    }
+
+    // Centred and right-aligned paragraphs (a deck, a byline) are not indented; right-aligned
+    // right-to-left text is, since that is where it starts.
+    @Test func centredAndFlush() {
+        #expect(
+            indents("Body\n<p align=\"center\">Deck</p>\n<p align=\"right\">By X</p>\nMore") == [0, 0, 0, 12])
+        #expect(indents("Body\n<p align=\"natural\">שלום עולם</p>") == [0, 12])
+    }
+
+    // After a block image, an empty line or a break the text starts afresh; a float set
+    // elsewhere does not count.
+    @Test func afterBreaks() {
+        #expect(indents("A\n<img src=\"images/chart.png\">\nB\nC") == [0, 0, 12])
+        #expect(indents("A\n\nB\nC") == [0, 0, 0, 12])
+        #expect(indents("A\n<columnbreak>B\nC") == [0, 0, 12])
+        #expect(indents("A\n<img src=\"images/chart.png\" float=\"right\">\nB") == [0, 12])
+    }
+
+    // A firstIndent written in the source is kept; the rule "every" indents every paragraph.
+    @Test func explicitAndEvery() {
+        #expect(indents("<p firstIndent=\"20\">A</p>\n<p align=\"center\" firstIndent=\"5\">B</p>") == [20, 5])
+        #expect(indents("One\n<h2>Head</h2>\nThree", rule: .every) == [12, 0, 12])
+    }
+
+    // The template key takes either rule, with a suggestion for a typo.
+    @Test func templateKey() {
+        #expect(decoded(#"{"firstLineIndentRule": "every"}"#)?.firstLineIndentRule == .every)
+        #expect(Template.default.firstLineIndentRule == .conventional)
+        #expect(overrideMessage(["firstLineIndentRule=evry"])?.contains("did you mean 'every'?") == true)
+    }
+}
