@@ -94,7 +94,7 @@ struct Run {
                 sources[f] = source
             }
         }
-        for d in diagnostics.all where d.severity == .error || !quiet {
+        for d in diagnostics.inReadingOrder where d.severity == .error || !quiet {
             io.writeError(DiagnosticRenderer.render(d, sources: { [sources] in sources[$0] }, color: io.errorIsTerminal))
         }
         diagnostics = Diagnostics()
@@ -232,7 +232,7 @@ struct Run {
         }
         report.includeStatistics = arguments.flag("stats")
         collectLayoutDiagnostics(doc, before: before)
-        report.diagnostics = diagnostics.all
+        report.diagnostics = diagnostics.inReadingOrder
         io.writeOutput(Data((arguments.flag("json") ? report.json() : report.text()).utf8))
         self.report()
         return 0

@@ -61,4 +61,19 @@ public struct Diagnostics: Sendable {
     public var errors: [Diagnostic] { all.filter { $0.severity == .error } }
     public var warnings: [Diagnostic] { all.filter { $0.severity == .warning } }
     public var isEmpty: Bool { all.isEmpty }
+
+    /// The diagnostics in reading order: files in the order they were first named, and within a
+    /// file by line and column (messages about the whole file first), whatever stage found
+    /// them; equal places keep the order they were found in.
+    public var inReadingOrder: [Diagnostic] {
+        var fileRank: [String: Int] = [:]
+        for d in all where fileRank[d.file ?? ""] == nil { fileRank[d.file ?? ""] = fileRank.count }
+        return all.enumerated().sorted { a, b in
+            let (fa, fb) = (fileRank[a.element.file ?? ""]!, fileRank[b.element.file ?? ""]!)
+            if fa != fb { return fa < fb }
+            let (la, lb) = (a.element.location?.offset ?? -1, b.element.location?.offset ?? -1)
+            if la != lb { return la < lb }
+            return a.offset < b.offset
+        }.map(\.element)
+    }
 }

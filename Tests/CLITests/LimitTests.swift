@@ -80,3 +80,15 @@ import Testing
         #expect(run(["check", "-", "-t", d.file("t1.json"), "-q"], stdin: Array("x".utf8)).status == 0)
     }
 }
+
+/// Diagnostics read in source order, whichever stage found them.
+@Suite struct DiagnosticOrderTests {
+    // The builder's error at 1:13 comes before the parser's warning at 1:33 and the builder's
+    // at 2:7, though they were found in another order.
+    @Test func sortedByLineAndColumn() {
+        let text = "<font size=\"x\">a</font> <span nosuch=\"1\">b</span>\n<font color=\"gren\">c</font>"
+        let r = run(["check", "-"], stdin: Array(text.utf8))
+        let places = r.stderr.split(separator: "\n").filter { $0.hasPrefix("<stdin>:") }.map { $0.split(separator: ":")[1...2].joined(separator: ":") }
+        #expect(places == ["1:13", "1:31", "2:14"], "\(r.stderr)")
+    }
+}
