@@ -466,6 +466,18 @@ private struct MarkupScanner {
             let quote = location
             advanceASCII(1)
             let valueLocation = location
+            if let stop = missingQuote(from: pos, quote: c) {
+                // `src="a.jpg width="50%"`: the value is what comes before the next attribute,
+                // which is then read as written, so the errors after it are real ones.
+                var value: [UInt8] = []
+                while pos < stop { consumeValueCharacter(into: &value) }
+                let next = String(decoding: b[(stop + 1)..<(b[stop...].firstIndex(of: EQUALS) ?? stop + 1)], as: UTF8.self)
+                error("missing closing quote: the value of '\(name)' opened here runs into '\(next)='", at: quote)
+                return .attribute(
+                    MarkupAttribute(
+                        name: name, key: key, value: String(decoding: value, as: UTF8.self),
+                        nameLocation: nameLocation, valueLocation: valueLocation))
+            }
             // The common case: plain ASCII up to the closing quote, on this line.
             var end = pos
             while end < n, b[end] != c, b[end] >= 0x20, b[end] < 0x80, b[end] != AMP { end += 1 }
@@ -498,6 +510,20 @@ private struct MarkupScanner {
             MarkupAttribute(
                 name: name, key: key, value: String(decoding: value, as: UTF8.self),
                 nameLocation: nameLocation, valueLocation: valueLocation))
+    }
+
+    /// Where a quoted value starting at `start` should have ended, when its closing quote is
+    /// missing: the text up to the next `quote` ends in ` name=`, the next attribute, whose own
+    /// opening quote closed this value. The space before that name is returned; nil when the
+    /// value looks whole. Looks no further than the line.
+    func missingQuote(from start: Int, quote: UInt8) -> Int? {
+        var end = start
+        while end < n, b[end] != quote, b[end] != LF { end += 1 }
+        guard end < n, b[end] == quote, end - 1 > start, b[end - 1] == EQUALS else { return nil }
+        var s = end - 1
+        while s > start, isNameByte(b[s - 1]) { s -= 1 }
+        guard s < end - 1, s - 1 > start, isSpaceByte(b[s - 1]) else { return nil }
+        return s - 1
     }
 
     func endsUnquotedValue(at i: Int) -> Bool {
