@@ -864,6 +864,15 @@ public struct StoryBuilder {
                 } else {
                     guard let n = number(w, what: "width", positive: true, maximum: 100_000) else { return }
                     width = n
+                    // A bare number is points, as in the Core Text tutorial's files; a small one
+                    // may be a percentage whose sign was forgotten.
+                    if Self.isPlainDecimal(v), n <= 100 {
+                        diagnostics.append(
+                            .warning(
+                                "width=\"\(v)\" is \(v) pt (a bare number is points); write \"\(v)pt\" to say so, "
+                                    + "or \"\(v)%\" for a share of the column", file: file, at: w.valueLocation,
+                                length: max(1, w.value.unicodeScalars.count)))
+                    }
                 }
             }
             var height: Double?

@@ -218,7 +218,7 @@ extension StoryBuilder.Run {
         let v: Double?
         if case .success(let p) = LengthParser.points(raw) { v = p } else { v = nil }
         guard let v, v.isFinite else {
-            error("\(what) must be a number of points, got '\(a.value)'", a)
+            error("\(what) must be a number of points, got '\(a.value)'" + Self.exponentHint(raw), a)
             return nil
         }
         if positive && v <= 0 {
@@ -230,6 +230,12 @@ extension StoryBuilder.Run {
             return nil
         }
         return v
+    }
+
+    /// For a number written with an exponent (`1e9`), which markup does not read: why not.
+    static func exponentHint(_ raw: String) -> String {
+        guard raw.contains(where: { $0 == "e" || $0 == "E" }), let v = Double(raw), v.isFinite else { return "" }
+        return " (write it without an exponent, as digits and a point)"
     }
 
     /// Digits, signs and points only: what a number in markup may be written with (`Double(_:)`
@@ -256,7 +262,7 @@ extension StoryBuilder.Run {
     /// A length in points or em, within `range`.
     mutating func length(_ a: MarkupAttribute, what: String, em: Double, range: ClosedRange<Double>) -> Double? {
         guard let v = Self.points(a.value, em: em) else {
-            error("\(what) must be a number of points or em, got '\(a.value)'", a)
+            error("\(what) must be a number of points or em, got '\(a.value)'" + Self.exponentHint(a.value.trimmed()), a)
             return nil
         }
         if v < range.lowerBound && range.lowerBound == 0 {

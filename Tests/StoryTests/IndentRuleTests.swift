@@ -50,3 +50,29 @@ import Testing
         #expect(overrideMessage(["firstLineIndentRule=evry"])?.contains("did you mean 'every'?") == true)
     }
 }
+
+/// Messages that used to mislead, or to say nothing.
+@Suite struct NumberMessageTests {
+    // A bare image width is points; a small one is said so, since it may be a forgotten '%'.
+    @Test func bareWidth() {
+        let small = buildStory(#"<img src="images/chart.png" width="40">"#)
+        #expect(
+            small.diagnostics.warnings.map(\.message) == [
+                #"width="40" is 40 pt (a bare number is points); write "40pt" to say so, or "40%" for a share of the column"#
+            ])
+        #expect(small.story.images.first?.width == 40)
+        for quiet in [#"width="320""#, #"width="40pt""#, #"width="40%""#] {
+            #expect(buildStory("<img src=\"images/chart.png\" \(quiet)>").diagnostics.isEmpty, "\(quiet)")
+        }
+    }
+
+    // A number with an exponent is refused with the reason, not as "not a number".
+    @Test func exponent() {
+        let built = buildStory(#"<font size="1e9">x</font> <span kern="2E1">y</span>"#)
+        #expect(
+            built.diagnostics.errors.map(\.message) == [
+                "size must be a number of points, got '1e9' (write it without an exponent, as digits and a point)",
+                "kern must be a number of points or em, got '2E1' (write it without an exponent, as digits and a point)",
+            ])
+    }
+}

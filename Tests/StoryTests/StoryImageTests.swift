@@ -29,7 +29,7 @@ import Testing
     // A block <img> in the middle of a line splits the paragraph in two around it.
     @Test func imageSplitsAParagraph() {
         assertDump(
-            listing("before <img src=\"images/chart.png\" width=\"30\"> after"),
+            listing("before <img src=\"images/chart.png\" width=\"30pt\"> after"),
             #"""
             "before "
             "\u{FFFC}"
