@@ -57,7 +57,7 @@ public enum Galley {
                     name: "stats", short: nil, value: nil, help: "Typographic figures: loose and tight lines, hyphens, widows, orphans."),
             ] + documentOptions),
         CommandSpec(
-            name: "templates", summary: "List the built-in templates, or print one as JSON.", positionals: [],
+            name: "templates", summary: "List the built-in templates, or print one as JSON.", positionals: ["[NAME|FILE]"],
             options: [
                 OptionSpec(name: "show", short: nil, value: "NAME|FILE", help: "Print this template as JSON (a file is shown resolved).")
             ]),

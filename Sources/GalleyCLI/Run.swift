@@ -239,8 +239,11 @@ struct Run {
     }
 
     mutating func templates() throws -> Int32 {
-        guard arguments.positionals.isEmpty else { throw UsageError(message: "unexpected argument '\(arguments.positionals[0])'") }
-        if let name = arguments.value("show") {
+        guard arguments.positionals.count <= 1 else { throw UsageError(message: "unexpected argument '\(arguments.positionals[1])'") }
+        if arguments.positionals.count == 1, arguments.value("show") != nil {
+            throw UsageError(message: "name the template once: as an argument or with --show")
+        }
+        if let name = arguments.positionals.first ?? arguments.value("show") {
             switch TemplateLoader.load(name) {
             case .success(let t):
                 io.writeOutput(Data(TemplateLoader.encode(t).utf8))

@@ -312,7 +312,13 @@ public enum TemplateLoader {
         var decoder = TemplateDecoder(origin: origin, base: base)
         try decoder.apply(members)
         try TemplateDecoder.validate(decoder.template, given: decoder.given, fallback: origin)
-        return decoder.template
+        // A file that changes what its base's description says, without describing itself, is
+        // described by what it is ("A4, two columns" over three columns would mislead).
+        var t = decoder.template
+        if !members.contains(where: { $0.key == "description" }) && describe(t) != describe(base) {
+            t.summary = describe(t)
+        }
+        return t
     }
 
     /// How many template files one chain of `extends` may hold: far more than any family of
@@ -431,6 +437,28 @@ public enum TemplateLoader {
             return .failure(ReadFailure(text: "the file is not UTF-8 text"))
         }
         return .success(text)
+    }
+
+    /// A one-line description in the built-ins' words: "A4, three columns, P052 10/12, justified".
+    public static func describe(_ t: Template) -> String {
+        var page: String
+        if let (size, orientation) = pageSize(width: t.pageWidth, height: t.pageHeight) {
+            page = size == .letter ? "US Letter" : size.rawValue.prefix(1).uppercased() + size.rawValue.dropFirst()
+            if orientation == "landscape" && size != .ledger { page += " landscape" }
+        } else {
+            page = "\(TemplateDecoder.plain(t.pageWidth))x\(TemplateDecoder.plain(t.pageHeight)) pt"
+        }
+        let counts = ["one", "two", "three", "four", "five", "six"]
+        let columns = (t.columns <= counts.count ? counts[t.columns - 1] : String(t.columns)) + (t.columns == 1 ? " column" : " columns")
+        let body = "\(t.body.face) \(TemplateDecoder.plain(t.body.size))/\(TemplateDecoder.plain(t.body.leading))"
+        let alignment =
+            switch t.alignment {
+            case .justify: "justified"
+            case .left: "ragged right"
+            case .right: "ragged left"
+            case .center: "centred"
+            }
+        return [page, columns, body, alignment].joined(separator: ", ") + (t.footer.enabled ? "" : ", no footer")
     }
 
     /// The named size and orientation of a page, when it is exactly one.

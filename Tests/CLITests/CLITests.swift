@@ -139,8 +139,17 @@ func usage(_ command: String, _ message: String, positionals: String = " INPUT")
 
     // templates takes no positional argument.
     @Test func templatesExtraArgument() {
-        let r = run(["templates", "extra"])
-        #expect(r.status == 2 && r.stderr == usage("templates", "unexpected argument 'extra'", positionals: ""))
+        let r = run(["templates", "magazine", "extra"])
+        #expect(r.status == 2 && r.stderr == usage("templates", "unexpected argument 'extra'", positionals: " [NAME|FILE]"))
+        let both = run(["templates", "magazine", "--show", "pocket"])
+        #expect(both.status == 2)
+    }
+
+    // `galley templates NAME` prints the template, as --show does.
+    @Test func templatesPositionalName() {
+        let r = run(["templates", "magazine"])
+        #expect(r.status == 0 && r.output == run(["templates", "--show", "magazine"]).output && !r.output.isEmpty)
+        #expect(run(["templates", "nosuch"]).status == 1)
     }
 
     // A missing input file and a folder as input are input errors, not located.
@@ -168,7 +177,7 @@ func usage(_ command: String, _ message: String, positionals: String = " INPUT")
         for flag in ["--help", "-h"] {
             let r = run([command, flag])
             #expect(r.status == 0 && r.stderr == "")
-            let positionals = command == "templates" ? "" : " INPUT"
+            let positionals = command == "templates" ? " [NAME|FILE]" : " INPUT"
             #expect(r.output.contains("\nUsage: galley \(command) [options]\(positionals)\n"))
             #expect(r.output.contains("  -h, --help"))
         }

@@ -76,3 +76,21 @@ import Testing
             ])
     }
 }
+
+/// A template that changes its base describes itself.
+@Suite struct TemplateDescriptionTests {
+    // Three columns over magazine no longer reads "A4, two columns"; a description given is kept.
+    @Test func derivedFromTheValues() {
+        #expect(decoded(#"{"extends": "magazine", "columns": 3}"#)?.summary == "A4, three columns, DejaVu Serif 10/12, justified")
+        #expect(decoded(#"{"extends": "pocket", "alignment": "left", "footer": {"enabled": false}}"#)?.summary
+            == "A5, one column, DejaVu Serif 9.5/12, ragged right, no footer")
+        #expect(decoded(#"{"extends": "magazine", "columns": 3, "description": "Mine"}"#)?.summary == "Mine")
+        #expect(decoded(#"{"extends": "tabloid", "name": "t"}"#)?.summary == Template.builtin(named: "tabloid")?.summary)
+    }
+
+    // The built-ins' own words are what the description says of them (tablet adds its page's name).
+    @Test(arguments: ["magazine", "letter", "pocket"]) func builtinsDescribeThemselves(name: String) throws {
+        let t = try #require(Template.builtin(named: name))
+        #expect(TemplateLoader.describe(t) == t.summary)
+    }
+}

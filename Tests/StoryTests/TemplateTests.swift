@@ -567,6 +567,7 @@ private let a4 = (width: 210 * mm, height: 297 * mm)
         let t = decoded(#"{"extends": "letter", "columns": 1}"#)
         var expected = Template.builtin(named: "letter")!
         expected.columns = 1
+        expected.summary = "US Letter, one column, DejaVu Serif 10/12, justified"
         #expect(t == expected)
     }
     // An unknown built-in in extends is located and suggested.
@@ -592,6 +593,7 @@ private let a4 = (width: 210 * mm, height: 297 * mm)
         expected.margins = EdgeInsets(all: 10)
         expected.columns = 2
         expected.name = "a"
+        expected.summary = "Tabloid, two columns, DejaVu Serif 9.5/11.5, justified"
         #expect(t == expected)
     }
     // Two files extending each other are a cycle, reported where it closes.
