@@ -1,5 +1,6 @@
 import Foundation
 import GalleyMarkup
+import TestSupport
 import Testing
 
 @testable import GalleyStory
@@ -423,5 +424,28 @@ private let standardHyphenation = HyphenationSpec(
             "lineBreaking=greedy", "hyphenation.capitals=true", "widows=4", "orphans=3", "keepWithNext=5", "baselineGrid=false",
         ])!
         #expect(decoded(TemplateLoader.encode(t)) == t)
+    }
+}
+
+// MARK: - The README's table
+
+@Suite struct TemplateKeyTableTests {
+    // The README's table of template keys lists every key the schema takes, and no other:
+    // `headings.hN.…` stands for h1, h2 and h3, and `margins` takes one length as well as sides.
+    @Test func readmeTableIsTheSchema() throws {
+        let readme = try String(contentsOfFile: repoPath("README.md"), encoding: .utf8)
+        let section = try #require(readme.components(separatedBy: "### Template keys").dropFirst().first?.components(separatedBy: "\n#").first)
+        var listed: [String] = []
+        for row in section.split(separator: "\n") where row.hasPrefix("| `") {
+            let key = String(row.dropFirst(3).prefix { $0 != "`" })
+            if key.contains(".hN.") {
+                listed += ["h1", "h2", "h3"].map { key.replacingOccurrences(of: ".hN.", with: ".\($0).") }
+            } else {
+                listed.append(key)
+            }
+        }
+        let schema = TemplateSchema.allPaths.filter { TemplateSchema.objectKeys[$0] == nil || $0 == "margins" }
+        #expect(Set(listed) == Set(schema), "missing: \(Set(schema).subtracting(listed).sorted()), extra: \(Set(listed).subtracting(schema).sorted())")
+        #expect(listed.count == Set(listed).count)
     }
 }
