@@ -213,7 +213,13 @@ package struct TotalFitBreaker: LineBreaker {
                     line.letterShrink = sums[end].letterShrink - sums[first].letterShrink
                     ratio = line.ratio(slack: available - natural)
                 }
-                let badness = ratio < -1 ? Double.infinity : (ratio.isInfinite ? 10_000 : min(10_000, 100 * abs(ratio * ratio * ratio)))
+                var badness = ratio < -1 ? Double.infinity : (ratio.isInfinite ? 10_000 : min(10_000, 100 * abs(ratio * ratio * ratio)))
+                if badness >= 10_000 && ratio > 0 && !isLast && ragged == 0 {
+                    // Past TeX's cap every underfull line is as bad as any other, so a line a
+                    // fifth full ("Auto-") could win over one three quarters full: beyond the
+                    // cap, the emptier line costs more.
+                    badness += 90_000 * (available - natural) / max(available, 1)
+                }
                 // Too long: no later break can make this line fit, so `a` stops being active.
                 let dropped = ratio < -1 || p.forced
                 if dropped {

@@ -192,3 +192,23 @@ func narrow(_ width: Double) -> Template {
     t.margins.right = (t.pageWidth - width) / 2
     return t
 }
+
+/// Past TeX's badness cap, emptier lines cost more.
+@Suite struct UnderfullLineTests {
+    // A deck in three columns whose first word cannot share its line: the whole word (three
+    // quarters of the line) beats "Auto-compos-" (not much over half), and no line but the
+    // last is under half full.
+    @Test func fullerUnderfullLineWins() throws {
+        let text = #"<p><font face="Palatino" size="16"><i>Auto-compositors arrived at the harbour works in the spring of that year, and nothing was the same again.</i></font></p>"#
+        var t = Template.default
+        t.columns = 3
+        let fs = framesetter(text, template: t)
+        let lines = try #require(pages(of: fs).first?.frames.first?.lines)
+        let first = try #require(lines.first)
+        let bytes = Array(fs.story.text.utf8)[first.storyRange]
+        #expect(String(decoding: bytes, as: UTF8.self).hasPrefix("Auto-compositors"))
+        for line in lines.dropLast() {
+            #expect(line.contentWidth > line.box.width / 2, "\(line.storyRange): \(line.contentWidth) of \(line.box.width)")
+        }
+    }
+}
