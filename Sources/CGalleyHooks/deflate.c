@@ -17,7 +17,7 @@
  * are compressed whole: at level 1, the default, by ISA-L's igzip at its level 3 (on page
  * text as small as libdeflate's level 1 and faster; a CJK font program, which barely
  * compresses, 2.4 times as fast as libdeflate and 3 times as fast as zlib's level 1, 1 %
- * bigger; shadow masks and tiny streams at its level 0, see below), at levels 2 to 9 by
+ * bigger; tiny streams at its level 0, see below), at levels 2 to 9 by
  * libdeflate at that level (smaller than zlib's at any level).
  *
  * A stream's input is kept until deflate is asked to finish, then compressed in one call and
@@ -74,125 +74,18 @@ static struct libdeflate_compressor *thread_compressor(int level) {
     return c;
 }
 
-/* Shadow masks (blurred 8-bit alpha, a few kilobytes each, one per shadowed run) are the
- * streams a shadowed page has most of. igzip's level 3 builds Huffman tables for each stream,
- * which for a mask costs twice what compressing it does; its level 0 uses tables given in
- * advance, and with tables made from the document's own first masks it writes the others 1 %
- * bigger, three times as fast. The drawing code notes each mask it hands Cairo
- * (`galley_deflate_note_mask`); a stream with a noted mask's bytes takes that path. Tiny
- * streams (the forms Cairo wraps masks in), where building tables is all the work, take level 0
- * with its default tables. */
+/* Tiny streams (the forms Cairo wraps images in), where building Huffman tables is all the
+ * work, take igzip's level 0 with its default tables. */
 enum { TINY_STREAM = 1024 };
 
-struct noted_mask {
-    size_t len, width;
-    uint64_t hash;
-};
-static _Thread_local struct noted_mask *noted;
-static _Thread_local size_t noted_count, noted_cap;
-static _Thread_local size_t masks_matched;
-
-/* Huffman tables for the masks of the document being written, made from its first masks
- * (compressed at level 3 meanwhile): they fit its fonts, sizes and blurs. */
-enum { MASKS_TO_LEARN = 16 };
-static _Thread_local struct isal_huff_histogram *mask_histogram;
-static _Thread_local struct isal_hufftables *mask_tables;
-static _Thread_local int masks_learned;
-
-/* Tables for masks once learned; NULL while learning (`in` then counts towards them). */
-static struct isal_hufftables *tables_for_mask(const unsigned char *in, size_t len) {
-    if (mask_tables) return mask_tables;
-    if (!mask_histogram && !(mask_histogram = calloc(1, sizeof *mask_histogram))) return NULL;
-    isal_update_histogram((unsigned char *)in, (int)len, mask_histogram);
-    if (++masks_learned < MASKS_TO_LEARN) return NULL;
-    struct isal_hufftables *t = malloc(sizeof *t);
-    if (t && isal_create_hufftables(t, mask_histogram) == 0) {
-        mask_tables = t;
-    } else {
-        free(t);
-        masks_learned = 0;  // learn again from the next ones
-        memset(mask_histogram, 0, sizeof *mask_histogram);
-    }
-    return NULL;
-}
-
-/* A hash of `len` bytes, eight at a time (a stream and a noted mask are compared by it, row by
- * row). */
-static uint64_t bytes_hash(const unsigned char *p, size_t len, uint64_t h) {
-    size_t i = 0;
-    for (; i + 8 <= len; i += 8) {
-        uint64_t w;
-        memcpy(&w, p + i, 8);
-        h = (h ^ w) * 0x100000001B3ull;
-        h ^= h >> 29;
-    }
-    for (; i < len; i++) h = (h ^ p[i]) * 0x100000001B3ull;
-    return h;
-}
-
-void galley_deflate_note_mask(const unsigned char *rows, int width, int height, int stride) {
-    if (!rows || width <= 0 || height <= 0 || stride < width) return;
-    if (noted_count == noted_cap) {
-        size_t cap = noted_cap ? 2 * noted_cap : 64;
-        struct noted_mask *grown = realloc(noted, cap * sizeof *grown);
-        if (!grown) return;  // the mask is then compressed like any stream
-        noted = grown;
-        noted_cap = cap;
-    }
-    uint64_t h = 0xCBF29CE484222325ull;
-    for (int y = 0; y < height; y++) h = bytes_hash(rows + (size_t)y * stride, (size_t)width, h);
-    noted[noted_count++] = (struct noted_mask){(size_t)width * (size_t)height, (size_t)width, h};
-}
-
-void galley_deflate_forget_masks(void) {
-    free(noted);
-    noted = NULL;
-    noted_count = noted_cap = 0;
-    free(mask_histogram);
-    free(mask_tables);
-    mask_histogram = NULL;
-    mask_tables = NULL;
-    masks_learned = 0;
-}
-
-size_t galley_deflate_masks_matched(void) { return masks_matched; }
-
-/* Whether `in` is a noted mask's bytes (the note is then used up): Cairo writes a mask's alpha
- * as its rows without padding, hashed here row by row as the mask was. */
-static int is_noted_mask(const unsigned char *in, size_t len) {
-    size_t hashed_width = 0;
-    uint64_t h = 0;
-    for (size_t i = 0; i < noted_count; i++) {
-        if (noted[i].len != len) continue;
-        if (noted[i].width != hashed_width) {
-            hashed_width = noted[i].width;
-            h = 0xCBF29CE484222325ull;
-            for (size_t at = 0; at < len; at += hashed_width) h = bytes_hash(in + at, hashed_width, h);
-        }
-        if (noted[i].hash == h) {
-            noted[i] = noted[--noted_count];
-            return 1;
-        }
-    }
-    return 0;
-}
-
-/* `in` compressed by igzip into a zlib stream (level 3; 0 for masks and tiny streams, see
- * above); 0 if it does not fit `space`. */
+/* `in` compressed by igzip into a zlib stream (level 3; 0 for tiny streams, see above); 0 if
+ * it does not fit `space`. */
 static size_t igzip_whole(const unsigned char *in, size_t len, unsigned char *out, size_t space) {
     struct engines *e = thread_engines();
     if (!e || len > 0xFFFFFFFFu) return 0;
     struct isal_zstream z;
     isal_deflate_stateless_init(&z);
-    struct isal_hufftables *tables = NULL;
-    if (noted_count > 0 && len < 0x7FFFFFFF && is_noted_mask(in, len)) {
-        masks_matched++;
-        tables = tables_for_mask(in, len);
-    }
-    if (tables) {
-        z.level = 0;
-        isal_deflate_set_hufftables(&z, tables, IGZIP_HUFFTABLE_CUSTOM);
-    } else if (len < TINY_STREAM) {
+    if (len < TINY_STREAM) {
         z.level = 0;
     } else {
         if (!e->igzip && !(e->igzip = malloc(ISAL_DEF_LVL3_DEFAULT))) return 0;

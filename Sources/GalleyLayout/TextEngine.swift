@@ -1,4 +1,3 @@
-import CGalleyHooks
 import CPango
 import FoundationEssentials
 import GalleyMarkup
@@ -30,6 +29,8 @@ package final class TextEngine {
     var hyphenCache: [FontKey: PangoGlyphInfo] = [:]
     /// This thread's FreeType for loading glyph outlines ahead of Cairo (made on first use).
     private var glyphLoader: OpaquePointer?
+    /// The executable's hooks, when they are on (taken once: they are installed before any engine).
+    private let hooks = LibraryHooks.installed
     /// The file and face index of each font met, for the loader (nil: not a file).
     private var fontFiles: [FontKey: (path: String, index: Int)?] = [:]
 
@@ -51,7 +52,7 @@ package final class TextEngine {
     deinit {
         for d in descriptions { if let d { pango_font_description_free(d) } }
         for (_, f) in fonts { galley_object_unref(f) }
-        if let glyphLoader { galley_glyph_loader_free(glyphLoader) }
+        if let glyphLoader { hooks?.freeGlyphLoader(glyphLoader) }
         galley_object_unref(UnsafeMutableRawPointer(context))
         galley_object_unref(fontMap)
     }
@@ -82,10 +83,12 @@ package final class TextEngine {
     }
 
     /// Loads the outlines of a shaped paragraph's glyphs in font units on this thread, so that
-    /// Cairo, drawing them on another, finds them made (CGalleyHooks/glyphs.c: CFF fonts only;
-    /// for others this does nothing). A shaping thread does it for a build that draws every page.
+    /// Cairo, drawing them on another, finds them made (the executable's hooks, glyphs.c: CFF
+    /// fonts only; without the hooks, or for other fonts, this does nothing). A shaping thread
+    /// does it for a build that draws every page.
     func prepareOutlines(of text: ShapedText) {
-        if glyphLoader == nil { glyphLoader = galley_glyph_loader_new() }
+        guard let hooks else { return }
+        if glyphLoader == nil { glyphLoader = hooks.makeGlyphLoader() }
         guard let glyphLoader else { return }
         var gids: [UInt32] = []
         for run in text.runs {
@@ -102,7 +105,7 @@ package final class TextEngine {
             for g in text.glyphs[Int(run.glyphs.lowerBound)..<Int(run.glyphs.upperBound)] where g.glyph & 0xF000_0000 == 0 {
                 gids.append(g.glyph)
             }
-            _ = galley_glyph_loader_prepare(glyphLoader, file.path, file.index, gids, gids.count)
+            hooks.prepareGlyphs(glyphLoader, file.path, file.index, gids)
         }
     }
 

@@ -1,5 +1,4 @@
 import CCairo
-import CGalleyHooks
 import CPNG
 import FoundationEssentials
 import GalleyLayout
@@ -42,12 +41,11 @@ public enum Export {
         _ framesetter: Framesetter, to path: String, metadata: PDFMetadata, compression: Int = 1,
         progress: (Int) -> Void = { _ in }
     ) throws(RenderError) -> Int {
-        let level = galley_get_deflate_level()
-        galley_set_deflate_level(Int32(min(9, max(1, compression))))
-        defer {
-            galley_set_deflate_level(level)
-            galley_deflate_forget_masks()
-        }
+        // Cairo compresses its streams at zlib's default level; only the executable's hooks
+        // offer another (LibraryHooks).
+        let hooks = LibraryHooks.installed
+        let level = hooks?.setCompressionLevel(min(9, max(1, compression)))
+        defer { if let hooks, let level { _ = hooks.setCompressionLevel(level) } }
         let out = try AtomicFile(target: path)
         var committed = false
         defer { if !committed { out.discard() } }

@@ -1,5 +1,4 @@
 import CCairo
-import CGalleyHooks
 import CGalleyPixels
 import CPango
 import GalleyLayout
@@ -123,10 +122,6 @@ extension PageRenderer {
             cairo_translate(cr, placed.start + shadow.dx + bx0, placed.runBaseline + shadow.dy + by0)
             cairo_scale(cr, 1 / ppp, 1 / ppp)
             if target.isPDF {
-                // Its stream is compressed with the tables made for masks (see deflate.c).
-                if let data = cairo_image_surface_get_data(mask) {
-                    galley_deflate_note_mask(data, w, h, cairo_image_surface_get_stride(mask))
-                }
                 if pendingShadows.color != shadow.color { flushShadows(on: cr) }
                 pendingShadows.color = shadow.color
                 var matrix = cairo_matrix_t()

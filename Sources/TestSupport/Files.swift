@@ -88,3 +88,15 @@ public func tool(_ name: String, _ args: [String], stdin: Data? = nil) -> ToolRe
     let e = String(decoding: FileManager.default.contents(atPath: errPath) ?? Data(), as: UTF8.self)
     return ToolResult(status: p.terminationStatus, stdout: o, stderr: e)
 }
+
+/// The galley executable `swift test` built beside the tests: the only binary with the hooks
+/// into Cairo's libraries (Sources/CGalleyHooks), which no library or test binary links.
+public let galleyExecutable = repoPath(".build/debug/galley")
+
+/// Runs the galley executable with the hooks allowed (`hooks`: GALLEY_NO_HOOKS unset, so they
+/// are on wherever the libraries are the verified versions) or turned off (GALLEY_NO_HOOKS=1).
+public func runExecutable(_ args: [String], hooks: Bool = true, stdin: Data? = nil) -> ToolResult {
+    hooks
+        ? tool("-u", ["GALLEY_NO_HOOKS", galleyExecutable] + args, stdin: stdin)
+        : tool("GALLEY_NO_HOOKS=1", [galleyExecutable] + args, stdin: stdin)
+}

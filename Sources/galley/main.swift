@@ -4,4 +4,9 @@ import GalleyCLI
 import Glibc
 
 galley_keep_freed_memory()
-exit(Galley.main(arguments: Array(CommandLine.arguments.dropFirst()), io: .process()))
+let hookStatus = Hooks.turnOn(environment: ProcessInfo.processInfo.environment)
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == HookChecks.command {
+    exit(HookChecks.run(Array(arguments.dropFirst()), status: hookStatus))
+}
+exit(Galley.main(arguments: arguments, io: .process()))

@@ -1,7 +1,7 @@
 #ifndef GALLEY_HOOKS_H
 #define GALLEY_HOOKS_H
-/* Galley's hooks into libraries as Cairo calls them (zlib, snprintf), made by ELF symbol
- * interposition:
+/* Galley's hooks into libraries as Cairo calls them (zlib, FreeType), made by ELF symbol
+ * interposition, linked into the galley executable only:
  * a function defined in the executable is the one the dynamic linker binds every library's call
  * of that name to. What a hook does not handle goes to the library's own function (dlsym
  * RTLD_NEXT).
@@ -12,28 +12,17 @@
 #include <stddef.h>
 #include <zlib.h>
 
+/* Turns the hooks on, once, at start-up, when the running Cairo, FreeType and zlib are the
+ * versions they were verified with; else they stay off and `why` says which differs. Returns
+ * whether they are on. Until it is called every hook passes its calls to the library. */
+int galley_hooks_activate(char *why, size_t size);
+int galley_hooks_active(void);
 /* The compression level, 1 (fastest, the default) to 9 (smallest). */
 void galley_set_deflate_level(int level);
 int galley_get_deflate_level(void);
 /* Opens a stream compressed whole, as Cairo's deflateInit_ calls get: use it with
  * deflate and deflateEnd. */
 int galley_deflate_init_whole(z_streamp strm);
-/* Cairo's numbers go through snprintf (see format.c): these call it as Cairo does, for tests. */
-int galley_format_double(char *buffer, size_t size, const char *format, double d);
-int galley_format_int(char *buffer, size_t size, int v);
-int galley_format_long(char *buffer, size_t size, long v);
-/* "%.*f" with `digits` decimals. */
-int galley_format_precision(char *buffer, size_t size, int digits, double d);
-/* "%010ld", as the cross-reference table's offsets. */
-int galley_format_offset(char *buffer, size_t size, long v);
-/* "%04x" when width is 4, else "%0*x". */
-int galley_format_hex(char *buffer, size_t size, int width, unsigned int v);
-/* Notes a shadow mask (8-bit alpha rows) about to be drawn into a PDF on this thread: at the
- * default level, the stream of its bytes is compressed with tables made for masks (see
- * deflate.c). Forget drops the notes not used; matched counts the streams that used one. */
-void galley_deflate_note_mask(const unsigned char *rows, int width, int height, int stride);
-void galley_deflate_forget_masks(void);
-size_t galley_deflate_masks_matched(void);
 /* Input a stream holds before it carries on through zlib's streaming deflate (32 MB). */
 void galley_set_deflate_limit(size_t bytes);
 size_t galley_get_deflate_limit(void);
