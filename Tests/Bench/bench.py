@@ -432,11 +432,26 @@ class Bench:
         self.rows.append(Row(what, "error", "", "", "", "ERROR"))
         self.notes.append(f"{what}: {cmd.key} {cmd.error}")
 
-    def versus(self, name, label, galley_cmd, time_targets, mem_target=None):
-        """galley vs typst on one corpus file; time_targets: [(what, limit or None, target text)]."""
+    @staticmethod
+    def without_hooks(cmd):
+        """The same command with the executable's hooks into zlib and FreeType off."""
+        return Cmd(cmd.key + "-no-hooks", cmd.argv, dict(cmd.env or os.environ, GALLEY_NO_HOOKS="1"))
+
+    def hooks_off_row(self, what, off, versus):
+        """The row of a hooks-off run beside its hooks-on figure: reported, with no target."""
+        if off.error:
+            self.error_row(what, off)
+            return
+        ratio = off.median / versus if versus else None
+        self.rows.append(Row(what, fmt_s(off.median), fmt_s(versus), fmt_x(ratio), "reported", "info"))
+
+    def versus(self, name, label, galley_cmd, time_targets, mem_target=None, hooks_off=False):
+        """galley vs typst on one corpus file; time_targets: [(what, limit or None, target text)].
+        With `hooks_off`, the same build with GALLEY_NO_HOOKS=1 is timed in the same rounds."""
         peer = self.typst(name)
+        off = self.without_hooks(galley_cmd) if hooks_off else None
         log(f"{label}:")
-        measure(name, [c for c in (galley_cmd, peer) if c], self.runs)
+        measure(name, [c for c in (galley_cmd, off, peer) if c], self.runs)
         if galley_cmd.error:
             self.error_row(label, galley_cmd)
             return
@@ -451,6 +466,11 @@ class Bench:
             else:
                 status = verdict(ratio, limit)
             self.rows.append(Row(what, fmt_s(g), fmt_s(p), fmt_x(ratio), target, status))
+        if off:
+            self.hooks_off_row(f"{name} build, hooks off ÷ hooks on", off, g)
+            if p and not off.error:
+                self.rows.append(Row(f"{name} build, hooks off, vs Typst", fmt_s(off.median), fmt_s(p), fmt_x(off.median / p),
+                                     "reported", "info"))
         what = f"{name} peak memory"
         pm = peer.peak_mib if peer and not peer.error else None
         if mem_target is None:
@@ -463,7 +483,7 @@ class Bench:
         self.versus("en-large", "en-large build (600 KB) vs Typst", self.build("en-large"),
                     [("en-large build time vs Typst", 0.35, "≤ 0.35× (issue 6)"),
                      ("en-large build time vs Typst, core", 0.5, "≤ 0.5× (core issue)")],
-                    mem_target=40)
+                    mem_target=40, hooks_off=True)
 
     def m_en_small(self):
         self.versus("en-small", "en-small build (60 KB) vs Typst", self.build("en-small"),
@@ -472,7 +492,7 @@ class Bench:
     def m_cjk_small(self):
         if self.social:
             self.versus("cjk-small", "cjk-small build --social vs Typst", self.build("cjk-small", "--social"),
-                        [("cjk-small build --social vs Typst", 0.5, "≤ 0.5×")])
+                        [("cjk-small build --social vs Typst", 0.5, "≤ 0.5×")], hooks_off=True)
         else:
             self.versus("cjk-small", "cjk-small build vs Typst", self.build("cjk-small"),
                         [("cjk-small build time vs Typst", None, "(≤ 0.5× once --social exists)")])
@@ -486,7 +506,7 @@ class Bench:
                 return None
         r = first.median / second.median
         self.rows.append(Row(what, f"{fmt_s(first.median)} ÷ {fmt_s(second.median)}", "", fmt_x(r), target,
-                             verdict(r, limit)))
+                             verdict(r, limit) if limit is not None else "info"))
         return r
 
     def variant(self, key, path, label, limit, target):
@@ -499,6 +519,11 @@ class Bench:
 
     def m_attributes(self):
         self.variant("attributes", ATTRIBUTES, "en-large with 2–3 attributes a paragraph", 1.15, "≤ 1.15× (issue 3)")
+        log("the attribute mix and the plain en-large with the hooks off (interleaved):")
+        mix = self.without_hooks(Cmd("attributes", [self.galley, "build", ATTRIBUTES, "-o",
+                                                    os.path.join(OUT, "galley-attributes.pdf"), "-q"]))
+        plain = self.without_hooks(self.build("en-large"))
+        self.ratio("attributes-no-hooks", mix, plain, "en-large with 2–3 attributes ÷ plain, hooks off", "reported", None)
 
     def m_floats(self):
         self.variant("floats", FLOATS, "en-large with a float every 5 paragraphs", 1.3, "≤ 1.3× (issue 4)")
@@ -609,6 +634,31 @@ class Bench:
 
 
 # ----------------------------------------------------------------- main
+def write_report(path, b, version, peer, runs, load0, load1, selected):
+    """BENCHMARKS.md: the figures of this run, when and where they were measured."""
+    uname = os.uname()
+    lines = [
+        "# Galley benchmarks",
+        "",
+        "Written by `make bench` (Tests/Bench/bench.py); what each figure means is in Tests/Bench/README.md.",
+        "",
+        f"- measured: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}",
+        f"- galley: {version}; peer: {peer}",
+        f"- machine: {uname.sysname} {uname.release} {uname.machine}, {os.cpu_count()} cores, "
+        f"load average {load0[0]:.2f} at start and {load1[0]:.2f} at end",
+        f"- {runs} timed run{'s' if runs != 1 else ''} per command after one warm-up, interleaved; times are medians, "
+        "memory the highest peak RSS",
+        f"- measurements: {', '.join(selected)}",
+        "- hooks: rows marked \"hooks off\" ran with GALLEY_NO_HOOKS=1 (the executable's hooks into zlib and "
+        "FreeType off), in the same rounds as their hooks-on figures",
+        "",
+        markdown_table(b.rows),
+        "",
+    ]
+    lines += [f"- note: {n}" for n in b.notes]
+    write_if_changed(path, "\n".join(lines).rstrip("\n") + "\n")
+
+
 def main():
     ap = argparse.ArgumentParser(description="Galley's performance and typography figures against their targets.")
     ap.add_argument("--galley", default=os.path.join(ROOT, ".build", "release", "galley"),
@@ -619,6 +669,8 @@ def main():
     ap.add_argument("--skip-peer", action="store_true", help="do not install or run Typst")
     ap.add_argument("--markdown", action="store_true", help="also print the table as Markdown")
     ap.add_argument("--strict", action="store_true", help="exit 1 when a target fails or a command errs")
+    ap.add_argument("--write", metavar="FILE", default=os.path.join(ROOT, "BENCHMARKS.md"),
+                    help="also write the figures as Markdown to FILE (default BENCHMARKS.md; - for none)")
     a = ap.parse_args()
     if a.runs < 1:
         ap.error("--runs must be at least 1")
@@ -674,6 +726,9 @@ def main():
         print()
         print(markdown_table(b.rows))
     failed = [r.cells[0] for r in b.rows if r.cells[5] in ("FAIL", "ERROR")]
+    if a.write != "-":
+        write_report(a.write, b, version, peer, a.runs, load0, load1, selected)
+        log(f"bench: wrote {rel(a.write)}")
     print()
     print(f"{len(failed)} target{'s' if len(failed) != 1 else ''} missed or erred" + (": " + "; ".join(failed) if failed else ""))
     return 1 if a.strict and failed else 0
