@@ -41,8 +41,13 @@ let package = Package(
         // Pixel loops the compiler vectorises (C): the box blur of shadow masks.
         .target(name: "CGalleyPixels", path: "Sources/CGalleyPixels"),
 
+        // What every stage uses: whole-descriptor reads and writes, file paths and identities,
+        // trimming, threads and locks, binary search (FoundationEssentials has none of these
+        // or only through Foundation's heavier parts).
+        .target(name: "GalleySupport"),
+
         // The pipeline.
-        .target(name: "GalleyMarkup", linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "GalleyMarkup", dependencies: ["GalleySupport"], linkerSettings: [.linkedLibrary("m")]),
         .target(name: "GalleyStory", dependencies: ["GalleyMarkup"]),
         .target(name: "GalleyLayout", dependencies: ["GalleyStory", "CPango", "CHyphen", "CPixbuf"]),
         .target(
@@ -53,6 +58,7 @@ let package = Package(
 
         // Tests.
         .target(name: "TestSupport", dependencies: ["GalleyCLI"], path: "Sources/TestSupport"),
+        .testTarget(name: "SupportTests", dependencies: ["GalleySupport"]),
         .testTarget(name: "MarkupTests", dependencies: ["GalleyMarkup", "TestSupport"]),
         .testTarget(name: "StoryTests", dependencies: ["GalleyStory", "TestSupport"]),
         .testTarget(name: "LayoutTests", dependencies: ["GalleyLayout", "GalleyRender", "TestSupport"]),

@@ -1,4 +1,5 @@
 import GalleyMarkup
+import GalleySupport
 
 /// A command-line option a command accepts.
 struct OptionSpec {

@@ -2,6 +2,7 @@ import FoundationEssentials
 import GalleyLayout
 import GalleyMarkup
 import GalleyStory
+import GalleySupport
 import Glibc
 
 /// An input file taken through the stages up to a framesetter ready to lay out.

@@ -3,6 +3,7 @@ import GalleyLayout
 import GalleyMarkup
 import GalleyRender
 import GalleyStory
+import GalleySupport
 import Glibc
 
 /// The `galley` command line, testable in-process: `Galley.main(arguments:io:)` returns the exit status.

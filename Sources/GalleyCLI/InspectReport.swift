@@ -2,6 +2,7 @@ import FoundationEssentials
 import GalleyLayout
 import GalleyMarkup
 import GalleyStory
+import GalleySupport
 import Glibc
 
 /// What `galley inspect` reports: per page and column, the visible range as character offsets,

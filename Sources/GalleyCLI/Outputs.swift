@@ -1,6 +1,7 @@
 import FoundationEssentials
 import GalleyMarkup
 import GalleyRender
+import GalleySupport
 import Glibc
 
 /// An output the CLI will not write: it is one of the inputs, or a kind of file that writing

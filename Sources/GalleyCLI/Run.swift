@@ -3,6 +3,7 @@ import GalleyLayout
 import GalleyMarkup
 import GalleyRender
 import GalleyStory
+import GalleySupport
 import Glibc
 
 /// One command being carried out: validates its arguments, runs the stages, reports.

@@ -1,4 +1,5 @@
 import CPango
+import GalleySupport
 
 /// A piece of a line ready to draw: glyphs of one font and style, with justification already
 /// written into their advances. Made on demand when a page is drawn; nothing is reshaped.

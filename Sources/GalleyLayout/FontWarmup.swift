@@ -1,4 +1,5 @@
 import GalleyStory
+import GalleySupport
 
 /// The font work a build can do before its story exists, done on a second thread while the
 /// markup is read and the story built (the other core is idle then): make the engine that will

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import GalleyMarkup
 import GalleyStory
+import GalleySupport
 import Glibc
 
 /// How the framesetter runs.

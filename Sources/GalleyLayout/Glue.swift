@@ -1,4 +1,5 @@
 import GalleyStory
+import GalleySupport
 
 /// Where a line may stretch or shrink when justified, and by how much: every expandable space,
 /// every gap between wide (CJK) characters where a line may break, and (a little) between the

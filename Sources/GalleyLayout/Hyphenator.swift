@@ -1,6 +1,8 @@
 import CHyphen
 import FoundationEssentials
+import GalleySupport
 import Glibc
+import Synchronization
 
 /// Hyphenation settings (from the template).
 package struct HyphenationRules: Sendable, Equatable {
@@ -66,18 +68,17 @@ package final class Hyphenator: @unchecked Sendable {
         return dirs
     }
 
-    private static let lock = Lock()
-    nonisolated(unsafe) private static var loaded: [String: Hyphenator?] = [:]
+    private static let loaded = Mutex<[String: Hyphenator?]>([:])
 
     /// The dictionary for a BCP 47 language ("en", "en-GB", "de-CH", "pt-BR"), or nil when none is installed.
     package static func forLanguage(_ language: String) -> Hyphenator? {
         let key = language.lowercased()
-        lock.lock()
-        defer { lock.unlock() }
-        if let h = loaded[key] { return h }
-        let h = dictionaryFile(for: language).map { Hyphenator(path: $0) }
-        loaded[key] = h
-        return h
+        return loaded.withLock { loaded in
+            if let h = loaded[key] { return h }
+            let h = dictionaryFile(for: language).map { Hyphenator(path: $0) }
+            loaded[key] = h
+            return h
+        }
     }
 
     /// The file for a language: exact region first, then the language's usual region, then any.

@@ -1,4 +1,5 @@
 import GalleyStory
+import GalleySupport
 
 /// Typographic figures of a laid-out document, computed from the layout itself: how loose and
 /// tight the justified lines are, hyphenation, widows, orphans and stranded headings.

@@ -1,3 +1,4 @@
+import GalleySupport
 import Synchronization
 
 /// What the galley executable's hooks into Cairo's libraries offer the pipeline (see

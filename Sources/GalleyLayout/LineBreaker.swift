@@ -1,4 +1,5 @@
 import GalleyStory
+import GalleySupport
 
 /// The available width of each line of a paragraph, points, before indents (TeX's parshape):
 /// explicit widths for the first lines, then one width for all the rest. The framesetter maps a

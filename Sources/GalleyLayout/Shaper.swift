@@ -1,5 +1,6 @@
 import CPango
 import GalleyStory
+import GalleySupport
 
 extension TextEngine {
     /// Shapes one text paragraph of the story: itemize with the paragraph's style runs, take the

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import GalleyStory
+import GalleySupport
 import Glibc
 
 /// Shapes and breaks paragraphs ahead of the framesetter on dedicated threads, each with its own

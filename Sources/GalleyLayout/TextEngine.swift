@@ -2,6 +2,7 @@ import CPango
 import FoundationEssentials
 import GalleyMarkup
 import GalleyStory
+import GalleySupport
 import Glibc
 
 /// Pango units per point (at 72 dpi a device unit is a point).

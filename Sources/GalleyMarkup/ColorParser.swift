@@ -1,3 +1,4 @@
+import GalleySupport
 /// Why a colour value was rejected. `message` is ready to print, e.g.
 /// `unknown colour 'gren'; did you mean 'green'?`.
 public struct ColorError: Error, Equatable, Sendable {

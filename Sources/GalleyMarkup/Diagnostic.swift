@@ -1,3 +1,4 @@
+import GalleySupport
 /// How bad a diagnostic is. Errors stop the build (exit 1); warnings do not.
 public enum Severity: String, Sendable, Comparable {
     case note, warning, error

@@ -1,3 +1,4 @@
+import GalleySupport
 /// Formats diagnostics the way compilers do:
 ///
 ///     article.txt:3:12: error: unknown colour 'gren'; did you mean 'green'?

@@ -1,3 +1,4 @@
+import GalleySupport
 /// How many terminal cells a scalar takes: 0 for combining marks and format characters,
 /// 2 for East Asian Wide and Fullwidth characters (CJK, Hangul, fullwidth forms, most emoji),
 /// 1 otherwise. An approximation of `wcwidth`, good enough to line carets up.

@@ -1,3 +1,4 @@
+import GalleySupport
 /// Character references: `&name;`, `&#N;` and `&#xH;`.
 enum Entities {
     /// The named entities Galley decodes (names are case-sensitive, as in HTML).

@@ -1,3 +1,4 @@
+import GalleySupport
 /// A readable listing of nodes, one line each (each line ends with a newline):
 ///
 ///     1:1 text "Hello, "

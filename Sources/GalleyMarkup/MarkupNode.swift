@@ -1,3 +1,4 @@
+import GalleySupport
 /// One attribute of a tag, as written: `name="value"`.
 public struct MarkupAttribute: Hashable, Sendable {
     /// The name as written in the source (case kept, for messages).

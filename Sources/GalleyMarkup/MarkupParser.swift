@@ -1,3 +1,4 @@
+import GalleySupport
 /// A parsed file: the flat node sequence and what was wrong with it.
 public struct MarkupDocument: Sendable {
     public var source: SourceFile

@@ -1,3 +1,4 @@
+import GalleySupport
 /// The colour-name tables behind `ColorParser`.
 ///
 /// Two sources are merged:

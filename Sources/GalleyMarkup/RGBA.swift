@@ -1,3 +1,4 @@
+import GalleySupport
 /// A colour with straight (not premultiplied) alpha, each component 0…1.
 public struct RGBA: Hashable, Sendable, CustomStringConvertible {
     public var red: Double

@@ -1,3 +1,4 @@
+import GalleySupport
 /// The text of one input file, validated as UTF-8, with a table of line starts so that byte
 /// offsets can be turned into `line:column` places and lines can be shown in diagnostics.
 ///

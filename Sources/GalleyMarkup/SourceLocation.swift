@@ -1,3 +1,4 @@
+import GalleySupport
 /// A place in a source file: 1-based line and column (column counts Unicode scalars),
 /// plus the UTF-8 byte offset from the start of the file.
 public struct SourceLocation: Hashable, Sendable, Comparable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+import GalleySupport
 /// "Did you mean …?" support: the candidate closest to a misspelt word, when one is close enough.
 public enum Suggestion {
     /// The candidate with the smallest case-insensitive edit distance to `word`, if that distance

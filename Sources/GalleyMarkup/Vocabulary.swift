@@ -1,3 +1,4 @@
+import GalleySupport
 /// One tag the parser knows: its name and the attributes it may carry.
 public struct TagSpec: Hashable, Sendable {
     /// The tag name, lower-cased.

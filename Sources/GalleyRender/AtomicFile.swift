@@ -1,6 +1,7 @@
 import CGalleySignals
 import FoundationEssentials
 import GalleyMarkup
+import GalleySupport
 import Glibc
 
 /// A file made for this process alone: created with `O_EXCL` (so nothing already there, a

@@ -1,6 +1,7 @@
 import CCairo
 import CPango
 import GalleyLayout
+import GalleySupport
 
 /// Colour glyphs (emoji) rendered as images at `scale` pixels a point, one per glyph of each
 /// font, kept for the document: a PDF then holds each image once, however often it is drawn.

@@ -4,6 +4,7 @@ import FoundationEssentials
 import GalleyLayout
 import GalleyMarkup
 import GalleyStory
+import GalleySupport
 import Glibc
 
 /// Document metadata written into the PDF.

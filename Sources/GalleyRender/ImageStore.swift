@@ -4,6 +4,7 @@ import FoundationEssentials
 import GalleyLayout
 import GalleyMarkup
 import GalleyStory
+import GalleySupport
 import Glibc
 
 /// Decodes the story's images into Cairo surfaces once each. JPEG files keep their original

@@ -3,6 +3,8 @@ import CPango
 import GalleyLayout
 import GalleyMarkup
 import GalleyStory
+import GalleySupport
+import Synchronization
 
 /// Draws laid-out pages with Cairo. It decides nothing: every position comes from the layout,
 /// and glyphs are drawn as shaped, so the PDF and the PNG of a page are the same geometry.
@@ -408,7 +410,7 @@ final class PageRenderer {
         }
         let start = run.storyRange.lowerBound - layout.storyStart
         let end = run.storyRange.upperBound - layout.storyStart
-        if Self.showsTextDirectly,
+        if Self.showsTextDirectly.load(ordering: .relaxed),
             showTextDirectly(layout.text.bytes, start: start, end: end, level: run.level, glyphs: &gs, font: font, on: cr)
         {
             return
@@ -433,7 +435,7 @@ final class PageRenderer {
     }
 
     /// Whether `showText` draws left-to-right runs itself (tests compare it with Pango's).
-    nonisolated(unsafe) static var showsTextDirectly = true
+    static let showsTextDirectly = Atomic<Bool>(true)
 
     /// Shows a left-to-right run's glyphs as text exactly as `pango_cairo_show_glyph_item` does
     /// (the same Cairo calls with the same glyph positions and clusters), without Pango's

@@ -1,4 +1,5 @@
 import GalleyMarkup
+import GalleySupport
 
 /// Why an output could not be made. Carries a diagnostic ready to print.
 public struct RenderError: Error, Sendable {

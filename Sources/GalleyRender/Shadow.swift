@@ -4,6 +4,7 @@ import CPango
 import GalleyLayout
 import GalleyMarkup
 import GalleyStory
+import GalleySupport
 import Glibc
 
 extension PageRenderer {

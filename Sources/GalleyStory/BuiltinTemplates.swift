@@ -1,4 +1,5 @@
 import GalleyMarkup
+import GalleySupport
 
 /// The compiled-in templates. Each is also written out as `templates/NAME.json`; a test checks
 /// that every file decodes to exactly the value here.

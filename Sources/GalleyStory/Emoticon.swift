@@ -1,5 +1,6 @@
 import FoundationEssentials
 import GalleyMarkup
+import GalleySupport
 import Glibc
 
 /// What an emoticon code such as `[微笑]` stands for.

@@ -1,3 +1,4 @@
+import GalleySupport
 /// The built-in emoticon pack: common Weibo codes as Unicode emoji.
 ///
 /// Weibo draws its codes as small pictures; here each stands for the emoji closest in meaning,

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import GalleySupport
 import Glibc
 
 /// What an image file's header says: enough to lay the image out without decoding it.

@@ -1,3 +1,4 @@
+import GalleySupport
 /// Why a length was rejected. `message` is ready to print, e.g.
 /// `'12 qt' is not a length; use pt, mm, cm, in, pc or px`.
 public struct LengthError: Error, Equatable, Sendable {

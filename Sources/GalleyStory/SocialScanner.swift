@@ -1,3 +1,4 @@
+import GalleySupport
 /// Something social found in a run of text: its place, in Unicode scalars of the run.
 struct SocialFind: Equatable {
     enum Kind: Equatable {

@@ -1,4 +1,5 @@
 import GalleyMarkup
+import GalleySupport
 
 /// Maps story byte offsets back to the source file and to character counts. The builder adds an
 /// anchor where each piece of story text starts; inside a piece, story and source advance

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import GalleyMarkup
+import GalleySupport
 import Glibc
 
 /// What a run of characters looks like: NSAttributedString's character attributes, as far as

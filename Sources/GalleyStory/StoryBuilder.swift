@@ -1,5 +1,6 @@
 import FoundationEssentials
 import GalleyMarkup
+import GalleySupport
 import Glibc
 
 /// Turns the parser's flat node sequence into a `Story`, giving tags their meaning and checking

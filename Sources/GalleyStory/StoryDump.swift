@@ -1,4 +1,5 @@
 import GalleyMarkup
+import GalleySupport
 
 /// The readable story listing tests compare: the story layer's oracle. Offsets are characters
 /// (Unicode scalars, as `Story.characterOffset(ofByte:)` counts them), never bytes.

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import GalleyMarkup
+import GalleySupport
 import Glibc
 
 /// Reading attribute values into styles: the character attributes of `<font>` and `<span>`

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import GalleyMarkup
+import GalleySupport
 import Glibc
 
 /// How lines of a paragraph are set across the column. JSON key `alignment`.

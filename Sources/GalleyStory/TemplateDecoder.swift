@@ -1,5 +1,6 @@
 import FoundationEssentials
 import GalleyMarkup
+import GalleySupport
 import Glibc
 
 /// Where the values being decoded came from: a template file, or one `--set KEY=VALUE` option.

@@ -1,4 +1,5 @@
 import GalleyMarkup
+import GalleySupport
 
 /// A small JSON reader for template files that remembers where every key and value was written,
 /// so that template errors can point at the offending text.

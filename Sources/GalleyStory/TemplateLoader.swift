@@ -1,5 +1,6 @@
 import FoundationEssentials
 import GalleyMarkup
+import GalleySupport
 import Glibc
 
 /// Reads, overrides and writes templates.

@@ -1,4 +1,5 @@
 import Foundation
+import GalleySupport
 import Testing
 
 /// Compares a dump with its expected text. On a mismatch the issue shows a line diff (`-` lines

@@ -1,5 +1,6 @@
 import Foundation
 import GalleyCLI
+import GalleySupport
 
 /// What an in-process run of the CLI produced.
 public struct CLIResult: Sendable {

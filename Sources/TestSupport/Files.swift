@@ -1,4 +1,5 @@
 import Foundation
+import GalleySupport
 
 /// A fresh, empty, uniquely named folder under NSTemporaryDirectory, removed with its contents
 /// when the value goes away.

@@ -1,3 +1,4 @@
+import GalleySupport
 /// A small DEFLATE decoder (RFC 1951: stored, fixed and dynamic Huffman blocks) and a zlib
 /// wrapper (RFC 1950), after Mark Adler's puff.c. Slow but simple: enough to read back the PNGs
 /// Galley writes, without zlib bindings or Python.

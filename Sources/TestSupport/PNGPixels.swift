@@ -1,4 +1,5 @@
 import Foundation
+import GalleySupport
 
 /// The pixels of an 8-bit, non-interlaced PNG (grey, grey+alpha, RGB or RGBA): what Galley writes
 /// is RGB. Decoded in pure Swift (see `Inflate`), so tests need neither zlib bindings nor Python.

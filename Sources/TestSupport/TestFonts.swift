@@ -1,4 +1,5 @@
 import Foundation
+import GalleySupport
 
 /// The repository root, found from this file's path (`<repo>/Sources/TestSupport/TestFonts.swift`).
 public let repositoryRoot: String = URL(fileURLWithPath: #filePath)

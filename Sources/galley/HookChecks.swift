@@ -2,6 +2,7 @@ import CGalleyHooks
 import FoundationEssentials
 import GalleyCLI
 import GalleyMarkup
+import GalleySupport
 import Glibc
 
 /// `galley __hooks CHECK …`: the hooks checked against the libraries they stand in for, for the

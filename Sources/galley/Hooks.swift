@@ -1,5 +1,6 @@
 import CGalleyHooks
 import GalleyLayout
+import GalleySupport
 
 /// Turning the hooks on (see Sources/CGalleyHooks): only in this executable, once, before any
 /// work, and only when `GALLEY_NO_HOOKS` is unset (or 0) and the running Cairo, FreeType and

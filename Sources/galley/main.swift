@@ -1,6 +1,7 @@
 import CGalleyHooks
 import FoundationEssentials
 import GalleyCLI
+import GalleySupport
 import Glibc
 
 galley_keep_freed_memory()

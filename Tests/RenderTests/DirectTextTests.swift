@@ -2,6 +2,7 @@ import Foundation
 import GalleyLayout
 import GalleyStory
 import TestSupport
+import Synchronization
 import Testing
 
 @testable import GalleyRender
@@ -26,9 +27,9 @@ import Testing
             try Export.png(fs, page: 1, to: dir.file("p.png"), dpi: 144)
             return (try Data(contentsOf: URL(fileURLWithPath: path)), try Data(contentsOf: URL(fileURLWithPath: dir.file("p.png"))))
         }
-        PageRenderer.showsTextDirectly = false
+        PageRenderer.showsTextDirectly.store(false, ordering: .relaxed)
         let pango = try build()
-        PageRenderer.showsTextDirectly = true
+        PageRenderer.showsTextDirectly.store(true, ordering: .relaxed)
         let direct = try build()
         #expect(!pango.pdf.isEmpty && direct.pdf == pango.pdf)
         #expect(!pango.png.isEmpty && direct.png == pango.png)
@@ -48,9 +49,9 @@ import Testing
         let fs = framesetter(markup, template: template)
         let runs = pages(of: fs)[0].frames.flatMap(\.lines).map { $0.paragraph.drawRuns(line: $0.lineIndex).map(\.glyphs.count).max() ?? 0 }
         #expect(runs.max()! > 600, "\(runs)")
-        PageRenderer.showsTextDirectly = false
+        PageRenderer.showsTextDirectly.store(false, ordering: .relaxed)
         let pango = try build()
-        PageRenderer.showsTextDirectly = true
+        PageRenderer.showsTextDirectly.store(true, ordering: .relaxed)
         let direct = try build()
         #expect(!pango.isEmpty && direct == pango)
     }

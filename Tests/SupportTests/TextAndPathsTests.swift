@@ -1,7 +1,7 @@
 import Glibc
 import Testing
 
-@testable import GalleyMarkup
+@testable import GalleySupport
 
 // The Foundation replacements behave as the NSString / CharacterSet methods they replace.
 @Suite struct TrimmingTests {

@@ -1,47 +1,47 @@
 import Glibc
 
 // The three threading tools the layout needs, over POSIX threads. Galley links
-// FoundationEssentials only (see GalleyMarkup/TextAndPaths.swift), which has no NSLock,
+// FoundationEssentials only (see TextAndPaths.swift), which has no NSLock,
 // NSCondition or Thread.
 
 /// A mutual-exclusion lock.
-final class Lock: @unchecked Sendable {
+package final class Lock: @unchecked Sendable {
     fileprivate let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
-    init() { pthread_mutex_init(mutex, nil) }
+    package init() { pthread_mutex_init(mutex, nil) }
 
     deinit {
         pthread_mutex_destroy(mutex)
         mutex.deallocate()
     }
 
-    func lock() { pthread_mutex_lock(mutex) }
-    func unlock() { pthread_mutex_unlock(mutex) }
+    package func lock() { pthread_mutex_lock(mutex) }
+    package func unlock() { pthread_mutex_unlock(mutex) }
 }
 
 /// A lock with a condition variable: `wait()` (lock held) releases the lock until a
 /// `broadcast()`, then holds it again.
-final class Condition: @unchecked Sendable {
+package final class Condition: @unchecked Sendable {
     private let guardLock = Lock()
     private let variable = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
-    init() { pthread_cond_init(variable, nil) }
+    package init() { pthread_cond_init(variable, nil) }
 
     deinit {
         pthread_cond_destroy(variable)
         variable.deallocate()
     }
 
-    func lock() { guardLock.lock() }
-    func unlock() { guardLock.unlock() }
-    func wait() { pthread_cond_wait(variable, guardLock.mutex) }
-    func broadcast() { pthread_cond_broadcast(variable) }
+    package func lock() { guardLock.lock() }
+    package func unlock() { guardLock.unlock() }
+    package func wait() { pthread_cond_wait(variable, guardLock.mutex) }
+    package func broadcast() { pthread_cond_broadcast(variable) }
 }
 
 /// Runs `body` on a new detached thread with a stack of `stackSize` bytes. Returns false (and
 /// runs nothing) when the system refuses a thread; callers then do the work themselves.
 @discardableResult
-func startThread(stackSize: Int = 1 << 20, _ body: @escaping @Sendable () -> Void) -> Bool {
+package func startThread(stackSize: Int = 1 << 20, _ body: @escaping @Sendable () -> Void) -> Bool {
     var attributes = pthread_attr_t()
     pthread_attr_init(&attributes)
     defer { pthread_attr_destroy(&attributes) }

@@ -1,4 +1,4 @@
-import GalleyMarkup
+import GalleySupport
 import Testing
 
 @Suite struct PartitionPointTests {
