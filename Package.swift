@@ -48,7 +48,10 @@ let package = Package(
 
         // The pipeline.
         .target(name: "GalleyMarkup", dependencies: ["GalleySupport"], linkerSettings: [.linkedLibrary("m")]),
-        .target(name: "GalleyStory", dependencies: ["GalleyMarkup"]),
+        // Templates: the JSON reader, the schema and its decoder with located diagnostics, the
+        // built-in templates (issue manifests will be read here too).
+        .target(name: "GalleyTemplate", dependencies: ["GalleyMarkup"]),
+        .target(name: "GalleyStory", dependencies: ["GalleyMarkup", "GalleyTemplate"]),
         .target(name: "GalleyLayout", dependencies: ["GalleyStory", "CPango", "CHyphen", "CPixbuf"]),
         .target(
             name: "GalleyRender",

@@ -2,6 +2,7 @@ import FoundationEssentials
 import GalleyLayout
 import GalleyMarkup
 import GalleyStory
+import GalleyTemplate
 import GalleySupport
 import Glibc
 

@@ -3,6 +3,7 @@ import GalleyLayout
 import GalleyMarkup
 import GalleyRender
 import GalleyStory
+import GalleyTemplate
 import GalleySupport
 import Glibc
 

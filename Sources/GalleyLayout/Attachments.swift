@@ -1,5 +1,6 @@
 import GalleyMarkup
 import GalleyStory
+import GalleyTemplate
 import GalleySupport
 
 /// An image standing in a line of text (NSTextAttachment): its story position and set size.

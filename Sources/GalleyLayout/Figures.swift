@@ -1,5 +1,6 @@
 import CPixbuf
 import GalleyStory
+import GalleyTemplate
 import GalleySupport
 
 /// Sizes of floats and their captions, and the outlines contour wrap follows. Made once per

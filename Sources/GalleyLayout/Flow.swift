@@ -1,5 +1,6 @@
 import GalleyMarkup
 import GalleyStory
+import GalleyTemplate
 import GalleySupport
 
 /// A page-wide float: placed on a page across its columns, with the exclusion it makes.

@@ -1,4 +1,5 @@
 import GalleyStory
+import GalleyTemplate
 import GalleySupport
 
 /// The font work a build can do before its story exists, done on a second thread while the

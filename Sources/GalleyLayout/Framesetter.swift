@@ -1,6 +1,7 @@
 import FoundationEssentials
 import GalleyMarkup
 import GalleyStory
+import GalleyTemplate
 import GalleySupport
 import Glibc
 

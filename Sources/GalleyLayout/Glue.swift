@@ -1,4 +1,5 @@
 import GalleyStory
+import GalleyTemplate
 import GalleySupport
 
 /// Where a line may stretch or shrink when justified, and by how much: every expandable space,

@@ -1,4 +1,5 @@
 import GalleyStory
+import GalleyTemplate
 import GalleySupport
 
 /// Typographic figures of a laid-out document, computed from the layout itself: how loose and

@@ -1,4 +1,5 @@
 import GalleyStory
+import GalleyTemplate
 import GalleySupport
 
 /// The available width of each line of a paragraph, points, before indents (TeX's parshape):

@@ -1,4 +1,5 @@
 import GalleyStory
+import GalleyTemplate
 import GalleySupport
 
 /// A point on a page, points from the top-left corner, y down.

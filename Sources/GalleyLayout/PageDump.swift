@@ -1,4 +1,5 @@
 import GalleyStory
+import GalleyTemplate
 import GalleySupport
 
 /// The readable page dump tests compare: one line per frame, placed line and image, with

@@ -1,6 +1,7 @@
 import CPango
 import GalleyMarkup
 import GalleyStory
+import GalleyTemplate
 import GalleySupport
 
 /// Per-byte facts about a paragraph's text, from Pango's log attributes and the shaped glyphs.

@@ -1,4 +1,5 @@
 import GalleyStory
+import GalleyTemplate
 import GalleySupport
 
 /// An area text keeps out of: a placed image (with its caption) and the margin around it.

@@ -1,5 +1,6 @@
 import CPango
 import GalleyStory
+import GalleyTemplate
 import GalleySupport
 
 extension TextEngine {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import GalleyStory
+import GalleyTemplate
 import GalleySupport
 import Glibc
 

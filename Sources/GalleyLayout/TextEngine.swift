@@ -2,6 +2,7 @@ import CPango
 import FoundationEssentials
 import GalleyMarkup
 import GalleyStory
+import GalleyTemplate
 import GalleySupport
 import Glibc
 

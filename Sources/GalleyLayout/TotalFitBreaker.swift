@@ -1,4 +1,5 @@
 import GalleyStory
+import GalleyTemplate
 import GalleySupport
 
 /// Knuth–Plass total-fit line breaking over Pango-shaped text: boxes are the text between break

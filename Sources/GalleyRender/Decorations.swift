@@ -2,6 +2,7 @@ import CCairo
 import GalleyLayout
 import GalleyMarkup
 import GalleyStory
+import GalleyTemplate
 import GalleySupport
 
 /// Underline or strikethrough.

@@ -2,6 +2,7 @@ import CCairo
 import GalleyLayout
 import GalleyMarkup
 import GalleyStory
+import GalleyTemplate
 import GalleySupport
 
 /// The links of a story (`TextStyle.link`): each a maximal range of the text with the same

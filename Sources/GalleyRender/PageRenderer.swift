@@ -3,6 +3,7 @@ import CPango
 import GalleyLayout
 import GalleyMarkup
 import GalleyStory
+import GalleyTemplate
 import GalleySupport
 import Synchronization
 

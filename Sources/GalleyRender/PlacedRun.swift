@@ -1,6 +1,7 @@
 import CCairo
 import GalleyLayout
 import GalleyStory
+import GalleyTemplate
 import GalleySupport
 
 /// A draw run with its page geometry and style: what every layer of a page draws from.

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import GalleyMarkup
 import GalleySupport
+import GalleyTemplate
 import Glibc
 
 /// What an emoticon code such as `[微笑]` stands for.

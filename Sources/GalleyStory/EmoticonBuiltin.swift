@@ -1,4 +1,5 @@
 import GalleySupport
+import GalleyTemplate
 /// The built-in emoticon pack: common Weibo codes as Unicode emoji.
 ///
 /// Weibo draws its codes as small pictures; here each stands for the emoji closest in meaning,

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import GalleySupport
+import GalleyTemplate
 import Glibc
 
 /// What an image file's header says: enough to lay the image out without decoding it.

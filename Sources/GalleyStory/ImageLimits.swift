@@ -1,4 +1,5 @@
 import GalleySupport
+import GalleyTemplate
 /// The sizes of image an image file may have to be decoded: Cairo's image surfaces end at 32767
 /// pixels a side, and a decoded pixel costs 4 bytes, so the pixel count bounds the memory.
 public enum ImageLimits {

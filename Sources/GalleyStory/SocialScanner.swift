@@ -1,4 +1,5 @@
 import GalleySupport
+import GalleyTemplate
 /// Something social found in a run of text: its place, in Unicode scalars of the run.
 struct SocialFind: Equatable {
     enum Kind: Equatable {

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import GalleyMarkup
 import GalleySupport
+import GalleyTemplate
 import Glibc
 
 /// Which kinds of social text are found, and where mentions and topics link to.

@@ -1,5 +1,6 @@
 import GalleyMarkup
 import GalleySupport
+import GalleyTemplate
 
 /// Maps story byte offsets back to the source file and to character counts. The builder adds an
 /// anchor where each piece of story text starts; inside a piece, story and source advance

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import GalleyMarkup
 import GalleySupport
+import GalleyTemplate
 import Glibc
 
 /// What a run of characters looks like: NSAttributedString's character attributes, as far as
@@ -98,11 +99,6 @@ public struct TextStyle: Hashable, Sendable {
 /// Upright or slanted faces.
 public enum Slant: String, Hashable, Sendable, CaseIterable {
     case normal, italic, oblique
-}
-
-/// The shape of an underline or strikethrough.
-public enum LineStyle: String, Hashable, Sendable, CaseIterable {
-    case single, double, thick, dotted, dashed, wavy
 }
 
 /// An underline or strikethrough: its shape, and its colour (nil: the text's colour).

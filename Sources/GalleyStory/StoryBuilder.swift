@@ -1,6 +1,7 @@
 import FoundationEssentials
 import GalleyMarkup
 import GalleySupport
+import GalleyTemplate
 import Glibc
 
 /// Turns the parser's flat node sequence into a `Story`, giving tags their meaning and checking

@@ -1,5 +1,6 @@
 import GalleyMarkup
 import GalleySupport
+import GalleyTemplate
 
 /// The readable story listing tests compare: the story layer's oracle. Offsets are characters
 /// (Unicode scalars, as `Story.characterOffset(ofByte:)` counts them), never bytes.

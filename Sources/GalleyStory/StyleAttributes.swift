@@ -1,6 +1,7 @@
 import FoundationEssentials
 import GalleyMarkup
 import GalleySupport
+import GalleyTemplate
 import Glibc
 
 /// Reading attribute values into styles: the character attributes of `<font>` and `<span>`

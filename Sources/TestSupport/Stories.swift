@@ -2,6 +2,7 @@ import Foundation
 import GalleyLayout
 import GalleyMarkup
 import GalleyStory
+import GalleyTemplate
 import GalleySupport
 
 /// A story built from in-memory markup, with everything a test may want to look at.

@@ -1,5 +1,6 @@
 import GalleyMarkup
 import GalleyStory
+import GalleyTemplate
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import CPango
 import GalleyLayout
 import GalleyStory
+import GalleyTemplate
 import TestSupport
 import Testing
 

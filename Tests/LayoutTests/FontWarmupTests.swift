@@ -1,5 +1,6 @@
 import GalleyLayout
 import GalleyStory
+import GalleyTemplate
 import TestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import GalleyStory
+import GalleyTemplate
 import Testing
 
 @testable import GalleyLayout

@@ -2,6 +2,7 @@ import Foundation
 import GalleyLayout
 import GalleyMarkup
 import GalleyStory
+import GalleyTemplate
 import TestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import GalleyStory
+import GalleyTemplate
 import TestSupport
 import Testing
 

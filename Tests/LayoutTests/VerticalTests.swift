@@ -1,6 +1,7 @@
 import GalleyMarkup
 import GalleyRender
 import GalleyStory
+import GalleyTemplate
 import TestSupport
 import Testing
 

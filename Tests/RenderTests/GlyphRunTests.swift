@@ -1,6 +1,7 @@
 import GalleyLayout
 import GalleyMarkup
 import GalleyStory
+import GalleyTemplate
 import TestSupport
 import Testing
 

@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import GalleyStory
+@testable import GalleyTemplate
 
 /// Loads a pack folder `mine/` holding `pack.json` (and `files`) on top of the built-in pack:
 /// "loaded", or the error rendered as the CLI prints it (source line and caret), with `<dir>`

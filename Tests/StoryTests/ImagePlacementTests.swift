@@ -1,5 +1,6 @@
 import GalleyMarkup
 import GalleyStory
+@testable import GalleyTemplate
 import TestSupport
 import Testing
 

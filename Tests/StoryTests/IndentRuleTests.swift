@@ -1,4 +1,5 @@
 import GalleyStory
+@testable import GalleyTemplate
 import TestSupport
 import Testing
 

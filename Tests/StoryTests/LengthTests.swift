@@ -1,6 +1,7 @@
 import Testing
 
 @testable import GalleyStory
+@testable import GalleyTemplate
 
 /// The length in points, or nil when parsing failed.
 private func pt(_ text: String) -> Double? { try? LengthParser.points(text).get() }

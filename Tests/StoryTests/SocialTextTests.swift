@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import GalleyStory
+@testable import GalleyTemplate
 
 // MARK: - Helpers
 

@@ -1,6 +1,7 @@
 import Foundation
 import GalleyMarkup
 import GalleyStory
+@testable import GalleyTemplate
 import TestSupport
 import Testing
 

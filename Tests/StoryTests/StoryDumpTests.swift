@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import GalleyStory
+@testable import GalleyTemplate
 
 @Suite struct StoryDumpTests {
     let here = GalleyMarkup.SourceLocation(line: 3, column: 2, offset: 20)

@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import GalleyStory
+@testable import GalleyTemplate
 
 // Line breaking, hyphenation and flow keys: lineBreaking, hyphenation, widows, orphans,
 // keepWithNext, baselineGrid.

@@ -3,6 +3,7 @@ import GalleyMarkup
 import Testing
 
 @testable import GalleyStory
+@testable import GalleyTemplate
 
 // The template keys caption, wrapMinWidth, social and cjkAutoSpacing.
 

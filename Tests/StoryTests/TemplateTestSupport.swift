@@ -3,6 +3,7 @@ import GalleyMarkup
 import TestSupport
 
 @testable import GalleyStory
+@testable import GalleyTemplate
 
 // What the template tests share: asking the loader, the templates folder and scratch files.
 

@@ -3,6 +3,7 @@ import GalleyMarkup
 import Testing
 
 @testable import GalleyStory
+@testable import GalleyTemplate
 
 // MARK: - Helpers
 

@@ -428,3 +428,8 @@ public enum PageSize: String, Sendable, CaseIterable {
         self = s
     }
 }
+
+/// The shape of an underline or strikethrough.
+public enum LineStyle: String, Hashable, Sendable, CaseIterable {
+    case single, double, thick, dotted, dashed, wavy
+}

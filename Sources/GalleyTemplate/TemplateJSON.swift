@@ -7,8 +7,8 @@ import GalleySupport
 /// It follows RFC 8259 strictly (no comments, no trailing commas, no single quotes), runs in time
 /// linear in the input, and refuses nesting deeper than `maxDepth` instead of recursing without
 /// bound. Errors are `(message, location)` pairs; the caller adds the file name.
-struct JSONValue: Sendable {
-    enum Kind: Sendable {
+package struct JSONValue: Sendable {
+    package enum Kind: Sendable {
         case null
         case bool(Bool)
         /// The value and its text as written (for messages).
@@ -18,24 +18,24 @@ struct JSONValue: Sendable {
         case object([JSONMember])
     }
 
-    var kind: Kind
+    package var kind: Kind
     /// Where the value's first character is.
-    var start: SourceLocation
+    package var start: SourceLocation
     /// Just past the value's last character.
-    var end: SourceLocation
+    package var end: SourceLocation
 
-    init(_ kind: Kind, start: SourceLocation, end: SourceLocation) {
+    package init(_ kind: Kind, start: SourceLocation, end: SourceLocation) {
         self.kind = kind
         self.start = start
         self.end = end
     }
 
     /// Scalars to underline: the whole value when it sits on one line, else its first character.
-    var length: Int { start.line == end.line ? max(1, end.column - start.column) : 1 }
+    package var length: Int { start.line == end.line ? max(1, end.column - start.column) : 1 }
 
     /// How the value reads in a "got …" clause: strings quoted, numbers as written,
     /// arrays and objects by kind.
-    var described: String {
+    package var described: String {
         switch kind {
         case .null: return "null"
         case .bool(let b): return b ? "true" : "false"
@@ -50,25 +50,25 @@ struct JSONValue: Sendable {
 }
 
 /// One `"key": value` pair of an object, with where the key was written.
-struct JSONMember: Sendable {
-    var key: String
-    var keyStart: SourceLocation
-    var keyEnd: SourceLocation
-    var value: JSONValue
+package struct JSONMember: Sendable {
+    package var key: String
+    package var keyStart: SourceLocation
+    package var keyEnd: SourceLocation
+    package var value: JSONValue
 
-    var keyLength: Int { keyStart.line == keyEnd.line ? max(1, keyEnd.column - keyStart.column) : 1 }
+    package var keyLength: Int { keyStart.line == keyEnd.line ? max(1, keyEnd.column - keyStart.column) : 1 }
 }
 
 /// A JSON syntax error: what went wrong and where.
-struct JSONSyntaxError: Error, Equatable {
-    var message: String
-    var location: SourceLocation
-    var length: Int = 1
+package struct JSONSyntaxError: Error, Equatable {
+    package var message: String
+    package var location: SourceLocation
+    package var length: Int = 1
 }
 
-struct JSONReader {
+package struct JSONReader {
     /// Objects and arrays nested deeper than this are refused.
-    static let maxDepth = 64
+    package static let maxDepth = 64
 
     private let bytes: [UInt8]
     private var pos = 0
@@ -83,7 +83,7 @@ struct JSONReader {
     }
 
     /// Parses one complete JSON text.
-    static func parse(_ text: String) -> Result<JSONValue, JSONSyntaxError> {
+    package static func parse(_ text: String) -> Result<JSONValue, JSONSyntaxError> {
         var reader = JSONReader(text)
         do throws(JSONSyntaxError) {
             reader.skipSpace()
@@ -396,9 +396,9 @@ struct JSONReader {
 }
 
 /// Writes JSON text for template files.
-enum JSONWriter {
+package enum JSONWriter {
     /// A JSON string literal: quotes, backslashes and control characters escaped, the rest as is.
-    static func quote(_ s: String) -> String {
+    package static func quote(_ s: String) -> String {
         var out = "\""
         for u in s.unicodeScalars {
             switch u {

@@ -95,7 +95,7 @@ public enum LengthParser {
     /// optional lower-case unit and no white space (`2`, `-0.5`, `12pt`, `15mm`). Nil for
     /// anything else, which the general path reads (or reports); the value is the same
     /// arithmetic, `Double` of the number's text times the unit.
-    static func fastPoints(_ text: String) -> Double? {
+    package static func fastPoints(_ text: String) -> Double? {
         var text = text
         return text.withUTF8 { b -> Double? in
             guard !b.isEmpty, b.count <= 32 else { return nil }
