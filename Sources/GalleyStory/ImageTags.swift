@@ -1,0 +1,229 @@
+import FoundationEssentials
+import GalleyMarkup
+import GalleySupport
+import GalleyTemplate
+import Glibc
+
+// `<img>`: the image's file and size, where it goes (a block, inline, a float, across the
+// page) and how text wraps it, read from the tag's attributes and checked.
+extension StoryBuilder.Run {
+    mutating func image(_ tag: MarkupTag) {
+        guard let src = tag.attribute("src") else {
+            diagnostics.append(.error("<img> needs a src attribute", file: file, at: tag.location, length: 4))
+            return
+        }
+        let value = src.value.trimmed()
+        if value.isEmpty {
+            error("empty image src", src)
+            return
+        }
+        // Sizes: numbers or lengths are points; `width="40%"` is a share of the column.
+        var widthSpec: ImageLength?
+        var width: Double?
+        if let w = tag.attribute("width") {
+            let v = w.value.trimmed()
+            if v.hasSuffix("%") {
+                if let p = Double(v.dropLast().trimmed()), p > 0, p <= 100 {
+                    widthSpec = .percent(p)
+                } else {
+                    error("width must be a percentage from 0 to 100, got '\(w.value)'", w)
+                    return
+                }
+            } else {
+                guard let n = number(w, what: "width", positive: true, maximum: 100_000) else { return }
+                width = n
+                // A bare number is points, as in the Core Text tutorial's files; a small one
+                // may be a percentage whose sign was forgotten.
+                if Self.isPlainDecimal(v), n <= 100 {
+                    diagnostics.append(
+                        .warning(
+                            "width=\"\(v)\" is \(v) pt (a bare number is points); write \"\(v)pt\" to say so, "
+                                + "or \"\(v)%\" for a share of the column", file: file, at: w.valueLocation,
+                            length: max(1, w.value.unicodeScalars.count)))
+                }
+            }
+        }
+        var height: Double?
+        if let h = tag.attribute("height") {
+            guard let n = number(h, what: "height", positive: true, maximum: 100_000) else { return }
+            height = n
+        }
+        let path = value.hasPrefix("/") ? value : FilePath.join(builder.baseDirectory, value)
+        let info: ImageInfo
+        switch ImageInfo.read(path: path) {
+        case .success(let i): info = i
+        case .failure(let e):
+            error("cannot use image '\(value)': \(e.message)", src)
+            return
+        }
+        if let problem = ImageLimits.problem(info, maxPixels: builder.template.maxImagePixels) {
+            error("cannot use image '\(value)': \(problem)", src)
+            return
+        }
+        var image = ImageReference(source: value, path: path, info: info, width: width, height: height, location: tag.location)
+        image.widthSpec = widthSpec
+        guard let placement = placement(tag), let options = wrapOptions(tag, info: info) else { return }
+        image.placement = placement
+        (image.wrap, image.margin, image.shape) = options
+        if let c = tag.attribute("caption") {
+            let caption = c.value.trimmed()
+            image.caption = caption.isEmpty ? nil : caption
+        }
+        switch placement {
+        case .inline:
+            anchor(image, tag)
+            return
+        case .float, .span, .top, .bottom:
+            // Inside running text the float is anchored there; on a line of its own it is a
+            // paragraph of its own, like a block image.
+            if !paragraphIsEmpty && pendingNewlines == 0 {
+                anchor(image, tag)
+                return
+            }
+        case .block:
+            break
+        }
+        images.append(image)
+        // A block image is a paragraph of its own: end the text before it. A newline
+        // pending before it (blank-line mode) ends that text; it is not a space.
+        dropNewlines()
+        if !paragraphIsEmpty { endParagraph(at: tag.location) }
+        let start = text.utf8.count
+        sourceMap.add(storyOffset: start, storyCharacters: characters, source: tag.location, linear: false)
+        add("\u{FFFC}", style: internScopeText())
+        let end = text.utf8.count
+        addParagraph(range: start..<end, end: end + 1, content: .image(images.count - 1))
+        text += "\n"
+        characters += 1
+        paragraphStart = text.utf8.count
+        paragraphFirstRun = runs.count
+        afterBlock = true
+    }
+
+    /// An image standing in the text at this point (inline, or a float's anchor): its U+FFFC
+    /// goes into the paragraph, in the style in force.
+    mutating func anchor(_ image: ImageReference, _ tag: MarkupTag) {
+        var image = image
+        flushNewlines(before: "\u{FFFC}")
+        openWantedIsolates(at: tag.location)
+        image.anchor = text.utf8.count
+        images.append(image)
+        insert("\u{FFFC}", at: tag.location)
+    }
+
+    /// Where the image goes: `inline`; `float="left|right|center|top|bottom"`; `span="page"`
+    /// or `columns="2"` (across all columns); else the tutorial's block.
+    mutating func placement(_ tag: MarkupTag) -> ImagePlacement? {
+        if let i = tag.attribute("inline"), ["", "true", "inline", "yes"].contains(i.value.lowercased()) { return .inline }
+        if tag.attribute("class")?.value == "emoticon" { return .inline }
+        var result = ImagePlacement.block
+        if let f = tag.attribute("float") {
+            let v = f.value.trimmed().lowercased()
+            switch v {
+            case "left": result = .float(.left)
+            case "right": result = .float(.right)
+            case "center", "centre": result = .float(.center)
+            case "top": result = .top
+            case "bottom": result = .bottom
+            case "none", "": result = .block
+            default:
+                let options = ["left", "right", "center", "top", "bottom", "none"]
+                var message = "unknown float '\(f.value)'"
+                if let s = Suggestion.closest(to: v, in: options) { message += "; did you mean '\(s)'?" }
+                error(message + " (use left, right, center, top, bottom or none)", f)
+                return nil
+            }
+        }
+        let spansPage = tag.attribute("span").map { ["page", "columns", "all", "true", ""].contains($0.value.lowercased()) } ?? false
+        let columns = tag.attribute("columns").flatMap { Int($0.value.trimmed()) } ?? 1
+        if let c = tag.attribute("columns"), Int(c.value.trimmed()) == nil {
+            error("columns must be a whole number, got '\(c.value)'", c)
+            return nil
+        }
+        if let s = tag.attribute("span"), !spansPage {
+            error("span must be 'page', got '\(s.value)'", s)
+            return nil
+        }
+        if spansPage || columns > 1 {
+            switch result {
+            case .top, .bottom: break
+            default: result = .span
+            }
+        }
+        return result
+    }
+
+    /// `wrap`, `margin` and `shape`. A contour with no shape follows a PNG's alpha channel.
+    mutating func wrapOptions(_ tag: MarkupTag, info: ImageInfo) -> (WrapMode, Double, ImageShape)? {
+        var wrap = WrapMode.both
+        if let w = tag.attribute("wrap") {
+            let v = w.value.trimmed().lowercased()
+            guard let mode = WrapMode(rawValue: v) else {
+                var message = "unknown wrap '\(w.value)'"
+                if let s = Suggestion.closest(to: v, in: WrapMode.allCases.map(\.rawValue)) { message += "; did you mean '\(s)'?" }
+                error(message + " (use both, left, right, none or contour)", w)
+                return nil
+            }
+            wrap = mode
+        }
+        var margin = 6.0
+        if let m = tag.attribute("margin") {
+            guard let v = number(m, what: "margin", positive: false, maximum: 1000), v >= 0 else {
+                if let v = Double(m.value), v < 0 { error("margin must be 0 or more, got '\(m.value)'", m) }
+                return nil
+            }
+            margin = v
+        }
+        var shape = wrap == .contour && info.format == .png ? ImageShape.alpha : ImageShape.box
+        if let sh = tag.attribute("shape") {
+            guard let parsed = parseShape(sh, info: info) else { return nil }
+            shape = parsed
+            if wrap == .both { wrap = .contour }  // a shape is only worth giving to follow it
+        }
+        return (wrap, margin, shape)
+    }
+
+    /// `circle`, `ellipse`, `alpha`, `box`, or `polygon(x y, x y, …)` in the image's pixels
+    /// (or percentages of its size).
+    mutating func parseShape(_ a: MarkupAttribute, info: ImageInfo) -> ImageShape? {
+        let v = a.value.trimmed()
+        switch v.lowercased() {
+        case "circle", "ellipse": return .ellipse
+        case "alpha": return .alpha
+        case "box", "rectangle": return .box
+        default: break
+        }
+        guard v.lowercased().hasPrefix("polygon(") && v.hasSuffix(")") else {
+            var message = "unknown shape '\(a.value)'"
+            if let s = Suggestion.closest(to: v.lowercased(), in: ["circle", "ellipse", "alpha", "box", "polygon"]) {
+                message += "; did you mean '\(s)'?"
+            }
+            error(message + " (use circle, ellipse, alpha, box or polygon(x y, …))", a)
+            return nil
+        }
+        let inner = v.dropFirst("polygon(".count).dropLast()
+        var coords: [Double] = []
+        for (k, point) in inner.split(separator: ",").enumerated() {
+            let parts = point.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            let values = parts.enumerated().map { (axis, p) -> Double? in
+                let s = String(p)
+                if s.hasSuffix("%"), let f = Double(s.dropLast()) {
+                    return f / 100 * Double(axis == 0 ? info.pixelWidth : info.pixelHeight)
+                }
+                return Double(s)
+            }
+            guard parts.count == 2, let x = values[0], let y = values[1] else {
+                error(
+                    "malformed polygon: point \(k + 1) is '\(point.trimmed())'; write 'x y' pairs separated by commas",
+                    a)
+                return nil
+            }
+            coords += [x, y]
+        }
+        guard coords.count >= 6 else {
+            error("malformed polygon: it needs at least 3 points, got \(coords.count / 2)", a)
+            return nil
+        }
+        return .polygon(coords)
+    }
+}
