@@ -21,7 +21,8 @@ struct Run {
         self.io = io
     }
 
-    var quiet: Bool { arguments.flag("quiet") }
+    /// Errors only: warnings and progress are not printed.
+    var quiet: Bool { arguments.flags.contains("quiet") }
 
     mutating func execute() -> Int32 {
         do {
@@ -47,45 +48,6 @@ struct Run {
 
     // MARK: shared
 
-    /// The document options, validated (usage errors exit 2).
-    func documentOptions() throws(UsageError) -> DocumentOptions {
-        var o = DocumentOptions()
-        guard arguments.positionals.count == 1 else {
-            throw UsageError(
-                message: arguments.positionals.isEmpty
-                    ? "missing INPUT file" : "expected one INPUT file, got \(arguments.positionals.count)")
-        }
-        o.input = arguments.positionals[0]
-        if let t = arguments.value("template") { o.template = t }
-        o.overrides = arguments.all("set")
-        for s in o.overrides where !s.contains("=") {
-            throw UsageError(message: "--set needs KEY=VALUE, got '\(s)'")
-        }
-        if let m = arguments.value("max-image-pixels") {
-            guard let n = Int(m), n >= 1, n <= Template.largestImagePixels else {
-                throw UsageError(
-                    message: "--max-image-pixels must be a whole number from 1 to \(Template.largestImagePixels), got '\(m)'")
-            }
-            o.overrides.append("maxImagePixels=\(n)")
-        }
-        if let p = arguments.value("paragraphs") {
-            guard let m = ParagraphMode(rawValue: p) else {
-                throw UsageError(message: "--paragraphs must be 'newline' or 'blank-line', got '\(p)'")
-            }
-            o.paragraphs = m
-        }
-        o.drawsEveryPage = spec.name == "build"
-        o.social = arguments.flag("social")
-        o.emoticons = arguments.all("emoticons")
-        if let t = arguments.value("threads") {
-            guard let n = Int(t), n >= 1, n <= 64 else {
-                throw UsageError(message: "--threads must be a whole number from 1 to 64, got '\(t)'")
-            }
-            o.threads = n
-        }
-        return o
-    }
-
     /// Prints the collected diagnostics (warnings unless --quiet) and forgets them.
     mutating func report() {
         // Show the source line of diagnostics about other files too (a template's JSON).
@@ -102,8 +64,7 @@ struct Run {
         diagnostics = Diagnostics()
     }
 
-    mutating func load() throws(UsageError) -> Document? {
-        let o = try documentOptions()
+    mutating func load(_ o: DocumentOptions) -> Document? {
         let doc = Loader.load(o, io: io, diagnostics: &diagnostics, sources: &sources)
         if let doc { diagnostics.append(contentsOf: doc.framesetter.diagnostics) }
         return doc
@@ -134,81 +95,61 @@ struct Run {
     // MARK: commands
 
     mutating func build() throws -> Int32 {
-        guard let doc = try load() else { return failed() }
-        let o = try documentOptions()
-        let output = arguments.value("output") ?? (o.input == "-" ? "-" : replacingExtension(o.input, with: "pdf"))
-        let destination = try OutputDestination.checked(output, inputs: doc.inputFiles)
-        var compression = 1
-        if let c = arguments.value("compression") {
-            guard let level = Int(c), (1...9).contains(level) else {
-                throw UsageError(message: "--compression must be a whole number from 1 to 9, got '\(c)'")
-            }
-            compression = level
-        }
+        let o = try BuildOptions(arguments)
+        guard let doc = load(o.document) else { return failed() }
+        let destination = try OutputDestination.checked(o.output, inputs: doc.inputFiles)
         let before = doc.framesetter.diagnostics.all.count
-        let title =
-            arguments.value("title")
-            ?? (o.input == "-" ? "Untitled" : FilePath.deletingExtension(FilePath.name(of: o.input)))
+        let input = o.document.input
+        let title = o.title ?? (input == "-" ? "Untitled" : FilePath.deletingExtension(FilePath.name(of: input)))
         let metadata = PDFMetadata(
             title: title, creator: "Galley \(Galley.version)", date: PDFMetadata.reproducibleDate(environment: io.environment))
         var pages = 0
         do {
             try withOutput(destination) { path throws(RenderError) in
-                pages = try Export.pdf(doc.framesetter, to: path, metadata: metadata, compression: compression) { n in
+                pages = try Export.pdf(doc.framesetter, to: path, metadata: metadata, compression: o.compression) { n in
                     progress("page \(n)")
                 }
             }
         } catch {
             endProgress()
-            collectLayoutDiagnostics(doc, before: before)
-            diagnostics.append(error.diagnostic)
-            report()
-            return 1
+            return failedWriting(doc, before: before, error)
         }
         endProgress()
         collectLayoutDiagnostics(doc, before: before)
         report()
-        if !quiet && output != "-" && io.errorIsTerminal {
-            io.writeError("wrote \(output): \(count(pages, "page"))\n")
+        if !quiet && o.output != "-" && io.errorIsTerminal {
+            io.writeError("wrote \(o.output): \(count(pages, "page"))\n")
         }
         return 0
     }
 
     mutating func preview() throws -> Int32 {
-        let o = try documentOptions()
-        var page = 1
-        if let p = arguments.value("page") {
-            guard let n = Int(p), n >= 1 else { throw UsageError(message: "--page must be a page number from 1, got '\(p)'") }
-            page = n
-        }
-        var dpi = 144.0
-        if let d = arguments.value("dpi") {
-            guard let v = Double(d), v >= 9, v <= 2400 else {
-                throw UsageError(message: "--dpi must be a number from 9 to 2400, got '\(d)'")
-            }
-            dpi = v
-        }
-        let output = arguments.value("output") ?? (o.input == "-" ? "-" : replacingExtension(o.input, with: "png", suffix: "-p\(page)"))
-        guard let doc = try load() else { return failed() }
-        let destination = try OutputDestination.checked(output, inputs: doc.inputFiles)
+        let o = try PreviewOptions(arguments)
+        guard let doc = load(o.document) else { return failed() }
+        let destination = try OutputDestination.checked(o.output, inputs: doc.inputFiles)
         let before = doc.framesetter.diagnostics.all.count
         do {
             try withOutput(destination) { path throws(RenderError) in
-                try Export.png(doc.framesetter, page: page, to: path, dpi: dpi)
+                try Export.png(doc.framesetter, page: o.page, to: path, dpi: o.dpi)
             }
         } catch {
-            collectLayoutDiagnostics(doc, before: before)
-            diagnostics.append(error.diagnostic)
-            report()
-            return 1
+            return failedWriting(doc, before: before, error)
         }
         collectLayoutDiagnostics(doc, before: before)
         report()
         return 0
     }
 
+    /// Reports an output that could not be written, with what the layout said: exit status 1.
+    mutating func failedWriting(_ doc: Document, before: Int, _ error: RenderError) -> Int32 {
+        collectLayoutDiagnostics(doc, before: before)
+        diagnostics.append(error.diagnostic)
+        report()
+        return 1
+    }
+
     mutating func check() throws -> Int32 {
-        guard let doc = try load() else { return failed() }
+        guard let doc = load(try DocumentOptions(arguments, drawsEveryPage: false)) else { return failed() }
         let before = doc.framesetter.diagnostics.all.count
         let pages = doc.framesetter.layOut { _ in true }
         collectLayoutDiagnostics(doc, before: before)
@@ -222,30 +163,26 @@ struct Run {
     }
 
     mutating func inspect() throws -> Int32 {
-        guard let doc = try load() else { return failed() }
+        let o = try InspectOptions(arguments)
+        guard let doc = load(o.document) else { return failed() }
         let before = doc.framesetter.diagnostics.all.count
         var report = InspectReport(document: doc)
-        let lines = arguments.flag("lines")
         doc.framesetter.layOut { page in
             report.add(page)
             report.statistics.add(page, story: doc.story)
-            if lines { report.pageDumps.append(PageDump.dump(page, story: doc.story)) }
+            if o.lines { report.pageDumps.append(PageDump.dump(page, story: doc.story)) }
             return true
         }
-        report.includeStatistics = arguments.flag("stats")
+        report.includeStatistics = o.stats
         collectLayoutDiagnostics(doc, before: before)
         report.diagnostics = diagnostics.inReadingOrder
-        io.writeOutput(Data((arguments.flag("json") ? report.json() : report.text()).utf8))
+        io.writeOutput(Data((o.json ? report.json() : report.text()).utf8))
         self.report()
         return 0
     }
 
     mutating func templates() throws -> Int32 {
-        guard arguments.positionals.count <= 1 else { throw UsageError(message: "unexpected argument '\(arguments.positionals[1])'") }
-        if arguments.positionals.count == 1, arguments.value("show") != nil {
-            throw UsageError(message: "name the template once: as an argument or with --show")
-        }
-        if let name = arguments.positionals.first ?? arguments.value("show") {
+        if let name = try TemplatesOptions(arguments).name {
             switch TemplateLoader.load(name) {
             case .success(let t):
                 io.writeOutput(Data(TemplateLoader.encode(t).utf8))

@@ -1,0 +1,114 @@
+import GalleyStory
+import GalleySupport
+import GalleyTemplate
+
+// Each command's options, read once from the parsed command line into typed values and checked
+// (a bad value is a usage error, exit 2, before any input is read).
+
+extension DocumentOptions {
+    /// The options every command that sets a document takes.
+    init(_ a: ParsedArguments, drawsEveryPage: Bool) throws(UsageError) {
+        guard a.positionals.count == 1 else {
+            throw UsageError(message: a.positionals.isEmpty ? "missing INPUT file" : "expected one INPUT file, got \(a.positionals.count)")
+        }
+        self.init()
+        input = a.positionals[0]
+        if let t = a.value("template") { template = t }
+        overrides = a.all("set")
+        for s in overrides where !s.contains("=") { throw UsageError(message: "--set needs KEY=VALUE, got '\(s)'") }
+        if let m = a.value("max-image-pixels") {
+            guard let n = Int(m), n >= 1, n <= Template.largestImagePixels else {
+                throw UsageError(message: "--max-image-pixels must be a whole number from 1 to \(Template.largestImagePixels), got '\(m)'")
+            }
+            overrides.append("maxImagePixels=\(n)")
+        }
+        if let p = a.value("paragraphs") {
+            guard let m = ParagraphMode(rawValue: p) else {
+                throw UsageError(message: "--paragraphs must be 'newline' or 'blank-line', got '\(p)'")
+            }
+            paragraphs = m
+        }
+        self.drawsEveryPage = drawsEveryPage
+        social = a.flag("social")
+        emoticons = a.all("emoticons")
+        if let t = a.value("threads") {
+            guard let n = Int(t), n >= 1, n <= 64 else {
+                throw UsageError(message: "--threads must be a whole number from 1 to 64, got '\(t)'")
+            }
+            threads = n
+        }
+    }
+}
+
+/// `galley build`.
+struct BuildOptions {
+    var document: DocumentOptions
+    /// The PDF to write: `-o`, else the input with `.pdf` (standard output for standard input).
+    var output: String
+    var title: String?
+    /// Stream compression, 1 to 9.
+    var compression = 1
+
+    init(_ a: ParsedArguments) throws(UsageError) {
+        document = try DocumentOptions(a, drawsEveryPage: true)
+        output = a.value("output") ?? (document.input == "-" ? "-" : replacingExtension(document.input, with: "pdf"))
+        title = a.value("title")
+        if let c = a.value("compression") {
+            guard let level = Int(c), (1...9).contains(level) else {
+                throw UsageError(message: "--compression must be a whole number from 1 to 9, got '\(c)'")
+            }
+            compression = level
+        }
+    }
+}
+
+/// `galley preview`.
+struct PreviewOptions {
+    var document: DocumentOptions
+    var page = 1
+    var dpi = 144.0
+    /// The PNG to write: `-o`, else `INPUT-pN.png`.
+    var output: String
+
+    init(_ a: ParsedArguments) throws(UsageError) {
+        document = try DocumentOptions(a, drawsEveryPage: false)
+        if let p = a.value("page") {
+            guard let n = Int(p), n >= 1 else { throw UsageError(message: "--page must be a page number from 1, got '\(p)'") }
+            page = n
+        }
+        if let d = a.value("dpi") {
+            guard let v = Double(d), v >= 9, v <= 2400 else { throw UsageError(message: "--dpi must be a number from 9 to 2400, got '\(d)'") }
+            dpi = v
+        }
+        output = a.value("output") ?? (document.input == "-" ? "-" : replacingExtension(document.input, with: "png", suffix: "-p\(page)"))
+    }
+}
+
+/// `galley inspect`.
+struct InspectOptions {
+    var document: DocumentOptions
+    var json: Bool
+    var lines: Bool
+    var stats: Bool
+
+    init(_ a: ParsedArguments) throws(UsageError) {
+        document = try DocumentOptions(a, drawsEveryPage: false)
+        json = a.flag("json")
+        lines = a.flag("lines")
+        stats = a.flag("stats")
+    }
+}
+
+/// `galley templates [NAME|FILE]`.
+struct TemplatesOptions {
+    /// The template to print; nil lists the built-in ones.
+    var name: String?
+
+    init(_ a: ParsedArguments) throws(UsageError) {
+        guard a.positionals.count <= 1 else { throw UsageError(message: "unexpected argument '\(a.positionals[1])'") }
+        if a.positionals.count == 1, a.value("show") != nil {
+            throw UsageError(message: "name the template once: as an argument or with --show")
+        }
+        name = a.positionals.first ?? a.value("show")
+    }
+}
