@@ -30,8 +30,6 @@ struct Flow {
     var warnedInWord: Set<Int> = []
     /// Paragraph layouts taken early (a heading looks at what follows it).
     var lookahead: [Int: ParagraphLayout] = [:]
-    /// A page break was met: the remaining columns of this page stay empty.
-    var skipRestOfPage = false
     /// Images already placed (floats are met again when a page is laid out again).
     var placed: Set<Int> = []
     /// Column floats that did not fit where they were met: they open the next column.
@@ -39,8 +37,6 @@ struct Flow {
     /// The page-wide floats of this page, and those waiting for the next one.
     var pageFloats: [PageFloat] = []
     var deferredPage: [Int] = []
-    /// Set when a page-wide float was placed during this page: the page must be laid out again.
-    var restart = false
     /// The text area of a page (all columns).
     var textArea = Rect(x: 0, y: 0, width: 0, height: 0)
 
@@ -127,7 +123,6 @@ struct Flow {
         let waiting = deferredPage
         deferredPage = []
         for i in waiting { _ = placePageFloat(i, at: textArea.y, forceTop: true) }
-        restart = false
     }
 
     /// Places an image across the columns: at the top or foot of the text area, or (`span`) at
@@ -317,237 +312,6 @@ struct Flow {
     func broken(_ l: ParagraphLayout, from: Int, to widths: LineWidths) -> Bool {
         for k in from..<l.lines.count where abs(l.widths[k] - widths[k]) > 0.001 { return false }
         return true
-    }
-
-    // MARK: filling a region
-
-    /// Fills one region (a column). Every pass of the loop places lines, an image or a float,
-    /// or ends the region because something is already in it: an empty region always takes the
-    /// next item (forced, with a warning, when it does not fit), so the flow always progresses.
-    mutating func fill(_ rect: Rect, column: Int, layout: (Int) -> ParagraphLayout?) -> Frame {
-        var frame = Frame(rect: rect, column: column, visibleRange: position..<position)
-        if column == 0 { skipRestOfPage = false }
-        if skipRestOfPage || restart { return frame }
-        let minimum = template.wrapMinWidth
-        var region = Region(rect: rect, exclusions: pageFloats.map(\.exclusion), minimumWidth: minimum)
-        var y = rect.y
-        let bottom = rect.maxY + 0.001
-        // Floats that did not fit before open this column, one below the other.
-        let waiting = deferred
-        deferred = []
-        for i in waiting {
-            if case .float(let side) = story.images[i].placement,
-                !placeColumnFloat(i, side: side, at: y, in: &region, frame: &frame)
-            {
-                deferred.append(i)
-            }
-        }
-        if !frame.images.isEmpty { y = rect.y }
-        fill: while paragraph < story.paragraphs.count {
-            let p = story.paragraphs[paragraph]
-            if line == 0 && current == nil {
-                // `<columnbreak>` / `<pagebreak>` before the paragraph, unless already at the top.
-                switch p.style.breakBefore {
-                case .column where !frame.isEmpty:
-                    break fill
-                case .page where !frame.isEmpty || column > 0:
-                    skipRestOfPage = true
-                    break fill
-                default: break
-                }
-                if !frame.isEmpty { y += p.style.spacingBefore }
-            }
-            switch p.content {
-            case .image(let i):
-                let image = story.images[i]
-                switch image.placement {
-                case .float(let side):
-                    if !placed.contains(i) && !placeColumnFloat(i, side: side, at: y, in: &region, frame: &frame) {
-                        deferred.append(i)  // the text goes on here; the float opens the next column
-                    }
-                    paragraph += 1
-                    continue fill
-                case .span, .top, .bottom:
-                    if !placed.contains(i) && placeOrDeferPageFloat(i, at: y, column: column) {
-                        restart = true
-                        break fill
-                    }
-                    paragraph += 1
-                    continue fill
-                case .block, .inline:
-                    break
-                }
-                var w = rect.width
-                var h = w / image.aspectRatio
-                let shrunk = h > rect.height
-                if shrunk {
-                    h = rect.height
-                    w = h * image.aspectRatio
-                }
-                // Below any float it would overlap.
-                var top = y
-                while !region.isClear(top: top, bottom: top + h), let below = region.clearance(below: top, bottom: top + h), below > top {
-                    top = below
-                }
-                if top + h > bottom && !frame.isEmpty { break fill }
-                if shrunk {
-                    diagnostics.append(
-                        .warning(
-                            "image '\(image.source)' is taller than the column; shrunk to \(format(w))×\(format(h)) pt",
-                            file: file, at: image.location, length: 4))
-                }
-                frame.images.append(
-                    PlacedImage(
-                        image: i, rect: Rect(x: rect.x + (rect.width - w) / 2, y: top, width: w, height: h),
-                        storyOffset: p.range.lowerBound, shrunk: shrunk))
-                y = top + h + p.style.spacingAfter
-                paragraph += 1
-            case .text:
-                var l: ParagraphLayout
-                if let c = current {
-                    l = c
-                } else {
-                    guard let made = take(paragraph, layout) else { break }
-                    l = made
-                    current = made
-                    line = 0
-                }
-                if p.style.vertical {
-                    if !placeVertical(l, in: rect, at: &y, frame: &frame) { break fill }
-                    continue fill
-                }
-                // A heading moves on rather than end a column without what follows it.
-                if line == 0 && p.style.isHeading && !frame.isEmpty
-                    && keptBottom(from: paragraph, at: y, rect: rect, depth: 0, layout) > bottom
-                {
-                    break fill
-                }
-                // Where the lines go: around the exclusions when there are any, each line broken
-                // to its own width (the paragraph is broken again from here when needed). Slots
-                // depend on the lines' heights, which depend on the breaks: a few rounds settle
-                // them (the lines are placed below only where they fit their slot's height).
-                var slots: [Slot] = []
-                for _ in 0..<3 {
-                    if !region.exclusions.isEmpty {
-                        slots = self.slots(in: region, from: y, heights: l.lines[line...].map(\.height), bottom: bottom)
-                    }
-                    let widths = lineWidths(slots, before: line, column: rect.width)
-                    guard !broken(l, from: line, to: widths), let rebreak else { break }
-                    l = rebreak(l, line, widths, l.unhyphenated)
-                    current = l
-                    if region.exclusions.isEmpty { break }
-                }
-                // The lines that fit: in their slots, or each on the grid when it is a body line.
-                // With exclusions, only in slots: none means no room is left beside them (a
-                // page-wide float below covers the rest of the column), not a free column.
-                let wrapped = !region.exclusions.isEmpty
-                var tops: [Double] = []
-                var xs: [Double] = []
-                var yy = y
-                for k in line..<l.lines.count {
-                    let s = k - line
-                    let t = s < slots.count ? slots[s].top : top(height: l.lines[k].height, at: yy, gridTop: rect.y)
-                    if t + l.lines[k].height > bottom || (s >= slots.count && wrapped) { break }
-                    if s < slots.count && l.lines[k].height > slots[s].height + 0.001 { break }
-                    tops.append(t)
-                    xs.append(s < slots.count ? slots[s].x : rect.x)
-                    yy = max(yy, t + l.lines[k].height)
-                }
-                let remaining = l.lines.count - line
-                var count = tops.count
-                // A float anchored in one of these lines is placed at that line's top, and the
-                // paragraph is set again from there around it.
-                for k in 0..<count {
-                    let anchored = anchors(in: l, line: line + k)
-                    guard !anchored.isEmpty else { continue }
-                    var any = false
-                    for i in anchored {
-                        switch story.images[i].placement {
-                        case .float(let side):
-                            if placeColumnFloat(i, side: side, at: tops[k], in: &region, frame: &frame) {
-                                any = true
-                            } else {
-                                placed.insert(i)
-                                deferred.append(i)
-                            }
-                        case .span, .top, .bottom:
-                            if placeOrDeferPageFloat(i, at: tops[k], column: column) {
-                                restart = true
-                                break fill
-                            }
-                        default: break
-                        }
-                    }
-                    if any {
-                        // Lines beside it at the same height (the other side of a float
-                        // with text on both sides) are set again too.
-                        count = k
-                        while count > 0 && abs(tops[count - 1] - tops[k]) < 0.01 { count -= 1 }
-                        break
-                    }
-                }
-                let floatsMoved = count < tops.count
-                if count < remaining && !floatsMoved {
-                    // Split: keep `widows` lines for the next column and `orphans` here (or move
-                    // the whole paragraph on), but never leave a region empty.
-                    if remaining - count < template.widows { count = remaining - template.widows }
-                    if line == 0 && count < template.orphans { count = 0 }
-                    // An empty region forces a line in (so the flow progresses), unless floats
-                    // took the room: then the text goes on below them, in a later column or on
-                    // the next page, where those floats are not (each is placed once).
-                    if count <= 0 && frame.isEmpty && !(wrapped && tops.isEmpty) { count = max(1, tops.count) }
-                    count = max(0, count)
-                    // No word hyphenated across the column break: break the paragraph again with
-                    // that line barred from a hyphen (once per line), then fit it afresh.
-                    let last = line + count - 1
-                    if count > 0 && !template.hyphenation.acrossColumns && l.lines[last].hyphen,
-                        let rebreak, !l.unhyphenated.contains(last)
-                    {
-                        var barred = l.unhyphenated
-                        barred.insert(last)
-                        current = rebreak(l, line, l.widths, barred)
-                        continue fill
-                    }
-                }
-                for k in 0..<count {
-                    let index = line + k
-                    let b = l.lines[index]
-                    let t = k < tops.count ? tops[k] : y
-                    if k >= tops.count {
-                        diagnostics.append(
-                            .warning(
-                                "a line \(format(b.height)) pt tall does not fit a column \(format(rect.height)) pt tall; placed anyway",
-                                file: file, at: story.sourceMap.sourceLocation(ofByte: l.storyStart + Int(b.start), in: story.text)))
-                    }
-                    warnAbout(b, in: l)
-                    // The indent is on the leading edge: the left one, or the right in RTL text.
-                    let x = (k < xs.count ? xs[k] : rect.x) + (l.text.rightToLeft ? 0 : b.indent)
-                    frame.lines.append(
-                        PlacedLine(
-                            origin: Point(x: x, y: t + b.ascent),
-                            box: Rect(x: x, y: t, width: b.availableWidth, height: b.height),
-                            storyRange: (l.storyStart + Int(b.start))..<(l.storyStart + Int(b.end)),
-                            contentWidth: b.setWidth, overfull: b.overfull, paragraphIndex: paragraph, lineIndex: index,
-                            paragraph: l))
-                    y = max(y, t + b.height)
-                }
-                line += count
-                if floatsMoved {
-                    y = tops[count]  // the lines after the float start at its top, beside it
-                    continue fill
-                }
-                if line < l.lines.count { break fill }
-                y += p.style.spacingAfter
-                current = nil
-                line = 0
-                paragraph += 1
-            }
-        }
-        frame.visibleRange = frame.visibleRange.lowerBound..<position
-        if paragraph >= story.paragraphs.count && current == nil {
-            frame.visibleRange = frame.visibleRange.lowerBound..<story.text.utf8.count
-        }
-        return frame
     }
 
     /// Sets a vertical paragraph (`<vertical>`) as a block across the column: lines run top to

@@ -1,0 +1,338 @@
+import GalleyMarkup
+import GalleyStory
+import GalleySupport
+import GalleyTemplate
+
+/// Why filling a region ended: the distributor's typed stop, which the framesetter's page loop
+/// (the composer) acts on.
+enum RegionStop: Equatable {
+    /// The region can take nothing more; the flow goes on in the next one.
+    case full
+    /// The story is all placed.
+    case finished
+    /// A `<columnbreak>`: the flow goes on in the next column.
+    case columnBreak
+    /// A `<pagebreak>`: the page's remaining columns stay empty.
+    case pageBreak
+    /// A page-wide float was placed: lay the page out again from its start with it in place.
+    case relayout
+}
+
+/// What placing one child (a paragraph, a block image, a float) did.
+enum ChildResult {
+    /// Something was placed or settled: go on with the next child, or the rest of this one.
+    case placed
+    /// The region is done.
+    case stop(RegionStop)
+}
+
+/// One region being filled (Typst's distributor): its frame so far, its shape with the
+/// exclusions placed in it, and where the next child goes.
+struct Distributor {
+    let rect: Rect
+    let column: Int
+    /// Below this nothing fits (the region's foot, with a hair of tolerance).
+    let bottom: Double
+    var frame: Frame
+    var region: Region
+    var y: Double
+
+    init(rect: Rect, column: Int, start: Int, exclusions: [Exclusion], minimumWidth: Double) {
+        self.rect = rect
+        self.column = column
+        bottom = rect.maxY + 0.001
+        frame = Frame(rect: rect, column: column, visibleRange: start..<start)
+        region = Region(rect: rect, exclusions: exclusions, minimumWidth: minimumWidth)
+        y = rect.y
+    }
+}
+
+extension Flow {
+    /// Fills one region (a column) and says why it stopped. Every child placed consumes lines,
+    /// an image or a float, or the region ends because something is already in it: an empty
+    /// region always takes the next item (forced, with a warning, when it does not fit), so the
+    /// flow always progresses.
+    mutating func fill(_ rect: Rect, column: Int, layout: (Int) -> ParagraphLayout?) -> (Frame, RegionStop) {
+        var d = Distributor(
+            rect: rect, column: column, start: position, exclusions: pageFloats.map(\.exclusion), minimumWidth: template.wrapMinWidth)
+        placeWaitingFloats(&d)
+        var stop = RegionStop.finished
+        while paragraph < story.paragraphs.count {
+            if case .stop(let s) = placeChild(&d, layout) {
+                stop = s
+                break
+            }
+        }
+        d.frame.visibleRange = d.frame.visibleRange.lowerBound..<position
+        if paragraph >= story.paragraphs.count && current == nil {
+            d.frame.visibleRange = d.frame.visibleRange.lowerBound..<story.text.utf8.count
+        }
+        return (d.frame, stop)
+    }
+
+    /// Floats that did not fit before open this column, one below the other.
+    mutating func placeWaitingFloats(_ d: inout Distributor) {
+        let waiting = deferred
+        deferred = []
+        for i in waiting {
+            if case .float(let side) = story.images[i].placement,
+                !placeColumnFloat(i, side: side, at: d.y, in: &d.region, frame: &d.frame)
+            {
+                deferred.append(i)
+            }
+        }
+        if !d.frame.images.isEmpty { d.y = d.rect.y }
+    }
+
+    /// Places the next child, or the rest of the paragraph split across regions.
+    mutating func placeChild(_ d: inout Distributor, _ layout: (Int) -> ParagraphLayout?) -> ChildResult {
+        let p = story.paragraphs[paragraph]
+        if line == 0 && current == nil {
+            // `<columnbreak>` / `<pagebreak>` before the paragraph, unless already at the top.
+            switch p.style.breakBefore {
+            case .column where !d.frame.isEmpty: return .stop(.columnBreak)
+            case .page where !d.frame.isEmpty || d.column > 0: return .stop(.pageBreak)
+            default: break
+            }
+            if !d.frame.isEmpty { d.y += p.style.spacingBefore }
+        }
+        switch p.content {
+        case .image(let i): return placeImage(i, paragraph: p, &d)
+        case .text:
+            let l: ParagraphLayout
+            if let c = current {
+                l = c
+            } else {
+                guard let made = take(paragraph, layout) else { return .stop(.full) }
+                l = made
+                current = made
+                line = 0
+            }
+            if p.style.vertical {
+                return placeVertical(l, in: d.rect, at: &d.y, frame: &d.frame) ? .placed : .stop(.full)
+            }
+            return placeText(l, paragraph: p, &d, layout)
+        }
+    }
+
+    /// An image that is a paragraph of its own: a float (in the column, or across the page), or
+    /// the tutorial's block image at column width, shrunk to the column's height when taller.
+    mutating func placeImage(_ i: Int, paragraph p: Paragraph, _ d: inout Distributor) -> ChildResult {
+        let image = story.images[i]
+        switch image.placement {
+        case .float(let side):
+            if !placed.contains(i) && !placeColumnFloat(i, side: side, at: d.y, in: &d.region, frame: &d.frame) {
+                deferred.append(i)  // the text goes on here; the float opens the next column
+            }
+            paragraph += 1
+            return .placed
+        case .span, .top, .bottom:
+            if !placed.contains(i) && placeOrDeferPageFloat(i, at: d.y, column: d.column) { return .stop(.relayout) }
+            paragraph += 1
+            return .placed
+        case .block, .inline:
+            break
+        }
+        var w = d.rect.width
+        var h = w / image.aspectRatio
+        let shrunk = h > d.rect.height
+        if shrunk {
+            h = d.rect.height
+            w = h * image.aspectRatio
+        }
+        // Below any float it would overlap.
+        var top = d.y
+        while !d.region.isClear(top: top, bottom: top + h), let below = d.region.clearance(below: top, bottom: top + h), below > top {
+            top = below
+        }
+        if top + h > d.bottom && !d.frame.isEmpty { return .stop(.full) }
+        if shrunk {
+            diagnostics.append(
+                .warning(
+                    "image '\(image.source)' is taller than the column; shrunk to \(format(w))×\(format(h)) pt",
+                    file: file, at: image.location, length: 4))
+        }
+        d.frame.images.append(
+            PlacedImage(
+                image: i, rect: Rect(x: d.rect.x + (d.rect.width - w) / 2, y: top, width: w, height: h),
+                storyOffset: p.range.lowerBound, shrunk: shrunk))
+        d.y = top + h + p.style.spacingAfter
+        paragraph += 1
+        return .placed
+    }
+}
+
+extension Flow {
+    /// Places what fits of a text paragraph from its current line: around the region's
+    /// exclusions, floats anchored in it placed as their lines are met, the split across regions
+    /// kept to the widows and orphans rules.
+    mutating func placeText(
+        _ given: ParagraphLayout, paragraph p: Paragraph, _ d: inout Distributor, _ layout: (Int) -> ParagraphLayout?
+    ) -> ChildResult {
+        // A heading moves on rather than end a column without what follows it.
+        if line == 0 && p.style.isHeading && !d.frame.isEmpty
+            && keptBottom(from: paragraph, at: d.y, rect: d.rect, depth: 0, layout) > d.bottom
+        {
+            return .stop(.full)
+        }
+        var l = given
+        let slots = lineSlots(&l, d)
+        let (tops, xs) = fittingLines(l, slots: slots, d)
+        let remaining = l.lines.count - line
+        var count = tops.count
+        switch placeAnchoredFloats(l, tops: tops, &d) {
+        case .relayout: return .stop(.relayout)
+        case .linesBefore(let k): count = k
+        case .none: break
+        }
+        let floatsMoved = count < tops.count
+        if count < remaining && !floatsMoved {
+            count = splitCount(l, fitting: count, remaining: remaining, emptyAfterFloats: !d.region.exclusions.isEmpty && tops.isEmpty, d)
+            // No word hyphenated across the column break: break the paragraph again with that
+            // line barred from a hyphen (once per line), then fit it afresh.
+            let last = line + count - 1
+            if count > 0 && !template.hyphenation.acrossColumns && l.lines[last].hyphen, let rebreak,
+                !l.unhyphenated.contains(last)
+            {
+                var barred = l.unhyphenated
+                barred.insert(last)
+                current = rebreak(l, line, l.widths, barred)
+                return .placed
+            }
+        }
+        setLines(l, count: count, tops: tops, xs: xs, &d)
+        line += count
+        if floatsMoved {
+            d.y = tops[count]  // the lines after the float start at its top, beside it
+            return .placed
+        }
+        if line < l.lines.count { return .stop(.full) }
+        d.y += p.style.spacingAfter
+        current = nil
+        line = 0
+        paragraph += 1
+        return .placed
+    }
+
+    /// Where the lines go: around the exclusions when there are any, each line broken to its
+    /// own width (the paragraph is broken again from the current line when needed). Slots depend
+    /// on the lines' heights, which depend on the breaks: a few rounds settle them (lines are
+    /// placed only where they fit their slot's height).
+    mutating func lineSlots(_ l: inout ParagraphLayout, _ d: Distributor) -> [Slot] {
+        var slots: [Slot] = []
+        for _ in 0..<3 {
+            if !d.region.exclusions.isEmpty {
+                slots = self.slots(in: d.region, from: d.y, heights: l.lines[line...].map(\.height), bottom: d.bottom)
+            }
+            let widths = lineWidths(slots, before: line, column: d.rect.width)
+            guard !broken(l, from: line, to: widths), let rebreak else { break }
+            l = rebreak(l, line, widths, l.unhyphenated)
+            current = l
+            if d.region.exclusions.isEmpty { break }
+        }
+        return slots
+    }
+
+    /// The tops and left edges of the lines that fit from the current line: in their slots, or
+    /// each on the grid when it is a body line. With exclusions, only in slots: none means no
+    /// room is left beside them (a page-wide float below covers the rest of the column), not a
+    /// free column.
+    func fittingLines(_ l: ParagraphLayout, slots: [Slot], _ d: Distributor) -> (tops: [Double], xs: [Double]) {
+        let wrapped = !d.region.exclusions.isEmpty
+        var tops: [Double] = []
+        var xs: [Double] = []
+        var yy = d.y
+        for k in line..<l.lines.count {
+            let s = k - line
+            let t = s < slots.count ? slots[s].top : top(height: l.lines[k].height, at: yy, gridTop: d.rect.y)
+            if t + l.lines[k].height > d.bottom || (s >= slots.count && wrapped) { break }
+            if s < slots.count && l.lines[k].height > slots[s].height + 0.001 { break }
+            tops.append(t)
+            xs.append(s < slots.count ? slots[s].x : d.rect.x)
+            yy = max(yy, t + l.lines[k].height)
+        }
+        return (tops, xs)
+    }
+
+    /// What placing the floats anchored in the fitting lines did.
+    enum AnchoredFloats {
+        /// None was placed in the column.
+        case none
+        /// A column float was placed at the top of a line: only the lines before it stay, and
+        /// the paragraph is set again from there around it.
+        case linesBefore(Int)
+        /// A page-wide float was placed: the page is laid out again.
+        case relayout
+    }
+
+    /// A float anchored in one of the fitting lines is placed at that line's top.
+    mutating func placeAnchoredFloats(_ l: ParagraphLayout, tops: [Double], _ d: inout Distributor) -> AnchoredFloats {
+        for k in 0..<tops.count {
+            let anchored = anchors(in: l, line: line + k)
+            guard !anchored.isEmpty else { continue }
+            var any = false
+            for i in anchored {
+                switch story.images[i].placement {
+                case .float(let side):
+                    if placeColumnFloat(i, side: side, at: tops[k], in: &d.region, frame: &d.frame) {
+                        any = true
+                    } else {
+                        placed.insert(i)
+                        deferred.append(i)
+                    }
+                case .span, .top, .bottom:
+                    if placeOrDeferPageFloat(i, at: tops[k], column: d.column) { return .relayout }
+                default: break
+                }
+            }
+            if any {
+                // Lines beside it at the same height (the other side of a float with text on
+                // both sides) are set again too.
+                var count = k
+                while count > 0 && abs(tops[count - 1] - tops[k]) < 0.01 { count -= 1 }
+                return .linesBefore(count)
+            }
+        }
+        return .none
+    }
+
+    /// How many of the fitting lines stay when the paragraph is split here: `widows` lines kept
+    /// for the next region and `orphans` here (or the whole paragraph moved on), but an empty
+    /// region is never left empty (so the flow progresses), unless floats took the room: then
+    /// the text goes on below them, in a later column or on the next page, where those floats
+    /// are not (each is placed once).
+    func splitCount(_ l: ParagraphLayout, fitting: Int, remaining: Int, emptyAfterFloats: Bool, _ d: Distributor) -> Int {
+        var count = fitting
+        if remaining - count < template.widows { count = remaining - template.widows }
+        if line == 0 && count < template.orphans { count = 0 }
+        if count <= 0 && d.frame.isEmpty && !emptyAfterFloats { count = max(1, fitting) }
+        return max(0, count)
+    }
+
+    /// Adds `count` lines from the current one to the frame, at their tops (a line past them,
+    /// forced into an empty region, at the region's next height, with a warning).
+    mutating func setLines(_ l: ParagraphLayout, count: Int, tops: [Double], xs: [Double], _ d: inout Distributor) {
+        for k in 0..<count {
+            let index = line + k
+            let b = l.lines[index]
+            let t = k < tops.count ? tops[k] : d.y
+            if k >= tops.count {
+                diagnostics.append(
+                    .warning(
+                        "a line \(format(b.height)) pt tall does not fit a column \(format(d.rect.height)) pt tall; placed anyway",
+                        file: file, at: story.sourceMap.sourceLocation(ofByte: l.storyStart + Int(b.start), in: story.text)))
+            }
+            warnAbout(b, in: l)
+            // The indent is on the leading edge: the left one, or the right in RTL text.
+            let x = (k < xs.count ? xs[k] : d.rect.x) + (l.text.rightToLeft ? 0 : b.indent)
+            d.frame.lines.append(
+                PlacedLine(
+                    origin: Point(x: x, y: t + b.ascent),
+                    box: Rect(x: x, y: t, width: b.availableWidth, height: b.height),
+                    storyRange: (l.storyStart + Int(b.start))..<(l.storyStart + Int(b.end)),
+                    contentWidth: b.setWidth, overfull: b.overfull, paragraphIndex: paragraph, lineIndex: index,
+                    paragraph: l))
+            d.y = max(d.y, t + b.height)
+        }
+    }
+}
