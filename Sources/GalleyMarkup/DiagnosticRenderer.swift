@@ -23,7 +23,8 @@ public enum DiagnosticRenderer {
         } else {
             place = "galley"
         }
-        var out = style.bold(place + ":") + " " + style.severity(d.severity) + " " + style.bold(d.message) + "\n"
+        let message = escapingControls(d.message)
+        var out = style.bold(escapingControls(place) + ":") + " " + style.severity(d.severity) + " " + style.bold(message) + "\n"
         if let file = d.file, let location = d.location, let source = sources(file),
             location.line >= 1, location.line <= source.lineCount
         {
@@ -38,13 +39,32 @@ public enum DiagnosticRenderer {
         ds.all.map { render($0, sources: sources, color: color) }.joined()
     }
 
+    /// How a control character (C0 but tab, DEL, C1) is shown: `\x1b`, never raw, so that a
+    /// file's escape sequences cannot reach the user's terminal. Nil for other characters.
+    static func escaped(_ s: Unicode.Scalar) -> String? {
+        let v = s.value
+        guard (v < 0x20 && v != 0x09) || (v >= 0x7F && v < 0xA0) else { return nil }
+        let hex = String(v, radix: 16)
+        return "\\x" + (hex.count < 2 ? "0" + hex : hex)
+    }
+
+    /// `text` with its control characters escaped.
+    static func escapingControls(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { escaped($0) != nil }) else { return text }
+        var out = ""
+        for s in text.unicodeScalars {
+            if let e = escaped(s) { out += e } else { out.unicodeScalars.append(s) }
+        }
+        return out
+    }
+
     /// The line as shown (possibly cut down to a window) and the caret line under it.
     static func snippet(_ text: Substring, column: Int, length: Int) -> (String, (padding: String, marker: String)) {
         let scalars = Array(text.unicodeScalars)
         let count = scalars.count
         let caret = max(0, column - 1)
         // Cells used to size the window; a tab counts as one, whatever the terminal makes of it.
-        func cells(_ i: Int) -> Int { scalars[i] == "\t" ? 1 : DisplayWidth.of(scalars[i]) }
+        func cells(_ i: Int) -> Int { scalars[i] == "\t" ? 1 : escaped(scalars[i])?.count ?? DisplayWidth.of(scalars[i]) }
 
         var lo = 0
         var hi = count
@@ -69,7 +89,9 @@ public enum DiagnosticRenderer {
         }
 
         var shown = lo > 0 ? "…" : ""
-        shown.unicodeScalars.append(contentsOf: scalars[lo..<hi])
+        for s in scalars[lo..<hi] {
+            if let e = escaped(s) { shown += e } else { shown.unicodeScalars.append(s) }
+        }
         if hi < count { shown += "…" }
 
         // Padding mirrors the shown text: tabs stay tabs so that they expand the same way.
@@ -78,18 +100,18 @@ public enum DiagnosticRenderer {
             if scalars[i] == "\t" {
                 padding += "\t"
             } else {
-                padding += String(repeating: " ", count: DisplayWidth.of(scalars[i]))
+                padding += String(repeating: " ", count: cells(i))
             }
         }
         if caret > count { padding += String(repeating: " ", count: caret - count) }
 
         var marker = "^"
         if caret < count, scalars[caret] != "\t" {
-            marker += String(repeating: "~", count: max(0, DisplayWidth.of(scalars[caret]) - 1))
+            marker += String(repeating: "~", count: max(0, cells(caret) - 1))
         }
         var i = caret + 1
         while i < min(hi, caret + length) {
-            marker += String(repeating: "~", count: scalars[i] == "\t" ? 1 : DisplayWidth.of(scalars[i]))
+            marker += String(repeating: "~", count: cells(i))
             i += 1
         }
         return (shown, (padding, marker))

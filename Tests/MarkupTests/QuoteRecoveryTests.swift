@@ -1,4 +1,4 @@
-import GalleyMarkup
+@testable import GalleyMarkup
 import Testing
 
 /// A missing closing quote is reported where it is, and the rest of the tag and the file are
@@ -26,5 +26,29 @@ import Testing
     @Test func wholeValuesEndingInEquals() {
         #expect(parse(#"<a href="https://x.org/?q=">x</a>"#).diagnostics.isEmpty)
         #expect(parse(#"<a href="a =">x</a>"#).diagnostics.isEmpty)
+    }
+}
+
+/// A file's control characters never reach the terminal raw through a diagnostic.
+@Suite struct ControlCharacterTests {
+    // An escape sequence in a value is shown as \x1b in the message and the source line, and
+    // the caret still stands under the value.
+    @Test func escapesInMessagesAndLines() {
+        let source = SourceFile(path: "t.txt", text: "<font color=\"\u{1B}[31m\">x</font>")
+        let d = Diagnostic.error("unknown colour '\u{1B}[31m'", file: "t.txt", at: SourceLocation(line: 1, column: 14, offset: 13), length: 5)
+        let out = DiagnosticRenderer.render(d, sources: { _ in source })
+        #expect(!out.unicodeScalars.contains { $0.value == 0x1B })
+        #expect(
+            out == """
+                t.txt:1:14: error: unknown colour '\\x1b[31m'
+                <font color="\\x1b[31m">x</font>
+                             ^~~~~~~~
+                
+                """)
+    }
+
+    // Tabs stay tabs; DEL and C1 controls are escaped too.
+    @Test func otherControls() {
+        #expect(DiagnosticRenderer.escapingControls("a\tb\u{7F}c\u{9B}d\u{0}") == "a\tb\\x7fc\\x9bd\\x00")
     }
 }
