@@ -28,6 +28,8 @@ struct DocumentOptions {
     var drawsEveryPage = false
     var social = false
     var emoticons: [String] = []
+    /// Write `file:` link targets (`--allow-file-links`).
+    var allowFileLinks = false
 }
 
 enum Loader {
@@ -83,6 +85,7 @@ enum Loader {
         let base = o.input == "-" ? FileManager.default.currentDirectoryPath : FilePath.directory(of: o.input)
         var builder = StoryBuilder(template: template, baseDirectory: base.isEmpty ? "." : base)
         builder.socialEverywhere = o.social
+        builder.allowFileLinks = o.allowFileLinks
         for folder in template.social.emoticons + o.emoticons {
             switch builder.emoticons.adding(folder: folder) {
             case .success(let packs): builder.emoticons = packs

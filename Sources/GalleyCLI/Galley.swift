@@ -19,6 +19,7 @@ public enum Galley {
         OptionSpec(
             name: "paragraphs", short: nil, value: "MODE", help: "newline (a newline ends a paragraph) or blank-line (hard-wrapped text)."),
         OptionSpec(name: "social", short: nil, value: nil, help: "Find @mentions, #topics#, URLs and [emoticons] everywhere."),
+        OptionSpec(name: "allow-file-links", short: nil, value: nil, help: "Write file: link targets (refused by default)."),
         OptionSpec(
             name: "emoticons", short: nil, value: "DIR", help: "Add an emoticon pack (a folder with pack.json; repeatable).", repeats: true),
         OptionSpec(name: "threads", short: nil, value: "N", help: "Threads to use, drawing included (default: one per core)."),

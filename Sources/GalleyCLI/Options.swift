@@ -30,6 +30,7 @@ extension DocumentOptions {
         }
         self.drawsEveryPage = drawsEveryPage
         social = a.flag("social")
+        allowFileLinks = a.flag("allow-file-links")
         emoticons = a.all("emoticons")
         if let t = a.value("threads") {
             guard let n = Int(t), n >= 1, n <= 64 else {

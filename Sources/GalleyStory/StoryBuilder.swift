@@ -41,6 +41,9 @@ public struct StoryBuilder {
     /// Social text: detection everywhere (`--social`, or the template's `social.enabled`), and the
     /// emoticon packs. Without it, only `<social>` blocks are scanned, with the built-in pack.
     public var socialEverywhere = false
+    /// `file:` link targets are written (`--allow-file-links`); otherwise they are refused, as a
+    /// PDF reader may open any file of the reader's machine through one.
+    public var allowFileLinks = false
     public var emoticons = EmoticonPacks.builtin
 
     public init(template: Template, baseDirectory: String) {
@@ -756,6 +759,14 @@ public struct StoryBuilder {
                 error("empty link href", href)
                 return
             }
+            if let scheme = Self.scheme(of: target), !Self.linkSchemes.contains(scheme), !(scheme == "file" && builder.allowFileLinks) {
+                let how = scheme == "file" ? "; allow them with --allow-file-links" : ""
+                diagnostics.append(
+                    .warning(
+                        "'\(scheme):' links are not written into the PDF (only http, https, mailto, tel and relative ones)\(how)",
+                        file: file, at: href.valueLocation, length: max(1, scheme.unicodeScalars.count + 1)))
+                return
+            }
             let style = builder.template.link
             scope.text.link = target
             scope.text.color = style.color
@@ -769,6 +780,21 @@ public struct StoryBuilder {
             case "url"?: apply(social.url)
             default: break
             }
+        }
+
+        /// The link schemes written into a PDF: the web, mail and telephone.
+        static let linkSchemes: Set<String> = ["http", "https", "mailto", "tel"]
+
+        /// The URI scheme of a link target, lower-cased ("javascript" for "JavaScript:alert(1)");
+        /// nil for a relative target ("page.html", "#notes", "../a:b").
+        static func scheme(of target: String) -> String? {
+            guard let colon = target.firstIndex(of: ":") else { return nil }
+            let name = target[..<colon].unicodeScalars
+            func letter(_ c: Unicode.Scalar) -> Bool { ("a"..."z").contains(c) || ("A"..."Z").contains(c) }
+            guard let first = name.first, letter(first),
+                name.allSatisfy({ letter($0) || ("0"..."9").contains($0) || $0 == "+" || $0 == "-" || $0 == "." })
+            else { return nil }
+            return String(String.UnicodeScalarView(name)).lowercased()
         }
 
         mutating func apply(_ style: SocialStyleSpec) {

@@ -92,3 +92,33 @@ import Testing
         #expect(places == ["1:13", "1:31", "2:14"], "\(r.stderr)")
     }
 }
+
+/// Link targets that could run code or open a reader's files are not written into a PDF.
+@Suite struct LinkSchemeTests {
+    /// The URIs of a PDF's link annotations.
+    func uris(_ pdf: String) -> [String] {
+        let raw = String(decoding: FileManager.default.contents(atPath: pdf) ?? Data(), as: UTF8.self)
+        return raw.matches(of: /\/URI \(([^)]*)\)/).map { String($0.1) }
+    }
+
+    // javascript: and other schemes get a located warning and no annotation; the web, mail,
+    // telephone and relative links are written; file: only with --allow-file-links.
+    @Test func schemes() {
+        let dir = TemporaryDirectory("links")
+        let input = dir.write(
+            "t.txt",
+            #"<a href="JavaScript:alert(1)">x</a> <a href="https://x.org">w</a> <a href="mailto:a@b.c">m</a> <a href="file:///etc/passwd">f</a> <a href="data:text/html,hi">d</a>"#
+        )
+        let r = run(["build", input, "-o", dir.file("t.pdf")])
+        #expect(r.status == 0)
+        #expect(
+            r.stderr.contains(
+                "t.txt:1:10: warning: 'javascript:' links are not written into the PDF (only http, https, mailto, tel and relative ones)\n"))
+        #expect(r.stderr.contains("'file:' links are not written into the PDF (only http, https, mailto, tel and relative ones); allow them with --allow-file-links"))
+        #expect(r.stderr.contains("'data:' links are not written"))
+        #expect(uris(dir.file("t.pdf")).sorted() == ["https://x.org", "mailto:a@b.c"])
+        let allowed = run(["build", input, "-o", dir.file("f.pdf"), "--allow-file-links", "-q"])
+        #expect(allowed.status == 0)
+        #expect(uris(dir.file("f.pdf")).contains("file:///etc/passwd"))
+    }
+}

@@ -458,16 +458,16 @@ import Testing
 
     // MARK: Control characters
 
-    /// Rendered control-character warning (the source line shows the raw character).
+    /// Rendered control-character warning (the source line shows the character escaped, never raw).
     @Test func controlCharacterRendered() {
         #expect(
             rendered("ab\u{7}c\u{7}")
                 == lines(
-                    """
+                    #"""
                     t.txt:1:3: warning: control character U+0007 is ignored
-                    ab\u{7}c\u{7}
-                      ^
-                    """))
+                    ab\x07c\x07
+                      ^~~~
+                    """#))
     }
 
     /// Rendered U+FFFC warning.
