@@ -87,6 +87,8 @@ final class AtomicFile {
     /// The file replaced at last: the target with its symlinks followed.
     let target: String
     private let temporary: TemporaryFile
+    /// The status of the output being replaced, whose mode and owner the new one takes.
+    private let existing: Glibc.stat?
 
     init(target asked: String) throws(RenderError) {
         let target = FileIdentity.resolvingLinks(asked)
@@ -109,7 +111,7 @@ final class AtomicFile {
             throw RenderError(.error("cannot write '\(asked)': \(why)"))
         }
         temporary = try TemporaryFile(in: dir, name: FilePath.name(of: target))
-        if let existing { temporary.keepMode(of: existing) }
+        self.existing = existing
     }
 
     /// Moves the finished temporary file into place.
@@ -118,6 +120,8 @@ final class AtomicFile {
         guard temporary.isStillOurs else {
             throw RenderError(.error("cannot write '\(target)': its temporary file was replaced while it was written"))
         }
+        // Only now: a read-only output's mode would have kept the writer out of the file.
+        if let existing { temporary.keepMode(of: existing) }
         if rename(temporaryPath, target) != 0 {
             throw RenderError(.error("cannot write '\(target)': \(String(cString: strerror(errno)))"))
         }

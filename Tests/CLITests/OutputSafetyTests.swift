@@ -111,14 +111,15 @@ import Testing
         #expect(leftovers(d).isEmpty)
     }
 
-    // A rebuilt output keeps its permission bits.
-    @Test(arguments: ["build", "preview"]) func modeIsKept(command: String) {
+    // A rebuilt output keeps its permission bits, a read-only one included (the bits are set
+    // once it is written).
+    @Test(arguments: ["build", "preview"], [0o600, 0o444]) func modeIsKept(command: String, mode: Int) {
         let d = folder()
         let out = d.write("dir/out.bin", "old")
-        #expect(chmod(out, 0o600) == 0)
+        #expect(chmod(out, mode_t(mode)) == 0)
         #expect(run([command, d.file("dir/self.txt"), "-o", out]).status == 0)
         var s = stat()
-        #expect(stat(out, &s) == 0 && s.st_mode & 0o777 == 0o600)
+        #expect(stat(out, &s) == 0 && Int(s.st_mode & 0o777) == mode)
         #expect(d.read("dir/out.bin") != Data("old".utf8))
     }
 
