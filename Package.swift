@@ -57,7 +57,7 @@ let package = Package(
             name: "GalleyRender",
             dependencies: ["GalleyLayout", "CCairo", "CPango", "CPNG", "CPixbuf", "CGalleySignals", "CGalleyPixels"]),
         .target(name: "GalleyCLI", dependencies: ["GalleyRender"]),
-        .executableTarget(name: "galley", dependencies: ["GalleyCLI", "CGalleyHooks"]),
+        .executableTarget(name: "galley", dependencies: ["GalleyCLI", "GalleySupport", "GalleyLayout", "CGalleyHooks"]),
 
         // Tests.
         .target(name: "TestSupport", dependencies: ["GalleyCLI"], path: "Sources/TestSupport"),

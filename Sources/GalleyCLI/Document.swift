@@ -63,15 +63,17 @@ enum Loader {
         let bytes: [UInt8]
         if o.input == "-" {
             bytes = io.readStandardInput()
-        } else {
-            guard let data = FileManager.default.contents(atPath: o.input) else {
-                var isDir = false
-                let exists = FileManager.default.fileExists(atPath: o.input, isDirectory: &isDir)
-                let why = !exists ? "No such file or directory" : isDir ? "it is a folder" : "Permission denied"
-                diagnostics.append(.error("cannot read '\(o.input)': \(why)"))
+            if bytes.count > RawIO.inputLimit {
+                diagnostics.append(.error("cannot read standard input: \(RawIO.tooLarge(RawIO.inputLimit))"))
                 return nil
             }
-            bytes = [UInt8](data)
+        } else {
+            switch RawIO.readRegularFile(o.input, limit: RawIO.inputLimit) {
+            case .success(let b): bytes = b
+            case .failure(let e):
+                diagnostics.append(.error("cannot read '\(o.input)': \(e.message)"))
+                return nil
+            }
         }
         let source: SourceFile
         do {

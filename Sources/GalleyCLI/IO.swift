@@ -26,7 +26,7 @@ public final class IO: @unchecked Sendable {
     /// The process's own streams.
     public static func process() -> IO {
         IO(
-            standardInput: { (try? RawIO.readAll(0).get()) ?? [] },
+            standardInput: { (try? RawIO.readAll(0, limit: RawIO.inputLimit).get()) ?? [] },
             writeOutput: { data in data.withUnsafeBytes { _ = RawIO.writeAll(1, $0) } },
             writeError: { s in
                 var s = s

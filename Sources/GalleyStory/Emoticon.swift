@@ -93,7 +93,10 @@ enum EmoticonPackLoader {
         let file = FilePath.join(folder, "pack.json")
         var standIn = FilePath.name(of: folder)
         if standIn.isEmpty || standIn == "/" { standIn = folder }
-        guard let data = FileManager.default.contents(atPath: file) else {
+        let bytes: [UInt8]
+        switch RawIO.readRegularFile(file, limit: RawIO.smallFileLimit) {
+        case .success(let b): bytes = b
+        case .failure(let e):
             var isFolder = false
             let exists = FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder)
             let reason =
@@ -102,11 +105,11 @@ enum EmoticonPackLoader {
                 : !isFolder
                     ? "'\(folder)' is not a folder"
                     : FileManager.default.fileExists(atPath: file)
-                        ? "pack.json cannot be read"
+                        ? "pack.json cannot be read: \(e.message)"
                         : "there is no pack.json in '\(folder)'"
             return .failure(.error("pack '\(standIn)': \(reason)", file: file))
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             return .failure(.error("pack '\(standIn)': pack.json is not valid UTF-8 text", file: file))
         }
         let root: JSONValue

@@ -26,16 +26,10 @@ public struct ImageInfo: Hashable, Sendable {
 
     /// Reads the header of a PNG or JPEG file.
     public static func read(path: String) -> Result<ImageInfo, ReadError> {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            let reason =
-                FileManager.default.fileExists(atPath: path)
-                ? "it cannot be read" : "No such file or directory"
-            return .failure(ReadError(message: reason))
+        switch RawIO.readRegularFile(path, limit: RawIO.inputLimit) {
+        case .success(let bytes): return parse(bytes)
+        case .failure(let e): return .failure(ReadError(message: e.message))
         }
-        return parse([UInt8](data))
     }
 
     /// Parses a PNG or JPEG header from the file's bytes.

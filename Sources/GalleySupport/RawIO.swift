@@ -3,12 +3,20 @@ import Glibc
 /// Whole-stream reads and writes on file descriptors (standard input and output, and files
 /// opened with `open`), retried on interruption and partial transfers.
 package enum RawIO {
-    /// Every byte up to the end of `fd`, or the system's reason why not.
-    package static func readAll(_ fd: Int32) -> Result<[UInt8], SystemError> {
+    /// The most bytes an input document may have (issue builds and watch mode read several).
+    package static let inputLimit = 256 << 20
+    /// The most bytes a template, a pack's pack.json or a manifest may have.
+    package static let smallFileLimit = 1 << 20
+
+    /// Every byte up to the end of `fd`, or the system's reason why not. With a `limit`, at most
+    /// `limit + 1` bytes are read (one more than allowed tells the caller it was exceeded), so an
+    /// endless stream (`/dev/zero`, a pipe that never closes) cannot grow memory without bound.
+    package static func readAll(_ fd: Int32, limit: Int = .max) -> Result<[UInt8], SystemError> {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        while bytes.count <= limit {
+            let want = min(buffer.count, limit == .max ? buffer.count : limit + 1 - bytes.count)
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, want) }
             if n < 0 {
                 if errno == EINTR { continue }
                 return .failure(SystemError())
@@ -16,6 +24,42 @@ package enum RawIO {
             if n == 0 { return .success(bytes) }
             bytes.append(contentsOf: buffer[0..<n])
         }
+        return .success(bytes)
+    }
+
+    /// Why an input could not be read, ready to follow "cannot read 'x': ".
+    package struct InputError: Error, Sendable {
+        package let message: String
+    }
+
+    /// A regular file, whole, at most `limit` bytes. Anything else is refused without blocking:
+    /// a FIFO or a device (opened without waiting for a writer, and never read) would block or
+    /// never end. The message says what the file is, or the system's reason.
+    package static func readRegularFile(_ path: String, limit: Int) -> Result<[UInt8], InputError> {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        if fd < 0 { return .failure(InputError(message: SystemError().message)) }
+        defer { close(fd) }
+        var s = stat()
+        guard fstat(fd, &s) == 0 else { return .failure(InputError(message: SystemError().message)) }
+        switch FileIdentity.kind(s) {
+        case .regular: break
+        case .directory: return .failure(InputError(message: "it is a folder"))
+        case .fifo: return .failure(InputError(message: "it is a FIFO (a named pipe), not a regular file; pipe it to standard input with -"))
+        case .characterDevice, .blockDevice: return .failure(InputError(message: "it is a device, not a regular file"))
+        case .socket, .other: return .failure(InputError(message: "it is not a regular file"))
+        }
+        if Int(s.st_size) > limit { return .failure(InputError(message: tooLarge(limit))) }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        switch readAll(fd, limit: limit) {
+        case .failure(let e): return .failure(InputError(message: e.message))
+        case .success(let bytes):
+            return bytes.count > limit ? .failure(InputError(message: tooLarge(limit))) : .success(bytes)
+        }
+    }
+
+    /// "it is larger than 256 MB, the most …".
+    package static func tooLarge(_ limit: Int) -> String {
+        "it is larger than \(limit >> 20) MB, the most Galley reads of such a file"
     }
 
     /// The file at `path`, whole, or the system's reason why not.

@@ -430,7 +430,7 @@ public enum TemplateLoader {
     /// The file's text, or the system's reason why not (`No such file or directory`).
     static func readText(_ path: String) -> Result<String, ReadFailure> {
         let bytes: [UInt8]
-        switch RawIO.readFile(path) {
+        switch RawIO.readRegularFile(path, limit: RawIO.smallFileLimit) {
         case .success(let b): bytes = b
         case .failure(let e): return .failure(ReadFailure(text: e.message))
         }

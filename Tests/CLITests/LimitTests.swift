@@ -122,3 +122,35 @@ import Testing
         #expect(uris(dir.file("f.pdf")).contains("file:///etc/passwd"))
     }
 }
+
+/// Inputs are regular files (or standard input), read with a bound and never waited on.
+@Suite struct InputKindTests {
+    // A FIFO with no writer, /dev/zero and /dev/null as the input or the template: a clear
+    // message at once, no blocking, no unbounded read.
+    @Test func fifoAndDevices() {
+        let d = TemporaryDirectory("inputs")
+        let fifo = d.file("pipe")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let body = d.write("t.txt", "x")
+        let cases: [([String], String)] = [
+            (["check", fifo], "galley: error: cannot read '\(fifo)': it is a FIFO (a named pipe), not a regular file; pipe it to standard input with -\n"),
+            (["check", "/dev/zero"], "galley: error: cannot read '/dev/zero': it is a device, not a regular file\n"),
+            (["check", "/dev/null"], "galley: error: cannot read '/dev/null': it is a device, not a regular file\n"),
+            (["check", body, "-t", "/dev/zero"], "/dev/zero: error: cannot read template '/dev/zero': it is a device, not a regular file\n"),
+            (["check", body, "-t", fifo], "\(fifo): error: cannot read template '\(fifo)': it is a FIFO (a named pipe), not a regular file; pipe it to standard input with -\n"),
+        ]
+        for (args, message) in cases {
+            let r = run(args)
+            #expect(r.status == 1 && r.stderr == message, "\(args): \(r.stderr)")
+        }
+    }
+
+    // A template over 1 MB is refused, whatever it holds.
+    @Test func oversizedTemplate() {
+        let d = TemporaryDirectory("inputs")
+        let big = d.write("big.json", "{" + String(repeating: " ", count: 1 << 20) + "}")
+        let r = run(["check", "-", "-t", big], stdin: Array("x".utf8))
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("cannot read template '\(big)': it is larger than 1 MB, the most Galley reads of such a file"))
+    }
+}

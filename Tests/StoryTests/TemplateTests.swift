@@ -656,7 +656,7 @@ private let a4 = (width: 210 * mm, height: 297 * mm)
     @Test func loadFolder() {
         let dir = scratchFolder()
         guard case .failure(let d) = TemplateLoader.load(dir + "/") else { Issue.record("loaded"); return }
-        #expect(d.message == "cannot read template '\(dir)/': Is a directory")
+        #expect(d.message == "cannot read template '\(dir)/': it is a folder")
     }
     // A file that is not UTF-8 is refused.
     @Test func loadNotUTF8() {
