@@ -36,7 +36,7 @@ enum Loader {
     /// Reads, parses and builds a document; diagnostics go to `diagnostics`. Nil when an error stops it.
     static func load(
         _ o: DocumentOptions, io: IO, diagnostics: inout Diagnostics, sources: inout [String: SourceFile]
-    )
+    ) throws(UsageError)
         -> Document?
     {
         var template: Template
@@ -48,11 +48,10 @@ enum Loader {
             return nil
         }
         if !o.overrides.isEmpty {
+            // A bad --set is a mistake in the command line, like any other option's value.
             switch TemplateLoader.apply(o.overrides, to: template, file: "--set") {
             case .success(let t): template = t
-            case .failure(let d):
-                diagnostics.append(d)
-                return nil
+            case .failure(let d): throw UsageError(message: d.message)
             }
         }
         if let p = o.paragraphs { template.paragraphMode = p }

@@ -64,8 +64,8 @@ struct Run {
         diagnostics = Diagnostics()
     }
 
-    mutating func load(_ o: DocumentOptions) -> Document? {
-        let doc = Loader.load(o, io: io, diagnostics: &diagnostics, sources: &sources)
+    mutating func load(_ o: DocumentOptions) throws(UsageError) -> Document? {
+        let doc = try Loader.load(o, io: io, diagnostics: &diagnostics, sources: &sources)
         if let doc { diagnostics.append(contentsOf: doc.framesetter.diagnostics) }
         return doc
     }
@@ -96,7 +96,7 @@ struct Run {
 
     mutating func build() throws -> Int32 {
         let o = try BuildOptions(arguments)
-        guard let doc = load(o.document) else { return failed() }
+        guard let doc = try load(o.document) else { return failed() }
         let destination = try OutputDestination.checked(o.output, inputs: doc.inputFiles)
         let before = doc.framesetter.diagnostics.all.count
         let input = o.document.input
@@ -125,7 +125,7 @@ struct Run {
 
     mutating func preview() throws -> Int32 {
         let o = try PreviewOptions(arguments)
-        guard let doc = load(o.document) else { return failed() }
+        guard let doc = try load(o.document) else { return failed() }
         let destination = try OutputDestination.checked(o.output, inputs: doc.inputFiles)
         let before = doc.framesetter.diagnostics.all.count
         do {
@@ -149,7 +149,7 @@ struct Run {
     }
 
     mutating func check() throws -> Int32 {
-        guard let doc = load(try DocumentOptions(arguments, drawsEveryPage: false)) else { return failed() }
+        guard let doc = try load(try DocumentOptions(arguments, drawsEveryPage: false)) else { return failed() }
         let before = doc.framesetter.diagnostics.all.count
         let pages = doc.framesetter.layOut { _ in true }
         collectLayoutDiagnostics(doc, before: before)
@@ -164,7 +164,7 @@ struct Run {
 
     mutating func inspect() throws -> Int32 {
         let o = try InspectOptions(arguments)
-        guard let doc = load(o.document) else { return failed() }
+        guard let doc = try load(o.document) else { return failed() }
         let before = doc.framesetter.diagnostics.all.count
         var report = InspectReport(document: doc)
         doc.framesetter.layOut { page in

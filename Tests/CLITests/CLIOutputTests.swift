@@ -193,9 +193,9 @@ private func inspectJSON(_ args: [String], stdin: [UInt8] = []) -> [String: Any]
     // --set errors: a value out of range, and an unknown key with a suggestion.
     @Test func setErrors() {
         let bad = run(["check", "-", "--set", "columns=0"], stdin: Array("x".utf8))
-        #expect(bad.status == 1 && bad.stderr == "--set: error: --set columns=0: expected a whole number from 1 to 12\n")
+        #expect(bad.status == 2 && bad.stderr.hasPrefix("galley check: error: --set columns=0: expected a whole number from 1 to 12\nUsage: "))
         let typo = run(["check", "-", "--set", "colums=2"], stdin: Array("x".utf8))
-        #expect(typo.status == 1 && typo.stderr == "--set: error: --set colums=2: unknown key 'colums'; did you mean 'columns'?\n")
+        #expect(typo.status == 2 && typo.stderr.hasPrefix("galley check: error: --set colums=2: unknown key 'colums'; did you mean 'columns'?\n"))
     }
 
     // --set takes effect: three columns in inspect.
