@@ -102,6 +102,7 @@ func linesOverFloats(_ pages: [Page], story: Story) -> [String] {
     @Test(arguments: 0..<500) func noLineOverAFloat(seed: Int) throws {
         var rng = SeededGenerator(seed: UInt64(seed))
         let text = randomDocument(&rng)
+        // GALLEY_DUMP_DOCS=DIR writes each document out, to reproduce a failing seed with the CLI.
         if let dir = ProcessInfo.processInfo.environment["GALLEY_DUMP_DOCS"] {
             try? text.write(toFile: dir + "/doc\(seed).txt", atomically: true, encoding: .utf8)
         }
