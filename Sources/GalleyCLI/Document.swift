@@ -78,6 +78,9 @@ enum Loader {
         do {
             source = try SourceFile(path: path, bytes: bytes)
         } catch {
+            // Shown with its line and a caret: the line as far as it decodes, each invalid byte a
+            // replacement character (one scalar, as the error's column counts it).
+            sources[path] = SourceFile(path: path, text: String(decoding: bytes, as: UTF8.self))
             diagnostics.append(error)
             return nil
         }

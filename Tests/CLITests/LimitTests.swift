@@ -154,3 +154,12 @@ import Testing
         #expect(r.stderr.contains("cannot read template '\(big)': it is larger than 1 MB, the most Galley reads of such a file"))
     }
 }
+
+/// Invalid UTF-8 is reported with its line and a caret under the bad byte.
+@Suite struct InvalidUTF8Tests {
+    @Test func caretUnderTheByte() {
+        let r = run(["check", "-"], stdin: Array("Hello\nab".utf8) + [0xFF, 0xFE] + Array("cd\n".utf8))
+        #expect(r.status == 1)
+        #expect(r.stderr == "<stdin>:2:3: error: invalid UTF-8: byte 0xFF at byte offset 8\nab\u{FFFD}\u{FFFD}cd\n  ^\n")
+    }
+}
