@@ -162,10 +162,10 @@ func usage(_ command: String, _ message: String, positionals: String = " INPUT")
         #expect(folder.status == 1 && folder.stderr == "galley: error: cannot read '\(dir.path)': it is a folder\n")
     }
 
-    // Invalid UTF-8 input is located at the bad byte.
+    // Invalid UTF-8 input is located at the bad byte, with its line and a caret.
     @Test func invalidUTF8() {
         let r = run(["check", "-"], stdin: [0x61, 0xFF, 0x62])
-        #expect(r.status == 1 && r.stderr == "<stdin>:1:2: error: invalid UTF-8: byte 0xFF at byte offset 1\n")
+        #expect(r.status == 1 && r.stderr == "<stdin>:1:2: error: invalid UTF-8: byte 0xFF at byte offset 1\na\u{FFFD}b\n ^\n")
     }
 }
 
