@@ -131,86 +131,21 @@ extension TextEngine {
         autoSpacing: Bool, mergingAlike: Bool, into shaped: inout ShapedText
     ) -> Bool {
         let start = p.range.lowerBound
-        // Character starts, and each character's byte offset.
-        var charBytes: [Int32] = []
-        charBytes.reserveCapacity(length + 1)
-        text.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
-            for b in 0..<length where bytes[b] & 0xC0 != 0x80 {
-                charBytes.append(Int32(b))
-            }
-        }
-        let nChars = charBytes.count
-        charBytes.append(Int32(length))
-
-        // Attributes: one font description per group of style runs (one run each, or, merging,
-        // consecutive runs that shape alike). A foreground attribute unique to the group's first
-        // style makes Pango end items at every group, so each item has one group.
-        let attrs = pango_attr_list_new()!
+        let charBytes = Self.characterStarts(text, length: length)
+        let nChars = charBytes.count - 1
+        let attrs = attributes(story: story, paragraph: p, mergingAlike: mergingAlike)
         defer { pango_attr_list_unref(attrs) }
-        var groups: [(style: Int, range: Range<Int>)] = []
-        for r in story.runs[p.runs] where !r.range.isEmpty {
-            if mergingAlike, let last = groups.last, last.range.upperBound == r.range.lowerBound,
-                Self.shapeAlike(story.styles[last.style], story.styles[r.style])
-            {
-                groups[groups.count - 1].range = last.range.lowerBound..<r.range.upperBound
-            } else {
-                groups.append((r.style, r.range))
-            }
-        }
-        for r in groups {
-            let a = pango_attr_font_desc_new(description(style: r.style))!
-            let f = pango_attr_foreground_new(UInt16(r.style & 0xFFFF), UInt16((r.style >> 16) & 0xFFFF), 0)!
-            for attr in [a, f] {
-                attr.pointee.start_index = UInt32(r.range.lowerBound - start)
-                attr.pointee.end_index = UInt32(r.range.upperBound - start)
-                pango_attr_list_insert(attrs, attr)
-            }
-            let style = story.styles[r.style]
-            // Ligatures (NSLigatureAttributeName) and OpenType features as font features.
-            var features: [String] = []
-            if p.style.vertical { features.append("vert=1") }  // vertical forms of punctuation
-            if style.ligatures == 0 { features += ["liga=0", "clig=0"] }
-            if style.ligatures == 2 { features += ["dlig=1"] }
-            features += style.features.map { $0.contains("=") ? $0 : $0 + "=1" }
-            if !features.isEmpty {
-                let f = pango_attr_font_features_new(features.joined(separator: ","))!
-                f.pointee.start_index = UInt32(r.range.lowerBound - start)
-                f.pointee.end_index = UInt32(r.range.upperBound - start)
-                pango_attr_list_insert(attrs, f)
-            }
-            let lang = style.language
-            if lang != plan.language {
-                let l = pango_attr_language_new(pango_language_from_string(lang))!
-                l.pointee.start_index = UInt32(r.range.lowerBound - start)
-                l.pointee.end_index = UInt32(r.range.upperBound - start)
-                pango_attr_list_insert(attrs, l)
-            }
-        }
 
         // Break opportunities (UAX #14 with Pango's script tailoring), one entry per character + 1.
         var logAttrs = Self.logAttributes(text, length: length, charBytes: charBytes, language: plan.language)
         var flags = shaped.flags
         for c in 0...nChars {
-            let b = Int(charBytes[c])
-            var f: ByteFlags = c < nChars ? [.charStart] : []
-            let la = logAttrs[c]
-            if la.is_white != 0 && c < nChars { f.insert(.white) }
-            if la.is_expandable_space != 0 && c < nChars { f.insert(.expandable) }
-            if la.is_line_break != 0 && c > 0 { f.insert(.lineBreak) }
-            if la.is_mandatory_break != 0 && c > 0 { f.insert(.mandatory) }
-            if la.is_char_break != 0 { f.insert(.charBreak) }
-            if la.break_inserts_hyphen != 0 { f.insert(.hyphenBreak) }
-            if la.is_word_start != 0 { f.insert(.wordStart) }
-            if la.is_word_end != 0 { f.insert(.wordEnd) }
-            if c < nChars && isWide(text, at: b) { f.insert(.wide) }
-            flags[b] = f
+            flags[Int(charBytes[c])] = breakFlags(logAttrs[c], character: c, of: nChars, text: text, at: Int(charBytes[c]))
         }
 
         // Shape item by item; the whole paragraph is the context.
         var advance = [Double](repeating: 0, count: length + 1)
-        var glyphs: [PangoGlyphInfo] = []
-        var clusters: [Int32] = []
-        var runs: [GlyphRun] = []
+        var (glyphs, clusters, runs) = ([PangoGlyphInfo](), [Int32](), [GlyphRun]())
         glyphs.reserveCapacity(length)
         clusters.reserveCapacity(length)
         let gs = pango_glyph_string_new()!
@@ -218,21 +153,10 @@ extension TextEngine {
         let styleRuns = story.runs[p.runs]
         var styleCursor = styleRuns.startIndex
         let needHyphens = hyphens || flags.contains { $0.contains(.hyphenBreak) }
-        // The paragraph's base direction: its style's, else its first strong character's.
-        let direction: PangoDirection
-        switch p.style.direction {
-        case .rtl: direction = PANGO_DIRECTION_RTL
-        case .ltr: direction = PANGO_DIRECTION_LTR
-        case nil: direction = Self.firstStrongIsRTL(shaped.bytes) ? PANGO_DIRECTION_RTL : PANGO_DIRECTION_LTR
-        }
+        let direction = Self.baseDirection(p, bytes: shaped.bytes)
         shaped.rightToLeft = direction == PANGO_DIRECTION_RTL
-        // Vertical text: CJK upright, other scripts turned (Pango's gravity); the line is drawn
-        // rotated a quarter turn.
-        if p.style.vertical {
-            pango_context_set_base_gravity(context, PANGO_GRAVITY_EAST)
-            pango_context_set_gravity_hint(context, PANGO_GRAVITY_HINT_NATURAL)
-        }
-        defer { if p.style.vertical { pango_context_set_base_gravity(context, PANGO_GRAVITY_SOUTH) } }
+        if p.style.vertical { setVerticalGravity(true) }
+        defer { if p.style.vertical { setVerticalGravity(false) } }
         let items = pango_itemize_with_base_dir(context, direction, text, 0, Int32(length), attrs, nil)
         defer { g_list_free_full(items) { pango_item_free($0?.assumingMemoryBound(to: PangoItem.self)) } }
         var node = items
@@ -272,29 +196,18 @@ extension TextEngine {
                     for g in first..<end {
                         var info = gs.pointee.glyphs[g]
                         let cluster = Int(gs.pointee.log_clusters[g]) + offset
-                        if scale != 1 {
-                            info.geometry.width = Int32((Double(info.geometry.width) * scale).rounded())
-                            info.geometry.x_offset = Int32((Double(info.geometry.x_offset) * scale).rounded())
-                        }
                         let lastOfCluster = g + 1 == count || gs.pointee.log_clusters[g + 1] != gs.pointee.log_clusters[g]
-                        if kern != 0 && lastOfCluster {
-                            info.geometry.width += kern
-                        }
                         // CJK/Latin auto-spacing: a quarter em where an ideograph meets a Latin
                         // letter or digit with no space between (LTR text).
+                        var spaced = false
                         if autoSpacing && lastOfCluster && level % 2 == 0 {
                             let next = g + 1 < count ? Int(gs.pointee.log_clusters[g + 1]) + offset : itemEnd
-                            if next < length && Self.meets(flags, shaped.bytes, cluster, next) {
-                                info.geometry.width += Int32((textStyle.size * 0.25 * pangoScale).rounded())
-                            }
+                            spaced = next < length && Self.meets(flags, shaped.bytes, cluster, next)
                         }
-                        // An image in the line: no glyph, its width.
-                        if !shaped.attachments.isEmpty, let a = shaped.attachment(at: cluster) {
-                            info.glyph = 0x0FFF_FFFF  // PANGO_GLYPH_EMPTY
-                            info.geometry.width = Int32((a.width * pangoScale).rounded())
-                            info.geometry.x_offset = 0
-                            info.geometry.y_offset = 0
-                        }
+                        Self.adjust(
+                            &info, scale: scale, kern: lastOfCluster ? kern : 0,
+                            autoSpace: spaced ? Int32((textStyle.size * 0.25 * pangoScale).rounded()) : 0,
+                            attachment: shaped.attachments.isEmpty ? nil : shaped.attachment(at: cluster))
                         glyphs.append(info)
                         clusters.append(Int32(cluster))
                         advance[cluster] += Double(info.geometry.width) / pangoScale
@@ -328,20 +241,137 @@ extension TextEngine {
         if crossed { return false }
         flags[length].insert(.clusterStart)
 
-        // x[b] = width of everything before b.
-        var x = shaped.x
+        Self.prefixWidths(advance, into: &shaped.x)
+        (shaped.glyphs, shaped.clusters, shaped.runs) = (glyphs, clusters, runs)
+        shaped.flags = flags
+        return true
+    }
+
+    /// Vertical text: CJK upright, other scripts turned (Pango's gravity); the line is drawn
+    /// rotated a quarter turn. Off again, the context's gravity is the usual south.
+    private func setVerticalGravity(_ vertical: Bool) {
+        if vertical {
+            pango_context_set_base_gravity(context, PANGO_GRAVITY_EAST)
+            pango_context_set_gravity_hint(context, PANGO_GRAVITY_HINT_NATURAL)
+        } else {
+            pango_context_set_base_gravity(context, PANGO_GRAVITY_SOUTH)
+        }
+    }
+
+    /// The paragraph's base direction: its style's, else its first strong character's.
+    static func baseDirection(_ p: Paragraph, bytes: [UInt8]) -> PangoDirection {
+        switch p.style.direction {
+        case .rtl: PANGO_DIRECTION_RTL
+        case .ltr: PANGO_DIRECTION_LTR
+        case nil: firstStrongIsRTL(bytes) ? PANGO_DIRECTION_RTL : PANGO_DIRECTION_LTR
+        }
+    }
+
+    /// A shaped glyph as the style sets it: expansion scales its advance and offset (the
+    /// renderer scales the glyph to match), kern (NSKernAttributeName, given for a cluster's
+    /// last glyph) and CJK/Latin auto-spacing widen it; an image in the line takes its place,
+    /// an empty glyph as wide as the image.
+    @inline(__always)
+    static func adjust(_ info: inout PangoGlyphInfo, scale: Double, kern: Int32, autoSpace: Int32, attachment: Attachment?) {
+        if scale != 1 {
+            info.geometry.width = Int32((Double(info.geometry.width) * scale).rounded())
+            info.geometry.x_offset = Int32((Double(info.geometry.x_offset) * scale).rounded())
+        }
+        info.geometry.width += kern + autoSpace
+        if let a = attachment {
+            info.glyph = 0x0FFF_FFFF  // PANGO_GLYPH_EMPTY
+            info.geometry.width = Int32((a.width * pangoScale).rounded())
+            info.geometry.x_offset = 0
+            info.geometry.y_offset = 0
+        }
+    }
+
+    /// Each character's first byte in `text`, and `length` after the last.
+    static func characterStarts(_ text: UnsafePointer<CChar>, length: Int) -> [Int32] {
+        var starts: [Int32] = []
+        starts.reserveCapacity(length + 1)
+        text.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
+            for b in 0..<length where bytes[b] & 0xC0 != 0x80 {
+                starts.append(Int32(b))
+            }
+        }
+        starts.append(Int32(length))
+        return starts
+    }
+
+    /// The paragraph's Pango attributes: one font description per group of style runs (one run
+    /// each, or, merging, consecutive runs that shape alike), with its font features and
+    /// language. A foreground attribute unique to the group's first style makes Pango end items
+    /// at every group, so each item has one group. The caller unrefs the list.
+    private func attributes(story: Story, paragraph p: Paragraph, mergingAlike: Bool) -> OpaquePointer {
+        let start = p.range.lowerBound
+        let attrs = pango_attr_list_new()!
+        var groups: [(style: Int, range: Range<Int>)] = []
+        for r in story.runs[p.runs] where !r.range.isEmpty {
+            if mergingAlike, let last = groups.last, last.range.upperBound == r.range.lowerBound,
+                Self.shapeAlike(story.styles[last.style], story.styles[r.style])
+            {
+                groups[groups.count - 1].range = last.range.lowerBound..<r.range.upperBound
+            } else {
+                groups.append((r.style, r.range))
+            }
+        }
+        for r in groups {
+            let a = pango_attr_font_desc_new(description(style: r.style))!
+            let f = pango_attr_foreground_new(UInt16(r.style & 0xFFFF), UInt16((r.style >> 16) & 0xFFFF), 0)!
+            for attr in [a, f] {
+                attr.pointee.start_index = UInt32(r.range.lowerBound - start)
+                attr.pointee.end_index = UInt32(r.range.upperBound - start)
+                pango_attr_list_insert(attrs, attr)
+            }
+            let style = story.styles[r.style]
+            // Ligatures (NSLigatureAttributeName) and OpenType features as font features.
+            var features: [String] = []
+            if p.style.vertical { features.append("vert=1") }  // vertical forms of punctuation
+            if style.ligatures == 0 { features += ["liga=0", "clig=0"] }
+            if style.ligatures == 2 { features += ["dlig=1"] }
+            features += style.features.map { $0.contains("=") ? $0 : $0 + "=1" }
+            if !features.isEmpty {
+                let f = pango_attr_font_features_new(features.joined(separator: ","))!
+                f.pointee.start_index = UInt32(r.range.lowerBound - start)
+                f.pointee.end_index = UInt32(r.range.upperBound - start)
+                pango_attr_list_insert(attrs, f)
+            }
+            let lang = style.language
+            if lang != plan.language {
+                let l = pango_attr_language_new(pango_language_from_string(lang))!
+                l.pointee.start_index = UInt32(r.range.lowerBound - start)
+                l.pointee.end_index = UInt32(r.range.upperBound - start)
+                pango_attr_list_insert(attrs, l)
+            }
+        }
+        return attrs
+    }
+
+    /// The flags of character `c` (of `count`; `count` is the paragraph's end) from its log
+    /// attributes, at byte `b` of `text`.
+    private func breakFlags(_ la: PangoLogAttr, character c: Int, of count: Int, text: UnsafePointer<CChar>, at b: Int) -> ByteFlags {
+        var f: ByteFlags = c < count ? [.charStart] : []
+        if la.is_white != 0 && c < count { f.insert(.white) }
+        if la.is_expandable_space != 0 && c < count { f.insert(.expandable) }
+        if la.is_line_break != 0 && c > 0 { f.insert(.lineBreak) }
+        if la.is_mandatory_break != 0 && c > 0 { f.insert(.mandatory) }
+        if la.is_char_break != 0 { f.insert(.charBreak) }
+        if la.break_inserts_hyphen != 0 { f.insert(.hyphenBreak) }
+        if la.is_word_start != 0 { f.insert(.wordStart) }
+        if la.is_word_end != 0 { f.insert(.wordEnd) }
+        if c < count && isWide(text, at: b) { f.insert(.wide) }
+        return f
+    }
+
+    /// `x[b]` = the width of everything before byte `b`, from each byte's advance.
+    static func prefixWidths(_ advance: [Double], into x: inout [Double]) {
         var sum = 0.0
-        for b in 0..<length {
+        for b in 0..<(advance.count - 1) {
             x[b] = sum
             sum += advance[b]
         }
-        x[length] = sum
-        shaped.glyphs = glyphs
-        shaped.clusters = clusters
-        shaped.runs = runs
-        shaped.x = x
-        shaped.flags = flags
-        return true
+        x[advance.count - 1] = sum
     }
 
     /// Whether two styles shape alike: the same font (face, size, weight, slant), OpenType
