@@ -11,6 +11,8 @@ import Glibc
 struct InspectReport {
     struct Column: Encodable {
         var column: Int
+        /// True for an element set across every column (`span="all"`); left out otherwise.
+        var spans: Bool?
         var x, y, width, height: Double
         var start: Int
         var end: Int
@@ -90,7 +92,7 @@ struct InspectReport {
             let source = r.isEmpty ? nil : story.sourceMap.sourceLocation(ofByte: r.lowerBound, in: story.text).map { "\($0)" }
             columns.append(
                 Column(
-                    column: frame.column + 1, x: round1(frame.rect.x), y: round1(frame.rect.y),
+                    column: frame.column + 1, spans: frame.spansColumns ? true : nil, x: round1(frame.rect.x), y: round1(frame.rect.y),
                     width: round1(frame.rect.width), height: round1(frame.rect.height),
                     start: chars(r.lowerBound), end: chars(r.upperBound), source: source, lines: frame.lines.count,
                     images: frame.images.map(image)))
@@ -164,7 +166,7 @@ struct InspectReport {
         for p in pages {
             s += "page \(p.number): characters \(p.start)..<\(p.end)\n"
             for c in p.columns {
-                s += "  column \(c.column): characters \(c.start)..<\(c.end)"
+                s += (c.spans == true ? "  across the columns" : "  column \(c.column)") + ": characters \(c.start)..<\(c.end)"
                 if let src = c.source { s += " from \(src)" }
                 s += ", " + count(c.lines, "line")
                 if !c.images.isEmpty { s += ", " + count(c.images.count, "image") }

@@ -16,6 +16,9 @@ enum RegionStop: Equatable {
     case pageBreak
     /// A page-wide float was placed: lay the page out again from its start with it in place.
     case relayout
+    /// The next child spans the columns: the columns so far are balanced above it, and it is
+    /// set across the page below them.
+    case span
 }
 
 /// What placing one child (a paragraph, a block image, a float) did.
@@ -33,18 +36,29 @@ struct Distributor {
     let column: Int
     /// Below this nothing fits (the region's foot, with a hair of tolerance).
     let bottom: Double
+    /// The height of a whole column: an image taller than this is shrunk to it.
+    let columnHeight: Double
+    /// The region begins the page's text: the flow must take something here, forced when it
+    /// does not fit, or it would never progress. Below a spanning element, and in the trial
+    /// layouts of balancing, what does not fit moves on instead.
+    let fresh: Bool
     var frame: Frame
     var region: Region
     var y: Double
 
-    init(rect: Rect, column: Int, start: Int, exclusions: [Exclusion], minimumWidth: Double) {
+    init(rect: Rect, column: Int, start: Int, exclusions: [Exclusion], minimumWidth: Double, columnHeight: Double, fresh: Bool) {
         self.rect = rect
         self.column = column
+        self.columnHeight = columnHeight
+        self.fresh = fresh
         bottom = rect.maxY + 0.001
         frame = Frame(rect: rect, column: column, visibleRange: start..<start)
         region = Region(rect: rect, exclusions: exclusions, minimumWidth: minimumWidth)
         y = rect.y
     }
+
+    /// Nothing is placed yet where something must be.
+    var mustTake: Bool { frame.isEmpty && fresh }
 }
 
 extension Flow {
@@ -52,9 +66,10 @@ extension Flow {
     /// an image or a float, or the region ends because something is already in it: an empty
     /// region always takes the next item (forced, with a warning, when it does not fit), so the
     /// flow always progresses.
-    mutating func fill(_ rect: Rect, column: Int, layout: (Int) -> ParagraphLayout?) -> (Frame, RegionStop) {
+    mutating func fill(_ rect: Rect, column: Int, fresh: Bool = true, layout: (Int) -> ParagraphLayout?) -> (Frame, RegionStop) {
         var d = Distributor(
-            rect: rect, column: column, start: position, exclusions: pageFloats.map(\.exclusion), minimumWidth: template.wrapMinWidth)
+            rect: rect, column: column, start: position, exclusions: pageFloats.map(\.exclusion), minimumWidth: template.wrapMinWidth,
+            columnHeight: textArea.height, fresh: fresh)
         placeWaitingFloats(&d)
         var stop = RegionStop.finished
         while paragraph < story.paragraphs.count {
@@ -76,7 +91,7 @@ extension Flow {
         deferred = []
         for i in waiting {
             if case .float(let side) = story.images[i].placement,
-                !placeColumnFloat(i, side: side, at: d.y, in: &d.region, frame: &d.frame)
+                !placeColumnFloat(i, side: side, at: d.y, in: &d)
             {
                 deferred.append(i)
             }
@@ -94,8 +109,9 @@ extension Flow {
             case .page where !d.frame.isEmpty || d.column > 0: return .stop(.pageBreak)
             default: break
             }
-            if !d.frame.isEmpty { d.y += p.style.spacingBefore }
         }
+        if p.style.spansColumns && !p.style.vertical { return .stop(.span) }
+        if line == 0 && current == nil && !d.frame.isEmpty { d.y += p.style.spacingBefore }
         switch p.content {
         case .image(let i): return placeImage(i, paragraph: p, &d)
         case .text:
@@ -121,8 +137,9 @@ extension Flow {
         let image = story.images[i]
         switch image.placement {
         case .float(let side):
-            if !placed.contains(i) && !placeColumnFloat(i, side: side, at: d.y, in: &d.region, frame: &d.frame) {
+            if !placed.contains(i) && !placeColumnFloat(i, side: side, at: d.y, in: &d) {
                 deferred.append(i)  // the text goes on here; the float opens the next column
+                deferrals += 1
             }
             paragraph += 1
             return .placed
@@ -135,9 +152,9 @@ extension Flow {
         }
         var w = d.rect.width
         var h = w / image.aspectRatio
-        let shrunk = h > d.rect.height
+        let shrunk = h > d.columnHeight
         if shrunk {
-            h = d.rect.height
+            h = d.columnHeight
             w = h * image.aspectRatio
         }
         // Below any float it would overlap.
@@ -145,7 +162,7 @@ extension Flow {
         while !d.region.isClear(top: top, bottom: top + h), let below = d.region.clearance(below: top, bottom: top + h), below > top {
             top = below
         }
-        if top + h > d.bottom && !d.frame.isEmpty { return .stop(.full) }
+        if top + h > d.bottom && !d.mustTake { return .stop(.full) }
         if shrunk {
             diagnostics.append(
                 .warning(
@@ -170,7 +187,7 @@ extension Flow {
         _ given: ParagraphLayout, paragraph p: Paragraph, _ d: inout Distributor, _ layout: (Int) -> ParagraphLayout?
     ) -> ChildResult {
         // A heading moves on rather than end a column without what follows it.
-        if line == 0 && p.style.isHeading && !d.frame.isEmpty
+        if line == 0 && p.style.isHeading && !d.mustTake
             && keptBottom(from: paragraph, at: d.y, rect: d.rect, depth: 0, layout) > d.bottom
         {
             return .stop(.full)
@@ -274,11 +291,12 @@ extension Flow {
             for i in anchored {
                 switch story.images[i].placement {
                 case .float(let side):
-                    if placeColumnFloat(i, side: side, at: tops[k], in: &d.region, frame: &d.frame) {
+                    if placeColumnFloat(i, side: side, at: tops[k], in: &d) {
                         any = true
                     } else {
                         placed.insert(i)
                         deferred.append(i)
+                        deferrals += 1
                     }
                 case .span, .top, .bottom:
                     if placeOrDeferPageFloat(i, at: tops[k], column: d.column) { return .relayout }
@@ -305,7 +323,7 @@ extension Flow {
         var count = fitting
         if remaining - count < template.widows { count = remaining - template.widows }
         if line == 0 && count < template.orphans { count = 0 }
-        if count <= 0 && d.frame.isEmpty && !emptyAfterFloats { count = max(1, fitting) }
+        if count <= 0 && d.mustTake && !emptyAfterFloats { count = max(1, fitting) }
         return max(0, count)
     }
 

@@ -34,6 +34,9 @@ struct Flow {
     var placed: Set<Int> = []
     /// Column floats that did not fit where they were met: they open the next column.
     var deferred: [Int] = []
+    /// How many times a column float was deferred from where it was met: balancing keeps a
+    /// layout only if it moved no float away from its column.
+    var deferrals = 0
     /// The page-wide floats of this page, and those waiting for the next one.
     var pageFloats: [PageFloat] = []
     var deferredPage: [Int] = []
@@ -176,19 +179,21 @@ struct Flow {
         placePageFloat(i, at: y)
     }
 
-    /// Places a column float at `y` in `region`; false when it does not fit there.
-    mutating func placeColumnFloat(_ i: Int, side: FloatSide, at y: Double, in region: inout Region, frame: inout Frame) -> Bool {
+    /// Places a column float at `y` in the distributor's region; false when it does not fit there.
+    /// It is sized to the whole column; only where the region must take something (the top of a
+    /// page's first column) is it shrunk to the room left, or placed though it does not fit.
+    mutating func placeColumnFloat(_ i: Int, side: FloatSide, at y: Double, in d: inout Distributor) -> Bool {
         guard let figures else { return false }
         let image = story.images[i]
-        let rect = region.rect
+        let rect = d.region.rect
         // The float never overlaps another (a page-wide one, or an earlier float of this
         // column): it goes down below whatever its box would meet, margins included.
         let columnTop = y <= rect.y + 0.01
         // Below text, the float keeps its margin from the line above as from those beside it.
         var y = columnTop ? y : y + image.margin
-        var size = figures.size(image, maxWidth: rect.width, maxHeight: rect.height)
+        var size = figures.size(image, maxWidth: rect.width, maxHeight: d.columnHeight)
         var box = Rect(x: 0, y: 0, width: 0, height: 0)
-        for _ in 0..<(region.exclusions.count + 2) {
+        for _ in 0..<(d.region.exclusions.count + 2) {
             let total = size.h + size.caption
             let x: Double
             switch side {
@@ -198,7 +203,7 @@ struct Flow {
             }
             box = Rect(x: x, y: y, width: size.w, height: total)
             let m = image.margin
-            let blocking = region.exclusions.filter { e in
+            let blocking = d.region.exclusions.filter { e in
                 let b = Rect(
                     x: e.rect.x - e.margin, y: e.rect.y - e.margin, width: e.rect.width + 2 * e.margin, height: e.rect.height + 2 * e.margin
                 )
@@ -207,12 +212,12 @@ struct Flow {
             guard let lowest = blocking.map({ $0.rect.maxY + $0.margin + m }).max() else { break }
             y = lowest
             // At the top of a column (below what is already there), shrink to the room left.
-            if columnTop && y + total > rect.maxY {
+            if columnTop && d.fresh && y + total > rect.maxY {
                 size = figures.size(image, maxWidth: rect.width, maxHeight: max(1, rect.maxY - y))
             }
         }
         let total = size.h + size.caption
-        let firstInColumn = columnTop && frame.lines.isEmpty
+        let firstInColumn = columnTop && d.fresh && d.frame.lines.isEmpty
         if y + total > rect.maxY + 0.01 && !firstInColumn { return false }
         let imageRect = Rect(x: box.x, y: y, width: size.w, height: size.h)
         var exclusion = figures.exclusion(i, image: imageRect, captionHeight: size.caption)
@@ -221,8 +226,8 @@ struct Flow {
         case .right: exclusion.contourSides = .left
         case .center: exclusion.contourSides = .both
         }
-        region.exclusions.append(exclusion)
-        frame.images.append(placedImage(i, rect: imageRect, caption: size.caption, shrunk: size.shrunk, exclusion: exclusion))
+        d.region.exclusions.append(exclusion)
+        d.frame.images.append(placedImage(i, rect: imageRect, caption: size.caption, shrunk: size.shrunk, exclusion: exclusion))
         placed.insert(i)
         if size.shrunk { warnShrunk(i, imageRect) }
         return true

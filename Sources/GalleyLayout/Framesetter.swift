@@ -154,7 +154,7 @@ public final class Framesetter {
             // (a bounded number of times; after that, floats wait for the next page).
             for attempt in 0...8 {
                 let relayout: Bool
-                (page.frames, relayout) = Self.fillColumns(columns, of: &flow, layout: layout)
+                (page.frames, relayout) = Self.composePage(columns, textArea: textArea, of: &flow, layout: layout)
                 guard relayout else { break }
                 var again = start
                 // Only the page-wide floats carry over: column floats are placed afresh.
@@ -177,26 +177,6 @@ public final class Framesetter {
         } while !flow.finished
         diagnostics.append(contentsOf: flow.diagnostics)
         return pageNumber
-    }
-}
-
-extension Framesetter {
-    /// Fills a page's columns in turn, acting on each region's stop: after a page break the
-    /// remaining columns stay empty; after a page-wide float is placed they are not filled, and
-    /// the page must be laid out again (true).
-    static func fillColumns(_ columns: [Rect], of flow: inout Flow, layout: (Int) -> ParagraphLayout?) -> ([Frame], Bool) {
-        var frames: [Frame] = []
-        var stopped: RegionStop?
-        for (c, rect) in columns.enumerated() {
-            if stopped == .pageBreak || stopped == .relayout {
-                frames.append(Frame(rect: rect, column: c, visibleRange: flow.position..<flow.position))
-                continue
-            }
-            let (frame, stop) = flow.fill(rect, column: c, layout: layout)
-            frames.append(frame)
-            if stop == .pageBreak || stop == .relayout { stopped = stop }
-        }
-        return (frames, stopped == .relayout)
     }
 }
 

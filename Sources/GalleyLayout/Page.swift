@@ -85,8 +85,10 @@ public struct PlacedImage: Sendable {
 public struct Frame: Sendable {
     /// The region filled: a column rectangle.
     public var rect: Rect
-    /// Column index on the page, from 0, left to right.
+    /// Column index on the page, from 0, left to right (0 for a frame across the columns).
     public var column: Int
+    /// The frame spans every column (an element set with `span="all"`).
+    public var spansColumns = false
     public var lines: [PlacedLine] = []
     public var images: [PlacedImage] = []
     /// The part of the story the frame holds (CTFrameGetVisibleStringRange), story bytes.

@@ -9,7 +9,7 @@ public enum PageDump {
         var s = "page \(page.number) \(f(page.width))x\(f(page.height))\n"
         for frame in page.frames {
             let r = frame.visibleRange
-            s += "  column \(frame.column + 1) at \(f(frame.rect.x)),\(f(frame.rect.y)) \(f(frame.rect.width))x\(f(frame.rect.height))"
+            s += (frame.spansColumns ? "  across" : "  column \(frame.column + 1)") + " at \(f(frame.rect.x)),\(f(frame.rect.y)) \(f(frame.rect.width))x\(f(frame.rect.height))"
             s += " chars \(story.characterOffset(ofByte: r.lowerBound))..<\(story.characterOffset(ofByte: r.upperBound))\n"
             var items: [(Double, String)] = []
             for l in frame.lines {

@@ -168,6 +168,9 @@ public struct ParagraphStyle: Hashable, Sendable {
     public var breakBefore: FlowBreak = .none
     /// Set top to bottom, columns right to left (a `<vertical>` block).
     public var vertical: Bool = false
+    /// Set across every column of the page (`span="all"`, CSS's `column-span: all`): the
+    /// columns before it are balanced above it, and the text after it goes on below it.
+    public var spansColumns: Bool = false
     /// Line pitch as a multiple of the largest font size on a line (template leading ÷ size).
     public var leadingRatio: Double
     /// A heading: kept with the start of the next paragraph, never hyphenated.

@@ -734,6 +734,7 @@ public struct StoryBuilder {
             scope.paragraph.firstLineIndent = 0
             scope.paragraph.spacingBefore = h.before
             scope.paragraph.spacingAfter = h.after
+            scope.paragraph.spansColumns = h.span
             scope.naturalAlignment = false
             scope.newlinesAreSpaces = true
             scope.explicitParagraph = true

@@ -170,6 +170,8 @@ extension StoryBuilder.Run {
                 }
             case "hyphenate":
                 if let b = flag(a, what: "hyphenate") { p.hyphenate = b }
+            case "span":
+                if let all = choice(a, what: "span", [("all", true), ("none", false)]) { p.spansColumns = all }
             default: break
             }
         }

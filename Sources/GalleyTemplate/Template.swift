@@ -133,6 +133,10 @@ public struct Template: Equatable, Sendable {
     /// Body lines of every column sit on one grid of `body.leading`; headings, images and
     /// spacing return the text to it. JSON key `baselineGrid`.
     public var baselineGrid = true
+    /// The columns of a page end on the same baseline (or one line apart) at the story's end and
+    /// before a `<pagebreak>`. Above an element that spans the columns they always do. JSON key
+    /// `balance`.
+    public var balance = true
     /// How `<h1>`, `<h2>` and `<h3>` are set. JSON key `headings`.
     public var headings = HeadingsSpec()
     /// What `<a href>` adds to the text's style. JSON key `link`.
@@ -210,14 +214,17 @@ public struct HeadingSpec: Equatable, Sendable {
     /// Space before and after the heading, points. JSON keys `before`, `after`.
     public var before: Double
     public var after: Double
+    /// Set across every column of the page (`"all"`) or in its column (`"none"`). JSON key `span`.
+    public var span: Bool
 
-    public init(face: String, size: Double, weight: Int, color: RGBA, before: Double, after: Double) {
+    public init(face: String, size: Double, weight: Int, color: RGBA, before: Double, after: Double, span: Bool = false) {
         self.face = face
         self.size = size
         self.weight = weight
         self.color = color
         self.before = before
         self.after = after
+        self.span = span
     }
 }
 

@@ -52,12 +52,12 @@ enum TemplateSchema {
     static let topKeys = [
         "name", "description", "extends", "page", "margins", "columns", "gutter", "body",
         "paragraphSpacing", "firstLineIndent", "firstLineIndentRule", "alignment", "paragraphs", "language", "fallback", "footer",
-        "lineBreaking", "hyphenation", "widows", "orphans", "keepWithNext", "baselineGrid", "headings", "link",
+        "lineBreaking", "hyphenation", "widows", "orphans", "keepWithNext", "baselineGrid", "balance", "headings", "link",
         "caption", "wrapMinWidth", "social", "cjkAutoSpacing", "maxImagePixels",
     ]
 
     /// The keys of one heading level (`headings.h1` …).
-    static let headingKeys = ["face", "size", "weight", "color", "before", "after"]
+    static let headingKeys = ["face", "size", "weight", "color", "before", "after", "span"]
 
     /// The kinds of social text with a style (`social.mention` …), in order.
     static let socialKinds = ["mention", "topic", "url"]
@@ -207,6 +207,7 @@ struct TemplateDecoder {
             case "orphans": template.orphans = try whole(key, v, 1...10)
             case "keepWithNext": template.keepWithNext = try whole(key, v, 0...10)
             case "baselineGrid": template.baselineGrid = try flag(key, v)
+            case "balance": template.balance = try flag(key, v)
             case "headings": try headings(v)
             case "link": try link(v)
             case "caption": try caption(v)
@@ -322,6 +323,7 @@ struct TemplateDecoder {
                 case "weight": spec.weight = try weight(keyPath, k.value)
                 case "color": spec.color = try color(keyPath, k.value)
                 case "before": spec.before = try length(keyPath, k.value, atLeastZero: true)
+                case "span": spec.span = try choice(keyPath, k.value, what: "span", ["all", "none"]) == "all"
                 default: spec.after = try length(keyPath, k.value, atLeastZero: true)
                 }
             }

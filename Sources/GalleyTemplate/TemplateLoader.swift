@@ -32,10 +32,11 @@ import Glibc
 ///   "orphans": 2,
 ///   "keepWithNext": 2,
 ///   "baselineGrid": true,
+///   "balance": true,
 ///   "headings": {
-///     "h1": {"face": "DejaVu Sans", "size": 20, "weight": 700, "color": "#222222", "before": 12, "after": 6},
-///     "h2": {"face": "DejaVu Sans", "size": 15, "weight": 700, "color": "#222222", "before": 9, "after": 4},
-///     "h3": {"face": "DejaVu Sans", "size": 12, "weight": 700, "color": "#222222", "before": 6, "after": 3}
+///     "h1": {"face": "DejaVu Sans", "size": 20, "weight": 700, "color": "#222222", "before": 12, "after": 6, "span": "none"},
+///     "h2": {"face": "DejaVu Sans", "size": 15, "weight": 700, "color": "#222222", "before": 9, "after": 4, "span": "none"},
+///     "h3": {"face": "DejaVu Sans", "size": 12, "weight": 700, "color": "#222222", "before": 6, "after": 3, "span": "none"}
 ///   },
 ///   "link": {"color": "#1f4e8c", "underline": "none"},
 ///   "caption": {"face": "DejaVu Serif", "size": 8.5, "color": "#404040", "italic": true, "gap": 4},
@@ -69,8 +70,10 @@ import Glibc
 /// * `hyphenation`: an object with any of enabled, minWord, leftMin, rightMin, capitals,
 ///   maxConsecutive, acrossColumns; like `body` and `footer`, keys it omits keep the base's values.
 /// * `headings`: an object with any of h1, h2, h3, each an object with any of face, size, weight
-///   (100–900, "bold" or "normal"), color, before and after (space around the heading); keys
-///   left out keep the base's values. `--set headings.h2.size=14` reaches one of them.
+///   (100–900, "bold" or "normal"), color, before and after (space around the heading), and
+///   span (`"all"`: across every column, as `span="all"` on the tag; `"none"`); keys left out
+///   keep the base's values. `--set headings.h2.size=14` reaches one of them.
+/// * `balance`: the columns end on one baseline at the story's end and before a page break.
 /// * `link`: the style `<a href>` adds: `color`, and `underline` (single, double, thick, dotted,
 ///   dashed, wavy, or none to leave the text's underline alone).
 /// * `caption`: how image captions are set: face, size, color, italic (a boolean) and gap (space
@@ -85,7 +88,7 @@ import Glibc
 /// * `cjkAutoSpacing`: a thin space between CJK and Latin letters or digits that touch.
 /// * `maxImagePixels`: the most pixels (width × height) an image may have, 100 000 000 by
 ///   default; Cairo's limit of 32767 pixels a side holds whatever it says.
-/// * Booleans (`footer.enabled`, `baselineGrid`, `hyphenation.enabled`, `caption.italic`,
+/// * Booleans (`footer.enabled`, `baselineGrid`, `balance`, `hyphenation.enabled`, `caption.italic`,
 ///   `social.enabled`, `cjkAutoSpacing` …) must be JSON `true` or `false`.
 ///
 /// Limits: body and footer sizes, leading and page sides > 0; leading ≥ half the body size;
@@ -239,6 +242,7 @@ public enum TemplateLoader {
             ("orphans", String(t.orphans)),
             ("keepWithNext", String(t.keepWithNext)),
             ("baselineGrid", bool(t.baselineGrid)),
+            ("balance", bool(t.balance)),
             (
                 "headings",
                 "{\n"
@@ -248,6 +252,7 @@ public enum TemplateLoader {
                             + object([
                                 ("face", q(h.face)), ("size", len(h.size)), ("weight", String(h.weight)),
                                 ("color", q(ColorParser.format(h.color))), ("before", len(h.before)), ("after", len(h.after)),
+                                ("span", q(h.span ? "all" : "none")),
                             ])
                     }.joined(separator: ",\n") + "\n  }"
             ),

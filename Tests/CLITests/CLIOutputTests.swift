@@ -11,7 +11,7 @@ private func inspectJSON(_ args: [String], stdin: [UInt8] = []) -> [String: Any]
 }
 
 @Suite struct InspectTests {
-    // The text report of a small input, exactly.
+    // The text report of a small input, exactly (its four lines balanced over the two columns).
     @Test func textReport() {
         let r = run(["inspect", "-"], stdin: Array("Hello <font color=\"red\">world</font>\nSecond para\n\nfour".utf8))
         #expect(r.status == 0 && r.stderr == "")
@@ -20,8 +20,8 @@ private func inspectJSON(_ args: [String], stdin: [UInt8] = []) -> [String: Any]
             #"""
             <stdin>: 1 page, template magazine, 29 characters, 4 paragraphs
             page 1: characters 0..<29
-              column 1: characters 0..<29 from 1:1, 4 lines
-              column 2: characters 29..<29, 0 lines
+              column 1: characters 0..<24 from 1:1, 2 lines
+              column 2: characters 24..<29 from 3:1, 2 lines
             everything fits
             """#)
     }

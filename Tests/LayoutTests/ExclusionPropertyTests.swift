@@ -164,7 +164,9 @@ func linesOverFloats(_ pages: [Page], story: Story) -> [String] {
             + #"<font size="34" color="firebrick">T</font>he first thing a compositor learns is to read type upside down and "#
             + "backwards, for that is how it sits in the stick. The second is patience, and the third is to keep the case in "
             + "order, so that the hand finds each letter without the eye."
-        let fs = framesetter(text)
+        var t = Template.default
+        t.balance = false  // the paragraph whole in the first column
+        let fs = framesetter(text, template: t)
         let lines = try #require(pages(of: fs).first?.frames.first?.lines.filter { $0.paragraphIndex == 2 })
         #expect(lines.count >= 4)
         #expect(lines[0].box.height > 30)

@@ -109,6 +109,7 @@ func statistics(_ fs: Framesetter) -> LayoutStatistics {
     @Test func gridOff() {
         var t = tinyPage(lines: 30)
         t.baselineGrid = false
+        t.balance = false  // both lines in the first column
         let fs = framesetter("One.\nTwo.", template: t)
         let lines = pages(of: fs)[0].frames[0].lines
         #expect(abs(lines[1].box.y - lines[0].box.maxY - t.paragraphSpacing) < 1e-9)

@@ -10,7 +10,9 @@ import Testing
 
 /// Everything wrong with a layout, as messages (empty when it holds every invariant):
 ///
-/// * frames come in page and column order, each in its column's rectangle;
+/// * frames come in page and column order, band by band: each band's frames are the columns
+///   left to right, within their column's rectangle, and a frame spanning the columns spans the
+///   text area; a band or a spanning frame starts below everything placed before it;
 /// * visible ranges partition the story: the first frame starts at 0, each frame starts where
 ///   the previous one ended, the last ends at the end of the text;
 /// * inside the frames, lines and images hold the text in order, nothing lost or doubled: the
@@ -23,15 +25,37 @@ func violations(_ fs: Framesetter, _ pages: [Page]) -> [String] {
     let story = fs.story
     let text = Array(story.text.utf8)
     let columns = fs.columns
+    let area = Rect(x: columns[0].x, y: columns[0].y, width: columns[columns.count - 1].maxX - columns[0].x, height: columns[0].height)
     var next = 0
     var covered = 0
     for (p, page) in pages.enumerated() {
         if page.number != p + 1 { out.append("page \(p + 1) is numbered \(page.number)") }
-        if page.frames.count != columns.count { out.append("page \(page.number) has \(page.frames.count) frames") }
+        var expected = 0  // the column the next frame of a band must be
+        var above = area.y  // the foot of what earlier bands and spanning frames placed
+        var bandFoot = area.y
         for (c, frame) in page.frames.enumerated() {
-            let at = "page \(page.number) column \(c + 1)"
-            if frame.column != c { out.append("\(at): column index \(frame.column)") }
-            if c < columns.count && frame.rect != columns[c] { out.append("\(at): rect \(frame.rect) is not the column's") }
+            let at = "page \(page.number) frame \(c + 1)"
+            if frame.spansColumns {
+                if expected != 0 { out.append("\(at): spans the columns in the middle of a band") }
+                if frame.rect.x != area.x || abs(frame.rect.width - area.width) > 0.01 {
+                    out.append("\(at): spanning rect \(frame.rect) is not across the text area")
+                }
+                if frame.rect.y < above - 0.01 { out.append("\(at): spanning frame starts above what came before it") }
+                above = max(above, frame.rect.maxY, (frame.lines.map(\.box.maxY).max() ?? 0))
+            } else {
+                if frame.column != expected { out.append("\(at): column index \(frame.column), expected \(expected)") }
+                let column = columns[min(frame.column, columns.count - 1)]
+                if frame.rect.x != column.x || frame.rect.width != column.width || frame.rect.y < column.y - 0.01
+                    || frame.rect.maxY > column.maxY + 0.01
+                {
+                    out.append("\(at): rect \(frame.rect) is not in the column \(column)")
+                }
+                if frame.rect.y < above - 0.01 { out.append("\(at): band starts at \(frame.rect.y), above \(above)") }
+                let foot = max(frame.lines.map(\.box.maxY).max() ?? 0, frame.images.map(\.rect.maxY).max() ?? 0)
+                bandFoot = max(bandFoot, foot)
+                expected = (expected + 1) % columns.count
+                if expected == 0 { above = max(above, bandFoot) }
+            }
             let r = frame.visibleRange
             if r.lowerBound != next { out.append("\(at): starts at \(r.lowerBound), previous frame ended at \(next)") }
             if r.upperBound < r.lowerBound { out.append("\(at): range \(r) runs backwards") }
@@ -85,6 +109,7 @@ func violations(_ fs: Framesetter, _ pages: [Page]) -> [String] {
             }
             if out.count > 20 { return out }
         }
+        if expected != 0 { out.append("page \(page.number): its last band ends after column \(expected)") }
     }
     if next != text.count { out.append("the last frame ends at \(next), the text at \(text.count)") }
     if text[min(covered, text.count)...].contains(where: { $0 != 0x0A }) {

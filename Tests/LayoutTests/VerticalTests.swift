@@ -12,9 +12,11 @@ import Testing
     let text = "<vertical><p>活字印刷始于北宋，毕昇以胶泥刻字，一字一印，用火烧硬。排版之时，先设铁板，再将字印依次排列。</p></vertical>\nAfter the block."
 
     // Lines run right to left across the column, each a strip as tall as the block, in story
-    // order; the text after the block comes below it.
+    // order; the text after the block comes below it (in the same column: balancing off).
     @Test func order() {
-        let fs = framesetter(text)
+        var unbalanced = Template.default
+        unbalanced.balance = false
+        let fs = framesetter(text, template: unbalanced)
         let frame = pages(of: fs)[0].frames[0]
         let vertical = frame.lines.filter(\.vertical)
         #expect(vertical.count >= 2)

@@ -44,17 +44,17 @@ private let standardHyphenation = HyphenationSpec(
         }
         for t in Template.builtins {
             let file = try String(contentsOf: templatesFolder.appendingPathComponent("\(t.name).json"), encoding: .utf8)
-            #expect(tail(file).count == 26, "\(t.name)")
+            #expect(tail(file).count == 27, "\(t.name)")
             #expect(tail(TemplateLoader.encode(t)) == tail(file), "\(t.name)")
         }
     }
-    // The flow keys come after footer, in this order (then headings, link, caption, wrapMinWidth,
+    // The flow keys come after footer, in this order (then balance, headings, link, caption, wrapMinWidth,
     // social, cjkAutoSpacing and maxImagePixels).
     @Test func schemaOrder() {
         let keys = TemplateSchema.topKeys
         #expect(
-            Array(keys.suffix(14)) == [
-                "footer", "lineBreaking", "hyphenation", "widows", "orphans", "keepWithNext", "baselineGrid", "headings", "link",
+            Array(keys.suffix(15)) == [
+                "footer", "lineBreaking", "hyphenation", "widows", "orphans", "keepWithNext", "baselineGrid", "balance", "headings", "link",
                 "caption", "wrapMinWidth", "social", "cjkAutoSpacing", "maxImagePixels",
             ])
         #expect(
@@ -398,6 +398,7 @@ private let standardHyphenation = HyphenationSpec(
                   "orphans": 2,
                   "keepWithNext": 2,
                   "baselineGrid": true,
+                  "balance": true,
                   "headings": {
                 """#))
     }
@@ -411,6 +412,8 @@ private let standardHyphenation = HyphenationSpec(
         t.orphans = 10
         t.keepWithNext = 0
         t.baselineGrid = false
+        t.balance = false
+        t.headings.h1.span = true
         let text = TemplateLoader.encode(t)
         #expect(decoded(text) == t)
         #expect(
@@ -418,6 +421,7 @@ private let standardHyphenation = HyphenationSpec(
                 #""hyphenation": {"enabled": false, "minWord": 50, "leftMin": 1, "rightMin": 10, "capitals": true, "maxConsecutive": 10, "acrossColumns": false}"#
             ))
         #expect(text.contains(#""lineBreaking": "greedy""#) && text.contains(#""baselineGrid": false"#))
+        #expect(text.contains(#""balance": false"#) && text.contains(#""after": 6, "span": "all"}"#))
     }
     // Overrides of every flow key survive encode then decode.
     @Test func overriddenRoundTrip() {

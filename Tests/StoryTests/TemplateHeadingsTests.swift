@@ -59,7 +59,7 @@ import Testing
     @Test func levelNotObject() {
         #expect(
             located(#"{"headings": {"h2": 14}}"#)
-                == "1:21 key 'headings.h2': expected an object with face, size, weight, color, before and after, got 14")
+                == "1:21 key 'headings.h2': expected an object with face, size, weight, color, before, after and span, got 14")
     }
     // headings must be an object.
     @Test func headingsNotObject() {
@@ -106,7 +106,7 @@ import Testing
         t.headings.h2 = HeadingSpec(face: "F", size: 13.5, weight: 600, color: RGBA(1, 0, 0), before: 0, after: 2)
         t.link = LinkSpec(color: RGBA(0, 0, 1), underline: .dotted)
         let text = TemplateLoader.encode(t)
-        #expect(text.contains(#"    "h2": {"face": "F", "size": 13.5, "weight": 600, "color": "red", "before": 0, "after": 2},"#))
+        #expect(text.contains(#"    "h2": {"face": "F", "size": 13.5, "weight": 600, "color": "red", "before": 0, "after": 2, "span": "none"},"#))
         #expect(text.contains(#"  "link": {"color": "blue", "underline": "dotted"}"#))
         #expect(decoded(text) == t)
     }

@@ -1,0 +1,211 @@
+import GalleyMarkup
+import GalleyStory
+import GalleyTemplate
+
+/// What setting an element across the columns did.
+struct SpanPlacement {
+    /// The frame holding its lines, when any were placed.
+    var frame: Frame?
+    /// It is all placed, and the page goes on below it at `bottom`; false: the page is full
+    /// (the element moves to the next page, or goes on there).
+    var done: Bool
+    var bottom: Double
+}
+
+extension Flow {
+    /// The next child is set across the columns.
+    var nextSpans: Bool {
+        guard paragraph < story.paragraphs.count else { return false }
+        let style = story.paragraphs[paragraph].style
+        return style.spansColumns && !style.vertical
+    }
+
+    /// Sets the paragraph that spans the columns across `area` from `top`. It moves to the next
+    /// page whole unless it and what it keeps with it fit, or the page has nothing above it:
+    /// then what fits is placed (at least one line, so the flow progresses), and an element
+    /// taller than the page goes on across the next one.
+    mutating func placeSpanning(in area: Rect, at top: Double, pageEmpty: Bool, _ layout: (Int) -> ParagraphLayout?) -> SpanPlacement {
+        let p = story.paragraphs[paragraph]
+        guard var l = current ?? take(paragraph, layout) else { return SpanPlacement(frame: nil, done: false, bottom: top) }
+        let widths = LineWidths(first: Array(repeating: area.width, count: line), rest: area.width)
+        if !broken(l, from: line, to: widths), let rebreak { l = rebreak(l, line, widths, l.unhyphenated) }
+        current = l
+        var y = line == 0 && !pageEmpty ? top + p.style.spacingBefore : top
+        // Below any page-wide float it would meet.
+        let height = l.lines[line...].reduce(0) { $0 + $1.height }
+        let floats = Region(rect: area, exclusions: pageFloats.map(\.exclusion), minimumWidth: 0)
+        while !floats.isClear(top: y, bottom: y + height), let below = floats.clearance(below: y, bottom: y + height), below > y {
+            y = below
+        }
+        var tops: [Double] = []
+        var yy = y
+        for k in line..<l.lines.count {
+            let t = self.top(height: l.lines[k].height, at: yy, gridTop: area.y)
+            if t + l.lines[k].height > area.maxY + 0.001 { break }
+            tops.append(t)
+            yy = t + l.lines[k].height
+        }
+        let whole = tops.count == l.lines.count - line
+        if !pageEmpty && (!whole || !keepsFollowing(l, below: yy + p.style.spacingAfter, in: area, layout)) {
+            return SpanPlacement(frame: nil, done: false, bottom: top)
+        }
+        if !whole && line == 0 {
+            diagnostics.append(
+                .warning(
+                    "an element spanning the columns is taller than the page; it goes on across the next page",
+                    file: file, at: story.sourceMap.sourceLocation(ofByte: p.range.lowerBound, in: story.text)))
+        }
+        var d = Distributor(
+            rect: Rect(x: area.x, y: y, width: area.width, height: max(0, area.maxY - y)), column: 0, start: position,
+            exclusions: [], minimumWidth: 0, columnHeight: area.height, fresh: true)
+        d.y = y
+        let count = max(1, tops.count)
+        setLines(l, count: count, tops: tops, xs: Array(repeating: area.x, count: tops.count), &d)
+        line += count
+        d.frame.spansColumns = true
+        d.frame.rect.height = d.y - y
+        if line < l.lines.count {
+            d.frame.visibleRange = d.frame.visibleRange.lowerBound..<position
+            return SpanPlacement(frame: d.frame, done: false, bottom: d.y)
+        }
+        current = nil
+        line = 0
+        paragraph += 1
+        d.frame.visibleRange = d.frame.visibleRange.lowerBound..<position
+        return SpanPlacement(frame: d.frame, done: true, bottom: d.y + p.style.spacingAfter)
+    }
+
+    /// A spanning heading ending at `y` leaves room for what it keeps with it in a column below.
+    mutating func keepsFollowing(_ l: ParagraphLayout, below y: Double, in area: Rect, _ layout: (Int) -> ParagraphLayout?) -> Bool {
+        guard story.paragraphs[paragraph].style.isHeading, paragraph + 1 < story.paragraphs.count else { return true }
+        let columns = max(1, template.columns)
+        let width = (area.width - Double(columns - 1) * template.gutter) / Double(columns)
+        let column = Rect(x: area.x, y: y, width: width, height: max(0, area.maxY - y))
+        return keptBottom(from: paragraph + 1, at: y, rect: column, depth: 0, layout) <= area.maxY + 0.001
+    }
+
+    /// Where this flow stands is where `other` stands: the same child, line and waiting floats,
+    /// no float deferred that `other` placed where it was met.
+    func reached(_ other: Flow) -> Bool {
+        paragraph == other.paragraph && line == other.line && (current == nil) == (other.current == nil)
+            && deferred == other.deferred && deferredPage == other.deferredPage && deferrals == other.deferrals
+    }
+}
+
+extension Framesetter {
+    /// Composes a page's text (the composer): bands of columns filled side by side, each ended by
+    /// the page's foot or by an element spanning the columns, which is set across the page
+    /// below the band's balanced columns; the next band starts under it. True when a page-wide
+    /// float was placed and the page must be laid out again.
+    static func composePage(
+        _ columns: [Rect], textArea: Rect, of flow: inout Flow, layout: (Int) -> ParagraphLayout?
+    ) -> ([Frame], Bool) {
+        var frames: [Frame] = []
+        var top = textArea.y
+        let minimum = min(flow.template.body.leading, textArea.height)
+        while true {
+            let pageEmpty = frames.allSatisfy(\.isEmpty)
+            if flow.nextSpans {
+                let placed = flow.placeSpanning(in: textArea, at: top, pageEmpty: pageEmpty, layout)
+                if let frame = placed.frame { frames.append(frame) }
+                guard placed.done else { break }
+                top = placed.bottom
+                continue
+            }
+            if !pageEmpty && top + minimum > textArea.maxY + 0.001 { break }
+            let rects = columns.map { Rect(x: $0.x, y: top, width: $0.width, height: textArea.maxY - top) }
+            let start = flow
+            var (band, stop) = fillColumns(rects, of: &flow, fresh: pageEmpty, layout: layout)
+            if stop == .relayout { return (frames + band, true) }
+            if stop == .span || (flow.template.balance && (stop == .finished || stop == .pageBreak)) {
+                if let balanced = balance(from: start, rects, reaching: flow, stop: stop, layout: layout) {
+                    (band, flow) = balanced
+                }
+            }
+            if frames.isEmpty || !band.allSatisfy(\.isEmpty) { frames += band }
+            guard stop == .span else { break }
+            top = max(top, band.map(contentBottom).max() ?? top)
+        }
+        return (frames, false)
+    }
+
+    /// Fills the columns in turn, acting on each region's stop: after a page break, a spanning
+    /// element or a page-wide float the remaining columns stay empty. Returns the stop that
+    /// ended the band (the last column's, when none ended it early).
+    static func fillColumns(
+        _ columns: [Rect], of flow: inout Flow, fresh: Bool = true, layout: (Int) -> ParagraphLayout?
+    ) -> ([Frame], RegionStop) {
+        var frames: [Frame] = []
+        var stopped: RegionStop?
+        var last = RegionStop.finished
+        for (c, rect) in columns.enumerated() {
+            if stopped != nil {
+                frames.append(Frame(rect: rect, column: c, visibleRange: flow.position..<flow.position))
+                continue
+            }
+            let (frame, stop) = flow.fill(rect, column: c, fresh: fresh, layout: layout)
+            frames.append(frame)
+            last = stop
+            if stop == .pageBreak || stop == .relayout || stop == .span { stopped = stop }
+        }
+        return (frames, last)
+    }
+
+    /// The band's columns balanced: laid out again from `start` at the least height, in whole
+    /// lines of the body leading, at which they take all they took at full height and stop the
+    /// same way; then, where the last column ends more than a line short, the columns before it
+    /// one line shorter, from the right, as long as that still holds. Nil when no height does
+    /// (the rules of widows, orphans and keeps can demand the full height).
+    static func balance(
+        from start: Flow, _ rects: [Rect], reaching natural: Flow, stop: RegionStop, layout: (Int) -> ParagraphLayout?
+    ) -> ([Frame], Flow)? {
+        let pitch = start.template.body.leading
+        let full = rects[0].height
+        guard rects.count > 1, pitch > 0 else { return nil }
+        func attempt(_ lines: [Int]) -> ([Frame], Flow)? {
+            var flow = start
+            let shaped = zip(rects, lines).map { Rect(x: $0.x, y: $0.y, width: $0.width, height: min(full, Double($1) * pitch)) }
+            let (frames, s) = fillColumns(shaped, of: &flow, fresh: false, layout: layout)
+            return s == stop && flow.reached(natural) ? (frames, flow) : nil
+        }
+        var low = 1
+        var high = Int((full / pitch + 1e-6).rounded(.down))
+        var best: ([Frame], Flow)?
+        var height = high
+        while low <= high {
+            let mid = (low + high) / 2
+            if let r = attempt(Array(repeating: mid, count: rects.count)) {
+                best = r
+                height = mid
+                high = mid - 1
+            } else {
+                low = mid + 1
+            }
+        }
+        guard var result = best else { return nil }
+        // Lower the columns before the last, from the right, while that brings the column ends
+        // closer together and the first column still holds something.
+        var lines = Array(repeating: height, count: rects.count)
+        for c in stride(from: rects.count - 2, through: 0, by: -1) where height > 1 {
+            let now = spread(result.0, top: rects[0].y)
+            guard now > pitch + 0.01 else { break }
+            lines[c] = height - 1
+            guard let lower = attempt(lines), !lower.0[0].isEmpty, spread(lower.0, top: rects[0].y) < now - 0.01 else { break }
+            result = lower
+        }
+        return result
+    }
+
+    /// How far apart the lowest and highest column ends of a band are.
+    static func spread(_ frames: [Frame], top: Double) -> Double {
+        let ends = frames.map { contentBottom($0) }
+        return (ends.max() ?? top) - (ends.min() ?? top)
+    }
+
+    /// The foot of what a frame holds (its top when it holds nothing).
+    static func contentBottom(_ frame: Frame) -> Double {
+        let lines = frame.lines.map(\.box.maxY).max() ?? frame.rect.y
+        let images = frame.images.map { max($0.rect.maxY, $0.captionRect?.maxY ?? 0) }.max() ?? frame.rect.y
+        return max(lines, images)
+    }
+}
