@@ -26,6 +26,18 @@ private func inspectJSON(_ args: [String], stdin: [UInt8] = []) -> [String: Any]
             """#)
     }
 
+    // An element across the columns is reported as such, in text and JSON; the template key
+    // reaches every <h1> from the command line.
+    @Test func spanningElement() {
+        let input = Array("<h1>Head</h1>\nBody.\n".utf8)
+        let r = run(["inspect", "-", "--set", "headings.h1.span=all"], stdin: input)
+        #expect(r.output.contains("\n  across the columns: characters 0..<5 from 1:5, 1 line\n  column 1: characters 5..<10"))
+        let json = run(["inspect", "-", "--json", "--set", "headings.h1.span=all"], stdin: input)
+        #expect(json.output.components(separatedBy: "\"spans\" : true").count == 2)
+        let bad = run(["check", "-"], stdin: Array("<p span=\"al\">x</p>\n".utf8))
+        #expect(bad.status != 0 && bad.stderr.contains("<stdin>:1:10: error: unknown span 'al'; did you mean 'all'?"))
+    }
+
     // One paragraph is "1 paragraph", as pages are counted.
     @Test func singularParagraph() {
         let r = run(["inspect", "-"], stdin: Array("x".utf8))

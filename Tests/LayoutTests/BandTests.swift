@@ -1,0 +1,158 @@
+import GalleyLayout
+import GalleyStory
+import GalleyTemplate
+import TestSupport
+import Testing
+
+/// Random prose: `count` paragraphs of 4–60 words, from a seed.
+private func prose(_ count: Int, _ rng: inout SplitMix) -> [String] {
+    let words = ["press", "ink", "galley", "quoin", "chase", "forme", "platen", "tympan", "frisket", "stick", "lead", "sort", "case"]
+    return (0..<count).map { _ in
+        let n = Int.random(in: 4...60, using: &rng)
+        return (0..<n).map { _ in words.randomElement(using: &rng)! }.joined(separator: " ").capitalized + "."
+    }
+}
+
+/// The foot of each non-spanning frame of the last band of a page, in column order.
+private func lastBandFeet(_ page: Page) -> [Double] {
+    let band = page.frames.reversed().prefix { !$0.spansColumns }.reversed()
+    return band.map { f in max(f.lines.map(\.box.maxY).max() ?? f.rect.y, f.images.map(\.rect.maxY).max() ?? f.rect.y) }
+}
+
+@Suite struct BalanceTests {
+    // At the story's end the columns end on one baseline or one line apart: random stories,
+    // page sizes and column counts, with the rules that may demand more (widows, orphans,
+    // spacing off the grid) relaxed.
+    @Test(arguments: 0..<40) func lastPageBalanced(seed: Int) {
+        var rng = SplitMix(seed: UInt64(seed))
+        let columns = Int.random(in: 2...4, using: &rng)
+        var t = tinyPage(lines: Int.random(in: 8...40, using: &rng), columns: columns)
+        t.pageWidth = Double(columns) * Double.random(in: 120...220, using: &rng)
+        t.widows = 1
+        t.orphans = 1
+        t.paragraphSpacing = 0
+        let fs = framesetter(prose(Int.random(in: 1...25, using: &rng), &rng).joined(separator: "\n"), template: t)
+        let ps = expectInvariants(fs, "seed \(seed)")
+        guard let last = ps.last else { return }
+        let feet = lastBandFeet(last)
+        let spread = (feet.max() ?? 0) - (feet.min() ?? 0)
+        #expect(spread <= t.body.leading + 0.01, "seed \(seed): column feet \(feet)")
+        // Left columns are never emptier than right ones by more than a line.
+        for (a, b) in zip(feet, feet.dropFirst()) { #expect(a >= b - t.body.leading - 0.01, "seed \(seed): \(feet)") }
+    }
+
+    // With the default rules (widows and orphans 2, paragraph spacing) the columns still end
+    // within a few lines, and every invariant holds.
+    @Test(arguments: 0..<20) func defaultRules(seed: Int) {
+        var rng = SplitMix(seed: UInt64(1000 + seed))
+        let t = tinyPage(lines: Int.random(in: 12...40, using: &rng), columns: Int.random(in: 2...3, using: &rng))
+        let fs = framesetter(prose(Int.random(in: 2...20, using: &rng), &rng).joined(separator: "\n"), template: t)
+        let ps = expectInvariants(fs, "seed \(seed)")
+        let feet = ps.last.map(lastBandFeet) ?? []
+        #expect((feet.max() ?? 0) - (feet.min() ?? 0) <= 4 * t.body.leading + 0.01, "seed \(seed): \(feet)")
+    }
+
+    // balance: false leaves the first column full and the rest of the text in the next.
+    @Test func switchedOff() {
+        var t = tinyPage(lines: 10)
+        t.balance = false
+        let fs = framesetter("One.\nTwo.\nThree.", template: t)
+        let frames = pages(of: fs)[0].frames
+        #expect(frames.map(\.lines.count) == [3, 0])
+        t.balance = true
+        #expect(pages(of: framesetter("One.\nTwo.\nThree.", template: t))[0].frames.map(\.lines.count) == [2, 1])
+    }
+
+    // Before a page break the columns of that page are balanced too.
+    @Test func beforeAPageBreak() {
+        let fs = framesetter("One.\nTwo.\nThree.\nFour.\n<pagebreak>\nFive.", template: tinyPage(lines: 10))
+        let ps = pages(of: fs)
+        #expect(ps.count == 2)
+        #expect(ps[0].frames.map(\.lines.count) == [2, 2])
+    }
+}
+
+@Suite struct SpanTests {
+    // A heading with span="all" is one frame across the text area, between two bands of
+    // balanced columns; nothing after it is set above it, nothing before it below it.
+    @Test func headingAcrossTheColumns() throws {
+        let body = (1...6).map { "Paragraph \($0) " + String(repeating: "of ordinary words set in columns ", count: 4) }
+        let text = body.joined(separator: "\n") + "\n<h2 span=\"all\">Across the page</h2>\n" + body.joined(separator: "\n")
+        let fs = framesetter(text, template: tinyPage(lines: 60))
+        let ps = expectInvariants(fs, "span")
+        #expect(ps.count == 1)
+        let frames = ps[0].frames
+        #expect(frames.map(\.spansColumns) == [false, false, true, false, false])
+        let span = frames[2]
+        #expect(span.lines.count == 1 && span.rect.width > frames[0].rect.width * 2)
+        let spanRange = span.visibleRange
+        for (i, f) in frames.enumerated() where i != 2 {
+            for l in f.lines {
+                if l.box.y < span.rect.y { #expect(l.storyRange.upperBound <= spanRange.lowerBound) }
+                if l.box.y > span.rect.y { #expect(l.storyRange.lowerBound >= spanRange.upperBound) }
+            }
+        }
+        // The band above is balanced: its columns end within a line of each other.
+        let feet = frames[0..<2].map { $0.lines.map(\.box.maxY).max() ?? 0 }
+        #expect(abs(feet[0] - feet[1]) <= 12.01, "\(feet)")
+    }
+
+    // Random stories with spanning headings and paragraphs: every invariant holds, and no
+    // line set above a spanning element belongs to text after it.
+    @Test(arguments: 0..<30) func randomSpans(seed: Int) {
+        var rng = SplitMix(seed: UInt64(500 + seed))
+        var t = tinyPage(lines: Int.random(in: 10...50, using: &rng), columns: Int.random(in: 2...3, using: &rng))
+        t.pageWidth = Double(t.columns) * 150
+        var parts = prose(Int.random(in: 3...30, using: &rng), &rng)
+        for _ in 0..<Int.random(in: 1...4, using: &rng) {
+            let at = Int.random(in: 0...parts.count, using: &rng)
+            let tag = ["h1", "h2", "p"].randomElement(using: &rng)!
+            parts.insert("<\(tag) span=\"all\">Spanning \(tag) at \(at)</\(tag)>", at: at)
+        }
+        let fs = framesetter(parts.joined(separator: "\n"), template: t)
+        let ps = expectInvariants(fs, "seed \(seed)")
+        for page in ps {
+            for span in page.frames where span.spansColumns {
+                for f in page.frames where !f.spansColumns {
+                    for l in f.lines where l.box.maxY <= span.rect.y + 0.01 {
+                        #expect(
+                            l.storyRange.upperBound <= span.visibleRange.lowerBound,
+                            "seed \(seed): \(l.storyRange) above \(span.visibleRange)")
+                    }
+                }
+            }
+        }
+    }
+
+    // headings.h1.span in the template spans every <h1> without markup.
+    @Test func templateKey() throws {
+        var t = tinyPage(lines: 40)
+        t.headings.h1.span = true
+        let fs = framesetter("<h1>Headline</h1>\nBody text follows the headline here.", template: t)
+        let frames = pages(of: fs)[0].frames
+        #expect(frames.first?.spansColumns == true)
+        #expect(frames.first?.lines.count == 1)
+    }
+
+    // An element taller than the page goes on across the next page, with a warning, and the
+    // layout ends.
+    @Test func tallerThanThePage() {
+        let long = String(repeating: "A spanning paragraph that will not fit on one tiny page. ", count: 40)
+        let fs = framesetter("<p span=\"all\">\(long)</p>\nAfter it.", template: tinyPage(lines: 6))
+        let ps = expectInvariants(fs, "tall span")
+        #expect(ps.count > 1)
+        #expect(fs.diagnostics.all.contains { $0.message.contains("taller than the page") })
+    }
+
+    // A spanning heading with no room under it for the lines it keeps goes to the next page.
+    @Test func headingKeptWithText() {
+        let fill = (1...8).map { "Line \($0) of the first page." }.joined(separator: "\n")
+        let fs = framesetter(fill + "\n<h2 span=\"all\">Kept</h2>\nText after it.\nMore text.", template: tinyPage(lines: 5))
+        let ps = expectInvariants(fs, "kept")
+        let withSpan = ps.firstIndex { $0.frames.contains(where: \.spansColumns) }
+        let withText = ps.firstIndex { p in
+            p.frames.contains { f in f.lines.contains { $0.storyRange.lowerBound > 0 && !f.spansColumns && $0.paragraphIndex == 9 } }
+        }
+        #expect(withSpan != nil && withSpan == withText)
+    }
+}
