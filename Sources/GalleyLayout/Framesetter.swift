@@ -150,6 +150,7 @@ public final class Framesetter {
             flow.startPage(textArea: textArea)
             let start = flow
             var page = Page(number: pageNumber, width: template.pageWidth, height: template.pageHeight, frames: [], footer: nil)
+            page.folio = template.startPage + pageNumber - 1
             // A page-wide float met on this page: lay the page out again with it in place
             // (a bounded number of times; after that, floats wait for the next page).
             for attempt in 0...8 {
@@ -170,7 +171,7 @@ public final class Framesetter {
             page.floats = flow.pageFloats.map(\.placed)
             taken = taken.filter { $0.key == flow.paragraph || flow.lookahead[$0.key] != nil }
             if template.footer.enabled {
-                let text = template.footer.text(page: pageNumber, pages: total)
+                let text = template.footer.text(page: page.folio, pages: total)
                 page.footer = (text, Point(x: template.pageWidth / 2, y: template.pageHeight - template.margins.bottom / 2))
             }
             if try !body(page) { break }

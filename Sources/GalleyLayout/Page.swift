@@ -101,6 +101,8 @@ public struct Frame: Sendable {
 public struct Page: Sendable {
     /// 1-based page number.
     public var number: Int
+    /// The page's folio, the number printed on it: the template's `startPage` for the first.
+    public var folio: Int = 1
     public var width: Double
     public var height: Double
     public var frames: [Frame]

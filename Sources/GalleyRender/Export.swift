@@ -67,6 +67,7 @@ public enum Export {
         let renderer = PageRenderer(framesetter: framesetter)
         var failure: RenderError?
         let story = framesetter.story
+        var outline = Outline()
         let pages = framesetter.layOut(preparing: { layout, engine in
             PageRenderer.prepareShadows(layout, engine: engine, story: story)
         }) { page in
@@ -78,6 +79,8 @@ public enum Export {
             } catch {
                 return false
             }
+            cairo_pdf_surface_set_page_label(surface, String(page.folio))
+            outline.add(page, story: story, to: surface)
             cairo_show_page(cr)
             progress(page.number)
             return true

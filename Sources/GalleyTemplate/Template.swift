@@ -153,6 +153,9 @@ public struct Template: Equatable, Sendable {
     /// The most pixels an image may have (width × height): decoding one costs 4 bytes a pixel,
     /// so this bounds an image's memory. JSON key `maxImagePixels`, 100 megapixels by default.
     public var maxImagePixels = 100_000_000
+    /// The folio of the first page: pages are numbered from it, in the footer and in the PDF's
+    /// page labels. JSON key `startPage`.
+    public var startPage = 1
     /// The limit on `maxImagePixels` itself: Cairo's largest image, 32767 pixels a side.
     public static let largestImagePixels = 32767 * 32767
 

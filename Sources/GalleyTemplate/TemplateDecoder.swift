@@ -53,7 +53,7 @@ enum TemplateSchema {
         "name", "description", "extends", "page", "margins", "columns", "gutter", "body",
         "paragraphSpacing", "firstLineIndent", "firstLineIndentRule", "alignment", "paragraphs", "language", "fallback", "footer",
         "lineBreaking", "hyphenation", "widows", "orphans", "keepWithNext", "baselineGrid", "balance", "headings", "link",
-        "caption", "wrapMinWidth", "social", "cjkAutoSpacing", "maxImagePixels",
+        "caption", "wrapMinWidth", "social", "cjkAutoSpacing", "maxImagePixels", "startPage",
     ]
 
     /// The keys of one heading level (`headings.h1` …).
@@ -215,6 +215,7 @@ struct TemplateDecoder {
             case "social": try social(v)
             case "cjkAutoSpacing": template.cjkAutoSpacing = try flag(key, v)
             case "maxImagePixels": template.maxImagePixels = try whole(key, v, 1...Template.largestImagePixels)
+            case "startPage": template.startPage = try whole(key, v, 0...99_999)
             default: preconditionFailure("unchecked key \(key)")
             }
             record(key, v)

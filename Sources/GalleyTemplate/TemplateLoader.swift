@@ -86,6 +86,7 @@ import Glibc
 ///   paths are kept as written, and may also be one comma-separated string). Objects left
 ///   partial keep the base's values, at every level: `--set social.mention.url=…` reaches one key.
 /// * `cjkAutoSpacing`: a thin space between CJK and Latin letters or digits that touch.
+/// * `startPage`: the folio of the first page (0–99999); the PDF's page labels follow it.
 /// * `maxImagePixels`: the most pixels (width × height) an image may have, 100 000 000 by
 ///   default; Cairo's limit of 32767 pixels a side holds whatever it says.
 /// * Booleans (`footer.enabled`, `baselineGrid`, `balance`, `hyphenation.enabled`, `caption.italic`,
@@ -283,6 +284,7 @@ public enum TemplateLoader {
             ),
             ("cjkAutoSpacing", bool(t.cjkAutoSpacing)),
             ("maxImagePixels", String(t.maxImagePixels)),
+            ("startPage", String(t.startPage)),
         ]
         return "{\n" + members.map { "  \(q($0.0)): \($0.1)" }.joined(separator: ",\n") + "\n}\n"
     }

@@ -44,18 +44,18 @@ private let standardHyphenation = HyphenationSpec(
         }
         for t in Template.builtins {
             let file = try String(contentsOf: templatesFolder.appendingPathComponent("\(t.name).json"), encoding: .utf8)
-            #expect(tail(file).count == 27, "\(t.name)")
+            #expect(tail(file).count == 28, "\(t.name)")
             #expect(tail(TemplateLoader.encode(t)) == tail(file), "\(t.name)")
         }
     }
     // The flow keys come after footer, in this order (then balance, headings, link, caption, wrapMinWidth,
-    // social, cjkAutoSpacing and maxImagePixels).
+    // social, cjkAutoSpacing, maxImagePixels and startPage).
     @Test func schemaOrder() {
         let keys = TemplateSchema.topKeys
         #expect(
-            Array(keys.suffix(15)) == [
+            Array(keys.suffix(16)) == [
                 "footer", "lineBreaking", "hyphenation", "widows", "orphans", "keepWithNext", "baselineGrid", "balance", "headings", "link",
-                "caption", "wrapMinWidth", "social", "cjkAutoSpacing", "maxImagePixels",
+                "caption", "wrapMinWidth", "social", "cjkAutoSpacing", "maxImagePixels", "startPage",
             ])
         #expect(
             TemplateSchema.objectKeys["hyphenation"] == [

@@ -51,7 +51,9 @@ private let standardSocial = SocialSpec(
     // The new keys come after link, in this order; the objects' keys too.
     @Test func schema() {
         #expect(
-            Array(TemplateSchema.topKeys.suffix(6)) == ["link", "caption", "wrapMinWidth", "social", "cjkAutoSpacing", "maxImagePixels"])
+            Array(TemplateSchema.topKeys.suffix(7)) == [
+                "link", "caption", "wrapMinWidth", "social", "cjkAutoSpacing", "maxImagePixels", "startPage",
+            ])
         #expect(TemplateSchema.objectKeys["caption"] == ["face", "size", "color", "italic", "gap"])
         #expect(TemplateSchema.objectKeys["social"] == ["enabled", "mention", "topic", "url", "emoticons"])
         #expect(TemplateSchema.objectKeys["social.mention"] == ["color", "weight", "url"])
@@ -496,7 +498,8 @@ private let standardSocial = SocialSpec(
                     "emoticons": []
                   },
                   "cjkAutoSpacing": false,
-                  "maxImagePixels": 100000000
+                  "maxImagePixels": 100000000,
+                  "startPage": 1
                 }
 
                 """#))
