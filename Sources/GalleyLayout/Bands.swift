@@ -88,7 +88,8 @@ extension Flow {
     /// no float deferred that `other` placed where it was met.
     func reached(_ other: Flow) -> Bool {
         paragraph == other.paragraph && line == other.line && (current == nil) == (other.current == nil)
-            && deferred == other.deferred && deferredPage == other.deferredPage && deferrals == other.deferrals
+            && deferred == other.deferred && deferredPage == other.deferredPage && deferredBlocks == other.deferredBlocks
+            && deferrals == other.deferrals
     }
 }
 

@@ -71,6 +71,7 @@ extension Flow {
             rect: rect, column: column, start: position, exclusions: pageFloats.map(\.exclusion), minimumWidth: template.wrapMinWidth,
             columnHeight: textArea.height, fresh: fresh)
         placeWaitingFloats(&d)
+        placeWaitingBlocks(&d)
         var stop = RegionStop.finished
         while paragraph < story.paragraphs.count {
             if case .stop(let s) = placeChild(&d, layout) {
@@ -97,6 +98,13 @@ extension Flow {
             }
         }
         if !d.frame.images.isEmpty { d.y = d.rect.y }
+    }
+
+    /// Block images deferred from the last column open this one, in story order.
+    mutating func placeWaitingBlocks(_ d: inout Distributor) {
+        while let k = deferredBlocks.first, case .image(let i) = story.paragraphs[k].content, placeBlock(i, paragraph: k, &d) {
+            deferredBlocks.removeFirst()
+        }
     }
 
     /// Places the next child, or the rest of the paragraph split across regions.
@@ -150,6 +158,22 @@ extension Flow {
         case .block, .inline:
             break
         }
+        if !placeBlock(i, paragraph: paragraph, &d) {
+            // With text above it in the column, the text after the image goes on here and the
+            // image opens the next column, unless the template keeps the strict order.
+            guard template.blockImages == .deferred, !d.frame.isEmpty, deferredBlocks.isEmpty else { return .stop(.full) }
+            deferredBlocks.append(paragraph)
+            deferrals += 1
+        }
+        paragraph += 1
+        return .placed
+    }
+
+    /// Sets block image `i` at column width from the region's height reached (below any float it
+    /// would meet), shrunk to the column's height when taller; false when it does not fit there.
+    mutating func placeBlock(_ i: Int, paragraph k: Int, _ d: inout Distributor) -> Bool {
+        let image = story.images[i]
+        let p = story.paragraphs[k]
         var w = d.rect.width
         var h = w / image.aspectRatio
         let shrunk = h > d.columnHeight
@@ -157,12 +181,11 @@ extension Flow {
             h = d.columnHeight
             w = h * image.aspectRatio
         }
-        // Below any float it would overlap.
         var top = d.y
         while !d.region.isClear(top: top, bottom: top + h), let below = d.region.clearance(below: top, bottom: top + h), below > top {
             top = below
         }
-        if top + h > d.bottom && !d.mustTake { return .stop(.full) }
+        if top + h > d.bottom && !d.mustTake { return false }
         if shrunk {
             diagnostics.append(
                 .warning(
@@ -174,8 +197,7 @@ extension Flow {
                 image: i, rect: Rect(x: d.rect.x + (d.rect.width - w) / 2, y: top, width: w, height: h),
                 storyOffset: p.range.lowerBound, shrunk: shrunk))
         d.y = top + h + p.style.spacingAfter
-        paragraph += 1
-        return .placed
+        return true
     }
 }
 

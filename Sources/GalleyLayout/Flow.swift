@@ -34,7 +34,10 @@ struct Flow {
     var placed: Set<Int> = []
     /// Column floats that did not fit where they were met: they open the next column.
     var deferred: [Int] = []
-    /// How many times a column float was deferred from where it was met: balancing keeps a
+    /// The paragraphs of block images that did not fit the rest of their column while text
+    /// followed them: they open the next column (template `blockImages: "defer"`).
+    var deferredBlocks: [Int] = []
+    /// How many times a column float or block image was deferred from where it was met: balancing keeps a
     /// layout only if it moved no float away from its column.
     var deferrals = 0
     /// The page-wide floats of this page, and those waiting for the next one.
@@ -49,7 +52,9 @@ struct Flow {
         self.file = file
     }
 
-    var finished: Bool { paragraph >= story.paragraphs.count && deferred.isEmpty && deferredPage.isEmpty }
+    var finished: Bool {
+        paragraph >= story.paragraphs.count && deferred.isEmpty && deferredPage.isEmpty && deferredBlocks.isEmpty
+    }
 
     /// Story byte where the flow stands.
     var position: Int {

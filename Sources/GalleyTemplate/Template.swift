@@ -137,6 +137,8 @@ public struct Template: Equatable, Sendable {
     /// before a `<pagebreak>`. Above an element that spans the columns they always do. JSON key
     /// `balance`.
     public var balance = true
+    /// Where a block image that does not fit the rest of its column goes. JSON key `blockImages`.
+    public var blockImages = BlockImagePolicy.deferred
     /// How `<h1>`, `<h2>` and `<h3>` are set. JSON key `headings`.
     public var headings = HeadingsSpec()
     /// What `<a href>` adds to the text's style. JSON key `link`.
@@ -363,6 +365,17 @@ public struct SocialSpec: Equatable, Sendable {
 }
 
 /// Line-breaking strategy. JSON key `lineBreaking`.
+/// Where a block image (the tutorial's `<img>` at column width) goes when it does not fit the
+/// rest of its column.
+public enum BlockImagePolicy: String, Sendable, CaseIterable {
+    /// The text after it goes on in the column, and the image opens the next one: no column is
+    /// left empty below its text.
+    case deferred = "defer"
+    /// The Core Text tutorial's strict order: the image opens the next column, and the rest of
+    /// its column stays empty.
+    case inOrder
+}
+
 /// Which paragraphs a template's first-line indent applies to.
 public enum IndentRule: String, Sendable, CaseIterable {
     /// The book and magazine convention: not the first paragraph, nor one after a heading, an

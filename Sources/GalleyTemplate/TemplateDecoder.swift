@@ -52,7 +52,7 @@ enum TemplateSchema {
     static let topKeys = [
         "name", "description", "extends", "page", "margins", "columns", "gutter", "body",
         "paragraphSpacing", "firstLineIndent", "firstLineIndentRule", "alignment", "paragraphs", "language", "fallback", "footer",
-        "lineBreaking", "hyphenation", "widows", "orphans", "keepWithNext", "baselineGrid", "balance", "headings", "link",
+        "lineBreaking", "hyphenation", "widows", "orphans", "keepWithNext", "baselineGrid", "balance", "blockImages", "headings", "link",
         "caption", "wrapMinWidth", "social", "cjkAutoSpacing", "maxImagePixels", "startPage",
     ]
 
@@ -208,6 +208,9 @@ struct TemplateDecoder {
             case "keepWithNext": template.keepWithNext = try whole(key, v, 0...10)
             case "baselineGrid": template.baselineGrid = try flag(key, v)
             case "balance": template.balance = try flag(key, v)
+            case "blockImages":
+                template.blockImages = BlockImagePolicy(
+                    rawValue: try choice(key, v, what: "block image policy", BlockImagePolicy.allCases.map(\.rawValue)))!
             case "headings": try headings(v)
             case "link": try link(v)
             case "caption": try caption(v)

@@ -33,6 +33,7 @@ import Glibc
 ///   "keepWithNext": 2,
 ///   "baselineGrid": true,
 ///   "balance": true,
+///   "blockImages": "defer",
 ///   "headings": {
 ///     "h1": {"face": "DejaVu Sans", "size": 20, "weight": 700, "color": "#222222", "before": 12, "after": 6, "span": "none"},
 ///     "h2": {"face": "DejaVu Sans", "size": 15, "weight": 700, "color": "#222222", "before": 9, "after": 4, "span": "none"},
@@ -74,6 +75,8 @@ import Glibc
 ///   span (`"all"`: across every column, as `span="all"` on the tag; `"none"`); keys left out
 ///   keep the base's values. `--set headings.h2.size=14` reaches one of them.
 /// * `balance`: the columns end on one baseline at the story's end and before a page break.
+/// * `blockImages`: `defer` (a block image that does not fit the rest of its column opens the
+///   next one while the text goes on) or `inOrder` (the tutorial's strict order).
 /// * `link`: the style `<a href>` adds: `color`, and `underline` (single, double, thick, dotted,
 ///   dashed, wavy, or none to leave the text's underline alone).
 /// * `caption`: how image captions are set: face, size, color, italic (a boolean) and gap (space
@@ -244,6 +247,7 @@ public enum TemplateLoader {
             ("keepWithNext", String(t.keepWithNext)),
             ("baselineGrid", bool(t.baselineGrid)),
             ("balance", bool(t.balance)),
+            ("blockImages", q(t.blockImages.rawValue)),
             (
                 "headings",
                 "{\n"

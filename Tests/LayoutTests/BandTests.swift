@@ -156,3 +156,39 @@ private func lastBandFeet(_ page: Page) -> [Double] {
         #expect(withSpan != nil && withSpan == withText)
     }
 }
+
+@Suite struct BlockImageTests {
+    /// Text, then a block image too tall for what is left of the column, then more text.
+    static let text =
+        (1...4).map { "Opening paragraph \($0) with words enough for a line or two of its column." }
+        .joined(separator: "\n") + "\n<img src=\"images/tall.png\">\n"
+        + (1...12).map { "Following paragraph \($0) with words enough for a line or two of its column." }.joined(separator: "\n")
+
+    // defer (the default): the text after the image goes on in the column, and the image opens
+    // the next one; nothing is lost or doubled.
+    @Test func deferredToTheNextColumn() throws {
+        var t = tinyPage(lines: 30)
+        t.balance = false
+        let fs = framesetter(Self.text, template: t)
+        let ps = expectInvariants(fs, "defer")
+        let first = try #require(ps.first?.frames.first)
+        #expect(first.images.isEmpty)
+        #expect(first.lines.contains { $0.paragraphIndex > 4 }, "text after the image fills the first column")
+        let image = try #require(ps.flatMap(\.frames).first { !$0.images.isEmpty })
+        #expect(image.column == 1 && image.images[0].rect.y == image.rect.y, "it opens the next column")
+        let foot = first.lines.map(\.box.maxY).max() ?? 0
+        #expect(foot >= first.rect.maxY - 3 * t.body.leading, "the first column is at most 3 lines short")
+    }
+
+    // inOrder keeps the tutorial's strict order: the column ends where the image did not fit.
+    @Test func strictOrder() throws {
+        var t = tinyPage(lines: 30)
+        t.balance = false
+        t.blockImages = .inOrder
+        let fs = framesetter(Self.text, template: t)
+        let ps = expectInvariants(fs, "in order")
+        let first = try #require(ps.first?.frames.first)
+        #expect(first.lines.allSatisfy { $0.paragraphIndex < 4 })
+        #expect(ps[0].frames[1].images.first?.rect.y == ps[0].frames[1].rect.y)
+    }
+}

@@ -28,6 +28,25 @@ func violations(_ fs: Framesetter, _ pages: [Page]) -> [String] {
     let area = Rect(x: columns[0].x, y: columns[0].y, width: columns[columns.count - 1].maxX - columns[0].x, height: columns[0].height)
     var next = 0
     var covered = 0
+    // Every image is placed once; those placed after the text that follows them may be skipped
+    // over where they stand in the text.
+    var placements: [Int: Int] = [:]
+    for page in pages { for f in page.frames { for i in f.images { placements[i.storyOffset, default: 0] += 1 } } }
+    for (offset, n) in placements where n > 1 { out.append("image @\(offset) placed \(n) times") }
+    let deferredOK = Set(placements.keys)
+    func onlyTerminators(_ a: Int, _ b: Int) -> Bool {
+        var k = a
+        while k < b {
+            if text[k] == 0x0A {
+                k += 1
+            } else if deferredOK.contains(k) && k + 3 <= b {
+                k += 3
+            } else {
+                return false
+            }
+        }
+        return true
+    }
     for (p, page) in pages.enumerated() {
         if page.number != p + 1 { out.append("page \(p + 1) is numbered \(page.number)") }
         var expected = 0  // the column the next frame of a band must be
@@ -62,9 +81,9 @@ func violations(_ fs: Framesetter, _ pages: [Page]) -> [String] {
             next = r.upperBound
 
             // Items in story order: lines by range, images by their U+FFFC (3 bytes).
-            var items: [(range: Range<Int>, top: Double, bottom: Double, what: String)] = []
+            var items: [(range: Range<Int>, top: Double, bottom: Double, what: String, image: Bool)] = []
             for l in frame.lines {
-                items.append((l.storyRange, l.box.y, l.box.maxY, "line @\(l.storyRange)"))
+                items.append((l.storyRange, l.box.y, l.box.maxY, "line @\(l.storyRange)", false))
                 let b = l.box
                 let tall = frame.lines.count == 1 && frame.images.isEmpty && b.height > frame.rect.height
                 if b.x < frame.rect.x - 0.01 || b.maxX > frame.rect.maxX + 0.01 {
@@ -79,7 +98,7 @@ func violations(_ fs: Framesetter, _ pages: [Page]) -> [String] {
                 if b.y < frame.rect.y - 0.01 { out.append("\(at): line \(l.storyRange) above the column") }
             }
             for i in frame.images {
-                items.append((i.storyOffset..<(i.storyOffset + 3), i.rect.y, i.rect.maxY, "image @\(i.storyOffset)"))
+                items.append((i.storyOffset..<(i.storyOffset + 3), i.rect.y, i.rect.maxY, "image @\(i.storyOffset)", true))
                 let rr = i.rect
                 if rr.x < frame.rect.x - 0.01 || rr.maxX > frame.rect.maxX + 0.01 || rr.y < frame.rect.y - 0.01
                     || rr.maxY > frame.rect.maxY + 0.01
@@ -92,13 +111,21 @@ func violations(_ fs: Framesetter, _ pages: [Page]) -> [String] {
                     || ($0.range.lowerBound == $1.range.lowerBound && $0.range.upperBound < $1.range.upperBound)
             }
             for (k, item) in items.enumerated() {
+                // An image deferred past the text after it (a float or a block image that opens
+                // the next column) stands outside the order; it is counted once below.
+                if item.image && (item.range.lowerBound < covered || item.range.lowerBound < r.lowerBound)
+                    && deferredOK.contains(item.range.lowerBound)
+                {
+                    continue
+                }
                 if item.range.lowerBound < r.lowerBound || item.range.upperBound > r.upperBound {
                     out.append("\(at): \(item.what) outside the visible range \(r)")
                 }
-                // Only paragraph terminators may lie between what is covered so far and this item.
+                // Only paragraph terminators (and images placed later) may lie between what is
+                // covered so far and this item.
                 if item.range.lowerBound < covered {
                     out.append("\(at): \(item.what) overlaps text already placed (up to \(covered))")
-                } else if text[covered..<min(item.range.lowerBound, text.count)].contains(where: { $0 != 0x0A }) {
+                } else if !onlyTerminators(covered, min(item.range.lowerBound, text.count)) {
                     out.append("\(at): bytes \(covered)..<\(item.range.lowerBound) were placed nowhere")
                 }
                 covered = max(covered, item.range.upperBound)
@@ -112,7 +139,7 @@ func violations(_ fs: Framesetter, _ pages: [Page]) -> [String] {
         if expected != 0 { out.append("page \(page.number): its last band ends after column \(expected)") }
     }
     if next != text.count { out.append("the last frame ends at \(next), the text at \(text.count)") }
-    if text[min(covered, text.count)...].contains(where: { $0 != 0x0A }) {
+    if !onlyTerminators(min(covered, text.count), text.count) {
         out.append("bytes \(covered)..<\(text.count) were placed nowhere")
     }
     return out

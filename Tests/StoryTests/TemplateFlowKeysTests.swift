@@ -44,7 +44,7 @@ private let standardHyphenation = HyphenationSpec(
         }
         for t in Template.builtins {
             let file = try String(contentsOf: templatesFolder.appendingPathComponent("\(t.name).json"), encoding: .utf8)
-            #expect(tail(file).count == 28, "\(t.name)")
+            #expect(tail(file).count == 29, "\(t.name)")
             #expect(tail(TemplateLoader.encode(t)) == tail(file), "\(t.name)")
         }
     }
@@ -53,8 +53,8 @@ private let standardHyphenation = HyphenationSpec(
     @Test func schemaOrder() {
         let keys = TemplateSchema.topKeys
         #expect(
-            Array(keys.suffix(16)) == [
-                "footer", "lineBreaking", "hyphenation", "widows", "orphans", "keepWithNext", "baselineGrid", "balance", "headings", "link",
+            Array(keys.suffix(17)) == [
+                "footer", "lineBreaking", "hyphenation", "widows", "orphans", "keepWithNext", "baselineGrid", "balance", "blockImages", "headings", "link",
                 "caption", "wrapMinWidth", "social", "cjkAutoSpacing", "maxImagePixels", "startPage",
             ])
         #expect(
@@ -399,6 +399,7 @@ private let standardHyphenation = HyphenationSpec(
                   "keepWithNext": 2,
                   "baselineGrid": true,
                   "balance": true,
+                  "blockImages": "defer",
                   "headings": {
                 """#))
     }
@@ -413,6 +414,7 @@ private let standardHyphenation = HyphenationSpec(
         t.keepWithNext = 0
         t.baselineGrid = false
         t.balance = false
+        t.blockImages = .inOrder
         t.headings.h1.span = true
         let text = TemplateLoader.encode(t)
         #expect(decoded(text) == t)
@@ -421,7 +423,7 @@ private let standardHyphenation = HyphenationSpec(
                 #""hyphenation": {"enabled": false, "minWord": 50, "leftMin": 1, "rightMin": 10, "capitals": true, "maxConsecutive": 10, "acrossColumns": false}"#
             ))
         #expect(text.contains(#""lineBreaking": "greedy""#) && text.contains(#""baselineGrid": false"#))
-        #expect(text.contains(#""balance": false"#) && text.contains(#""after": 6, "span": "all"}"#))
+        #expect(text.contains(#""balance": false"#) && text.contains(#""blockImages": "inOrder""#) && text.contains(#""after": 6, "span": "all"}"#))
     }
     // Overrides of every flow key survive encode then decode.
     @Test func overriddenRoundTrip() {
