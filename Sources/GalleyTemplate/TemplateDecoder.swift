@@ -270,14 +270,18 @@ struct TemplateDecoder {
             try checkMarginSides(members.map(\.member.key))
             for (path, m) in members {
                 let x = try length(path, m.value, atLeastZero: true)
+                // Inner and outer are kept where a right-hand page has them; the kind of side
+                // given says whether the margins are mirrored (one object gives only one kind).
                 switch m.key {
                 case "top": template.margins.top = x
                 case "bottom": template.margins.bottom = x
-                // Inner and outer are kept where a right-hand page has them.
-                case "right", "outer": template.margins.right = x
-                default: template.margins.left = x
+                case "left", "inner":
+                    template.margins.left = x
+                    template.margins.mirrored = m.key == "inner"
+                default:
+                    template.margins.right = x
+                    template.margins.mirrored = m.key == "outer"
                 }
-                if m.key != "top" && m.key != "bottom" { template.margins.mirrored = m.key == "inner" || m.key == "outer" }
             }
         default:
             throw typeError("margins", "expected a length, or an object with top, right, bottom and left (or inner and outer)", v)
