@@ -5,7 +5,7 @@ import GalleySupport
 /// The font work a build can do before its story exists, done on a second thread while the
 /// markup is read and the story built (the other core is idle then): make the engine that will
 /// probe the story's faces and draw, resolve the template's faces (body, headings, caption,
-/// footer, fallbacks), and load and measure the body face as spans most often ask for it:
+/// footer, header, fallbacks), and load and measure the body face as spans most often ask for it:
 /// regular, bold, italic, bold italic. `Framesetter` takes the engine, whose font map then holds
 /// those fonts, so the font plan's probes of them are cache hits; faces and fonts the template
 /// does not name are resolved then. It shortens the serial start of documents whose reading
@@ -48,7 +48,7 @@ public final class FontWarmup: @unchecked Sendable {
         let probe = FontProbe(engine: engine)
         var faces: [String: (FontPlan.Face, String?)] = [:]
         guard probe.hasFonts else { return (engine, faces) }
-        let names = [t.body.face] + (1...3).map { t.headings[$0].face } + [t.caption.face, t.footer.face] + t.fallbackFaces
+        let names = [t.body.face] + (1...3).map { t.headings[$0].face } + [t.caption.face, t.footer.face, t.header.face] + t.fallbackFaces
         for name in names where faces[name] == nil { faces[name] = probe.resolve(name) }
         // The body face's fonts, described as the font plan measures a style's primary face.
         guard let (face, _) = faces[t.body.face] else { return (engine, faces) }

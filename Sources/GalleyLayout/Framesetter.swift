@@ -77,14 +77,20 @@ public final class Framesetter {
             cjkAutoSpacing: template.cjkAutoSpacing)
     }
 
-    /// The column rectangles of every page, left to right.
-    public var columns: [Rect] {
+    /// The column rectangles of the first page, left to right: those of every page unless the
+    /// margins are mirrored (see `columns(onPage:)`, which takes a folio).
+    public var columns: [Rect] { columns(onPage: template.startPage) }
+
+    /// The column rectangles of page `number` (from 1), left to right. Mirrored margins move
+    /// them from page to page; their width stays, so paragraphs are shaped once for every page.
+    public func columns(onPage number: Int) -> [Rect] {
         let t = template
-        let usable = t.pageWidth - t.margins.left - t.margins.right
+        let m = t.margins.onPage(number)
+        let usable = t.pageWidth - m.left - m.right
         let n = max(1, t.columns)
         let width = (usable - Double(n - 1) * t.gutter) / Double(n)
-        let height = t.pageHeight - t.margins.top - t.margins.bottom
-        return (0..<n).map { Rect(x: t.margins.left + Double($0) * (width + t.gutter), y: t.margins.top, width: width, height: height) }
+        let height = t.pageHeight - m.top - m.bottom
+        return (0..<n).map { Rect(x: m.left + Double($0) * (width + t.gutter), y: m.top, width: width, height: height) }
     }
 
     /// Lays the story out, handing each finished page to `body` in order. `body` returns false
@@ -99,13 +105,13 @@ public final class Framesetter {
     /// shaping threads of a PDF build (see `DrawingPreparation`).
     @discardableResult
     package func layOut(preparing preparation: DrawingPreparation?, _ body: (Page) throws -> Bool) rethrows -> Int {
-        // A footer showing the page count needs it before page 1 is drawn: count first.
-        let total = template.footer.enabled && template.footer.text.contains("{pages}") ? run(pages: 0, preparing: nil) { _ in true } : 0
+        // A footer or header showing the page count needs it before page 1 is drawn: count first.
+        let counts = [template.footer, template.header].contains { $0.enabled && $0.names("pages") }
+        let total = counts ? run(pages: 0, preparing: nil) { _ in true } : 0
         return try run(pages: total, preparing: preparation, body)
     }
 
     private func run(pages total: Int, preparing preparation: DrawingPreparation?, _ body: (Page) throws -> Bool) rethrows -> Int {
-        let columns = self.columns
         let columnWidth = columns[0].width
         let widths = LineWidths(rest: columnWidth)
         let count = story.paragraphs.count
@@ -142,15 +148,18 @@ public final class Framesetter {
             captionHeight: { [engine, template] text, width in
                 engine.captionHeight(text, width: width, style: template.caption)
             })
-        let textArea = Rect(
-            x: columns[0].x, y: columns[0].y, width: columns[columns.count - 1].maxX - columns[0].x, height: columns[0].height)
         var pageNumber = 0
         repeat {
             pageNumber += 1
+            // Left and right pages go by the folio: an odd folio is a right-hand page.
+            let folio = template.startPage + pageNumber - 1
+            let columns = self.columns(onPage: folio)
+            let textArea = Rect(
+                x: columns[0].x, y: columns[0].y, width: columns[columns.count - 1].maxX - columns[0].x, height: columns[0].height)
             flow.startPage(textArea: textArea)
             let start = flow
-            var page = Page(number: pageNumber, width: template.pageWidth, height: template.pageHeight, frames: [], footer: nil)
-            page.folio = template.startPage + pageNumber - 1
+            var page = Page(number: pageNumber, width: template.pageWidth, height: template.pageHeight, frames: [])
+            page.folio = folio
             // A page-wide float met on this page: lay the page out again with it in place
             // (a bounded number of times; after that, floats wait for the next page).
             for attempt in 0...8 {
@@ -170,14 +179,46 @@ public final class Framesetter {
             }
             page.floats = flow.pageFloats.map(\.placed)
             taken = taken.filter { $0.key == flow.paragraph || flow.lookahead[$0.key] != nil }
-            if template.footer.enabled {
-                let text = template.footer.text(page: page.folio, pages: total)
-                page.footer = (text, Point(x: template.pageWidth / 2, y: template.pageHeight - template.margins.bottom / 2))
-            }
+            page.footer = runningLine(template.footer, on: page, pages: total, head: false)
+            page.header = Self.opensStory(page, story) ? nil : runningLine(template.header, on: page, pages: total, head: true)
             if try !body(page) { break }
         } while !flow.finished
         diagnostics.append(contentsOf: flow.diagnostics)
         return pageNumber
+    }
+}
+
+extension Framesetter {
+    /// The footer or (`head`) the running head of `page`, its fields filled in; nil when off.
+    /// It stands in the middle of the bottom margin (the footer's baseline) or of the top one
+    /// (the head's capitals, about 0.7 of its size tall, centred there): centred on the page,
+    /// or on the text when the margins are mirrored (the text moves from page to page), or
+    /// flush with the outer edge of the text.
+    func runningLine(_ spec: RunningLineSpec, on page: Page, pages: Int, head: Bool) -> RunningLine? {
+        guard spec.enabled else { return nil }
+        let (text, alignment) = spec.text(onPage: page.folio)
+        var values = story.fields
+        values["page"] = String(page.folio)
+        values["pages"] = String(pages)
+        let m = template.margins.onPage(page.folio)
+        let width = template.pageWidth
+        let x =
+            switch alignment {
+            case .left: m.left
+            case .right: width - m.right
+            default: m.mirrored ? (m.left + width - m.right) / 2 : width / 2
+            }
+        let y = head ? m.top / 2 + spec.size * 0.35 : template.pageHeight - m.bottom / 2
+        return RunningLine(text: RunningLineSpec.fill(text, values), anchor: Point(x: x, y: y), alignment: alignment)
+    }
+
+    /// A page that opens a story (its first frame spans the columns and holds an `<h1>`), or
+    /// holds nothing but a page-wide image: such a page has no running head, as in a magazine,
+    /// where the title or the picture stands at the head of the page instead.
+    static func opensStory(_ page: Page, _ story: Story) -> Bool {
+        if !page.floats.isEmpty && page.frames.allSatisfy(\.lines.isEmpty) { return true }
+        guard let first = page.frames.first(where: { !$0.isEmpty }), first.spansColumns else { return false }
+        return first.lines.contains { story.paragraphs[$0.paragraphIndex].style.headingLevel == 1 }
     }
 }
 

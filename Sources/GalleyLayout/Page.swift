@@ -97,7 +97,23 @@ public struct Frame: Sendable {
     public var isEmpty: Bool { lines.isEmpty && images.isEmpty }
 }
 
-/// A finished page: frames, and the folio.
+/// A running head or footer as placed on a page, its fields filled in.
+public struct RunningLine: Sendable {
+    public var text: String
+    /// A point of its baseline: its left end when set flush left, its centre when centred, its
+    /// right end when set flush right.
+    public var anchor: Point
+    /// `.left`, `.center` or `.right`.
+    public var alignment: Alignment
+
+    public init(text: String, anchor: Point, alignment: Alignment) {
+        self.text = text
+        self.anchor = anchor
+        self.alignment = alignment
+    }
+}
+
+/// A finished page: frames, the running head and the footer with the folio.
 public struct Page: Sendable {
     /// 1-based page number.
     public var number: Int
@@ -108,8 +124,13 @@ public struct Page: Sendable {
     public var frames: [Frame]
     /// Images placed across the columns (page-wide floats at the top, the foot, or spanning).
     public var floats: [PlacedImage] = []
-    /// The footer line with `{page}` filled in, and where its baseline centre is; nil when off.
-    public var footer: (text: String, center: Point)?
+    /// The footer line, and the running head; nil when off (the running head is also left off
+    /// a page that opens a story and one that holds only a page-wide image).
+    public var footer: RunningLine?
+    public var header: RunningLine?
+
+    /// Page 1 is a right-hand page (recto), and so is every odd page.
+    public var isRightHand: Bool { Template.isRightHand(number) }
 
     /// Story bytes on the page.
     public var visibleRange: Range<Int> {

@@ -34,8 +34,15 @@ public enum PageDump {
             }
             for (_, line) in items.sorted(by: { $0.0 < $1.0 }) { s += line + "\n" }
         }
-        if let footer = page.footer { s += "  footer \"\(footer.text)\" at \(f(footer.center.x)),\(f(footer.center.y))\n" }
+        if let header = page.header { s += "  header " + running(header) }
+        if let footer = page.footer { s += "  footer " + running(footer) }
         return s
+    }
+
+    /// `"text" at x,y`, with the side it is set flush to, if any.
+    static func running(_ line: RunningLine) -> String {
+        let side = line.alignment == .center ? "" : " flush \(line.alignment.rawValue)"
+        return "\"\(line.text)\" at \(f(line.anchor.x)),\(f(line.anchor.y))\(side)\n"
     }
 
     static func f(_ v: Double) -> String {

@@ -56,7 +56,8 @@ public struct Vocabulary: Sendable {
     ///   `b`, `i`, `u`, `s`, `sup`, `sub` are short forms; `a href` makes a link.
     /// * `p`, `h1`–`h3` are paragraphs with paragraph attributes; `vertical` is a block of
     ///   vertical paragraphs.
-    /// * Void: `img`, `br` (a line break inside the paragraph), `columnbreak`, `pagebreak`.
+    /// * Void: `img`, `br` (a line break inside the paragraph), `columnbreak`, `pagebreak`, and
+    ///   `meta`, whose attributes are the story's fields (see `metaFields`), not text.
     public static let standard = Vocabulary([
         TagSpec(name: "font", attributes: Set(characterAttributes)),
         .void("img", "src", "width", "height", "float", "wrap", "margin", "caption", "shape", "inline", "span", "columns", "alt", "class"),
@@ -72,7 +73,11 @@ public struct Vocabulary: Sendable {
         .tag("vertical"),
         .void("columnbreak"),
         .void("pagebreak"),
+        TagSpec(name: "meta", attributes: Set(metaFields), isVoid: true),
     ])
+
+    /// The story fields `<meta>` sets, which running heads and footers show.
+    public static let metaFields = ["title", "section", "issue"]
 
     /// The spec for a tag name (case-insensitive).
     public func spec(_ name: String) -> TagSpec? { byName[name] ?? byName[name.lowercased()] }

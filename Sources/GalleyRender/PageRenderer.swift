@@ -92,7 +92,8 @@ final class PageRenderer {
                 drawDecorations(line, kind: .strikethrough, on: cr)
             }
         }
-        if let footer = page.footer { drawFooter(footer.text, center: footer.center, on: cr) }
+        if let header = page.header { drawRunning(header, framesetter.template.header, on: cr) }
+        if let footer = page.footer { drawRunning(footer, framesetter.template.footer, on: cr) }
         if tagged {
             emitLinks(lines, on: cr)
             cairo_tag_end(cr, "Part")
@@ -590,8 +591,9 @@ final class PageRenderer {
         }
     }
 
-    private func drawFooter(_ text: String, center: Point, on cr: OpaquePointer) {
-        let t = framesetter.template.footer
+    /// Draws a running head or footer in the face, size and colour `t` gives it, its baseline
+    /// through the anchor, to the anchor's right, about it or to its left by its alignment.
+    private func drawRunning(_ line: RunningLine, _ t: RunningLineSpec, on cr: OpaquePointer) {
         let layout = pango_layout_new(framesetter.engine.context)!
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
         let d = pango_font_description_new()!
@@ -599,13 +601,20 @@ final class PageRenderer {
         pango_font_description_set_family(d, t.face)
         pango_font_description_set_size(d, Int32(t.size * Double(PANGO_SCALE)))
         pango_layout_set_font_description(layout, d)
-        pango_layout_set_text(layout, text, -1)
+        pango_layout_set_text(layout, line.text, -1)
         var ink = PangoRectangle()
         var logical = PangoRectangle()
         pango_layout_get_extents(layout, &ink, &logical)
         let baseline = Double(pango_layout_get_baseline(layout)) / Double(PANGO_SCALE)
         setColor(t.color, on: cr)
-        cairo_move_to(cr, center.x - Double(logical.width) / Double(PANGO_SCALE) / 2, center.y - baseline)
+        let width = Double(logical.width) / Double(PANGO_SCALE)
+        let x =
+            switch line.alignment {
+            case .left: line.anchor.x
+            case .right: line.anchor.x - width
+            default: line.anchor.x - width / 2
+            }
+        cairo_move_to(cr, x, line.anchor.y - baseline)
         pango_cairo_show_layout(cr, layout)
     }
 }

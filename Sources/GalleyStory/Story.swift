@@ -306,6 +306,20 @@ public struct Story: Sendable {
     public var sourceMap: SourceMap
     /// For each distinct face, where it was first asked for (for "face not installed" warnings).
     public var faceRequests: [String: SourceLocation]
+    /// The story's fields, given by `<meta>` (`title`, `section`, `issue`), which running heads
+    /// and footers show; the title is the first `<h1>`'s text when no `<meta>` gives one.
+    public var title: String?
+    public var section: String?
+    public var issue: String?
+
+    /// The fields by name, for filling in a running head or footer.
+    public var fields: [String: String] {
+        var out: [String: String] = [:]
+        out["title"] = title
+        out["section"] = section
+        out["issue"] = issue
+        return out
+    }
 
     public init(
         text: String, styles: [TextStyle], runs: [StyleRun], paragraphs: [Paragraph],

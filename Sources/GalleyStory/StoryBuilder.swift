@@ -355,6 +355,8 @@ public struct StoryBuilder {
         /// `<columnbreak>` / `<pagebreak>` waiting for the next paragraph, and where it was.
         var pendingBreak = FlowBreak.none
         var pendingBreakTag: (name: String, location: SourceLocation)?
+        /// The fields `<meta>` tags gave, by attribute name; a later tag's value wins.
+        var meta: [String: String] = [:]
 
         init(builder: StoryBuilder, file: String) {
             self.builder = builder
@@ -618,9 +620,12 @@ public struct StoryBuilder {
             }
             markHeadings()
             applyIndentRule()
-            let story = Story(
+            var story = Story(
                 text: text, styles: styles, runs: runs, paragraphs: paragraphs, images: images,
                 sourceMap: sourceMap, faceRequests: faceRequests)
+            story.title = meta["title"] ?? firstTitle()
+            story.section = meta["section"]
+            story.issue = meta["issue"]
             return (story, diagnostics)
         }
 
@@ -683,6 +688,7 @@ public struct StoryBuilder {
             case "img": image(tag)
             case "br": lineBreak(tag)
             case "columnbreak", "pagebreak": flowBreak(tag, tag.name == "pagebreak" ? .page : .column)
+            case "meta": metaFields(tag)
             default:
                 open(tag)
                 // `<span/>` opens and closes at once; `<font …/>` stays a state change.
@@ -848,6 +854,29 @@ public struct StoryBuilder {
             if closesBlock { blockBoundary(at: loc) }
             closeIsolates(downTo: saved.isolates.count, at: loc)
             scope = saved
+        }
+
+        /// `<meta title section issue>`: the story's fields, for running heads and footers. It adds
+        /// no text, and standing alone on its line (at the top of the file) makes no paragraph.
+        /// Its attributes are known to the parser, which warns of any other.
+        mutating func metaFields(_ tag: MarkupTag) {
+            for a in tag.attributes {
+                // A field is shown on one line: a value written over several lines is joined.
+                meta[a.key] = a.value.split(whereSeparator: \.isNewline).map { $0.trimmed() }.joined(separator: " ").trimmed()
+            }
+            if paragraphIsEmpty { afterBlock = true }
+        }
+
+        /// The text of the first `<h1>`: the title when `<meta>` gives none. Line breaks are
+        /// spaces and isolates are dropped, as the title is shown on one line of its own.
+        func firstTitle() -> String? {
+            guard let h1 = paragraphs.first(where: { $0.style.headingLevel == 1 }) else { return nil }
+            let scalars = text.utf8Slice(h1.range).unicodeScalars.compactMap { u -> Character? in
+                if u == "\u{2028}" { return " " }
+                return (0x2066...0x2069).contains(u.value) ? nil : Character(u)
+            }
+            let title = String(scalars).trimmed()
+            return title.isEmpty ? nil : title
         }
 
         /// `<br>`: a line separator in the paragraph.

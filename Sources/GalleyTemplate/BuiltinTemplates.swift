@@ -38,7 +38,8 @@ enum BuiltinTemplates {
         return t
     }
 
-    /// A4, two columns, DejaVu Serif 10/12, justified; footer 8 pt gray; `withFlowRules`. The default.
+    /// A4, two columns, DejaVu Serif 10/12, justified; footer 8 pt gray, no running head
+    /// (`Template.header`'s default: `{title}` in DejaVu Serif 8 pt gray); `withFlowRules`. The default.
     static let magazine = withFlowRules(
         Template(
             name: "magazine",
@@ -81,7 +82,7 @@ enum BuiltinTemplates {
         return t
     }()
 
-    /// A5, 12 mm margins, one column, DejaVu Serif 9.5/12, footer 7 pt.
+    /// A5, 12 mm margins, one column, DejaVu Serif 9.5/12, footer and header 7 pt.
     static let pocket: Template = {
         var t = magazine
         t.name = "pocket"
@@ -92,12 +93,13 @@ enum BuiltinTemplates {
         t.body.size = 9.5
         t.body.leading = 12
         t.footer.size = 7
+        t.header.size = 7
         return t
     }()
 
     /// The Core Text tutorial's iPad page: 768 × 1024 pt, 20 pt margins, two columns with a
-    /// 20 pt gutter, Helvetica 14/18 justified, no footer; Helvetica bold headings at 28, 21 and 17 pt;
-    /// Helvetica captions.
+    /// 20 pt gutter, Helvetica 14/18 justified, no footer (a Helvetica one when turned on, as is
+    /// the header); Helvetica bold headings at 28, 21 and 17 pt; Helvetica captions.
     static let tablet: Template = {
         var t = magazine
         t.name = "tablet"
@@ -109,6 +111,7 @@ enum BuiltinTemplates {
         t.body = TextSpec(face: "Helvetica", size: 14, leading: 18, color: .black)
         t.footer.enabled = false
         t.footer.face = "Helvetica"
+        t.header.face = "Helvetica"
         let gray = HeadingsSpec.headingGray
         t.headings = HeadingsSpec(
             h1: HeadingSpec(face: "Helvetica", size: 28, weight: 700, color: gray, before: 18, after: 9),

@@ -22,6 +22,10 @@ public enum ParagraphMode: String, Sendable, CaseIterable {
 /// Distances from the four page edges, in points.
 public struct EdgeInsets: Equatable, Sendable {
     public var top, right, bottom, left: Double
+    /// Facing pages (JSON `inner` and `outer`): `left` is the inner margin and `right` the outer
+    /// one, as they are on a right-hand page; left-hand pages swap them, so the wider margin
+    /// stays at the spine (or at the fore-edge) across a spread.
+    public var mirrored = false
 
     public init(top: Double, right: Double, bottom: Double, left: Double) {
         self.top = top
@@ -32,6 +36,24 @@ public struct EdgeInsets: Equatable, Sendable {
 
     /// The same inset on every side.
     public init(all: Double) { self.init(top: all, right: all, bottom: all, left: all) }
+
+    /// Facing-page margins: `inner` at the spine, `outer` at the fore-edge.
+    public init(top: Double, inner: Double, bottom: Double, outer: Double) {
+        self.init(top: top, right: outer, bottom: bottom, left: inner)
+        mirrored = true
+    }
+
+    /// The inner and outer margins of facing pages (the left and right ones otherwise).
+    public var inner: Double { left }
+    public var outer: Double { right }
+
+    /// The margins of page `number` (from 1): mirrored margins are swapped on left-hand pages.
+    public func onPage(_ number: Int) -> EdgeInsets {
+        guard mirrored, !Template.isRightHand(number) else { return self }
+        var m = self
+        (m.left, m.right) = (right, left)
+        return m
+    }
 }
 
 /// Typeface, size, leading and colour of running text. JSON key `body`.
@@ -52,33 +74,81 @@ public struct TextSpec: Equatable, Sendable {
     }
 }
 
-/// The running footer with the folio. JSON key `footer`.
-public struct FooterSpec: Equatable, Sendable {
+/// A running line at the head or the foot of every page: the running head (JSON key `header`)
+/// or the footer with the folio (JSON key `footer`).
+public struct RunningLineSpec: Equatable, Sendable {
     public var enabled: Bool
-    /// The footer line: `{page}` is replaced by the folio, `{pages}` by the page count.
+    /// The line, centred: placeholders (`{page}`, `{pages}`, `{title}`, `{section}`, `{issue}`)
+    /// are filled in for each page.
     public var text: String
+    /// Facing pages: the line of left-hand (even) pages, set flush left, and of right-hand (odd)
+    /// pages, set flush right, each at the outer edge of the text; nil uses `text`, centred.
+    public var left: String?
+    public var right: String?
     public var face: String
     /// Font size in points.
     public var size: Double
     public var color: RGBA
 
-    public init(enabled: Bool, text: String, face: String, size: Double, color: RGBA) {
+    public init(
+        enabled: Bool, text: String, face: String, size: Double, color: RGBA, left: String? = nil, right: String? = nil
+    ) {
         self.enabled = enabled
         self.text = text
         self.face = face
         self.size = size
         self.color = color
+        self.left = left
+        self.right = right
     }
 
-    /// The placeholders `text` may contain.
-    public static let placeholders = ["{page}", "{pages}"]
+    /// The fields a text may name, each written `{field}`.
+    public static let fields = ["page", "pages", "title", "section", "issue"]
+    /// The placeholders a text may contain: the fields in braces.
+    public static let placeholders = fields.map { "{\($0)}" }
+
+    /// What page `number` shows, unfilled, and how it is set: the side's own text flush to the
+    /// outer edge, else `text` centred.
+    public func text(onPage number: Int) -> (text: String, alignment: Alignment) {
+        let rightHand = Template.isRightHand(number)
+        if let own = rightHand ? right : left { return (own, rightHand ? .right : .left) }
+        return (text, .center)
+    }
+
+    /// Whether any of the texts names `field` (`"pages"`): the page count is then counted first.
+    public func names(_ field: String) -> Bool {
+        [text, left, right].contains { $0?.contains("{\(field)}") == true }
+    }
 
     /// `text` with `{page}` and `{pages}` filled in.
     public func text(page: Int, pages: Int) -> String {
-        text.replacing("{pages}", with: String(pages))
-            .replacing("{page}", with: String(page))
+        Self.fill(text, ["page": String(page), "pages": String(pages)])
+    }
+
+    /// `text` with each `{field}` of `values` replaced by its value, in one pass (so a title
+    /// holding `{page}` stays as written); fields without a value become empty, and other
+    /// braces are left alone.
+    public static func fill(_ text: String, _ values: [String: String]) -> String {
+        var out = ""
+        var rest = text[...]
+        while let open = rest.firstIndex(of: "{") {
+            out += rest[..<open]
+            let after = rest[rest.index(after: open)...]
+            if let close = after.firstIndex(of: "}"), fields.contains(String(after[..<close])) {
+                out += values[String(after[..<close])] ?? ""
+                rest = after[after.index(after: close)...]
+            } else {
+                out += "{"
+                rest = after
+            }
+        }
+        return out + rest
     }
 }
+
+/// The running footer (JSON key `footer`) and the running head (JSON key `header`).
+public typealias FooterSpec = RunningLineSpec
+public typealias HeaderSpec = RunningLineSpec
 
 /// Everything about a publication's look that is not in the story: page, grid, body type, footer.
 ///
@@ -119,6 +189,8 @@ public struct Template: Equatable, Sendable {
     public var fallbackFaces: [String]
     /// JSON key `footer`.
     public var footer: FooterSpec
+    /// The running head, off in the built-ins. JSON key `header`.
+    public var header = HeaderSpec(enabled: false, text: "{title}", face: "DejaVu Serif", size: 8, color: RGBA(0.5, 0.5, 0.5))
     /// How lines are broken. JSON key `lineBreaking`.
     public var lineBreaking: LineBreaking = .totalFit
     /// JSON key `hyphenation`.
@@ -201,6 +273,9 @@ public struct Template: Equatable, Sendable {
         let key = name.lowercased()
         return BuiltinTemplates.all.first { $0.name == key }
     }
+
+    /// Page 1 is a right-hand page (recto), and so is every odd page.
+    public static func isRightHand(_ number: Int) -> Bool { number % 2 != 0 }
 
     /// The template used when none is chosen: `magazine`.
     public static let `default`: Template = BuiltinTemplates.magazine

@@ -52,9 +52,12 @@ enum TemplateSchema {
     static let topKeys = [
         "name", "description", "extends", "page", "margins", "columns", "gutter", "body",
         "paragraphSpacing", "firstLineIndent", "firstLineIndentRule", "alignment", "paragraphs", "language", "fallback", "footer",
-        "lineBreaking", "hyphenation", "widows", "orphans", "keepWithNext", "baselineGrid", "balance", "blockImages", "headings", "link",
-        "caption", "wrapMinWidth", "social", "cjkAutoSpacing", "maxImagePixels", "startPage",
+        "header", "lineBreaking", "hyphenation", "widows", "orphans", "keepWithNext", "baselineGrid", "balance", "blockImages",
+        "headings", "link", "caption", "wrapMinWidth", "social", "cjkAutoSpacing", "maxImagePixels", "startPage",
     ]
+
+    /// The keys of the footer and of the header.
+    static let runningLineKeys = ["enabled", "text", "left", "right", "face", "size", "color"]
 
     /// The keys of one heading level (`headings.h1` …).
     static let headingKeys = ["face", "size", "weight", "color", "before", "after", "span"]
@@ -71,9 +74,10 @@ enum TemplateSchema {
     /// Keys whose value is an object, with the keys that object may hold.
     static let objectKeys: [String: [String]] = [
         "page": ["size", "orientation", "width", "height", "color"],
-        "margins": ["top", "right", "bottom", "left"],
+        "margins": ["top", "right", "bottom", "left", "inner", "outer"],
         "body": ["face", "size", "leading", "color"],
-        "footer": ["enabled", "text", "face", "size", "color"],
+        "footer": runningLineKeys,
+        "header": runningLineKeys,
         "hyphenation": ["enabled", "minWord", "leftMin", "rightMin", "capitals", "maxConsecutive", "acrossColumns"],
         "headings": HeadingsSpec.levels,
         "headings.h1": headingKeys,
@@ -198,7 +202,8 @@ struct TemplateDecoder {
                     rawValue: try choice(key, v, what: "paragraph mode", ParagraphMode.allCases.map(\.rawValue)))!
             case "language": template.language = try language(v)
             case "fallback": template.fallbackFaces = try faces(v)
-            case "footer": try footer(v)
+            case "footer": template.footer = try runningLine(key, v, base: template.footer)
+            case "header": template.header = try runningLine(key, v, base: template.header)
             case "lineBreaking":
                 template.lineBreaking = LineBreaking(
                     rawValue: try choice(key, v, what: "line-breaking strategy", LineBreaking.allCases.map(\.rawValue)))!
@@ -265,18 +270,37 @@ struct TemplateDecoder {
         case .number, .string:
             template.margins = EdgeInsets(all: try length("margins", v, atLeastZero: true))
         case .object:
-            for (path, m) in try objectMembers(v, at: "margins") {
+            let members = try objectMembers(v, at: "margins")
+            try checkMarginSides(members.map(\.member.key))
+            for (path, m) in members {
                 let x = try length(path, m.value, atLeastZero: true)
+                // Inner and outer are kept where a right-hand page has them; the kind of side
+                // given says whether the margins are mirrored (one object gives only one kind).
                 switch m.key {
                 case "top": template.margins.top = x
-                case "right": template.margins.right = x
                 case "bottom": template.margins.bottom = x
-                default: template.margins.left = x
+                case "left", "inner":
+                    template.margins.left = x
+                    template.margins.mirrored = m.key == "inner"
+                default:
+                    template.margins.right = x
+                    template.margins.mirrored = m.key == "outer"
                 }
             }
         default:
-            throw typeError("margins", "expected a length, or an object with top, right, bottom and left", v)
+            throw typeError("margins", "expected a length, or an object with top, right, bottom and left (or inner and outer)", v)
         }
+    }
+
+    /// Left and right margins are fixed, inner and outer mirrored: one object cannot say both.
+    private func checkMarginSides(_ keys: [String]) throws(Diagnostic) {
+        guard let fixed = keys.first(where: { $0 == "left" || $0 == "right" }),
+            let mirrored = keys.first(where: { $0 == "inner" || $0 == "outer" })
+        else { return }
+        let later = keys.firstIndex(of: fixed)! > keys.firstIndex(of: mirrored)! ? fixed : mirrored
+        throw given["margins.\(later)"]!.error(
+            "give either 'margins.left' and 'margins.right' or 'margins.inner' and 'margins.outer', not both",
+            key: "margins.\(later)")
     }
 
     private mutating func body(_ v: JSONValue) throws(Diagnostic) {
@@ -290,16 +314,27 @@ struct TemplateDecoder {
         }
     }
 
-    private mutating func footer(_ v: JSONValue) throws(Diagnostic) {
-        for (path, m) in try objectMembers(v, at: "footer") {
+    /// `footer` or `header` (by `key`) on top of `base`.
+    private mutating func runningLine(_ key: String, _ v: JSONValue, base: RunningLineSpec) throws(Diagnostic) -> RunningLineSpec {
+        var spec = base
+        for (path, m) in try objectMembers(v, at: key) {
             switch m.key {
-            case "enabled": template.footer.enabled = try flag(path, m.value)
-            case "text": template.footer.text = try footerText(m.value)
-            case "face": template.footer.face = try line(path, m.value, allowEmpty: false)
-            case "size": template.footer.size = try length(path, m.value, atLeastZero: false)
-            default: template.footer.color = try color(path, m.value)
+            case "enabled": spec.enabled = try flag(path, m.value)
+            case "text": spec.text = try runningText(path, m.value)
+            case "left": spec.left = try sideText(path, m.value)
+            case "right": spec.right = try sideText(path, m.value)
+            case "face": spec.face = try line(path, m.value, allowEmpty: false)
+            case "size": spec.size = try length(path, m.value, atLeastZero: false)
+            default: spec.color = try color(path, m.value)
             }
         }
+        return spec
+    }
+
+    /// A facing-page text; `null` takes it away, so that the side uses `text` again.
+    private func sideText(_ path: String, _ v: JSONValue) throws(Diagnostic) -> String? {
+        if case .null = v.kind { return nil }
+        return try runningText(path, v)
     }
 
     private mutating func hyphenation(_ v: JSONValue) throws(Diagnostic) {
@@ -545,9 +580,9 @@ struct TemplateDecoder {
         }
     }
 
-    /// The footer line; `{word}` placeholders must be `{page}` or `{pages}`.
-    private func footerText(_ v: JSONValue) throws(Diagnostic) -> String {
-        let text = try line("footer.text", v, allowEmpty: true)
+    /// A footer or header text; `{word}` placeholders must name one of `RunningLineSpec.fields`.
+    private func runningText(_ path: String, _ v: JSONValue) throws(Diagnostic) -> String {
+        let text = try line(path, v, allowEmpty: true)
         let scalars = Array(text.unicodeScalars)
         var i = 0
         while i < scalars.count {
@@ -556,14 +591,8 @@ struct TemplateDecoder {
                 while j < scalars.count, scalars[j].properties.isAlphabetic { j += 1 }
                 if j < scalars.count, scalars[j] == "}", j > i + 1 {
                     let placeholder = String(String.UnicodeScalarView(scalars[i...j]))
-                    if !FooterSpec.placeholders.contains(placeholder) {
-                        var message = "unknown placeholder '\(placeholder)'"
-                        if let near = Suggestion.closest(to: placeholder, in: FooterSpec.placeholders) {
-                            message += "; did you mean '\(near)'?"
-                        } else {
-                            message += "; use {page} or {pages}"
-                        }
-                        throw TemplateSpot(origin, v).error(message, key: "footer.text")
+                    if !RunningLineSpec.placeholders.contains(placeholder) {
+                        throw TemplateSpot(origin, v).error(Self.unknownPlaceholder(placeholder), key: path)
                     }
                     i = j
                 }
@@ -571,6 +600,18 @@ struct TemplateDecoder {
             i += 1
         }
         return text
+    }
+
+    /// `unknown placeholder '{x}'`, with the nearest one or the list.
+    static func unknownPlaceholder(_ placeholder: String) -> String {
+        let known = RunningLineSpec.placeholders
+        var message = "unknown placeholder '\(placeholder)'"
+        if let near = Suggestion.closest(to: placeholder, in: known) {
+            message += "; did you mean '\(near)'?"
+        } else {
+            message += "; use " + known.dropLast().joined(separator: ", ") + " or " + known.last!
+        }
+        return message
     }
 
     private var isOverride: Bool {
@@ -602,8 +643,8 @@ struct TemplateDecoder {
         }
         if t.columnWidth < 1 {
             let (s, _) = spot([
-                "columns", "margins.left", "margins.right", "margins", "gutter", "page.width", "page.size",
-                "page.orientation", "page",
+                "columns", "margins.left", "margins.right", "margins.inner", "margins.outer", "margins", "gutter", "page.width",
+                "page.size", "page.orientation", "page",
             ])
             throw s.error("template leaves no room for text: columns would be \(points(t.columnWidth)) pt wide", key: nil)
         }

@@ -26,6 +26,7 @@ import Glibc
 ///   "language": "en",
 ///   "fallback": ["Noto Serif CJK SC", "Noto Color Emoji"],
 ///   "footer": {"enabled": true, "text": "{page}", "face": "DejaVu Serif", "size": 8, "color": "gray"},
+///   "header": {"enabled": false, "text": "{title}", "face": "DejaVu Serif", "size": 8, "color": "gray"},
 ///   "lineBreaking": "total-fit",
 ///   "hyphenation": {"enabled": true, "minWord": 6, "leftMin": 2, "rightMin": 3, "capitals": false, "maxConsecutive": 2, "acrossColumns": true},
 ///   "widows": 2,
@@ -63,10 +64,17 @@ import Glibc
 ///   page before anything else; `"none"` leaves PDF pages transparent (PNG previews are on white).
 /// * Lengths (`margins`, `gutter`, sizes, spacing, page sides) are a number of points or a
 ///   string with a unit: pt, mm, cm, in, pc, px (see `LengthParser`).
-/// * `margins`: one length for all sides, or an object with any of top, right, bottom, left.
+/// * `margins`: one length for all sides, or an object with any of top, right, bottom, left;
+///   or, for facing pages, inner and outer instead of left and right (a right-hand page has the
+///   inner margin on its left, a left-hand page on its right). Left or right makes the margins
+///   fixed again; one object may not give both kinds.
 /// * Colours: anything `ColorParser` reads (`"gray"`, `"#336699"`, `"rgb(0, 0, 0)"`).
 /// * `paragraphs`: `newline` or `blank-line`. `alignment`: justify, left, right or center.
-/// * `footer.text`: `{page}` becomes the folio, `{pages}` the page count.
+/// * `footer` and `header` (the running head, off in the built-ins): `text` is centred; `left`
+///   and `right`, when given, are the texts of left-hand (even) and right-hand (odd) pages, set
+///   flush to the outer edge of the text (`null` takes one away). In each text `{page}` becomes
+///   the folio, `{pages}` the page count, `{title}`, `{section}` and `{issue}` the story's
+///   `<meta>` fields (the title defaults to the first `<h1>`).
 /// * `lineBreaking`: `total-fit` or `greedy`.
 /// * `hyphenation`: an object with any of enabled, minWord, leftMin, rightMin, capitals,
 ///   maxConsecutive, acrossColumns; like `body` and `footer`, keys it omits keep the base's values.
@@ -198,11 +206,20 @@ public enum TemplateLoader {
         } else {
             page = object([("width", len(t.pageWidth)), ("height", len(t.pageHeight)), ("color", paper)])
         }
+        /// The footer or the header; a side without its own text is left out.
+        func runningLine(_ r: RunningLineSpec) -> String {
+            var pairs = [("enabled", bool(r.enabled)), ("text", q(r.text))]
+            if let left = r.left { pairs.append(("left", q(left))) }
+            if let right = r.right { pairs.append(("right", q(right))) }
+            return object(pairs + [("face", q(r.face)), ("size", len(r.size)), ("color", q(ColorParser.format(r.color)))])
+        }
         let m = t.margins
         let margins =
-            m.top == m.right && m.top == m.bottom && m.top == m.left
-            ? len(m.top)
-            : object([("top", len(m.top)), ("right", len(m.right)), ("bottom", len(m.bottom)), ("left", len(m.left))])
+            m.mirrored
+            ? object([("top", len(m.top)), ("bottom", len(m.bottom)), ("inner", len(m.inner)), ("outer", len(m.outer))])
+            : m.top == m.right && m.top == m.bottom && m.top == m.left
+                ? len(m.top)
+                : object([("top", len(m.top)), ("right", len(m.right)), ("bottom", len(m.bottom)), ("left", len(m.left))])
         let members: [(String, String)] = [
             ("name", q(t.name)),
             ("description", q(t.summary)),
@@ -224,14 +241,8 @@ public enum TemplateLoader {
             ("paragraphs", q(t.paragraphMode.rawValue)),
             ("language", q(t.language)),
             ("fallback", "[" + t.fallbackFaces.map(q).joined(separator: ", ") + "]"),
-            (
-                "footer",
-                object([
-                    ("enabled", bool(t.footer.enabled)), ("text", q(t.footer.text)),
-                    ("face", q(t.footer.face)), ("size", len(t.footer.size)),
-                    ("color", q(ColorParser.format(t.footer.color))),
-                ])
-            ),
+            ("footer", runningLine(t.footer)),
+            ("header", runningLine(t.header)),
             ("lineBreaking", q(t.lineBreaking.rawValue)),
             (
                 "hyphenation",

@@ -215,7 +215,8 @@ let templateNames = ["magazine", "letter", "tabloid", "pocket", "tablet"]
         let ps = pages(of: fs)
         #expect(ps.map { $0.footer?.text } == ps.map { String($0.number) })
         let t = Template.default
-        #expect(ps[0].footer?.center == Point(x: t.pageWidth / 2, y: t.pageHeight - t.margins.bottom / 2))
+        #expect(ps[0].footer?.anchor == Point(x: t.pageWidth / 2, y: t.pageHeight - t.margins.bottom / 2))
+        #expect(ps[0].footer?.alignment == .center && ps.allSatisfy { $0.header == nil })
     }
 
     // {pages} in the footer becomes the page count (FooterSpec's documented placeholder).

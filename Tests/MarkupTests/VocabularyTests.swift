@@ -8,7 +8,7 @@ import Testing
         #expect(
             v.tagNames == [
                 "font", "img", "span", "b", "i", "u", "s", "sup", "sub", "a", "social", "br", "p", "h1", "h2", "h3",
-                "vertical", "columnbreak", "pagebreak",
+                "vertical", "columnbreak", "pagebreak", "meta",
             ])
         let font = try #require(v.spec("font"))
         #expect(font.attributes.isSuperset(of: ["color", "face", "size", "strokecolor", "strokewidth"]))
@@ -45,10 +45,11 @@ import Testing
         }
     }
 
-    /// br, columnbreak and pagebreak are void, like img; the containers are not.
+    /// br, columnbreak, pagebreak and meta are void, like img; the containers are not.
     @Test func voidTags() {
         let v = Vocabulary.standard
-        #expect(v.tagNames.filter { v.spec($0)!.isVoid } == ["img", "br", "columnbreak", "pagebreak"])
+        #expect(v.tagNames.filter { v.spec($0)!.isVoid } == ["img", "br", "columnbreak", "pagebreak", "meta"])
+        #expect(v.spec("meta")?.attributes == ["title", "section", "issue"])
     }
 
     /// An end tag of a void tag is a warning; a misspelt short tag gets a suggestion.

@@ -35,7 +35,7 @@ private let standardHyphenation = HyphenationSpec(
         #expect(t.widows == d.widows && t.orphans == d.orphans && t.keepWithNext == d.keepWithNext && t.baselineGrid == d.baselineGrid)
         #expect(HyphenationSpec() == standardHyphenation)
     }
-    // Every templates/*.json file writes footer and the flow keys exactly as encode does. (Lengths
+    // Every templates/*.json file writes footer, header and the flow keys exactly as encode does. (Lengths
     // before them may differ: the files keep units such as "0.25in" where encode writes 18.)
     @Test func filesEndAsEncoded() throws {
         func tail(_ text: String) -> [Substring] {
@@ -44,18 +44,18 @@ private let standardHyphenation = HyphenationSpec(
         }
         for t in Template.builtins {
             let file = try String(contentsOf: templatesFolder.appendingPathComponent("\(t.name).json"), encoding: .utf8)
-            #expect(tail(file).count == 29, "\(t.name)")
+            #expect(tail(file).count == 30, "\(t.name)")
             #expect(tail(TemplateLoader.encode(t)) == tail(file), "\(t.name)")
         }
     }
-    // The flow keys come after footer, in this order (then balance, headings, link, caption, wrapMinWidth,
-    // social, cjkAutoSpacing, maxImagePixels and startPage).
+    // The flow keys come after footer and header, in this order (then balance, blockImages,
+    // headings, link, caption, wrapMinWidth, social, cjkAutoSpacing, maxImagePixels and startPage).
     @Test func schemaOrder() {
         let keys = TemplateSchema.topKeys
         #expect(
-            Array(keys.suffix(17)) == [
-                "footer", "lineBreaking", "hyphenation", "widows", "orphans", "keepWithNext", "baselineGrid", "balance", "blockImages", "headings", "link",
-                "caption", "wrapMinWidth", "social", "cjkAutoSpacing", "maxImagePixels", "startPage",
+            Array(keys.suffix(18)) == [
+                "footer", "header", "lineBreaking", "hyphenation", "widows", "orphans", "keepWithNext", "baselineGrid", "balance",
+                "blockImages", "headings", "link", "caption", "wrapMinWidth", "social", "cjkAutoSpacing", "maxImagePixels", "startPage",
             ])
         #expect(
             TemplateSchema.objectKeys["hyphenation"] == [

@@ -343,7 +343,8 @@ private let a4 = (width: 210 * mm, height: 297 * mm)
     @Test func marginsArray() {
         #expect(
             located(#"{"margins": [1]}"#)
-                == "1:13 key 'margins': expected a length, or an object with top, right, bottom and left, got an array")
+                == "1:13 key 'margins': expected a length, or an object with top, right, bottom and left (or inner and outer), got an array"
+        )
     }
     // The gutter must not be negative.
     @Test func gutterNegative() { #expect(located(#"{"gutter": -3}"#) == "1:12 key 'gutter': expected a length of 0 or more, got -3") }
@@ -428,10 +429,11 @@ private let a4 = (width: 210 * mm, height: 297 * mm)
     @Test func placeholderTypo() {
         #expect(located(#"{"footer": {"text": "{pag}"}}"#) == "1:21 key 'footer.text': unknown placeholder '{pag}'; did you mean '{page}'?")
     }
-    // An unknown placeholder lists the two.
+    // An unknown placeholder lists the five.
     @Test func placeholderUnknown() {
         #expect(
-            located(#"{"footer": {"text": "{title}"}}"#) == "1:21 key 'footer.text': unknown placeholder '{title}'; use {page} or {pages}")
+            located(#"{"footer": {"text": "{author}"}}"#)
+                == "1:21 key 'footer.text': unknown placeholder '{author}'; use {page}, {pages}, {title}, {section} or {issue}")
     }
     // body must be an object.
     @Test func bodyNotObject() {
@@ -440,7 +442,8 @@ private let a4 = (width: 210 * mm, height: 297 * mm)
     // footer must be an object.
     @Test func footerNotObject() {
         #expect(
-            located(#"{"footer": false}"#) == "1:12 key 'footer': expected an object with enabled, text, face, size and color, got false")
+            located(#"{"footer": false}"#)
+                == "1:12 key 'footer': expected an object with enabled, text, left, right, face, size and color, got false")
     }
     // A face must not be empty.
     @Test func emptyFace() {
@@ -839,7 +842,7 @@ private let a4 = (width: 210 * mm, height: 297 * mm)
         let text = TemplateLoader.encode(.default)
         guard case .object(let members) = try JSONReader.parse(text).get().kind else { Issue.record("shape"); return }
         #expect(members.map(\.key) == TemplateSchema.topKeys.filter { $0 != "extends" })
-        #expect(text.hasSuffix("}\n") && text.split(separator: "\n").count == 43)
+        #expect(text.hasSuffix("}\n") && text.split(separator: "\n").count == 44)
     }
     // Encoding magazine gives exactly the checked-in file.
     @Test func magazineFile() throws {
