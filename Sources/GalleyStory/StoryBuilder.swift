@@ -703,6 +703,7 @@ public struct StoryBuilder {
             stack.push(name, location: tag.location, saving: scope)
             switch tag.name {
             case "font", "span":
+                if tag.name == "span" { applyClasses(tag, paragraph: false) }
                 applyCharacterAttributes(tag)
                 // An emoticon from the social scanner: emoji text standing for a `[code]`.
                 if tag.attribute("class")?.value == "emoticon" { scope.synthetic = true }
@@ -719,6 +720,7 @@ public struct StoryBuilder {
             case "p":
                 scope.newlinesAreSpaces = true
                 scope.explicitParagraph = true
+                applyClasses(tag, paragraph: true)
                 applyParagraphAttributes(tag)
             case "h1", "h2", "h3": heading(tag, level: Int(tag.name.dropFirst())!)
             case "vertical": scope.paragraph.vertical = true
@@ -744,7 +746,34 @@ public struct StoryBuilder {
             scope.naturalAlignment = false
             scope.newlinesAreSpaces = true
             scope.explicitParagraph = true
+            applyClasses(tag, paragraph: true)
             applyParagraphAttributes(tag)
+        }
+
+        /// `class="deck"` (or several names): the template's named styles, in order, before the
+        /// tag's own attributes, as if the tag gave their attributes itself. A `<span>` takes a
+        /// style's character attributes only. Values are checked as the tag's would be, and
+        /// reported at the class. An unknown name is a warning: the text is set without it.
+        mutating func applyClasses(_ tag: MarkupTag, paragraph: Bool) {
+            guard let c = tag.attribute("class") else { return }
+            let template = builder.template
+            for name in c.value.split(whereSeparator: \.isWhitespace).map(String.init) {
+                guard let attributes = template.resolvedStyle(name) else {
+                    // The social scanner's emoticons are spans of this class.
+                    if name == "emoticon" && tag.name == "span" { continue }
+                    var message = "unknown class '\(name)'"
+                    if let near = Suggestion.closest(to: name, in: template.styles.map(\.name)) { message += "; did you mean '\(near)'?" }
+                    diagnostics.append(.warning(message, file: file, at: c.valueLocation, length: max(1, c.value.unicodeScalars.count)))
+                    continue
+                }
+                let styled = MarkupTag(
+                    name: tag.name,
+                    attributes: attributes.map {
+                        MarkupAttribute(name: $0.name, value: $0.value, nameLocation: c.nameLocation, valueLocation: c.valueLocation)
+                    }, location: tag.location, selfClosing: false)
+                applyCharacterAttributes(styled)
+                if paragraph { applyParagraphAttributes(styled) }
+            }
         }
 
         /// `<a href>`: the link and the template's link style. A link inside a link, or one

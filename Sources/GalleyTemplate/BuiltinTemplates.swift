@@ -30,6 +30,7 @@ enum BuiltinTemplates {
         t.keepWithNext = 2
         t.baselineGrid = true
         t.headings = HeadingsSpec()
+        t.styles = Template.builtinStyles
         t.link = LinkSpec()
         t.caption = CaptionSpec()
         t.wrapMinWidth = 30

@@ -213,6 +213,8 @@ public struct Template: Equatable, Sendable {
     public var blockImages = BlockImagePolicy.deferred
     /// How `<h1>`, `<h2>` and `<h3>` are set. JSON key `headings`.
     public var headings = HeadingsSpec()
+    /// Named paragraph and character styles, applied with `class="name"`. JSON key `styles`.
+    public var styles: [NamedStyle] = []
     /// What `<a href>` adds to the text's style. JSON key `link`.
     public var link = LinkSpec()
     /// Captions under images. JSON key `caption`.

@@ -53,7 +53,7 @@ enum TemplateSchema {
         "name", "description", "extends", "page", "margins", "columns", "gutter", "body",
         "paragraphSpacing", "firstLineIndent", "firstLineIndentRule", "alignment", "paragraphs", "language", "fallback", "footer",
         "header", "lineBreaking", "hyphenation", "widows", "orphans", "keepWithNext", "baselineGrid", "balance", "blockImages",
-        "headings", "link", "caption", "wrapMinWidth", "social", "cjkAutoSpacing", "maxImagePixels", "startPage",
+        "headings", "styles", "link", "caption", "wrapMinWidth", "social", "cjkAutoSpacing", "maxImagePixels", "startPage",
     ]
 
     /// The keys of the footer and of the header.
@@ -217,6 +217,7 @@ struct TemplateDecoder {
                 template.blockImages = BlockImagePolicy(
                     rawValue: try choice(key, v, what: "block image policy", BlockImagePolicy.allCases.map(\.rawValue)))!
             case "headings": try headings(v)
+            case "styles": try styles(v)
             case "link": try link(v)
             case "caption": try caption(v)
             case "wrapMinWidth": template.wrapMinWidth = try length(key, v, atLeastZero: false)
@@ -367,6 +368,69 @@ struct TemplateDecoder {
                 }
             }
             template.headings[level] = spec
+        }
+    }
+
+    /// `styles`: an object of named styles, each an object of attributes (any case) with string,
+    /// number or boolean values, and `basedOn`. A style given again is merged into the base's.
+    /// Every `basedOn` of this layer must name a style, and no chain may return to its start.
+    private mutating func styles(_ v: JSONValue) throws(Diagnostic) {
+        guard case .object(let given) = v.kind else { throw typeError("styles", "expected an object of named styles", v) }
+        var bases: [(name: String, value: JSONValue)] = []
+        var seen: Set<String> = []
+        for m in given {
+            let path = "styles.\(m.key)"
+            if !seen.insert(m.key).inserted { throw TemplateSpot(origin, key: m).error("duplicate key '\(path)'", key: nil) }
+            if m.key.isEmpty || m.key.contains(where: { $0.isWhitespace || $0 == "." }) {
+                throw TemplateSpot(origin, key: m).error("a style's name is one word without dots, got '\(m.key)'", key: nil)
+            }
+            guard case .object(let members) = m.value.kind else { throw typeError(path, "expected an object of attributes", m.value) }
+            var style = template.style(named: m.key) ?? NamedStyle(name: m.key)
+            for a in members {
+                guard let key = NamedStyle.keys.first(where: { $0.lowercased() == a.key.lowercased() }) else {
+                    throw TemplateSpot(origin, key: a).error(
+                        TemplateSchema.unknownKey(a.key, prefix: path, candidates: NamedStyle.keys), key: nil)
+                }
+                if key == "basedOn" {
+                    style.basedOn = try line("\(path).basedOn", a.value, allowEmpty: false)
+                    bases.append((m.key, a.value))
+                    continue
+                }
+                style.set(key, try styleValue("\(path).\(a.key)", a.value))
+            }
+            record(path, m.value)
+            template.setStyle(style)
+        }
+        for (name, value) in bases { try checkBase(of: name, value) }
+    }
+
+    /// A style attribute's value as a tag would give it: a string, a number as written, or a
+    /// boolean as 1 or 0 (`hyphenate`).
+    private func styleValue(_ path: String, _ v: JSONValue) throws(Diagnostic) -> String {
+        switch v.kind {
+        case .string(let s): return s
+        case .number(_, let text): return text
+        case .bool(let b): return b ? "1" : "0"
+        default: throw typeError(path, "expected a string, a number or true or false", v)
+        }
+    }
+
+    /// Style `name`'s `basedOn` names a style, and its chain does not come back to it.
+    private func checkBase(of name: String, _ value: JSONValue) throws(Diagnostic) {
+        let path = "styles.\(name).basedOn"
+        var chain = [name]
+        var next = template.style(named: name)?.basedOn
+        while let base = next {
+            guard let style = template.style(named: base) else {
+                var message = "unknown style '\(base)'"
+                if let near = Suggestion.closest(to: base, in: template.styles.map(\.name)) { message += "; did you mean '\(near)'?" }
+                throw TemplateSpot(origin, value).error(message, key: path)
+            }
+            chain.append(base)
+            if base == name || chain.count > template.styles.count + 1 {
+                throw TemplateSpot(origin, value).error("basedOn makes a cycle: " + chain.joined(separator: " → "), key: path)
+            }
+            next = style.basedOn
         }
     }
 

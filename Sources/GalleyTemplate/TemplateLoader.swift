@@ -183,6 +183,17 @@ public enum TemplateLoader {
     /// Pretty JSON in the same schema, stable key order, complete (no `extends`), ending in a
     /// newline. Lengths are written in the shortest exact form (`"15mm"`, `43.2`), colours by
     /// name where one fits; `decode` of the result gives back an equal template.
+    /// The `styles` object, a style a line, its attributes in order.
+    static func styles(_ styles: [NamedStyle]) -> String {
+        guard !styles.isEmpty else { return "{}" }
+        let q = JSONWriter.quote
+        let lines = styles.map { s in
+            let pairs = (s.basedOn.map { [("basedOn", $0)] } ?? []) + s.attributes.map { ($0.name, $0.value) }
+            return "    \(q(s.name)): {" + pairs.map { "\(q($0.0)): \(q($0.1))" }.joined(separator: ", ") + "}"
+        }
+        return "{\n" + lines.joined(separator: ",\n") + "\n  }"
+    }
+
     public static func encode(_ t: Template) -> String {
         func q(_ s: String) -> String { JSONWriter.quote(s) }
         func len(_ v: Double) -> String {
@@ -272,6 +283,7 @@ public enum TemplateLoader {
                             ])
                     }.joined(separator: ",\n") + "\n  }"
             ),
+            ("styles", styles(t.styles)),
             (
                 "link",
                 object([
@@ -399,7 +411,14 @@ public enum TemplateLoader {
         if parts[0] == "extends" {
             throw fail("'extends' cannot be overridden; choose the template to start from instead")
         }
-        for i in parts.indices.dropFirst() {
+        if parts[0] == "styles" {
+            // `styles.NAME.KEY`: the names are the template's own, the keys a style's.
+            guard parts.count == 3, !parts[1].isEmpty else { throw fail("expected styles.NAME.KEY, as in styles.deck.size=14") }
+            guard NamedStyle.keys.contains(where: { $0.lowercased() == parts[2].lowercased() }) else {
+                throw fail(TemplateSchema.unknownKey(parts[2], prefix: "styles.\(parts[1])", candidates: NamedStyle.keys))
+            }
+        }
+        for i in parts.indices.dropFirst() where parts[0] != "styles" {
             let parent = parts[..<i].joined(separator: ".")
             guard let sub = TemplateSchema.objectKeys[parent] else {
                 var message = "unknown key '\(key)'"

@@ -44,18 +44,18 @@ private let standardHyphenation = HyphenationSpec(
         }
         for t in Template.builtins {
             let file = try String(contentsOf: templatesFolder.appendingPathComponent("\(t.name).json"), encoding: .utf8)
-            #expect(tail(file).count == 30, "\(t.name)")
+            #expect(tail(file).count == 38, "\(t.name)")
             #expect(tail(TemplateLoader.encode(t)) == tail(file), "\(t.name)")
         }
     }
     // The flow keys come after footer and header, in this order (then balance, blockImages,
-    // headings, link, caption, wrapMinWidth, social, cjkAutoSpacing, maxImagePixels and startPage).
+    // headings, styles, link, caption, wrapMinWidth, social, cjkAutoSpacing, maxImagePixels and startPage).
     @Test func schemaOrder() {
         let keys = TemplateSchema.topKeys
         #expect(
-            Array(keys.suffix(18)) == [
+            Array(keys.suffix(19)) == [
                 "footer", "header", "lineBreaking", "hyphenation", "widows", "orphans", "keepWithNext", "baselineGrid", "balance",
-                "blockImages", "headings", "link", "caption", "wrapMinWidth", "social", "cjkAutoSpacing", "maxImagePixels", "startPage",
+                "blockImages", "headings", "styles", "link", "caption", "wrapMinWidth", "social", "cjkAutoSpacing", "maxImagePixels", "startPage",
             ])
         #expect(
             TemplateSchema.objectKeys["hyphenation"] == [
