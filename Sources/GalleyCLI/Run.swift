@@ -169,7 +169,7 @@ struct Run {
         var report = InspectReport(document: doc)
         doc.framesetter.layOut { page in
             report.add(page)
-            report.statistics.add(page, story: doc.story)
+            report.statistics.add(page, story: doc.story, leading: doc.template.body.leading)
             if o.lines { report.pageDumps.append(PageDump.dump(page, story: doc.story)) }
             return true
         }

@@ -25,6 +25,8 @@ public struct LayoutStatistics: Sendable, Codable {
     public var headingsAtFoot = 0
     public var overfullLines = 0
     public var pages = 0
+    /// Columns left more than three lines short, with their causes (when a leading is given).
+    public var shortColumns: [ShortColumn] = []
 
     private var hyphenRun = 0
 
@@ -32,7 +34,7 @@ public struct LayoutStatistics: Sendable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case justifiedLines, looseLines, veryLooseLines, tightLines, lines, hyphenatedLines, longestHyphenRun
-        case widows, orphans, headingsAtFoot, overfullLines, pages
+        case widows, orphans, headingsAtFoot, overfullLines, pages, shortColumns
     }
 
     public var loose: Double { share(looseLines) }
@@ -48,9 +50,10 @@ public struct LayoutStatistics: Sendable, Codable {
 
     private func share(_ n: Int) -> Double { justifiedLines == 0 ? 0 : Double(n) / Double(justifiedLines) }
 
-    /// Adds a page's lines.
-    public mutating func add(_ page: Page, story: Story) {
+    /// Adds a page's lines; with the body `leading`, its short columns too.
+    public mutating func add(_ page: Page, story: Story, leading: Double? = nil) {
         pages += 1
+        if let leading { shortColumns += Self.shortColumns(page, story: story, leading: leading) }
         for frame in page.frames {
             for (k, placed) in frame.lines.enumerated() {
                 lines += 1
@@ -112,8 +115,9 @@ public struct LayoutStatistics: Sendable, Codable {
         return """
             justified lines \(justifiedLines): loose \(pct(loose)), very loose \(pct(veryLoose)), tight \(pct(tight)), widest space p95 \(format2(widestP95))× natural
             hyphenated lines \(pct(hyphenated)), longest run \(longestHyphenRun); widows \(widows), orphans \(orphans), headings at a column foot \(headingsAtFoot), overfull lines \(overfullLines)
+            short columns (more than 3 lines): \(shortColumns.isEmpty ? "none" : String(shortColumns.count))
 
-            """
+            """ + shortColumns.map { "  page \($0.page) column \($0.column): \($0.lines) lines short: \($0.cause)\n" }.joined()
     }
 }
 

@@ -13,6 +13,7 @@ Python 3 standard library only. See Tests/Bench/README.md for what each figure m
 import argparse
 import json
 import os
+import re
 import shutil
 import signal
 import statistics
@@ -38,7 +39,7 @@ CORPUS_NAMES = ["en-small", "en-large", "en-xl", "cjk-small"]
 COMMON_SUFFIXES = [".txt", ".plain.txt", ".galley.txt", ".pango", ".typ", ".html"]
 EN_SUFFIXES = [".lua.tex", ".pdf.tex", ".ms"]
 
-MEASUREMENTS = ["en-large", "en-xl", "preview", "one-page", "en-small", "cjk-small", "attributes", "floats", "social-line",
+MEASUREMENTS = ["en-large", "en-xl", "preview", "one-page", "en-small", "cjk-small", "attributes", "floats", "spans", "social-line",
                 "font-tags", "spacing"]
 NEEDS_PEER = {"en-large", "en-small", "cjk-small"}
 
@@ -140,6 +141,7 @@ def ensure_one_page():
 
 ATTRIBUTES = os.path.join(ROOT, ".build", "bench", "en-large-attributes.galley.txt")
 FLOATS = os.path.join(ROOT, ".build", "bench", "en-large-floats.galley.txt")
+SPANS = os.path.join(ROOT, ".build", "bench", "en-large-h1.galley.txt")
 FLOAT_IMAGE = os.path.join(ROOT, "samples", "images", "chart.png")
 # One paragraph of Weibo-style posts, and the same four times longer (issue 5: a huge number of
 # codes on one line must cost no more than linear time).
@@ -208,6 +210,10 @@ def ensure_variants():
                 side = "left" if body % 10 == 0 else "right"
                 out.append(f'<img src="{FLOAT_IMAGE}" float="{side}" width="35%" margin="6">')
     write_if_changed(FLOATS, "\n".join(out) + "\n")
+    # Every chapter heading an <h1> (built with headings.h1.span=all: across the columns, the
+    # columns above it balanced).
+    heading = re.compile(r'^<font face="DejaVu Serif Bold" size="12">(.*)</font>$')
+    write_if_changed(SPANS, "\n".join(heading.sub(r"<h1>\1</h1>", line) for line in lines) + "\n")
     codes = ["[微笑]", "[哈哈]", "[心]", "[赞]", "[doge]", "[泪]"]
 
     def posts(n):
@@ -524,6 +530,16 @@ class Bench:
                                                     os.path.join(OUT, "galley-attributes.pdf"), "-q"]))
         plain = self.without_hooks(self.build("en-large"))
         self.ratio("attributes-no-hooks", mix, plain, "en-large with 2–3 attributes ÷ plain, hooks off", "reported", None)
+
+    def m_spans(self):
+        ensure_variants()
+        log("en-large with every chapter heading across the columns (galley, interleaved with the plain en-large):")
+        v = Cmd("spans", [self.galley, "build", SPANS, "--set", "headings.h1.span=all", "-o",
+                          os.path.join(OUT, "galley-spans.pdf"), "-q"])
+        plain = self.build("en-large")
+        plain.key = "en-large"
+        self.ratio("spans", v, plain, "en-large, every chapter an <h1> across the columns, balanced ÷ plain en-large build",
+                   "≤ 1.2× (issue 16)", 1.2)
 
     def m_floats(self):
         self.variant("floats", FLOATS, "en-large with a float every 5 paragraphs", 1.3, "≤ 1.3× (issue 4)")

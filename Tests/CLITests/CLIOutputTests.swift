@@ -267,3 +267,17 @@ private func inspectJSON(_ args: [String], stdin: [UInt8] = []) -> [String: Any]
         #expect(r.status == 0 && r.stderr == "<stdin>: 1 page, 0 errors, 0 warnings\n")
     }
 }
+
+@Suite struct ShortColumnReportTests {
+    // inspect --stats lists each column left more than three lines short, with its cause.
+    @Test func listed() {
+        let body = (1...4).map { "Paragraph \($0) has words." }.joined(separator: "\n")
+        let text = body + "\n<h2>A heading here</h2>\n" + String(repeating: "Words after the heading run on. ", count: 12)
+        let tiny = ["page.width=300", "margins=20", "gutter=10", "page.height=184", "footer.enabled=false", "balance=false"]
+        let r = run(["inspect", "-", "--stats"] + tiny.flatMap { ["--set", $0] }, stdin: Array(text.utf8))
+        #expect(r.status == 0)
+        #expect(r.output.contains("short columns (more than 3 lines): 3\n  page 1 column 1: 5 lines short: a heading kept with the lines after it\n"))
+        let json = run(["inspect", "-", "--stats", "--json"] + tiny.flatMap { ["--set", $0] }, stdin: Array(text.utf8))
+        #expect(json.output.contains("\"cause\" : \"a heading kept with the lines after it\""))
+    }
+}

@@ -192,3 +192,29 @@ private func lastBandFeet(_ page: Page) -> [Double] {
         #expect(ps[0].frames[1].images.first?.rect.y == ps[0].frames[1].rect.y)
     }
 }
+
+@Suite struct ShortColumnTests {
+    // On a tiny page, a heading that cannot keep its lines below it moves to the next column and
+    // leaves this one short: the report names the column, how short, and why.
+    @Test func headingKeptWithItsLines() {
+        var t = tinyPage(lines: 12)
+        t.balance = false
+        let body = (1...4).map { "Paragraph \($0) has words." }.joined(separator: "\n")
+        let text = body + "\n<h2>A heading here</h2>\n" + String(repeating: "Words after the heading run on. ", count: 12)
+        let fs = framesetter(text, template: t)
+        let ps = expectInvariants(fs, "short")
+        let short = ps.flatMap { LayoutStatistics.shortColumns($0, story: fs.story, leading: t.body.leading) }
+        let first = short.first { $0.page == 1 && $0.column == 1 }
+        #expect(first?.cause == "a heading kept with the lines after it", "\(short)")
+        #expect((first?.lines ?? 0) > 3)
+    }
+
+    // A column ended by <columnbreak>, and the story's last column, are reported with those causes.
+    @Test func breakAndEnd() {
+        var t = tinyPage(lines: 12)
+        t.balance = false
+        let fs = framesetter("One line.\n<columnbreak>\nAnother line.", template: t)
+        let short = pages(of: fs).flatMap { LayoutStatistics.shortColumns($0, story: fs.story, leading: t.body.leading) }
+        #expect(short.map(\.cause) == ["a column or page break", "the end of the story"])
+    }
+}
