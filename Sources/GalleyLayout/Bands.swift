@@ -115,6 +115,7 @@ extension Framesetter {
             }
             if !pageEmpty && top + minimum > textArea.maxY + 0.001 { break }
             let rects = columns.map { Rect(x: $0.x, y: top, width: $0.width, height: textArea.maxY - top) }
+            flow.bandTop = top
             let start = flow
             var (band, stop) = fillColumns(rects, of: &flow, fresh: pageEmpty, layout: layout)
             if stop == .relayout { return (frames + band, true) }

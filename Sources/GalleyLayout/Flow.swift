@@ -45,6 +45,8 @@ struct Flow {
     var deferredPage: [Int] = []
     /// The text area of a page (all columns).
     var textArea = Rect(x: 0, y: 0, width: 0, height: 0)
+    /// Where the band of columns being filled starts (below what spans the columns above it).
+    var bandTop = 0.0
 
     init(story: Story, template: Template, file: String) {
         self.story = story
@@ -127,6 +129,7 @@ struct Flow {
     /// Starts a page: page-wide floats waiting from the last page go to its top.
     mutating func startPage(textArea: Rect) {
         self.textArea = textArea
+        bandTop = textArea.y
         pageFloats = []
         let waiting = deferredPage
         deferredPage = []
@@ -143,7 +146,10 @@ struct Flow {
         let size = figures.size(image, maxWidth: area.width, maxHeight: area.height * 0.9)
         let total = size.h + size.caption
         let used = pageFloats.map { $0.exclusion.rect.height + $0.exclusion.margin }.reduce(0, +)
-        let atTop = pageFloats.filter { $0.placed.rect.y < area.midY }.map { $0.exclusion.rect.maxY + $0.exclusion.margin }.max() ?? area.y
+        // Not above the band being filled: what is set across the page above it (a headline)
+        // stays at the head of the page.
+        let floatsAbove = pageFloats.filter { $0.placed.rect.y < area.midY }.map { $0.exclusion.rect.maxY + $0.exclusion.margin }
+        let atTop = max(floatsAbove.max() ?? area.y, forceTop ? area.y : bandTop)
         let below = pageFloats.filter { $0.exclusion.rect.maxY >= area.maxY - 0.01 || $0.placed.rect.y > area.midY }
         let atFoot = (below.map { $0.exclusion.rect.y - $0.exclusion.margin }.min() ?? area.maxY) - total
         let candidates: [Double]

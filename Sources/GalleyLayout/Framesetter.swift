@@ -212,13 +212,14 @@ extension Framesetter {
         return RunningLine(text: RunningLineSpec.fill(text, values), anchor: Point(x: x, y: y), alignment: alignment)
     }
 
-    /// A page that opens a story (its first frame spans the columns and holds an `<h1>`), or
-    /// holds nothing but a page-wide image: such a page has no running head, as in a magazine,
-    /// where the title or the picture stands at the head of the page instead.
+    /// A page that opens a story (it begins with elements across the columns, a kicker or a
+    /// deck among them, one of which holds an `<h1>`), or holds nothing but a page-wide image:
+    /// such a page has no running head, as in a magazine, where the title or the picture stands
+    /// at the head of the page instead.
     static func opensStory(_ page: Page, _ story: Story) -> Bool {
         if !page.floats.isEmpty && page.frames.allSatisfy(\.lines.isEmpty) { return true }
-        guard let first = page.frames.first(where: { !$0.isEmpty }), first.spansColumns else { return false }
-        return first.lines.contains { story.paragraphs[$0.paragraphIndex].style.headingLevel == 1 }
+        let head = page.frames.drop { $0.isEmpty }.prefix { $0.spansColumns }
+        return head.contains { f in f.lines.contains { story.paragraphs[$0.paragraphIndex].style.headingLevel == 1 } }
     }
 }
 

@@ -218,3 +218,26 @@ private func lastBandFeet(_ page: Page) -> [Double] {
         #expect(short.map(\.cause) == ["a column or page break", "the end of the story"])
     }
 }
+
+@Suite struct SpanFloatTests {
+    // A page-wide image met in the second column of a band under a spanning headline goes on
+    // that page, in that band: never above the headline, and the columns wrap around it.
+    @Test func belowTheHeadline() throws {
+        let body = (1...9).map { "Paragraph \($0) of the story, long enough to take several lines of its column of text." }
+        var parts = ["<h1 span=\"all\">A headline across</h1>"] + body
+        parts.insert("<img src=\"images/harbour.jpg\" span=\"page\" width=\"60%\">", at: 8)
+        var t = tinyPage(lines: 50)
+        t.pageWidth = 420
+        let fs = framesetter(parts.joined(separator: "\n"), template: t)
+        let ps = expectInvariants(fs, "span float")
+        #expect(ps.count == 1)
+        let page = try #require(ps.first)
+        let head = try #require(page.frames.first { $0.spansColumns })
+        let image = try #require(page.floats.first)
+        #expect(image.rect.y >= head.rect.maxY, "\(image.rect) above the headline \(head.rect)")
+        for line in page.frames.flatMap(\.lines) where !line.vertical {
+            let e = try #require(image.exclusion)
+            #expect(line.box.maxY <= e.y + 0.01 || line.box.y >= e.maxY - 0.01, "line \(line.box) over the image \(e)")
+        }
+    }
+}

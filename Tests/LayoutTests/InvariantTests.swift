@@ -31,7 +31,9 @@ func violations(_ fs: Framesetter, _ pages: [Page]) -> [String] {
     // Every image is placed once; those placed after the text that follows them may be skipped
     // over where they stand in the text.
     var placements: [Int: Int] = [:]
-    for page in pages { for f in page.frames { for i in f.images { placements[i.storyOffset, default: 0] += 1 } } }
+    for page in pages {
+        for i in page.floats + page.frames.flatMap(\.images) { placements[i.storyOffset, default: 0] += 1 }
+    }
     for (offset, n) in placements where n > 1 { out.append("image @\(offset) placed \(n) times") }
     let deferredOK = Set(placements.keys)
     func onlyTerminators(_ a: Int, _ b: Int) -> Bool {
