@@ -14,10 +14,13 @@ struct SpanPlacement {
 
 extension Flow {
     /// The next child is set across the columns.
-    var nextSpans: Bool {
-        guard paragraph < story.paragraphs.count else { return false }
-        let style = story.paragraphs[paragraph].style
-        return style.spansColumns && !style.vertical
+    var nextSpans: Bool { paragraph < story.paragraphs.count && Self.spans(story.paragraphs[paragraph]) }
+
+    /// A paragraph of text set across the columns (an image or a vertical block in a `<p
+    /// span="all">` is set as it would be without it).
+    static func spans(_ p: Paragraph) -> Bool {
+        guard p.style.spansColumns, !p.style.vertical, case .text = p.content else { return false }
+        return true
     }
 
     /// Sets the paragraph that spans the columns across `area` from `top`. It moves to the next

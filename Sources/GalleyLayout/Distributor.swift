@@ -118,7 +118,7 @@ extension Flow {
             default: break
             }
         }
-        if p.style.spansColumns && !p.style.vertical { return .stop(.span) }
+        if Flow.spans(p) { return .stop(.span) }
         if line == 0 && current == nil && !d.frame.isEmpty { d.y += p.style.spacingBefore }
         switch p.content {
         case .image(let i): return placeImage(i, paragraph: p, &d)

@@ -241,3 +241,19 @@ private func lastBandFeet(_ page: Page) -> [Double] {
         }
     }
 }
+
+@Suite struct SpanEdgeTests {
+    // span="all" on a paragraph holding only an image, or a vertical block, sets it as it would
+    // be without the attribute: the layout ends, nothing is lost.
+    @Test(arguments: [
+        "<p span=\"all\"><img src=\"images/chart.png\"></p>\nText after.",
+        "<vertical><p span=\"all\">活字印刷</p></vertical>\nText after.",
+        "<p span=\"all\"></p>\n<h2 span=\"all\"> </h2>\nText.",
+    ]) func oddSpans(text: String) {
+        let fs = framesetter(text, template: tinyPage(lines: 20))
+        // (Vertical lines stand side by side, which the overlap check does not read.)
+        let ps = text.hasPrefix("<vertical>") ? pages(of: fs) : expectInvariants(fs, text)
+        #expect(ps.count == 1)
+        #expect(ps.last?.frames.last?.visibleRange.upperBound == fs.story.text.utf8.count)
+    }
+}
