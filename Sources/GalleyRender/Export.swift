@@ -96,6 +96,10 @@ public enum Export {
         return pages
     }
 
+    /// The most pixels a preview page may have: each costs 4 bytes in Cairo's image and 3 in the
+    /// rows handed to libpng, so this bounds a preview's memory (an A4 page at 600 dpi fits).
+    public static let maxPreviewPixels = 40_000_000
+
     /// Lays out the story up to page `number` and writes that page as a PNG at `dpi`, on the
     /// template's paper (on white, when the paper is translucent or none).
     /// Throws when the page does not exist (saying how many there are).
@@ -119,8 +123,13 @@ public enum Export {
         let scale = dpi / 72
         let w = Int32((page.width * scale).rounded())
         let h = Int32((page.height * scale).rounded())
-        guard w > 0, h > 0, Int(w) * Int(h) <= 400_000_000 else {
-            throw RenderError(.error("a \(w)×\(h) pixel image is too large; lower --dpi"))
+        guard w > 0, h > 0, Int(w) * Int(h) <= maxPreviewPixels else {
+            // The highest resolution within the budget, for the message.
+            let most = Int((72 * (Double(maxPreviewPixels) / (page.width * page.height)).squareRoot()).rounded(.down))
+            throw RenderError(
+                .error(
+                    "a \(w)×\(h) pixel page is over the preview's limit of \(maxPreviewPixels / 1_000_000) million pixels "
+                        + "(\(maxPreviewPixels * 7 / 1_048_576) MiB); use --dpi \(most) or less"))
         }
         let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h)!
         defer { cairo_surface_destroy(surface) }

@@ -47,13 +47,18 @@ private let corruptPNG: Data = {
         #expect(abs((png.dpi ?? 0) - 144) < 0.05)
     }
 
-    // A resolution that would make more than 400 million pixels is refused before drawing, nothing written.
-    @Test func tooManyPixels() {
+    // A resolution that would make a page of more than 40 million pixels is refused before
+    // drawing, saying the highest that fits; nothing is written. The highest that fits works.
+    @Test func tooManyPixels() throws {
         let dir = TemporaryDirectory("render")
-        let r = run(["preview", "-", "--dpi", "2400", "-o", dir.file("p.png")], stdin: Array("x".utf8))
+        let r = run(["preview", "-", "--dpi", "1500", "-o", dir.file("p.png")], stdin: Array("x".utf8))
         #expect(r.status == 1)
-        #expect(r.stderr == "galley: error: a 19843×28063 pixel image is too large; lower --dpi\n")
+        #expect(
+            r.stderr
+                == "galley: error: a 12402×17539 pixel page is over the preview's limit of 40 million pixels (267 MiB); use --dpi 643 or less\n")
         #expect(dir.contents.isEmpty)
+        let ok = run(["preview", "-", "--dpi", "643", "-o", dir.file("p.png")], stdin: Array("x".utf8))
+        #expect(ok.status == 0)
     }
 
     // The preview is RGB on white: the corners are white.
