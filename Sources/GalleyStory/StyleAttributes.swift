@@ -421,6 +421,12 @@ extension StoryBuilder.Run {
             error("shadow length '\(big.text)' is out of range (at most 1000)", a, from: big.at, scalars: big.text.unicodeScalars.count)
             return nil
         }
+        if v[2] > Self.largestBlur {
+            error(
+                "shadow blur '\(blur.text)' is out of range (at most \(Int(Self.largestBlur)) pt: a blur's mask grows with its square)", a,
+                from: blur.at, scalars: blur.text.unicodeScalars.count)
+            return nil
+        }
         var colorText = String(scalars[colorRange])
         while let f = colorText.unicodeScalars.first, f.properties.isWhitespace {
             colorText.unicodeScalars.removeFirst()
@@ -434,6 +440,9 @@ extension StoryBuilder.Run {
             return nil
         }
     }
+
+    /// The widest shadow blur, points: its mask is the run's box grown by three blurs each way.
+    static let largestBlur = 100.0
 
     /// A shadow written the usual way, `dx dy blur color` in four ASCII words one space apart,
     /// with nothing wrong in it: read without the general reader's bookkeeping of where each
@@ -449,7 +458,7 @@ extension StoryBuilder.Run {
             guard !w.isEmpty, let p = points(String(decoding: w, as: UTF8.self), em: em), abs(p) <= 1000 else { return nil }
             v.append(p)
         }
-        guard v[2] >= 0, !words[3].isEmpty, case .success(let c) = ColorParser.parse(String(decoding: words[3], as: UTF8.self))
+        guard v[2] >= 0, v[2] <= largestBlur, !words[3].isEmpty, case .success(let c) = ColorParser.parse(String(decoding: words[3], as: UTF8.self))
         else { return nil }
         return Shadow(dx: v[0], dy: v[1], blur: v[2], color: c)
     }

@@ -89,6 +89,16 @@ func styleOf(_ attributes: String, tag: String = "span") -> String {
         #expect(styleOf(#"shadow="red 0.1em 1pt 2""#) == "\(body) shadow=1,1,2,#ff0000\n")
         #expect(buildStory(#"<span shadow="1 1 1 red"><span shadow="none">x"#).story.styles[0].shadow == nil)
     }
+    // A blur is at most 100 pt (its mask grows with its square): past it, a located error at
+    // the blur, and no shadow; 100 itself is read.
+    @Test func shadowBlurBound() {
+        let b = buildStory(#"<span shadow="1 1 1000 gray">x</span>"#)
+        #expect(
+            b.rendered.hasPrefix(
+                "t.txt:1:19: error: shadow blur '1000' is out of range (at most 100 pt: a blur's mask grows with its square)\n"))
+        #expect(b.story.styles.allSatisfy { $0.shadow == nil })
+        #expect(styleOf(#"shadow="1 1 100 gray""#) == "\(body) shadow=1,1,100,#808080\n")
+    }
     // baseline: points up, negative down, em allowed.
     @Test func baseline() {
         #expect(styleOf(#"baseline="3""#) == "\(body) baseline=3\n")
