@@ -123,12 +123,23 @@ package struct TotalFitBreaker: LineBreaker {
             return t.x[setter.trimmed(b, e)] - t.x[b] > narrowest
         }
         wideWord = wordIsWide(from: r.start)
+        // Where the content ends before b (trailing white space trimmed, back to the text's
+        // start), for increasing b: each scan stops where the last one began, so a paragraph of
+        // thousands of line separators in a row costs linear time, not quadratic.
+        var lastPosition = 0
+        var lastEnd = 0
+        func contentEnd(_ b: Int) -> Int {
+            let e = setter.trimmed(lastPosition, b)
+            lastEnd = e > lastPosition ? e : lastEnd
+            lastPosition = b
+            return lastEnd
+        }
         for b in (r.start + 1)...n {
             let f = t.flags[b]
             if b == n {
                 out.append(
                     Breakpoint(
-                        position: n, contentEnd: setter.trimmed(0, n), penalty: -.infinity, addsHyphen: false, hyphenated: false,
+                        position: n, contentEnd: contentEnd(n), penalty: -.infinity, addsHyphen: false, hyphenated: false,
                         forced: true))
                 break
             }
@@ -143,7 +154,7 @@ package struct TotalFitBreaker: LineBreaker {
             if f.contains(.mandatory) {
                 out.append(
                     Breakpoint(
-                        position: b, contentEnd: setter.trimmed(0, b), penalty: -.infinity, addsHyphen: false, hyphenated: false,
+                        position: b, contentEnd: contentEnd(b), penalty: -.infinity, addsHyphen: false, hyphenated: false,
                         forced: true))
                 continue
             }
@@ -151,7 +162,7 @@ package struct TotalFitBreaker: LineBreaker {
             if t.flags[prev].contains(.white) {
                 out.append(
                     Breakpoint(
-                        position: b, contentEnd: setter.trimmed(0, b), penalty: 0, addsHyphen: false, hyphenated: false, forced: false))
+                        position: b, contentEnd: contentEnd(b), penalty: 0, addsHyphen: false, hyphenated: false, forced: false))
             } else if f.contains(.hyphenBreak) {
                 if f.contains(.dictionaryHyphen) && !hyphens { continue }
                 out.append(

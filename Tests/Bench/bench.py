@@ -39,7 +39,7 @@ CORPUS_NAMES = ["en-small", "en-large", "en-xl", "cjk-small"]
 COMMON_SUFFIXES = [".txt", ".plain.txt", ".galley.txt", ".pango", ".typ", ".html"]
 EN_SUFFIXES = [".lua.tex", ".pdf.tex", ".ms"]
 
-MEASUREMENTS = ["en-large", "en-xl", "preview", "one-page", "en-small", "cjk-small", "attributes", "floats", "spans", "social-line",
+MEASUREMENTS = ["en-large", "en-xl", "preview", "one-page", "en-small", "cjk-small", "attributes", "floats", "spans", "social-line", "breaks",
                 "font-tags", "spacing"]
 NEEDS_PEER = {"en-large", "en-small", "cjk-small"}
 
@@ -151,6 +151,9 @@ SOCIAL_POSTS = 1500
 FONT_LINES = 4000
 FONT_TAGS = os.path.join(ROOT, ".build", "bench", "font-tags.galley.txt")
 FONT_TAGS_4X = os.path.join(ROOT, ".build", "bench", "font-tags-4x.galley.txt")
+BREAKS = 10000
+BREAK_RUN = os.path.join(ROOT, ".build", "bench", "breaks.galley.txt")
+BREAK_RUN_4X = os.path.join(ROOT, ".build", "bench", "breaks-4x.galley.txt")
 SOCIAL_LINE = os.path.join(ROOT, ".build", "bench", "social-line.galley.txt")
 SOCIAL_LINE_4X = os.path.join(ROOT, ".build", "bench", "social-line-4x.galley.txt")
 
@@ -230,6 +233,9 @@ def ensure_variants():
     write_if_changed(FONT_TAGS, font_lines(FONT_LINES))
     write_if_changed(FONT_TAGS_4X, font_lines(4 * FONT_LINES))
     write_if_changed(SOCIAL_LINE_4X, posts(4 * SOCIAL_POSTS))
+    # A pathological shape (hardening): one paragraph of consecutive <br>s.
+    write_if_changed(BREAK_RUN, "x" + "<br>" * BREAKS + "\n")
+    write_if_changed(BREAK_RUN_4X, "x" + "<br>" * (4 * BREAKS) + "\n")
 
 
 # ----------------------------------------------------------------- peer (Typst from PyPI)
@@ -562,6 +568,13 @@ class Bench:
         small = Cmd("1x", [self.galley, "check", FONT_TAGS, "-q"])
         self.ratio("font-tags", big, small,
                    f"{4 * FONT_LINES} lines with unclosed <font>s ÷ {FONT_LINES} (check, 4× the tags)", "≤ 4.4× (linear)", 4.4)
+
+    def m_breaks(self):
+        ensure_variants()
+        log(f"{4 * BREAKS} consecutive <br>s ÷ {BREAKS} (galley check, interleaved):")
+        big = Cmd("4x", [self.galley, "check", BREAK_RUN_4X, "-q"])
+        small = Cmd("1x", [self.galley, "check", BREAK_RUN, "-q"])
+        self.ratio("breaks", big, small, f"{4 * BREAKS} consecutive <br>s ÷ {BREAKS} (check, 4× the input)", "≤ 4.4× (linear)", 4.4)
 
     def m_en_xl(self):
         log("en-xl build ÷ en-large build (galley, interleaved):")
