@@ -82,3 +82,30 @@ static inline int galley_font_count(PangoFontMap *map) {
     if (application) n += application->nfont;
     return n;
 }
+
+#include FT_TRUETYPE_TABLES_H
+
+/* A font's cap height as a fraction of its em, from the OS/2 table (sCapHeight, in tables of
+ * version 2 and later); 0 when the font gives none. */
+static inline double galley_font_cap_ratio(PangoFont *font) {
+    PangoFcFont *fc = PANGO_FC_FONT(font);
+    FT_Face face = pango_fc_font_lock_face(fc);
+    double ratio = 0;
+    if (face) {
+        TT_OS2 *os2 = (TT_OS2 *)FT_Get_Sfnt_Table(face, FT_SFNT_OS2);
+        if (os2 && os2->version >= 2 && os2->sCapHeight > 0 && face->units_per_EM > 0)
+            ratio = (double)os2->sCapHeight / face->units_per_EM;
+        pango_fc_font_unlock_face(fc);
+    }
+    return ratio;
+}
+
+/* How far the ink of a font's "H" reaches above the baseline, Pango units: the cap height of a
+ * font whose OS/2 table does not say. */
+static inline int galley_font_h_top(PangoFont *font) {
+    PangoGlyph glyph = pango_fc_font_get_glyph(PANGO_FC_FONT(font), 'H');
+    if (!glyph) return 0;
+    PangoRectangle ink;
+    pango_font_get_glyph_extents(font, glyph, &ink, NULL);
+    return -ink.y;
+}

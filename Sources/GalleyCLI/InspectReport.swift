@@ -19,6 +19,16 @@ struct InspectReport {
         var source: String?
         var lines: Int
         var images: [Image]
+        /// The drop caps of the paragraphs starting in the column; left out when none does.
+        var dropCaps: [DropCap]?
+    }
+    struct DropCap: Encodable {
+        /// The initial's characters (an opening quotation mark and a letter).
+        var text: String
+        var lines: Int
+        var source: String?
+        /// The initial's box, from the first line's capitals down to its baseline.
+        var x, y, width, height: Double
     }
     struct Image: Encodable {
         var src: String
@@ -95,7 +105,7 @@ struct InspectReport {
                     column: frame.column + 1, spans: frame.spansColumns ? true : nil, x: round1(frame.rect.x), y: round1(frame.rect.y),
                     width: round1(frame.rect.width), height: round1(frame.rect.height),
                     start: chars(r.lowerBound), end: chars(r.upperBound), source: source, lines: frame.lines.count,
-                    images: frame.images.map(image)))
+                    images: frame.images.map(image), dropCaps: frame.dropCaps.isEmpty ? nil : frame.dropCaps.map(dropCap)))
             for l in frame.lines where l.overfull || l.box.maxY > frame.rect.maxY + 0.01 {
                 let text = story.text.utf8Slice(l.storyRange.lowerBound, l.storyRange.upperBound)
                 overflow.append(
@@ -128,6 +138,13 @@ struct InspectReport {
             src: source.source, placement: placement, x: round1(p.rect.x), y: round1(p.rect.y), width: round1(p.rect.width),
             height: round1(p.rect.height), shrunk: p.shrunk, caption: p.caption,
             exclusion: p.exclusion.map { Box(x: round1($0.x), y: round1($0.y), width: round1($0.width), height: round1($0.height)) })
+    }
+
+    func dropCap(_ c: PlacedDropCap) -> DropCap {
+        DropCap(
+            text: String(story.text.utf8Slice(c.storyRange.lowerBound, c.storyRange.upperBound)), lines: c.lines,
+            source: story.sourceMap.sourceLocation(ofByte: c.storyRange.lowerBound, in: story.text).map { "\($0)" },
+            x: round1(c.rect.x), y: round1(c.rect.y), width: round1(c.rect.width), height: round1(c.rect.height))
     }
 
     func round1(_ v: Double) -> Double { (v * 10).rounded() / 10 }

@@ -30,7 +30,8 @@ extension Flow {
     mutating func placeSpanning(in area: Rect, at top: Double, pageEmpty: Bool, _ layout: (Int) -> ParagraphLayout?) -> SpanPlacement {
         let p = story.paragraphs[paragraph]
         guard var l = current ?? take(paragraph, layout) else { return SpanPlacement(frame: nil, done: false, bottom: top) }
-        let widths = LineWidths(first: Array(repeating: area.width, count: line), rest: area.width)
+        var widths = LineWidths(first: Array(repeating: area.width, count: line), rest: area.width)
+        if let dropCap = l.text.dropCap { widths = dropCap.narrowing(widths) }
         if !broken(l, from: line, to: widths), let rebreak { l = rebreak(l, line, widths, l.unhyphenated) }
         current = l
         var y = line == 0 && !pageEmpty ? top + p.style.spacingBefore : top

@@ -239,6 +239,7 @@ extension Flow {
                 return .placed
             }
         }
+        if !dropCapFits(l, count: count, tops: tops, d) { count = 0 }
         setLines(l, count: count, tops: tops, xs: xs, &d)
         line += count
         if floatsMoved {
@@ -263,7 +264,7 @@ extension Flow {
             if !d.region.exclusions.isEmpty {
                 slots = self.slots(in: d.region, from: d.y, heights: l.lines[line...].map(\.height), bottom: d.bottom)
             }
-            let widths = lineWidths(slots, before: line, column: d.rect.width)
+            let widths = lineWidths(slots, before: line, column: d.rect.width, dropCap: l.text.dropCap)
             guard !broken(l, from: line, to: widths), let rebreak else { break }
             l = rebreak(l, line, widths, l.unhyphenated)
             current = l
@@ -349,6 +350,14 @@ extension Flow {
         return max(0, count)
     }
 
+    /// A paragraph with a drop cap starts in a region only with the initial whole: the lines
+    /// beside it (all of a shorter paragraph) and room down to its foot. An empty region that
+    /// must take something takes it anyway.
+    func dropCapFits(_ l: ParagraphLayout, count: Int, tops: [Double], _ d: Distributor) -> Bool {
+        guard line == 0, let dropCap = l.text.dropCap, count > 0, !d.mustTake, let top = tops.first else { return true }
+        return count >= min(dropCap.lines, l.lines.count) && top + l.lines[0].height + dropCap.drop <= d.bottom
+    }
+
     /// Adds `count` lines from the current one to the frame, at their tops (a line past them,
     /// forced into an empty region, at the region's next height, with a warning).
     mutating func setLines(_ l: ParagraphLayout, count: Int, tops: [Double], xs: [Double], _ d: inout Distributor) {
@@ -364,7 +373,11 @@ extension Flow {
             }
             warnAbout(b, in: l)
             // The indent is on the leading edge: the left one, or the right in RTL text.
-            let x = (k < xs.count ? xs[k] : d.rect.x) + (l.text.rightToLeft ? 0 : b.indent)
+            var x = (k < xs.count ? xs[k] : d.rect.x) + (l.text.rightToLeft ? 0 : b.indent)
+            if let dropCap = l.text.dropCap, index < dropCap.lines {
+                if index == 0 { placeDropCap(dropCap, of: l, at: Point(x: x, y: t + b.ascent), lineHeight: b.height, &d) }
+                x += dropCap.indent
+            }
             d.frame.lines.append(
                 PlacedLine(
                     origin: Point(x: x, y: t + b.ascent),
@@ -374,5 +387,23 @@ extension Flow {
                     paragraph: l))
             d.y = max(d.y, t + b.height)
         }
+    }
+}
+
+extension Flow {
+    /// Places the initial of the paragraph whose first line has its baseline origin at `first`,
+    /// its baseline on that of line `lines`. What follows the paragraph starts below it, even when
+    /// the paragraph has fewer lines than the initial is tall.
+    func placeDropCap(_ dropCap: DropCap, of l: ParagraphLayout, at first: Point, lineHeight: Double, _ d: inout Distributor) {
+        let baseline = first.y + dropCap.drop
+        d.frame.dropCaps.append(
+            PlacedDropCap(
+                origin: Point(x: first.x, y: baseline),
+                rect: Rect(x: first.x, y: first.y - dropCap.capTop, width: dropCap.advance, height: dropCap.capTop + dropCap.drop),
+                storyRange: l.storyStart..<(l.storyStart + dropCap.end), lines: dropCap.lines, paragraphIndex: paragraph,
+                paragraph: l))
+        // The initial's foot: the last line it stands beside, descent included.
+        let ascent = l.lines[0].ascent
+        d.y = max(d.y, baseline + lineHeight - ascent)
     }
 }

@@ -120,7 +120,10 @@ struct Flow {
             // widows and orphans rules, else the first `keepWithNext` (at least the orphans).
             let n = l.lines.count
             let keep = n < template.orphans + template.widows ? n : max(template.keepWithNext, template.orphans)
-            return linesBottom(l, from: 0, count: keep, at: y, gridTop: rect.y)
+            let bottom = linesBottom(l, from: 0, count: keep, at: y, gridTop: rect.y)
+            // A drop cap comes along whole.
+            guard let dropCap = l.text.dropCap, let first = l.lines.first else { return bottom }
+            return max(bottom, top(height: first.height, at: y, gridTop: rect.y) + first.height + dropCap.drop)
         }
     }
 
@@ -318,10 +321,12 @@ struct Flow {
     /// The widths to break a paragraph to from line `before` on: the slots' widths, then the
     /// column's. Only lines narrower than the column need their own width: the breaker tells
     /// lines apart by index up to the last of them, which bounds its work.
-    func lineWidths(_ slots: [Slot], before: Int, column: Double) -> LineWidths {
+    /// The first lines of a paragraph with a drop cap are narrower by its indent.
+    func lineWidths(_ slots: [Slot], before: Int, column: Double, dropCap: DropCap? = nil) -> LineWidths {
         var first = slots.isEmpty ? [] : Array(repeating: column, count: before) + slots.map(\.width)
         while let last = first.last, abs(last - column) < 0.001 { first.removeLast() }
-        return first.isEmpty ? LineWidths(rest: column) : LineWidths(first: first, rest: column)
+        let widths = first.isEmpty ? LineWidths(rest: column) : LineWidths(first: first, rest: column)
+        return dropCap?.narrowing(widths) ?? widths
     }
 
     /// True when lines `from...` of `l` were broken to exactly these widths.

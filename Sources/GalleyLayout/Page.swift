@@ -52,6 +52,22 @@ public struct PlacedLine: Sendable {
     public var vertical = false
 }
 
+/// A drop cap placed on a page: the initial of a paragraph whose first lines are set beside it.
+public struct PlacedDropCap: Sendable {
+    /// Left end of the initial's baseline, which is the baseline of line `lines`.
+    public var origin: Point
+    /// The initial's box: as wide as its advance, from the top of the first line's capitals
+    /// down to its baseline.
+    public var rect: Rect
+    /// Story bytes of the initial (an opening quotation mark and a letter).
+    public var storyRange: Range<Int>
+    /// How many lines tall it is.
+    public var lines: Int
+    public var paragraphIndex: Int
+    /// The shaped paragraph holding the initial's glyphs.
+    package var paragraph: ParagraphLayout
+}
+
 /// An image placed on a page.
 public struct PlacedImage: Sendable {
     /// Index into `Story.images`.
@@ -91,6 +107,8 @@ public struct Frame: Sendable {
     public var spansColumns = false
     public var lines: [PlacedLine] = []
     public var images: [PlacedImage] = []
+    /// The drop caps of the paragraphs whose first line is in the frame.
+    public var dropCaps: [PlacedDropCap] = []
     /// The part of the story the frame holds (CTFrameGetVisibleStringRange), story bytes.
     public var visibleRange: Range<Int>
 

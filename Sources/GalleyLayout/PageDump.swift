@@ -32,6 +32,12 @@ public enum PageDump {
                         "    image \(f(i.rect.x)),\(f(i.rect.y)) \(f(i.rect.width))x\(f(i.rect.height)) @\(img.location) \(img.source)\(i.shrunk ? " SHRUNK" : "")"
                     ))
             }
+            for c in frame.dropCaps {
+                let loc = story.sourceMap.sourceLocation(ofByte: c.storyRange.lowerBound, in: story.text).map { "\($0)" } ?? "-"
+                let text = story.text.utf8Slice(c.storyRange.lowerBound, c.storyRange.upperBound)
+                let box = "\(f(c.rect.x)),\(f(c.rect.y)) \(f(c.rect.width))x\(f(c.rect.height))"
+                items.append((c.rect.y, "    dropcap \(box) lines=\(c.lines) @\(loc) |\(text)|"))
+            }
             for (_, line) in items.sorted(by: { $0.0 < $1.0 }) { s += line + "\n" }
         }
         if let header = page.header { s += "  header " + running(header) }

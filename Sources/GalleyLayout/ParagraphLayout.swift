@@ -106,6 +106,8 @@ package struct ShapedText: Sendable {
     package var rightToLeft = false
     /// Images standing in the text (inline attachments, and float anchors of no width).
     package var attachments: [Attachment] = []
+    /// The paragraph's first letter set as an initial beside its first lines; nil for none.
+    package var dropCap: DropCap?
 
     /// Width of the hyphen drawn after byte `b` (in the font of the run holding b - 1).
     package func hyphenWidth(before b: Int) -> Double {

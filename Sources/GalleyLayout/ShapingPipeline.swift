@@ -155,12 +155,18 @@ struct ParagraphSetting: Sendable {
         guard case .text = p.content else { return nil }
         let hyphenator = p.style.hyphenate ? self.hyphenator : nil
         let attachments = self.attachments.attachments(of: p, story: story, plan: engine.plan)
-        let shaped = engine.shape(
+        var shaped = engine.shape(
             story, paragraph: i, hyphens: hyphenator != nil, attachments: attachments, autoSpacing: cjkAutoSpacing)
+        if let asked = p.style.dropCap, !p.style.vertical {
+            shaped.dropCap = engine.dropCap(asked, for: shaped, style: p.style)
+        }
+        // Beside a drop cap the first lines are narrower, and the first starts after the initial.
+        let widths = shaped.dropCap?.narrowing(widths) ?? widths
         let emptyStyle = story.runs[p.runs].first?.style ?? 0
-        let request = BreakRequest(
+        var request = BreakRequest(
             text: shaped, style: p.style, plan: engine.plan, emptyStyle: emptyStyle, widths: widths,
             hyphenation: hyphenation, hyphenator: hyphenator)
+        request.start = shaped.dropCap?.end ?? 0
         return ParagraphLayout(text: shaped, lines: breaker.lines(for: request), glue: request.glue, widths: widths)
     }
 
@@ -176,7 +182,7 @@ struct ParagraphSetting: Sendable {
             glue: l.glue, hyphenation: hyphenation, hyphenator: p.style.hyphenate ? hyphenator : nil)
         request.unhyphenatedLines = unhyphenated
         request.firstLine = from
-        request.start = from < l.lines.count ? Int(l.lines[from].start) : 0
+        request.start = from < l.lines.count ? Int(l.lines[from].start) : l.text.dropCap?.end ?? 0
         let tail = breaker.lines(for: request)
         // Lines already placed keep the widths they were broken to.
         let kept = LineWidths(

@@ -47,7 +47,7 @@ public struct Vocabulary: Sendable {
 
     /// The paragraph attributes `<p>` and `<h1>`–`<h3>` take.
     public static let paragraphAttributes: [String] = [
-        "align", "indent", "firstindent", "before", "after", "leading", "lineheight", "dir", "hyphenate", "span",
+        "align", "indent", "firstindent", "before", "after", "leading", "lineheight", "dir", "hyphenate", "span", "dropcap",
     ]
 
     /// The tags Galley understands. Adding a tag is one line here.

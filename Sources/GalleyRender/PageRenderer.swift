@@ -78,10 +78,16 @@ final class PageRenderer {
         if tagged { cairo_tag_begin(cr, "Part", nil) }
         for image in page.floats + page.frames.flatMap(\.images) { try draw(image, on: cr) }
         let lines = page.frames.flatMap { frame in frame.lines.map { place($0) } }
+        let dropCaps = Dictionary(page.frames.flatMap(\.dropCaps).map { ($0.paragraphIndex, $0) }) { a, _ in a }
         for line in lines { inLineSpace(line, cr) { drawBackgrounds(line, on: cr) } }
         for line in lines { inLineSpace(line, cr) { drawShadows(line, on: cr, target: target) } }
         flushShadows(on: cr)
         for line in lines {
+            // An initial goes just before the rest of its word, so PDF readers read them as one.
+            if line.line.lineIndex == 0, let dropCap = dropCaps[line.line.paragraphIndex] {
+                drawDropCap(dropCap, on: cr)
+                if let first = line.runs.first { carryInitial(dropCap, before: first, on: cr) }
+            }
             try inLineSpace(line, cr) { () throws(RenderError) in
                 drawDecorations(line, kind: .underline, on: cr)
                 Self.forEachGlyphRun(line.runs) { drawGlyphs($0, on: cr, target: target) }
@@ -449,7 +455,7 @@ final class PageRenderer {
     /// offsets; each cluster (glyphs of one character position, in order) with the bytes up to
     /// the next cluster's and its glyphs but empty ones; the font installed and the text shown
     /// inside a save and restore, then the current point set again.
-    private func showTextDirectly(
+    func showTextDirectly(
         _ bytes: [UInt8], start: Int, end: Int, level: UInt8, glyphs gs: inout PangoGlyphString,
         font: UnsafeMutablePointer<PangoFont>, on cr: OpaquePointer
     ) -> Bool {

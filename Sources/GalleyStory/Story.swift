@@ -177,6 +177,9 @@ public struct ParagraphStyle: Hashable, Sendable {
     public var isHeading: Bool
     /// Dictionary hyphenation allowed (soft hyphens always are).
     public var hyphenate: Bool
+    /// The first letter set as an initial several lines tall (`<p dropcap="3">`, or the
+    /// template's `dropcap.after`); nil for none.
+    public var dropCap: DropCapRequest?
 
     public init(
         alignment: Alignment, firstLineIndent: Double, spacingAfter: Double, leadingRatio: Double,
@@ -188,6 +191,21 @@ public struct ParagraphStyle: Hashable, Sendable {
         self.leadingRatio = leadingRatio
         self.isHeading = isHeading
         self.hyphenate = hyphenate
+    }
+}
+
+/// A drop cap asked for: the paragraph's first letter (with an opening quotation mark before
+/// it) set as an initial `lines` tall, in the template's face and colour for initials.
+public struct DropCapRequest: Hashable, Sendable {
+    /// 2–10: the initial stands from the first line's capitals down to the baseline of this line.
+    public var lines: Int
+    public var face: String
+    public var color: RGBA
+
+    public init(lines: Int, face: String, color: RGBA) {
+        self.lines = lines
+        self.face = face
+        self.color = color
     }
 }
 

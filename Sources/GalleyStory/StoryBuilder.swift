@@ -620,6 +620,7 @@ public struct StoryBuilder {
             }
             markHeadings()
             applyIndentRule()
+            applyDropCapRule()
             var story = Story(
                 text: text, styles: styles, runs: runs, paragraphs: paragraphs, images: images,
                 sourceMap: sourceMap, faceRequests: faceRequests)
@@ -667,6 +668,25 @@ public struct StoryBuilder {
                     paragraphs[i].style.firstLineIndent = 0
                 }
                 opens = p.style.isHeading || p.range.isEmpty
+            }
+        }
+
+        /// The template's `dropcap.after` gives the first paragraph after a heading of that level
+        /// a drop cap, unless the source gave it one (floats, set elsewhere, are looked past). A
+        /// paragraph with a drop cap has no first-line indent: the initial is its indent.
+        mutating func applyDropCapRule() {
+            let spec = builder.template.dropCap
+            var after = 0
+            for i in paragraphs.indices {
+                if case .image(let n) = paragraphs[i].content, images[n].placement != .block { continue }
+                let style = paragraphs[i].style
+                if spec.after > 0 && after == spec.after && !style.isHeading && style.dropCap == nil,
+                    case .text = paragraphs[i].content, !paragraphs[i].range.isEmpty
+                {
+                    paragraphs[i].style.dropCap = DropCapRequest(lines: spec.lines, face: spec.face, color: spec.color)
+                }
+                if paragraphs[i].style.dropCap != nil { paragraphs[i].style.firstLineIndent = 0 }
+                after = style.headingLevel
             }
         }
 

@@ -31,7 +31,8 @@ import GalleyTemplate
 ///   story's invariants put it shows `end=N`. Then the paragraph style's fields that differ from
 ///   the template's plain paragraph (`StoryBuilder.paragraphStyle(for:)`; the default template
 ///   unless one is passed): `align=center indent=12 firstIndent=-6 before=9 after=4
-///   lineHeight=14 leadingRatio=1.5 dir=rtl h2 heading hyphenate=false break=page vertical`.
+///   lineHeight=14 leadingRatio=1.5 dir=rtl h2 heading hyphenate=false break=page vertical
+///   dropcap=3`.
 /// * Images: the `src` as written, the header's format and pixel size, `dpi=` when the file says,
 ///   `set WxH pt` for width/height attributes (`-` for one left out), and the tag's place.
 public enum StoryDump {
@@ -124,6 +125,7 @@ public enum StoryDump {
         if p.hyphenate != plain.hyphenate { s += " hyphenate=\(p.hyphenate)" }
         if p.breakBefore != .none { s += " break=\(p.breakBefore.rawValue)" }
         if p.vertical { s += " vertical" }
+        if let d = p.dropCap { s += " dropcap=\(d.lines)" }
         return s
     }
 

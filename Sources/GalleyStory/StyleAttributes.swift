@@ -172,6 +172,11 @@ extension StoryBuilder.Run {
                 if let b = flag(a, what: "hyphenate") { p.hyphenate = b }
             case "span":
                 if let all = choice(a, what: "span", [("all", true), ("none", false)]) { p.spansColumns = all }
+            case "dropcap":
+                if let lines = dropCapLines(a) {
+                    let spec = builder.template.dropCap
+                    p.dropCap = DropCapRequest(lines: lines, face: spec.face, color: spec.color)
+                }
             default: break
             }
         }
@@ -305,6 +310,17 @@ extension StoryBuilder.Run {
         }
         error(message, a)
         return nil
+    }
+
+    /// The lines a drop cap is tall: a whole number from 2 to 10.
+    mutating func dropCapLines(_ a: MarkupAttribute) -> Int? {
+        let s = a.value.trimmed()
+        let range = DropCapSpec.lineRange
+        guard s.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let n = Int(s), range.contains(n) else {
+            error("dropcap must be a whole number of lines from \(range.lowerBound) to \(range.upperBound), got '\(a.value)'", a)
+            return nil
+        }
+        return n
     }
 
     /// `true` or `false`.

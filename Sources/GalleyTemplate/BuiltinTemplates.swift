@@ -119,6 +119,7 @@ enum BuiltinTemplates {
             h2: HeadingSpec(face: "Helvetica", size: 21, weight: 700, color: gray, before: 13, after: 6),
             h3: HeadingSpec(face: "Helvetica", size: 17, weight: 700, color: gray, before: 9, after: 4))
         t.caption.face = "Helvetica"
+        t.dropCap.face = "Helvetica"
         return t
     }()
 }

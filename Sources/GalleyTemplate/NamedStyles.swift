@@ -41,8 +41,7 @@ public struct NamedStyle: Equatable, Sendable {
     }
 
     /// The keys a style may hold: `basedOn`, and every attribute of `<span>` and `<p>` (any case).
-    public static let keys: [String] =
-        ["basedOn"] + Vocabulary.characterAttributes + Vocabulary.paragraphAttributes + ["dropcap"]
+    public static let keys: [String] = ["basedOn"] + Vocabulary.characterAttributes + Vocabulary.paragraphAttributes
 }
 
 extension Template {

@@ -211,6 +211,9 @@ public struct Template: Equatable, Sendable {
     public var balance = true
     /// Where a block image that does not fit the rest of its column goes. JSON key `blockImages`.
     public var blockImages = BlockImagePolicy.deferred
+    /// Drop caps: how they are set, and which paragraphs get one without asking. JSON key
+    /// `dropcap`.
+    public var dropCap = DropCapSpec()
     /// How `<h1>`, `<h2>` and `<h3>` are set. JSON key `headings`.
     public var headings = HeadingsSpec()
     /// Named paragraph and character styles, applied with `class="name"`. JSON key `styles`.
@@ -351,6 +354,34 @@ public struct HeadingsSpec: Equatable, Sendable {
             }
         }
     }
+}
+
+/// Drop caps: the initial's look, and the paragraphs that get one from the template. JSON key
+/// `dropcap`: `{"lines": 3, "face": "DejaVu Serif", "color": "#222222", "after": "none"}`.
+public struct DropCapSpec: Equatable, Sendable {
+    /// How many lines tall a drop cap the template gives is, 2–10. JSON key `dropcap.lines`.
+    public var lines: Int
+    /// The initial's face and colour, for every drop cap (`<p dropcap>` as well). JSON keys
+    /// `dropcap.face`, `dropcap.color`.
+    public var face: String
+    public var color: RGBA
+    /// The first paragraph after a heading of this level (1–3) gets a drop cap; 0 (JSON
+    /// `"none"`) gives none. JSON key `dropcap.after`: h1, h2, h3 or none.
+    public var after: Int
+
+    /// The built-ins' drop caps (but tablet's, which are Helvetica): three lines of DejaVu Serif
+    /// in #222222, given by no heading.
+    public init(lines: Int = 3, face: String = "DejaVu Serif", color: RGBA = HeadingsSpec.headingGray, after: Int = 0) {
+        self.lines = lines
+        self.face = face
+        self.color = color
+        self.after = after
+    }
+
+    /// The lines a drop cap may be tall.
+    public static let lineRange = 2...10
+    /// The JSON names of `after`, by level (0 is `none`).
+    public static let afterNames = ["none", "h1", "h2", "h3"]
 }
 
 /// What a link (`<a href>`) adds to the style of its text. JSON key `link`.

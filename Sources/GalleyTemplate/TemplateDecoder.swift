@@ -53,7 +53,8 @@ enum TemplateSchema {
         "name", "description", "extends", "page", "margins", "columns", "gutter", "body",
         "paragraphSpacing", "firstLineIndent", "firstLineIndentRule", "alignment", "paragraphs", "language", "fallback", "footer",
         "header", "lineBreaking", "hyphenation", "widows", "orphans", "keepWithNext", "baselineGrid", "balance", "blockImages",
-        "headings", "styles", "link", "caption", "wrapMinWidth", "social", "cjkAutoSpacing", "maxImagePixels", "startPage",
+        "dropcap", "headings", "styles", "link", "caption", "wrapMinWidth", "social", "cjkAutoSpacing", "maxImagePixels",
+        "startPage",
     ]
 
     /// The keys of the footer and of the header.
@@ -83,6 +84,7 @@ enum TemplateSchema {
         "headings.h1": headingKeys,
         "headings.h2": headingKeys,
         "headings.h3": headingKeys,
+        "dropcap": ["lines", "face", "color", "after"],
         "link": ["color", "underline"],
         "caption": ["face", "size", "color", "italic", "gap"],
         "social": ["enabled"] + socialKinds + ["emoticons"],
@@ -216,6 +218,7 @@ struct TemplateDecoder {
             case "blockImages":
                 template.blockImages = BlockImagePolicy(
                     rawValue: try choice(key, v, what: "block image policy", BlockImagePolicy.allCases.map(\.rawValue)))!
+            case "dropcap": try dropCap(v)
             case "headings": try headings(v)
             case "styles": try styles(v)
             case "link": try link(v)
@@ -431,6 +434,19 @@ struct TemplateDecoder {
                 throw TemplateSpot(origin, value).error("basedOn makes a cycle: " + chain.joined(separator: " → "), key: path)
             }
             next = style.basedOn
+        }
+    }
+
+    private mutating func dropCap(_ v: JSONValue) throws(Diagnostic) {
+        for (path, m) in try objectMembers(v, at: "dropcap") {
+            switch m.key {
+            case "lines": template.dropCap.lines = try whole(path, m.value, DropCapSpec.lineRange)
+            case "face": template.dropCap.face = try line(path, m.value, allowEmpty: false)
+            case "color": template.dropCap.color = try color(path, m.value)
+            default:
+                let level = try choice(path, m.value, what: "heading level", Array(DropCapSpec.afterNames.dropFirst()) + ["none"])
+                template.dropCap.after = DropCapSpec.afterNames.firstIndex(of: level)!
+            }
         }
     }
 

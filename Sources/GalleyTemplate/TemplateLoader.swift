@@ -35,6 +35,7 @@ import Glibc
 ///   "baselineGrid": true,
 ///   "balance": true,
 ///   "blockImages": "defer",
+///   "dropcap": {"lines": 3, "face": "DejaVu Serif", "color": "#222222", "after": "none"},
 ///   "headings": {
 ///     "h1": {"face": "DejaVu Sans", "size": 20, "weight": 700, "color": "#222222", "before": 12, "after": 6, "span": "none"},
 ///     "h2": {"face": "DejaVu Sans", "size": 15, "weight": 700, "color": "#222222", "before": 9, "after": 4, "span": "none"},
@@ -85,6 +86,9 @@ import Glibc
 /// * `balance`: the columns end on one baseline at the story's end and before a page break.
 /// * `blockImages`: `defer` (a block image that does not fit the rest of its column opens the
 ///   next one while the text goes on) or `inOrder` (the tutorial's strict order).
+/// * `dropcap`: drop caps. `lines` (2–10) is how tall the one the template gives is; `face` and
+///   `color` set every initial (`<p dropcap="N">` too); `after` (h1, h2, h3 or none) gives one
+///   to the first paragraph after a heading of that level.
 /// * `link`: the style `<a href>` adds: `color`, and `underline` (single, double, thick, dotted,
 ///   dashed, wavy, or none to leave the text's underline alone).
 /// * `caption`: how image captions are set: face, size, color, italic (a boolean) and gap (space
@@ -107,7 +111,7 @@ import Glibc
 /// columns a whole number 1–12; margins, gutter, paragraph spacing and first-line indent ≥ 0;
 /// each column at least 1 pt wide and the text area at least 1 pt tall; `hyphenation.minWord`
 /// a whole number 2–50, `leftMin`, `rightMin` and `maxConsecutive` 1–10; `widows` and `orphans`
-/// 1–10; `keepWithNext` 0–10; heading sizes > 0 and their spacing ≥ 0; caption size and
+/// 1–10; `keepWithNext` 0–10; `dropcap.lines` 2–10; heading sizes > 0 and their spacing ≥ 0; caption size and
 /// `wrapMinWidth` > 0, caption gap ≥ 0.
 ///
 /// Every error is one `Diagnostic` naming the key and, for files, pointing at the value.
@@ -270,6 +274,13 @@ public enum TemplateLoader {
             ("baselineGrid", bool(t.baselineGrid)),
             ("balance", bool(t.balance)),
             ("blockImages", q(t.blockImages.rawValue)),
+            (
+                "dropcap",
+                object([
+                    ("lines", String(t.dropCap.lines)), ("face", q(t.dropCap.face)), ("color", q(ColorParser.format(t.dropCap.color))),
+                    ("after", q(DropCapSpec.afterNames[t.dropCap.after])),
+                ])
+            ),
             (
                 "headings",
                 "{\n"

@@ -37,7 +37,7 @@ import Testing
     /// p and the headings take the paragraph attributes; a takes href and class; short tags take none.
     @Test func otherAttributes() throws {
         let v = Vocabulary.standard
-        let paragraph: Set<String> = ["align", "indent", "firstindent", "before", "after", "leading", "lineheight", "dir", "hyphenate", "span", "class"]
+        let paragraph: Set<String> = ["align", "indent", "firstindent", "before", "after", "leading", "lineheight", "dir", "hyphenate", "span", "dropcap", "class"]
         for name in ["p", "h1", "h2", "h3"] { #expect(v.spec(name)?.attributes == paragraph, "\(name)") }
         #expect(v.spec("a")?.attributes == ["href", "class"])
         for name in ["b", "i", "u", "s", "sup", "sub", "vertical", "social", "br", "columnbreak", "pagebreak"] {

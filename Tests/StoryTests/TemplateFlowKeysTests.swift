@@ -44,18 +44,19 @@ private let standardHyphenation = HyphenationSpec(
         }
         for t in Template.builtins {
             let file = try String(contentsOf: templatesFolder.appendingPathComponent("\(t.name).json"), encoding: .utf8)
-            #expect(tail(file).count == 38, "\(t.name)")
+            #expect(tail(file).count == 39, "\(t.name)")
             #expect(tail(TemplateLoader.encode(t)) == tail(file), "\(t.name)")
         }
     }
     // The flow keys come after footer and header, in this order (then balance, blockImages,
-    // headings, styles, link, caption, wrapMinWidth, social, cjkAutoSpacing, maxImagePixels and startPage).
+    // dropcap, headings, styles, link, caption, wrapMinWidth, social, cjkAutoSpacing, maxImagePixels and startPage).
     @Test func schemaOrder() {
         let keys = TemplateSchema.topKeys
         #expect(
-            Array(keys.suffix(19)) == [
+            Array(keys.suffix(20)) == [
                 "footer", "header", "lineBreaking", "hyphenation", "widows", "orphans", "keepWithNext", "baselineGrid", "balance",
-                "blockImages", "headings", "styles", "link", "caption", "wrapMinWidth", "social", "cjkAutoSpacing", "maxImagePixels", "startPage",
+                "blockImages", "dropcap", "headings", "styles", "link", "caption", "wrapMinWidth", "social", "cjkAutoSpacing",
+                "maxImagePixels", "startPage",
             ])
         #expect(
             TemplateSchema.objectKeys["hyphenation"] == [
@@ -400,6 +401,7 @@ private let standardHyphenation = HyphenationSpec(
                   "baselineGrid": true,
                   "balance": true,
                   "blockImages": "defer",
+                  "dropcap": {"lines": 3, "face": "DejaVu Serif", "color": "#222222", "after": "none"},
                   "headings": {
                 """#))
     }
@@ -415,6 +417,7 @@ private let standardHyphenation = HyphenationSpec(
         t.baselineGrid = false
         t.balance = false
         t.blockImages = .inOrder
+        t.dropCap = DropCapSpec(lines: 10, face: "P052", color: .black, after: 2)
         t.headings.h1.span = true
         let text = TemplateLoader.encode(t)
         #expect(decoded(text) == t)
@@ -424,6 +427,7 @@ private let standardHyphenation = HyphenationSpec(
             ))
         #expect(text.contains(#""lineBreaking": "greedy""#) && text.contains(#""baselineGrid": false"#))
         #expect(text.contains(#""balance": false"#) && text.contains(#""blockImages": "inOrder""#) && text.contains(#""after": 6, "span": "all"}"#))
+        #expect(text.contains(#""dropcap": {"lines": 10, "face": "P052", "color": "black", "after": "h2"}"#))
     }
     // Overrides of every flow key survive encode then decode.
     @Test func overriddenRoundTrip() {

@@ -1,0 +1,122 @@
+import CPango
+import GalleyMarkup
+import GalleyStory
+import GalleySupport
+
+/// A paragraph's first letter set as an initial several lines tall (a drop cap), shaped in its
+/// own face at the size that makes its capitals reach from the top of the first line's capitals
+/// down to the baseline of line `lines`. The first `lines` lines are set beside it, narrower by
+/// `indent` (see `narrowing`); the paragraph's first line starts after it, at byte `end`.
+package struct DropCap: Sendable {
+    /// How many lines tall the initial is.
+    package var lines: Int
+    /// Paragraph byte after the initial (an opening quotation mark and a letter): where the
+    /// first line starts.
+    package var end: Int
+    package var font: FontKey
+    /// The initial's size, points.
+    package var size: Double
+    package var color: RGBA
+    /// The initial's glyphs, and the paragraph byte of each one's cluster.
+    package var glyphs: [PangoGlyphInfo]
+    package var clusters: [Int32]
+    /// The initial's advance, and how far the lines beside it move right: the advance and a gap.
+    package var advance: Double
+    package var indent: Double
+    /// The cap height of the first line's text: the initial's top is this far above the first
+    /// baseline, points.
+    package var capTop: Double
+    /// From the first line's baseline down to the initial's: `lines - 1` line pitches.
+    package var drop: Double
+
+    /// `widths` with the first `lines` lines narrower by `indent`, so the breaker sets them
+    /// beside the initial.
+    package func narrowing(_ widths: LineWidths) -> LineWidths {
+        let n = max(lines, widths.first.count)
+        return LineWidths(first: (0..<n).map { widths[$0] - ($0 < lines ? indent : 0) }, rest: widths.rest)
+    }
+
+    /// Opening quotation marks that go into the initial with the letter after them.
+    static let openingQuotes: Set<Character> = [
+        "\u{201C}", "\"", "\u{2018}", "'", "\u{00AB}", "\u{300C}", "\u{300E}", "\u{201E}", "\u{2039}",
+    ]
+
+    /// The UTF-8 length of a text's initial: opening quotation marks, then one letter or digit
+    /// (with its combining marks); nil when the text does not start so.
+    static func initialLength(_ bytes: some Collection<UInt8>) -> Int? {
+        let head = String(decoding: bytes, as: UTF8.self)
+        var length = 0
+        for c in head.prefix(4) {
+            length += c.utf8.count
+            if openingQuotes.contains(c) { continue }
+            guard let first = c.unicodeScalars.first, first.properties.isAlphabetic || first.properties.numericType != nil
+            else { return nil }
+            return length
+        }
+        return nil
+    }
+}
+
+extension TextEngine {
+    /// The drop cap `request` asks of a shaped paragraph, or nil when the paragraph cannot have
+    /// one: right-to-left text, no letter to start it, nothing after the letter, or a cluster
+    /// (a ligature) joining the letter to the next one.
+    ///
+    /// Its size follows from two constraints: the initial's capitals are as tall as the first
+    /// line's capitals plus `lines - 1` line pitches, so that their top meets the top of the first
+    /// line's capitals and their baseline the baseline of line `lines`.
+    func dropCap(_ request: DropCapRequest, for text: ShapedText, style: ParagraphStyle) -> DropCap? {
+        guard !text.rightToLeft, let end = DropCap.initialLength(text.bytes.prefix(32)), end < text.length,
+            text.flags[end].contains(.clusterStart), let run = text.run(containing: end)
+        else { return nil }
+        let body = plan.styles[Int(run.style)]
+        let pitch = style.lineHeight ?? style.leadingRatio * body.size
+        let capTop = capHeight(of: font(run.font), size: body.size)
+        let face = FontProbe(engine: self).resolve(request.face).0
+        let unit = 100.0
+        let probe = face.makeDescription(size: unit)
+        defer { pango_font_description_free(probe) }
+        guard let probeFont = pango_font_map_load_font(fontMap, context, probe) else { return nil }
+        let ratio = capHeight(of: probeFont, size: unit) / unit
+        galley_object_unref(probeFont)
+        guard capTop > 0, ratio > 0 else { return nil }
+        let drop = Double(request.lines - 1) * pitch
+        let size = (capTop + drop) / ratio
+        guard let shaped = shapeInitial(Array(text.bytes[..<end]), face: face, size: size) else { return nil }
+        return DropCap(
+            lines: request.lines, end: end, font: shaped.font, size: size, color: request.color, glyphs: shaped.glyphs,
+            clusters: shaped.clusters, advance: shaped.advance, indent: shaped.advance + body.size * 0.3, capTop: capTop,
+            drop: drop)
+    }
+
+    /// A font's cap height at `size` points: its OS/2 table's, else the height of its "H".
+    func capHeight(of font: UnsafeMutablePointer<PangoFont>, size: Double) -> Double {
+        let ratio = galley_font_cap_ratio(font)
+        if ratio > 0 { return ratio * size }
+        return Double(galley_font_h_top(font)) / pangoScale
+    }
+
+    /// The initial's text shaped as one run of `face` at `size`: nil when it takes more than one
+    /// font (a quotation mark the face lacks).
+    private func shapeInitial(
+        _ bytes: [UInt8], face: FontPlan.Face, size: Double
+    ) -> (font: FontKey, glyphs: [PangoGlyphInfo], clusters: [Int32], advance: Double)? {
+        let layout = pango_layout_new(context)!
+        defer { galley_object_unref(UnsafeMutableRawPointer(layout)) }
+        let d = face.makeDescription(size: size)
+        defer { pango_font_description_free(d) }
+        pango_layout_set_font_description(layout, d)
+        bytes.withUnsafeBufferPointer { b in
+            b.withMemoryRebound(to: CChar.self) { pango_layout_set_text(layout, $0.baseAddress, Int32(b.count)) }
+        }
+        guard let line = pango_layout_get_line_readonly(layout, 0), let runs = line.pointee.runs, runs.pointee.next == nil,
+            let item = runs.pointee.data?.assumingMemoryBound(to: PangoGlyphItem.self).pointee,
+            let glyphString = item.glyphs?.pointee, let pangoFont = item.item.pointee.analysis.font
+        else { return nil }
+        let n = Int(glyphString.num_glyphs)
+        let glyphs = Array(UnsafeBufferPointer(start: glyphString.glyphs, count: n))
+        let clusters = Array(UnsafeBufferPointer(start: glyphString.log_clusters, count: n)).map { Int32($0) }
+        let advance = glyphs.reduce(0.0) { $0 + Double($1.geometry.width) } / pangoScale
+        return (key(of: pangoFont), glyphs, clusters, advance)
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import GalleyLayout
+import GalleyMarkup
+import GalleyRender
+import GalleyStory
+import GalleyTemplate
+import TestSupport
+import Testing
+
+// Drop caps: where the initial stands (in pixels), the lines beside it, what follows a short
+// paragraph, a split across columns, and the text a PDF reader extracts.
+
+/// One column 280 pt wide of DejaVu Serif 10/12, justified, no footer or hyphenation; initials
+/// in red, so their ink tells apart from the text's.
+private func dropCapTemplate(columns: Int = 1, height: Double = 400) -> Template {
+    var t = Template.default
+    t.pageWidth = 300 + Double(columns - 1) * 290
+    t.pageHeight = height
+    t.margins = EdgeInsets(all: 10)
+    t.columns = columns
+    t.gutter = 10
+    t.firstLineIndent = 0
+    t.footer.enabled = false
+    t.hyphenation.enabled = false
+    t.dropCap.color = attrRed
+    t.balance = false
+    return t
+}
+
+/// Capitals only, none reaching below the baseline or above the cap height by much: each
+/// line's ink runs from its capitals' top to its baseline.
+private let capitals = String(repeating: "THE HERON STANDS IN THE WATER AT DAWN AND WAITS FOR THE FISH TO RISE. ", count: 4)
+
+private func firstPage(_ fs: Framesetter) -> Page {
+    var first: Page?
+    fs.layOut { page in
+        first = page
+        return false
+    }
+    return first!
+}
+
+@Suite struct DropCapGeometryTests {
+    // The initial's top meets the top of the first line's capitals, and its baseline (the foot of
+    // a "T") the baseline of line 3, each within a pixel at 4 pixels a point.
+    @Test func capsAndBaselineMeet() throws {
+        let fs = framesetter("<p dropcap=\"3\">\(capitals)</p>", template: dropCapTemplate())
+        let page = firstPage(fs)
+        let lines = page.frames[0].lines
+        let cap = try #require(page.frames[0].dropCaps.first)
+        let png = try renderPNG(fs, dpi: 288)
+        func px(_ v: Double) -> Double { v * 4 }
+        let initial = Ink(png, where: redPixel)
+        /// The dark ink of line `k`, between its box's top and its baseline.
+        func ink(_ k: Int) -> Ink {
+            let l = lines[k]
+            return Ink(
+                png, x: Int(px(l.origin.x))..<Int(px(l.origin.x + l.contentWidth)),
+                y: Int(px(l.box.y))..<Int(px(l.origin.y).rounded()), where: darkPixel)
+        }
+        let first = ink(0)
+        let third = ink(2)
+        #expect(abs(initial.minY - first.minY) <= 1, "initial's top \(initial.minY) px, first line's capitals \(first.minY) px")
+        #expect(abs(initial.maxY - third.maxY) <= 1, "initial's foot \(initial.maxY) px, third line's baseline \(third.maxY) px")
+        #expect(abs(Double(initial.maxY + 1) - px(lines[2].origin.y)) <= 1)
+        #expect(abs(cap.origin.y - lines[2].origin.y) < 0.01 && cap.rect.maxY == cap.origin.y)
+        #expect(abs(Double(initial.minY) - px(cap.rect.y)) <= 1.5)
+        // Nothing of the text is red, and the initial stays left of the lines beside it.
+        #expect(Double(initial.maxX) < px(lines[0].origin.x))
+    }
+
+    // The three lines beside the initial are narrower by its advance and a gap, and start that
+    // much further right; the fourth is the column's full width again. The first line starts
+    // after the initial's letter.
+    @Test func linesBesideIt() throws {
+        let text = "The quick brown fox jumps over the lazy dog; " + String(repeating: "then it runs off into the woods. ", count: 8)
+        let fs = framesetter("<p dropcap=\"3\">\(text)</p>", template: dropCapTemplate())
+        let page = firstPage(fs)
+        let column = page.frames[0].rect
+        let lines = page.frames[0].lines
+        let cap = try #require(page.frames[0].dropCaps.first)
+        let dropCap = try #require(lines[0].paragraph.text.dropCap)
+        #expect(lines.count > 4)
+        #expect(cap.rect.x == column.x && abs(cap.rect.width - dropCap.advance) < 0.001 && dropCap.indent > dropCap.advance)
+        for l in lines[0..<3] {
+            #expect(abs(l.origin.x - (column.x + dropCap.indent)) < 0.001)
+            #expect(abs(l.box.width - (column.width - dropCap.indent)) < 0.001)
+        }
+        for l in lines[3...] {
+            #expect(l.origin.x == column.x && abs(l.box.width - column.width) < 0.001)
+        }
+        #expect(lines[0].storyRange.lowerBound == 1 && cap.storyRange == 0..<1)
+        let dump = PageDump.dump(page, story: fs.story)
+        #expect(dump.contains("    dropcap 10,"), "\(dump)")
+        #expect(dump.contains(" lines=3 @1:16 |T|\n"))
+    }
+
+    // An opening quotation mark goes into the initial with the letter; a paragraph that starts
+    // with no letter gets no drop cap.
+    @Test func quotationMark() throws {
+        let text = "<p dropcap=\"2\">\u{201C}Hello,\u{201D} she said, and went on her way.</p>\n<p dropcap=\"2\">\u{2014} no letter</p>"
+        let fs = framesetter(text, template: dropCapTemplate())
+        let page = firstPage(fs)
+        #expect(page.frames[0].dropCaps.count == 1)
+        let cap = try #require(page.frames[0].dropCaps.first)
+        #expect(fs.story.text.utf8Slice(cap.storyRange.lowerBound, cap.storyRange.upperBound) == "\u{201C}H")
+    }
+
+    // A paragraph shorter than its initial keeps its lines beside it, and the next paragraph
+    // starts below the initial's foot, in pixels too.
+    @Test func shortParagraph() throws {
+        let fs = framesetter("<p dropcap=\"4\">Hi there.</p>\nThe next paragraph.", template: dropCapTemplate())
+        let page = firstPage(fs)
+        let lines = page.frames[0].lines
+        let cap = try #require(page.frames[0].dropCaps.first)
+        #expect(lines.count == 2)
+        #expect(lines[0].origin.x > cap.rect.maxX)
+        #expect(lines[1].box.y >= cap.rect.maxY, "next line at \(lines[1].box.y), initial's foot at \(cap.rect.maxY)")
+        let png = try renderPNG(fs, dpi: 288)
+        let initial = Ink(png, where: redPixel)
+        let next = Ink(png, y: Int(lines[1].box.y * 4)..<png.height, where: darkPixel)
+        #expect(initial.maxY < next.minY)
+    }
+
+    // A paragraph with a drop cap that would start at a column's foot, with room for fewer lines
+    // than the initial is tall, goes to the next column whole: initial and first lines together.
+    // (Columns of 23 lines; one-line paragraphs above it fill all but `room` of the first.)
+    @Test(arguments: 0...6) func splitKeepsInitialWithItsLines(room: Int) throws {
+        var t = dropCapTemplate(columns: 2, height: 300)
+        t.paragraphSpacing = 0
+        let filler = String(repeating: "One line of filler.\n", count: 23 - room)
+        let body = String(repeating: "Words after the initial go on. ", count: 30)
+        let fs = framesetter(filler + "<p dropcap=\"4\">" + body + "</p>", template: t)
+        let frames = pages(of: fs).flatMap(\.frames)
+        let holding = frames.filter { !$0.dropCaps.isEmpty }
+        try #require(holding.count == 1)
+        let frame = holding[0]
+        let paragraph = frame.dropCaps[0].paragraphIndex
+        #expect(frame.column == (room < 4 ? 1 : 0))
+        let beside = frame.lines.filter { $0.paragraphIndex == paragraph && $0.lineIndex < 4 }
+        #expect(beside.count == 4, "\(beside.count) lines beside the initial")
+        #expect(frame.dropCaps[0].rect.maxY <= frame.rect.maxY + 0.01)
+        // The rest, wherever it goes on, at full width.
+        for l in frames.flatMap(\.lines) where l.paragraphIndex == paragraph && l.lineIndex >= 4 {
+            #expect(abs(l.box.width - frame.rect.width) < 0.001)
+        }
+    }
+}
+
+@Suite struct DropCapPDFTests {
+    // pdftotext reads the first word whole, in its default mode and in content order, and the
+    // quotation mark with it; the rest of the text as usual.
+    @Test func firstWordWhole() throws {
+        let text =
+            "<p dropcap=\"3\">The quick brown fox jumps over the lazy dog and runs on and on into the woods beyond the hill.</p>\n"
+            + "<p dropcap=\"2\">\u{201C}Hello,\u{201D} she said to the fox, who did not answer her at all that day.</p>"
+        let dir = TemporaryDirectory("dropcap")
+        try renderPDF(framesetter(text, template: dropCapTemplate()), in: dir)
+        for args in [[String](), ["-raw"]] {
+            let out = tool("pdftotext", args + [dir.file("t.pdf"), "-"]).output
+            let words = out.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            #expect(words.hasPrefix("The quick brown fox"), "\(args): \(words)")
+            #expect(words.contains("the hill. \u{201C}Hello,\u{201D} she said"), "\(args): \(words)")
+        }
+        #expect(tool("qpdf", ["--check", dir.file("t.pdf")]).status == 0)
+    }
+}
