@@ -99,6 +99,14 @@ func violations(_ fs: Framesetter, _ pages: [Page]) -> [String] {
                 }
                 if b.y < frame.rect.y - 0.01 { out.append("\(at): line \(l.storyRange) above the column") }
             }
+            // A drop cap holds its paragraph's first letter; it stands beside the lines after it by
+            // design, so it takes no part in the overlap check, but it stays inside its column.
+            for d in frame.dropCaps {
+                items.append((d.storyRange, d.rect.y, d.rect.y, "drop cap @\(d.storyRange)", false))
+                if d.rect.x < frame.rect.x - 0.01 || d.rect.maxX > frame.rect.maxX + 0.01 || d.rect.maxY > frame.rect.maxY + 0.01 {
+                    out.append("\(at): drop cap \(d.rect) outside the column \(frame.rect)")
+                }
+            }
             for i in frame.images {
                 items.append((i.storyOffset..<(i.storyOffset + 3), i.rect.y, i.rect.maxY, "image @\(i.storyOffset)", true))
                 let rr = i.rect
@@ -131,7 +139,7 @@ func violations(_ fs: Framesetter, _ pages: [Page]) -> [String] {
                     out.append("\(at): bytes \(covered)..<\(item.range.lowerBound) were placed nowhere")
                 }
                 covered = max(covered, item.range.upperBound)
-                if k > 0 {
+                if k > 0 && !item.what.hasPrefix("drop cap") && !items[k - 1].what.hasPrefix("drop cap") {
                     let prev = items[k - 1]
                     if item.top < prev.bottom - 0.01 { out.append("\(at): \(item.what) overlaps \(prev.what) vertically") }
                 }
@@ -164,7 +172,7 @@ func dumps(_ fs: Framesetter) -> [String] {
     pages(of: fs).map { PageDump.dump($0, story: fs.story) }
 }
 
-let sampleNames = ["article.txt", "chinese.txt", "long.txt"]
+let sampleNames = ["article.txt", "chinese.txt", "long.txt", "feature.txt"]
 let templateNames = ["magazine", "letter", "tabloid", "pocket", "tablet"]
 
 // MARK: - Samples × templates
