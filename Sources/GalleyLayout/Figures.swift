@@ -39,9 +39,13 @@ final class Figures {
 
     /// A float's size within `maxWidth` × `maxHeight`: its `widthSpec` (a percentage of
     /// `maxWidth`, or points), else its natural size, never wider than `maxWidth`; shrunk, keeping
-    /// its proportions, until image and caption fit `maxHeight`. Returns image size, caption
-    /// height (0 without one), and whether it was shrunk.
-    func size(_ image: ImageReference, maxWidth: Double, maxHeight: Double) -> (w: Double, h: Double, caption: Double, shrunk: Bool) {
+    /// its proportions, until image and caption fit `maxHeight`. A caption takes at most half of
+    /// `maxHeight` (one longer is cut there): measured at the shrinking image's width it would
+    /// otherwise grow as the image narrows, without end. Returns image size, caption height (0
+    /// without one), whether the image was shrunk and whether the caption was cut.
+    func size(
+        _ image: ImageReference, maxWidth: Double, maxHeight: Double
+    ) -> (w: Double, h: Double, caption: Double, shrunk: Bool, captionCut: Bool) {
         var (w, h) = naturalSize(image)
         switch image.widthSpec {
         case .percent(let p)?: w = maxWidth * p / 100
@@ -50,19 +54,22 @@ final class Figures {
         }
         w = min(max(1, w), maxWidth)
         h = w / image.aspectRatio
-        var caption = image.caption.map { captionHeight($0, w) + captionGap } ?? 0
+        let most = maxHeight / 2
+        func measured(_ width: Double) -> Double { min(most, image.caption.map { captionHeight($0, width) + captionGap } ?? 0) }
+        var caption = measured(w)
         var shrunk = false
         if h + caption > maxHeight {
             shrunk = true
             for _ in 0..<8 where h + caption > maxHeight {
                 h = max(1, maxHeight - caption)
                 w = h * image.aspectRatio
-                caption = image.caption.map { captionHeight($0, w) + captionGap } ?? 0
+                caption = measured(w)
             }
             h = max(1, min(h, maxHeight - caption))
             w = h * image.aspectRatio
         }
-        return (w, h, caption, shrunk)
+        let cut = image.caption.map { captionHeight($0, w) + captionGap > caption + 0.01 } ?? false
+        return (w, h, caption, shrunk, cut)
     }
 
     /// The exclusion a float makes where it is placed.

@@ -7,6 +7,8 @@ import GalleySupport
 struct PageFloat {
     var placed: PlacedImage
     var exclusion: Exclusion
+    /// Its caption was cut to the room it was given.
+    var captionCut = false
 }
 
 /// The state of the flow between regions (Typst's `Work`): the next paragraph, the next line of
@@ -180,9 +182,9 @@ struct Flow {
         if !besideText { exclusion.wrap = .none }
         pageFloats.append(
             PageFloat(
-                placed: placedImage(i, rect: rect, caption: size.caption, shrunk: size.shrunk, exclusion: exclusion), exclusion: exclusion))
+                placed: placedImage(i, rect: rect, caption: size.caption, shrunk: size.shrunk, exclusion: exclusion), exclusion: exclusion,
+                captionCut: size.captionCut))
         placed.insert(i)
-        if size.shrunk { warnShrunk(i, rect) }
         return true
     }
 
@@ -244,6 +246,7 @@ struct Flow {
         d.frame.images.append(placedImage(i, rect: imageRect, caption: size.caption, shrunk: size.shrunk, exclusion: exclusion))
         placed.insert(i)
         if size.shrunk { warnShrunk(i, imageRect) }
+        if size.captionCut { warnCaptionCut(i) }
         return true
     }
 
@@ -260,6 +263,14 @@ struct Flow {
             exclusion: Rect(
                 x: e.x - exclusion.margin, y: e.y - exclusion.margin, width: e.width + 2 * exclusion.margin,
                 height: e.height + 2 * exclusion.margin))
+    }
+
+    mutating func warnCaptionCut(_ i: Int) {
+        let image = story.images[i]
+        diagnostics.append(
+            .warning(
+                "the caption of image '\(image.source)' is longer than half the room for it; the rest of it is cut",
+                file: file, at: image.location, length: 4))
     }
 
     mutating func warnShrunk(_ i: Int, _ r: Rect) {

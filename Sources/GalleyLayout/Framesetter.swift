@@ -178,6 +178,11 @@ public final class Framesetter {
                 flow = again
             }
             page.floats = flow.pageFloats.map(\.placed)
+            // Said once the page is final: a relayout starts again from the page's start.
+            for f in flow.pageFloats {
+                if f.placed.shrunk { flow.warnShrunk(f.placed.image, f.placed.rect) }
+                if f.captionCut { flow.warnCaptionCut(f.placed.image) }
+            }
             taken = taken.filter { $0.key == flow.paragraph || flow.lookahead[$0.key] != nil }
             page.footer = runningLine(template.footer, on: page, pages: total, head: false)
             page.header = Self.opensStory(page, story) ? nil : runningLine(template.header, on: page, pages: total, head: true)

@@ -139,8 +139,18 @@ final class PageRenderer {
             let layout = framesetter.engine.captionLayout(caption, width: box.width, style: style)
             defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
             setColor(style.color, on: cr)
+            // A caption cut to the room it was given (see Figures.size) is clipped to its box.
+            var logical = PangoRectangle()
+            pango_layout_get_pixel_extents(layout, nil, &logical)
+            let cut = Double(logical.height) > box.height + 1
+            if cut {
+                cairo_save(cr)
+                cairo_rectangle(cr, box.x, box.y, box.width, box.height)
+                cairo_clip(cr)
+            }
             cairo_move_to(cr, box.x, box.y)
             pango_cairo_show_layout(cr, layout)
+            if cut { cairo_restore(cr) }
         }
     }
 

@@ -257,3 +257,24 @@ private func lastBandFeet(_ page: Page) -> [Double] {
         #expect(ps.last?.frames.last?.visibleRange.upperBound == fs.story.text.utf8.count)
     }
 }
+
+@Suite struct LongCaptionTests {
+    // A page-wide figure whose caption is thousands of words long is set on the page, its caption
+    // cut to half the room with a warning; the layout ends (it used to place the image far above
+    // the page, a point wide, and defer it without end).
+    @Test(arguments: ["span=\"page\" width=\"60%\"", "float=\"right\" width=\"40%\""]) func cutToFit(placement: String) throws {
+        let caption = Array(repeating: "caption words", count: 2000).joined(separator: " ")
+        let text =
+            "Text before.\n<img src=\"images/harbour.jpg\" \(placement) caption=\"\(caption)\">\n"
+            + String(repeating: "Text after the figure. ", count: 60)
+        let fs = framesetter(text)
+        let ps = pages(of: fs)
+        #expect(ps.count <= 2)
+        #expect(ps.last?.frames.last?.visibleRange.upperBound == fs.story.text.utf8.count)
+        let image = try #require((ps.flatMap(\.floats) + ps.flatMap(\.frames).flatMap(\.images)).first)
+        let area = fs.columns[0]
+        #expect(image.rect.y >= area.y - 0.01 && image.rect.width > 50, "\(image.rect)")
+        #expect((image.captionRect?.maxY ?? .infinity) <= area.maxY + 0.01)
+        #expect(fs.diagnostics.all.contains { $0.message.contains("the rest of it is cut") })
+    }
+}
