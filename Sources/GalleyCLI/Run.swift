@@ -58,8 +58,9 @@ struct Run {
                 sources[f] = source
             }
         }
+        var cache = DiagnosticRenderer.LineCache()
         for d in diagnostics.inReadingOrder where d.severity == .error || !quiet {
-            io.writeError(DiagnosticRenderer.render(d, sources: { [sources] in sources[$0] }, color: io.errorIsTerminal))
+            io.writeError(DiagnosticRenderer.render(d, sources: { [sources] in sources[$0] }, color: io.errorIsTerminal, cache: &cache))
         }
         diagnostics = Diagnostics()
     }

@@ -12,9 +12,38 @@ public enum DiagnosticRenderer {
     /// Cells of the line shown in a window.
     static let windowWidth = 160
 
+    /// A source line taken apart once for all the diagnostics shown on it: its scalars and the
+    /// cells they take. Diagnostics come in source order, so keeping the last line is enough for
+    /// thousands of diagnostics on one long line to cost time linear in it.
+    public struct LineCache {
+        var file: String?
+        var line = 0
+        var scalars: [Unicode.Scalar] = []
+        var width = 0
+        public init() {}
+
+        mutating func view(_ file: String, _ line: Int, in source: SourceFile) -> (scalars: [Unicode.Scalar], width: Int) {
+            if file != self.file || line != self.line {
+                self.file = file
+                self.line = line
+                scalars = Array(source.lineText(line).unicodeScalars)
+                width = scalars.reduce(0) { $0 + DiagnosticRenderer.cells($1) }
+            }
+            return (scalars, width)
+        }
+    }
+
     /// `sources` finds the text of a file by the diagnostic's `file`; lines are shown only when found.
     /// The result ends with a newline.
     public static func render(_ d: Diagnostic, sources: (String) -> SourceFile?, color: Bool = false) -> String {
+        var cache = LineCache()
+        return render(d, sources: sources, color: color, cache: &cache)
+    }
+
+    /// `render(_:sources:color:)`, reusing the line taken apart for the diagnostic before.
+    public static func render(
+        _ d: Diagnostic, sources: (String) -> SourceFile?, color: Bool = false, cache: inout LineCache
+    ) -> String {
         let style = Style(enabled: color)
         var place: String
         if let file = d.file {
@@ -28,7 +57,8 @@ public enum DiagnosticRenderer {
         if let file = d.file, let location = d.location, let source = sources(file),
             location.line >= 1, location.line <= source.lineCount
         {
-            let (line, caret) = snippet(source.lineText(location.line), column: location.column, length: d.length)
+            let view = cache.view(file, location.line, in: source)
+            let (line, caret) = snippet(view.scalars, width: view.width, column: location.column, length: d.length)
             out += line + "\n" + caret.padding + style.caret(caret.marker) + "\n"
         }
         return out
@@ -36,8 +66,12 @@ public enum DiagnosticRenderer {
 
     /// Every diagnostic, one after another.
     public static func render(_ ds: Diagnostics, sources: (String) -> SourceFile?, color: Bool = false) -> String {
-        ds.all.map { render($0, sources: sources, color: color) }.joined()
+        var cache = LineCache()
+        return ds.all.map { render($0, sources: sources, color: color, cache: &cache) }.joined()
     }
+
+    /// Cells a scalar takes in the shown line; a tab counts as one, whatever the terminal makes of it.
+    static func cells(_ s: Unicode.Scalar) -> Int { s == "\t" ? 1 : escaped(s)?.count ?? DisplayWidth.of(s) }
 
     /// How a control character (C0 but tab, DEL, C1) is shown: `\x1b`, never raw, so that a
     /// file's escape sequences cannot reach the user's terminal. Nil for other characters.
@@ -59,16 +93,17 @@ public enum DiagnosticRenderer {
     }
 
     /// The line as shown (possibly cut down to a window) and the caret line under it.
-    static func snippet(_ text: Substring, column: Int, length: Int) -> (String, (padding: String, marker: String)) {
-        let scalars = Array(text.unicodeScalars)
+    /// `width`: the cells of the whole line.
+    static func snippet(
+        _ scalars: [Unicode.Scalar], width lineWidth: Int, column: Int, length: Int
+    ) -> (String, (padding: String, marker: String)) {
         let count = scalars.count
         let caret = max(0, column - 1)
-        // Cells used to size the window; a tab counts as one, whatever the terminal makes of it.
-        func cells(_ i: Int) -> Int { scalars[i] == "\t" ? 1 : escaped(scalars[i])?.count ?? DisplayWidth.of(scalars[i]) }
+        func cells(_ i: Int) -> Int { Self.cells(scalars[i]) }
 
         var lo = 0
         var hi = count
-        if (0..<count).reduce(0, { $0 + cells($1) }) > maxLineWidth {
+        if lineWidth > maxLineWidth {
             lo = min(caret, count)
             var width = 0
             while lo > 0, width + cells(lo - 1) <= contextBeforeCaret {

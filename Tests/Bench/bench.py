@@ -39,7 +39,7 @@ CORPUS_NAMES = ["en-small", "en-large", "en-xl", "cjk-small"]
 COMMON_SUFFIXES = [".txt", ".plain.txt", ".galley.txt", ".pango", ".typ", ".html"]
 EN_SUFFIXES = [".lua.tex", ".pdf.tex", ".ms"]
 
-MEASUREMENTS = ["en-large", "en-xl", "preview", "one-page", "en-small", "cjk-small", "attributes", "floats", "spans", "social-line", "breaks",
+MEASUREMENTS = ["en-large", "en-xl", "preview", "one-page", "en-small", "cjk-small", "attributes", "floats", "spans", "social-line", "breaks", "line-diagnostics",
                 "font-tags", "spacing"]
 NEEDS_PEER = {"en-large", "en-small", "cjk-small"}
 
@@ -154,6 +154,9 @@ FONT_TAGS_4X = os.path.join(ROOT, ".build", "bench", "font-tags-4x.galley.txt")
 BREAKS = 10000
 BREAK_RUN = os.path.join(ROOT, ".build", "bench", "breaks.galley.txt")
 BREAK_RUN_4X = os.path.join(ROOT, ".build", "bench", "breaks-4x.galley.txt")
+LINE_DIAGNOSTICS = 1000
+LINE_DIAGNOSTICS_1X = os.path.join(ROOT, ".build", "bench", "line-diagnostics.galley.txt")
+LINE_DIAGNOSTICS_4X = os.path.join(ROOT, ".build", "bench", "line-diagnostics-4x.galley.txt")
 SOCIAL_LINE = os.path.join(ROOT, ".build", "bench", "social-line.galley.txt")
 SOCIAL_LINE_4X = os.path.join(ROOT, ".build", "bench", "social-line-4x.galley.txt")
 
@@ -236,6 +239,9 @@ def ensure_variants():
     # A pathological shape (hardening): one paragraph of consecutive <br>s.
     write_if_changed(BREAK_RUN, "x" + "<br>" * BREAKS + "\n")
     write_if_changed(BREAK_RUN_4X, "x" + "<br>" * (4 * BREAKS) + "\n")
+    # Another: thousands of diagnostics on one line (a warning: an unknown class, again and again).
+    write_if_changed(LINE_DIAGNOSTICS_1X, '<span class="nope">x</span>' * LINE_DIAGNOSTICS + "\n")
+    write_if_changed(LINE_DIAGNOSTICS_4X, '<span class="nope">x</span>' * (4 * LINE_DIAGNOSTICS) + "\n")
 
 
 # ----------------------------------------------------------------- peer (Typst from PyPI)
@@ -575,6 +581,14 @@ class Bench:
         big = Cmd("4x", [self.galley, "check", BREAK_RUN_4X, "-q"])
         small = Cmd("1x", [self.galley, "check", BREAK_RUN, "-q"])
         self.ratio("breaks", big, small, f"{4 * BREAKS} consecutive <br>s ÷ {BREAKS} (check, 4× the input)", "≤ 4.4× (linear)", 4.4)
+
+    def m_line_diagnostics(self):
+        ensure_variants()
+        log(f"{4 * LINE_DIAGNOSTICS} diagnostics on one line ÷ {LINE_DIAGNOSTICS} (galley check, interleaved):")
+        big = Cmd("4x", [self.galley, "check", LINE_DIAGNOSTICS_4X])
+        small = Cmd("1x", [self.galley, "check", LINE_DIAGNOSTICS_1X])
+        self.ratio("line-diagnostics", big, small, f"{4 * LINE_DIAGNOSTICS} diagnostics on one line ÷ {LINE_DIAGNOSTICS} (check, 4× the input)",
+                   "≤ 4.4× (linear)", 4.4)
 
     def m_en_xl(self):
         log("en-xl build ÷ en-large build (galley, interleaved):")
