@@ -120,17 +120,8 @@ public enum Export {
         let out = try AtomicFile(target: path)
         var committed = false
         defer { if !committed { out.discard() } }
+        let (w, h) = try previewPixels(page, dpi: dpi)
         let scale = dpi / 72
-        let w = Int32((page.width * scale).rounded())
-        let h = Int32((page.height * scale).rounded())
-        guard w > 0, h > 0, Int(w) * Int(h) <= maxPreviewPixels else {
-            // The highest resolution within the budget, for the message.
-            let most = Int((72 * (Double(maxPreviewPixels) / (page.width * page.height)).squareRoot()).rounded(.down))
-            throw RenderError(
-                .error(
-                    "a \(w)×\(h) pixel page is over the preview's limit of \(maxPreviewPixels / 1_000_000) million pixels "
-                        + "(\(maxPreviewPixels * 7 / 1_048_576) MiB); use --dpi \(most) or less"))
-        }
         let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h)!
         defer { cairo_surface_destroy(surface) }
         guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
@@ -171,6 +162,22 @@ public enum Export {
         }
         try out.commit()
         committed = true
+    }
+
+    /// The pixel size of `page` at `dpi`, within the preview's budget; past it, an error naming
+    /// the highest resolution that fits.
+    static func previewPixels(_ page: Page, dpi: Double) throws(RenderError) -> (Int32, Int32) {
+        let scale = dpi / 72
+        let w = Int32((page.width * scale).rounded())
+        let h = Int32((page.height * scale).rounded())
+        guard w > 0, h > 0, Int(w) * Int(h) <= maxPreviewPixels else {
+            let most = Int((72 * (Double(maxPreviewPixels) / (page.width * page.height)).squareRoot()).rounded(.down))
+            throw RenderError(
+                .error(
+                    "a \(w)×\(h) pixel page is over the preview's limit of \(maxPreviewPixels / 1_000_000) million pixels "
+                        + "(\(maxPreviewPixels * 7 / 1_048_576) MiB); use --dpi \(most) or less"))
+        }
+        return (w, h)
     }
 
     /// `YYYY-MM-DDTHH:MM:SSZ` in UTC. Written by hand: DateFormatter loads ICU, which costs
