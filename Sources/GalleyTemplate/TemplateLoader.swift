@@ -187,46 +187,39 @@ public enum TemplateLoader {
     /// Pretty JSON in the same schema, stable key order, complete (no `extends`), ending in a
     /// newline. Lengths are written in the shortest exact form (`"15mm"`, `43.2`), colours by
     /// name where one fits; `decode` of the result gives back an equal template.
-    /// The `styles` object, a style a line, its attributes in order.
-    static func styles(_ styles: [NamedStyle]) -> String {
-        guard !styles.isEmpty else { return "{}" }
-        let q = JSONWriter.quote
-        let lines = styles.map { s in
-            let pairs = (s.basedOn.map { [("basedOn", $0)] } ?? []) + s.attributes.map { ($0.name, $0.value) }
-            return "    \(q(s.name)): {" + pairs.map { "\(q($0.0)): \(q($0.1))" }.joined(separator: ", ") + "}"
-        }
-        return "{\n" + lines.joined(separator: ",\n") + "\n  }"
+    public static func encode(_ t: Template) -> String {
+        let members = EncodedTemplate.page(t) + EncodedTemplate.flow(t) + EncodedTemplate.look(t)
+        return "{\n" + members.map { "  \(JSONWriter.quote($0.0)): \($0.1)" }.joined(separator: ",\n") + "\n}\n"
+    }
+}
+
+/// The members `TemplateLoader.encode` writes, in schema order, in three groups: the page and
+/// its furniture, the flow's rules, and the look of headings, styles, links, captions and
+/// social text.
+private enum EncodedTemplate {
+    static func q(_ s: String) -> String { JSONWriter.quote(s) }
+    static func len(_ v: Double) -> String {
+        let f = LengthParser.format(v)
+        return f.isNumber ? f.text : q(f.text)
+    }
+    static func bool(_ b: Bool) -> String { b ? "true" : "false" }
+    static func color(_ c: RGBA) -> String { q(ColorParser.format(c)) }
+    static func object(_ pairs: [(String, String)]) -> String {
+        "{" + pairs.map { "\(q($0.0)): \($0.1)" }.joined(separator: ", ") + "}"
+    }
+    /// An object written a member a line, indented under its key.
+    static func block(_ pairs: [(String, String)]) -> String {
+        "{\n" + pairs.map { "    \(q($0.0)): \($0.1)" }.joined(separator: ",\n") + "\n  }"
     }
 
-    public static func encode(_ t: Template) -> String {
-        func q(_ s: String) -> String { JSONWriter.quote(s) }
-        func len(_ v: Double) -> String {
-            let f = LengthParser.format(v)
-            return f.isNumber ? f.text : q(f.text)
-        }
-        func bool(_ b: Bool) -> String { b ? "true" : "false" }
-        func object(_ pairs: [(String, String)]) -> String {
-            "{" + pairs.map { "\(q($0.0)): \($0.1)" }.joined(separator: ", ") + "}"
-        }
-        /// One social style; URLs have no link pattern.
-        func socialStyle(_ s: SocialStyleSpec, pattern: Bool) -> String {
-            var pairs = [("color", q(ColorParser.format(s.color))), ("weight", String(s.weight))]
-            if pattern { pairs.append(("url", q(s.url))) }
-            return object(pairs)
-        }
+    /// Name, page, margins, columns, body type, paragraphs, language, footer and header.
+    static func page(_ t: Template) -> [(String, String)] {
         let paper = q(t.pageColor.map(ColorParser.format) ?? "none")
         let page: String
-        if let (size, orientation) = pageSize(width: t.pageWidth, height: t.pageHeight) {
+        if let (size, orientation) = TemplateLoader.pageSize(width: t.pageWidth, height: t.pageHeight) {
             page = object([("size", q(size.rawValue)), ("orientation", q(orientation)), ("color", paper)])
         } else {
             page = object([("width", len(t.pageWidth)), ("height", len(t.pageHeight)), ("color", paper)])
-        }
-        /// The footer or the header; a side without its own text is left out.
-        func runningLine(_ r: RunningLineSpec) -> String {
-            var pairs = [("enabled", bool(r.enabled)), ("text", q(r.text))]
-            if let left = r.left { pairs.append(("left", q(left))) }
-            if let right = r.right { pairs.append(("right", q(right))) }
-            return object(pairs + [("face", q(r.face)), ("size", len(r.size)), ("color", q(ColorParser.format(r.color)))])
         }
         let m = t.margins
         let margins =
@@ -235,98 +228,98 @@ public enum TemplateLoader {
             : m.top == m.right && m.top == m.bottom && m.top == m.left
                 ? len(m.top)
                 : object([("top", len(m.top)), ("right", len(m.right)), ("bottom", len(m.bottom)), ("left", len(m.left))])
-        let members: [(String, String)] = [
-            ("name", q(t.name)),
-            ("description", q(t.summary)),
-            ("page", page),
-            ("margins", margins),
-            ("columns", String(t.columns)),
-            ("gutter", len(t.gutter)),
-            (
-                "body",
-                object([
-                    ("face", q(t.body.face)), ("size", len(t.body.size)), ("leading", len(t.body.leading)),
-                    ("color", q(ColorParser.format(t.body.color))),
-                ])
-            ),
-            ("paragraphSpacing", len(t.paragraphSpacing)),
-            ("firstLineIndent", len(t.firstLineIndent)),
-            ("firstLineIndentRule", q(t.firstLineIndentRule.rawValue)),
-            ("alignment", q(t.alignment.rawValue)),
-            ("paragraphs", q(t.paragraphMode.rawValue)),
-            ("language", q(t.language)),
+        let body = object([
+            ("face", q(t.body.face)), ("size", len(t.body.size)), ("leading", len(t.body.leading)), ("color", color(t.body.color)),
+        ])
+        return [
+            ("name", q(t.name)), ("description", q(t.summary)), ("page", page), ("margins", margins),
+            ("columns", String(t.columns)), ("gutter", len(t.gutter)), ("body", body),
+            ("paragraphSpacing", len(t.paragraphSpacing)), ("firstLineIndent", len(t.firstLineIndent)),
+            ("firstLineIndentRule", q(t.firstLineIndentRule.rawValue)), ("alignment", q(t.alignment.rawValue)),
+            ("paragraphs", q(t.paragraphMode.rawValue)), ("language", q(t.language)),
             ("fallback", "[" + t.fallbackFaces.map(q).joined(separator: ", ") + "]"),
-            ("footer", runningLine(t.footer)),
-            ("header", runningLine(t.header)),
-            ("lineBreaking", q(t.lineBreaking.rawValue)),
-            (
-                "hyphenation",
-                object([
-                    ("enabled", bool(t.hyphenation.enabled)), ("minWord", String(t.hyphenation.minWord)),
-                    ("leftMin", String(t.hyphenation.leftMin)), ("rightMin", String(t.hyphenation.rightMin)),
-                    ("capitals", bool(t.hyphenation.capitals)), ("maxConsecutive", String(t.hyphenation.maxConsecutive)),
-                    ("acrossColumns", bool(t.hyphenation.acrossColumns)),
-                ])
-            ),
-            ("widows", String(t.widows)),
-            ("orphans", String(t.orphans)),
-            ("keepWithNext", String(t.keepWithNext)),
-            ("baselineGrid", bool(t.baselineGrid)),
-            ("balance", bool(t.balance)),
-            ("blockImages", q(t.blockImages.rawValue)),
-            (
-                "dropcap",
-                object([
-                    ("lines", String(t.dropCap.lines)), ("face", q(t.dropCap.face)), ("color", q(ColorParser.format(t.dropCap.color))),
-                    ("after", q(DropCapSpec.afterNames[t.dropCap.after])),
-                ])
-            ),
-            (
-                "headings",
-                "{\n"
-                    + HeadingsSpec.levels.enumerated().map { i, level in
-                        let h = t.headings[i + 1]
-                        return "    \(q(level)): "
-                            + object([
-                                ("face", q(h.face)), ("size", len(h.size)), ("weight", String(h.weight)),
-                                ("color", q(ColorParser.format(h.color))), ("before", len(h.before)), ("after", len(h.after)),
-                                ("span", q(h.span ? "all" : "none")),
-                            ])
-                    }.joined(separator: ",\n") + "\n  }"
-            ),
-            ("styles", styles(t.styles)),
-            (
-                "link",
-                object([
-                    ("color", q(ColorParser.format(t.link.color))), ("underline", q(t.link.underline?.rawValue ?? "none")),
-                ])
-            ),
-            (
-                "caption",
-                object([
-                    ("face", q(t.caption.face)), ("size", len(t.caption.size)), ("color", q(ColorParser.format(t.caption.color))),
-                    ("italic", bool(t.caption.italic)), ("gap", len(t.caption.gap)),
-                ])
-            ),
-            ("wrapMinWidth", len(t.wrapMinWidth)),
-            (
-                "social",
-                "{\n"
-                    + [
-                        ("enabled", bool(t.social.enabled)),
-                        ("mention", socialStyle(t.social.mention, pattern: true)),
-                        ("topic", socialStyle(t.social.topic, pattern: true)),
-                        ("url", socialStyle(t.social.url, pattern: false)),
-                        ("emoticons", "[" + t.social.emoticons.map(q).joined(separator: ", ") + "]"),
-                    ].map { "    \(q($0.0)): \($0.1)" }.joined(separator: ",\n") + "\n  }"
-            ),
-            ("cjkAutoSpacing", bool(t.cjkAutoSpacing)),
-            ("maxImagePixels", String(t.maxImagePixels)),
-            ("startPage", String(t.startPage)),
+            ("footer", runningLine(t.footer)), ("header", runningLine(t.header)),
         ]
-        return "{\n" + members.map { "  \(q($0.0)): \($0.1)" }.joined(separator: ",\n") + "\n}\n"
     }
 
+    /// The footer or the header; a side without its own text is left out.
+    static func runningLine(_ r: RunningLineSpec) -> String {
+        var pairs = [("enabled", bool(r.enabled)), ("text", q(r.text))]
+        if let left = r.left { pairs.append(("left", q(left))) }
+        if let right = r.right { pairs.append(("right", q(right))) }
+        return object(pairs + [("face", q(r.face)), ("size", len(r.size)), ("color", color(r.color))])
+    }
+
+    /// Line breaking, hyphenation, widows and orphans, the grid, balancing, block images, drop caps.
+    static func flow(_ t: Template) -> [(String, String)] {
+        let h = t.hyphenation
+        let hyphenation = object([
+            ("enabled", bool(h.enabled)), ("minWord", String(h.minWord)), ("leftMin", String(h.leftMin)),
+            ("rightMin", String(h.rightMin)), ("capitals", bool(h.capitals)), ("maxConsecutive", String(h.maxConsecutive)),
+            ("acrossColumns", bool(h.acrossColumns)),
+        ])
+        let dropCap = object([
+            ("lines", String(t.dropCap.lines)), ("face", q(t.dropCap.face)), ("color", color(t.dropCap.color)),
+            ("after", q(DropCapSpec.afterNames[t.dropCap.after])),
+        ])
+        return [
+            ("lineBreaking", q(t.lineBreaking.rawValue)), ("hyphenation", hyphenation), ("widows", String(t.widows)),
+            ("orphans", String(t.orphans)), ("keepWithNext", String(t.keepWithNext)), ("baselineGrid", bool(t.baselineGrid)),
+            ("balance", bool(t.balance)), ("blockImages", q(t.blockImages.rawValue)), ("dropcap", dropCap),
+        ]
+    }
+
+    /// Headings, named styles, links, captions, wrap, social text and the last keys.
+    static func look(_ t: Template) -> [(String, String)] {
+        let headings = block(
+            HeadingsSpec.levels.enumerated().map { i, level in
+                let h = t.headings[i + 1]
+                return (
+                    level,
+                    object([
+                        ("face", q(h.face)), ("size", len(h.size)), ("weight", String(h.weight)), ("color", color(h.color)),
+                        ("before", len(h.before)), ("after", len(h.after)), ("span", q(h.span ? "all" : "none")),
+                    ])
+                )
+            })
+        let link = object([("color", color(t.link.color)), ("underline", q(t.link.underline?.rawValue ?? "none"))])
+        let c = t.caption
+        let caption = object([
+            ("face", q(c.face)), ("size", len(c.size)), ("color", color(c.color)), ("italic", bool(c.italic)), ("gap", len(c.gap)),
+        ])
+        let social = block([
+            ("enabled", bool(t.social.enabled)),
+            ("mention", socialStyle(t.social.mention, pattern: true)),
+            ("topic", socialStyle(t.social.topic, pattern: true)),
+            ("url", socialStyle(t.social.url, pattern: false)),
+            ("emoticons", "[" + t.social.emoticons.map(q).joined(separator: ", ") + "]"),
+        ])
+        return [
+            ("headings", headings), ("styles", styles(t.styles)), ("link", link), ("caption", caption),
+            ("wrapMinWidth", len(t.wrapMinWidth)), ("social", social), ("cjkAutoSpacing", bool(t.cjkAutoSpacing)),
+            ("maxImagePixels", String(t.maxImagePixels)), ("startPage", String(t.startPage)),
+        ]
+    }
+
+    /// One social style; URLs have no link pattern.
+    static func socialStyle(_ s: SocialStyleSpec, pattern: Bool) -> String {
+        var pairs = [("color", color(s.color)), ("weight", String(s.weight))]
+        if pattern { pairs.append(("url", q(s.url))) }
+        return object(pairs)
+    }
+
+    /// The `styles` object, a style a line, its attributes in order.
+    static func styles(_ styles: [NamedStyle]) -> String {
+        guard !styles.isEmpty else { return "{}" }
+        return block(
+            styles.map { s in
+                let pairs = (s.basedOn.map { [("basedOn", $0)] } ?? []) + s.attributes.map { ($0.name, $0.value) }
+                return (s.name, "{" + pairs.map { "\(q($0.0)): \(q($0.1))" }.joined(separator: ", ") + "}")
+            })
+    }
+}
+
+extension TemplateLoader {
     // MARK: - Layers
 
     /// Paths seen along an `extends` chain: canonical for comparing, as written for messages.
