@@ -30,6 +30,8 @@ struct DocumentOptions {
     var emoticons: [String] = []
     /// Write `file:` link targets (`--allow-file-links`).
     var allowFileLinks = false
+    /// The folder images and the files templates name are read under (`--root`).
+    var root: String?
 }
 
 enum Loader {
@@ -41,7 +43,7 @@ enum Loader {
     {
         var template: Template
         var inputFiles: [String] = []
-        switch TemplateLoader.load(o.template, files: &inputFiles) {
+        switch TemplateLoader.load(o.template, files: &inputFiles, roots: o.root.map { [$0] } ?? []) {
         case .success(let t): template = t
         case .failure(let d):
             diagnostics.append(d)
@@ -90,6 +92,7 @@ enum Loader {
         var builder = StoryBuilder(template: template, baseDirectory: base.isEmpty ? "." : base)
         builder.socialEverywhere = o.social
         builder.allowFileLinks = o.allowFileLinks
+        if let r = o.root { builder.root = r }
         for folder in template.social.emoticons + o.emoticons {
             switch builder.emoticons.adding(folder: folder) {
             case .success(let packs): builder.emoticons = packs

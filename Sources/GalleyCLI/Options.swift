@@ -31,6 +31,12 @@ extension DocumentOptions {
         self.drawsEveryPage = drawsEveryPage
         social = a.flag("social")
         allowFileLinks = a.flag("allow-file-links")
+        if let r = a.value("root") {
+            guard let s = FileIdentity.status(r), FileIdentity.kind(s) == .directory else {
+                throw UsageError(message: "--root must name a folder, got '\(r)'")
+            }
+            root = r
+        }
         emoticons = a.all("emoticons")
         if let t = a.value("threads") {
             guard let n = Int(t), n >= 1, n <= 64 else {

@@ -88,12 +88,22 @@ public enum Export {
         if let failure { throw failure }
         cairo_surface_finish(surface)
         let status = cairo_surface_status(surface)
-        guard status == CAIRO_STATUS_SUCCESS else {
-            throw RenderError(.error("cannot write '\(path)': \(String(cString: cairo_status_to_string(status)))"))
-        }
+        guard status == CAIRO_STATUS_SUCCESS else { throw RenderError(.error(finishFailure(status, path: path))) }
         try out.commit()
         committed = true
         return pages
+    }
+
+    /// Why Cairo could not finish a PDF, in words that name the part that failed: only a write
+    /// error is about the file; a font FreeType cannot read is not the disk's fault.
+    static func finishFailure(_ status: cairo_status_t, path: String) -> String {
+        switch status {
+        case CAIRO_STATUS_WRITE_ERROR: return "cannot write '\(path)': the disk refused the data (full, or removed)"
+        case CAIRO_STATUS_NO_MEMORY: return "cannot make '\(path)': out of memory"
+        case CAIRO_STATUS_FREETYPE_ERROR:
+            return "cannot make '\(path)': FreeType could not read a font to embed it (a damaged or unsupported font file)"
+        default: return "cannot make '\(path)': Cairo failed: \(String(cString: cairo_status_to_string(status)))"
+        }
     }
 
     /// The most pixels a preview page may have: each costs 4 bytes in Cairo's image and 3 in the

@@ -35,7 +35,10 @@ final class ImageStore {
             handle = h
         } else {
             var error: UnsafeMutablePointer<GError>?
-            guard let h = rsvg.newFromFile(image.path, &error) else {
+            // librsvg reads an SVG's own images only from the SVG's folder or below it (its
+            // default policy; no flag widens it here). Given the file's real path, that folder
+            // is the real one, inside the root the SVG was admitted under.
+            guard let h = rsvg.newFromFile(FileRoot.canonicalPath(image.path), &error) else {
                 let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
                 if let error { g_error_free(error) }
                 throw RenderError(.error("cannot read SVG '\(image.source)': \(reason)", file: file, at: image.location, length: 4))

@@ -233,6 +233,11 @@ enum EmoticonPackLoader {
                 path = FilePath.join(FileManager.default.currentDirectoryPath, path)
             }
             path = URL(fileURLWithPath: path).standardized.path
+            // A pack may be anywhere; its images lie in its folder. Checked before the file is
+            // looked at, so that a refusal says nothing of what exists outside.
+            guard FileRoot(folder).admits(path) else {
+                throw fail("\(code) points to '\(file)', outside the pack's folder '\(folder)'; a pack's images must lie in its folder", v)
+            }
             var isFolder = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
                 throw fail("\(code) points to '\(file)', which does not exist", v)

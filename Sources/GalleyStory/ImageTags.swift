@@ -4,6 +4,15 @@ import GalleySupport
 import GalleyTemplate
 import Glibc
 
+extension StoryBuilder {
+    /// Why an image is refused: the folder images come from, and how to widen it. The same
+    /// words whether or not the file exists.
+    static func outsideRoot(_ value: String, _ root: String) -> String {
+        "cannot use image '\(value)': it is outside '\(root.isEmpty ? "." : root)', the folder images are read from; "
+            + "run with --root DIR to read files under DIR"
+    }
+}
+
 // `<img>`: the image's file and size, where it goes (a block, inline, a float, across the
 // page) and how text wraps it, read from the tag's attributes and checked.
 extension StoryBuilder.Run {
@@ -49,6 +58,10 @@ extension StoryBuilder.Run {
             height = n
         }
         let path = value.hasPrefix("/") ? value : FilePath.join(builder.baseDirectory, value)
+        guard FileRoot(builder.root).admits(path) else {
+            error(StoryBuilder.outsideRoot(value, builder.root), src)
+            return
+        }
         let info: ImageInfo
         switch ImageInfo.read(path: path) {
         case .success(let i): info = i

@@ -45,10 +45,14 @@ public struct StoryBuilder {
     /// PDF reader may open any file of the reader's machine through one.
     public var allowFileLinks = false
     public var emoticons = EmoticonPacks.builtin
+    /// The folder images are read under (`--root`); by default the base folder. An image
+    /// outside it is an error, whether or not the file exists.
+    public var root: String
 
     public init(template: Template, baseDirectory: String) {
         self.template = template
         self.baseDirectory = baseDirectory
+        self.root = baseDirectory
     }
 
     /// The style of a plain paragraph under `template`: what every paragraph starts from.

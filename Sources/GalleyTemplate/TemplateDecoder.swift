@@ -123,6 +123,8 @@ struct TemplateDecoder {
     var template: Template
     /// Dotted key → where this layer gave it. Objects are recorded as well as their members.
     var given: [String: TemplateSpot] = [:]
+    /// Where the files a template file names may lie (none: not checked).
+    var roots: [FileRoot] = []
 
     init(origin: TemplateOrigin, base: Template, sequence: Int = 0) {
         self.origin = origin
@@ -647,7 +649,12 @@ struct TemplateDecoder {
             for (i, e) in elements.enumerated() {
                 let folder = try line("social.emoticons[\(i)]", e, allowEmpty: false)
                 if case .file(let file) = origin {
-                    out.append(TemplateLoader.resolve(folder, relativeTo: file))
+                    let path = TemplateLoader.resolve(folder, relativeTo: file)
+                    if !roots.isEmpty && !FileRoot.admits(path, roots: roots) {
+                        throw TemplateSpot(origin, e).error(
+                            TemplateLoader.outsideRoots(folder, roots), key: "social.emoticons[\(i)]")
+                    }
+                    out.append(path)
                 } else {
                     out.append(folder)
                 }

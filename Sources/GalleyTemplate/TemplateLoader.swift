@@ -125,13 +125,16 @@ public enum TemplateLoader {
     /// Loads a template as `load(_:)` does, adding to `files` every file read for it (the
     /// template's own and those its `extends` chain names), so that a build can refuse to
     /// write over one of them.
-    public static func load(_ nameOrPath: String, files: inout [String]) -> Result<Template, Diagnostic> {
+    ///
+    /// A template file may be anywhere; the files it names (`extends`, emoticon packs) must lie
+    /// in its own folder or below it, or under one of `roots` (`--root`).
+    public static func load(_ nameOrPath: String, files: inout [String], roots: [String] = []) -> Result<Template, Diagnostic> {
         if isPath(nameOrPath) {
             switch readText(nameOrPath) {
             case .failure(let reason):
                 return .failure(.error("cannot read template '\(nameOrPath)': \(reason.text)", file: nameOrPath))
             case .success(let text):
-                return decode(text, file: nameOrPath, files: &files)
+                return decode(text, file: nameOrPath, files: &files, roots: roots.map(FileRoot.init))
             }
         }
         if let t = Template.builtin(named: nameOrPath) { return .success(t) }
@@ -146,8 +149,11 @@ public enum TemplateLoader {
         return decode(json, file: file, files: &files)
     }
 
-    static func decode(_ json: String, file: String, files: inout [String]) -> Result<Template, Diagnostic> {
+    static func decode(
+        _ json: String, file: String, files: inout [String], roots: [FileRoot] = []
+    ) -> Result<Template, Diagnostic> {
         var chain = Chain(canonical: [canonicalPath(file)], shown: [file], read: [file])
+        chain.roots = [FileRoot(FilePath.directory(of: file))] + roots
         defer { files += chain.read }
         do throws(Diagnostic) {
             return .success(try decodeLayer(json, file: file, chain: &chain))
@@ -328,6 +334,8 @@ extension TemplateLoader {
         var shown: [String]
         /// Every file read along the chain, kept when the chain unwinds.
         var read: [String] = []
+        /// Where the files the chain names may lie: the first template's folder, and `--root`.
+        var roots: [FileRoot] = []
     }
 
     /// Decodes one file's JSON on top of its base, following `extends` first.
@@ -349,6 +357,7 @@ extension TemplateLoader {
             base = try resolveExtends(ext.value, file: file, chain: &chain)
         }
         var decoder = TemplateDecoder(origin: origin, base: base)
+        decoder.roots = chain.roots
         try decoder.apply(members)
         try TemplateDecoder.validate(decoder.template, given: decoder.given, fallback: origin)
         // A file that changes what its base's description says, without describing itself, is
@@ -379,6 +388,10 @@ extension TemplateLoader {
         if chain.shown.count >= maximumExtendsDepth {
             throw spot.error(
                 "templates extend each other more than \(maximumExtendsDepth) deep; shorten the chain", key: "extends")
+        }
+        // Checked before anything is read, so that the answer says nothing of files outside.
+        if !chain.roots.isEmpty && !FileRoot.admits(path, roots: chain.roots) {
+            throw spot.error(outsideRoots(ref, chain.roots), key: "extends")
         }
         let canonical = canonicalPath(path)
         if let i = chain.canonical.firstIndex(of: canonical) {
@@ -456,6 +469,13 @@ extension TemplateLoader {
         var message = "unknown template '\(name)'"
         if let near = Suggestion.closest(to: name, in: names) { message += "; did you mean '\(near)'?" }
         return message + " (built-in: \(names.joined(separator: ", ")))"
+    }
+
+    /// Why a file a template names is refused: where files may come from, and how to widen it.
+    static func outsideRoots(_ ref: String, _ roots: [FileRoot]) -> String {
+        let folders = roots.map { "'\($0.shown)'" }.joined(separator: " or ")
+        return "'\(ref)' is outside \(folders), the folder a template's files are read from; "
+            + "run with --root DIR to read files under DIR too"
     }
 
     /// `ref` relative to the folder holding `file`, unless it is absolute.

@@ -1,4 +1,6 @@
+import CCairo
 import Foundation
+@testable import GalleyRender
 import TestSupport
 import Testing
 
@@ -189,5 +191,16 @@ private let corruptPNG: Data = {
         #expect(r.status == 2)
         #expect(r.stderr == "galley build: error: the output '\(dir.file("out"))' is a folder; name a file inside it with -o\n")
         #expect(dir.read("out/keep") == Data("k".utf8))
+    }
+}
+
+/// A PDF Cairo could not finish says which part failed: only a write error blames the file.
+@Suite struct FinishFailureTests {
+    @Test func messagesNameThePart() {
+        #expect(Export.finishFailure(CAIRO_STATUS_WRITE_ERROR, path: "a.pdf") == "cannot write 'a.pdf': the disk refused the data (full, or removed)")
+        #expect(
+            Export.finishFailure(CAIRO_STATUS_FREETYPE_ERROR, path: "a.pdf")
+                == "cannot make 'a.pdf': FreeType could not read a font to embed it (a damaged or unsupported font file)")
+        #expect(Export.finishFailure(CAIRO_STATUS_NO_MEMORY, path: "a.pdf") == "cannot make 'a.pdf': out of memory")
     }
 }
