@@ -22,7 +22,7 @@ public enum Galley {
         OptionSpec(name: "allow-file-links", short: nil, value: nil, help: "Write file: link targets (refused by default)."),
         OptionSpec(
             name: "root", short: nil, value: "DIR",
-            help: "Read images and template files under DIR (default: the input's folder; a template's own folder)."),
+            help: "The folder images are read from (default: the input's folder)."),
         OptionSpec(
             name: "emoticons", short: nil, value: "DIR", help: "Add an emoticon pack (a folder with pack.json; repeatable).", repeats: true),
         OptionSpec(name: "threads", short: nil, value: "N", help: "Threads to use, drawing included (default: one per core)."),

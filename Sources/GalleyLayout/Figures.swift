@@ -14,6 +14,23 @@ final class Figures {
     let captionGap: Double
     /// Opaque extent of each pixel row of PNGs with alpha, by image index (decoded once).
     private var alphaCache: [Int: [(Int, Int)?]] = [:]
+    /// Caption heights already measured: a float is sized again wherever the flow tries it,
+    /// and setting a long caption costs as much as a paragraph.
+    private var captionHeights: [CaptionKey: Double] = [:]
+
+    private struct CaptionKey: Hashable {
+        let text: String
+        let width: Double
+    }
+
+    /// The height of `text` set as a caption `width` points wide, measured once.
+    func captionHeight(_ text: String, width: Double) -> Double {
+        let key = CaptionKey(text: text, width: width)
+        if let h = captionHeights[key] { return h }
+        let h = captionHeight(text, width)
+        captionHeights[key] = h
+        return h
+    }
 
     init(story: Story, captionGap: Double = 4, captionHeight: @escaping (String, Double) -> Double) {
         self.story = story
@@ -55,7 +72,7 @@ final class Figures {
         w = min(max(1, w), maxWidth)
         h = w / image.aspectRatio
         let most = maxHeight / 2
-        func measured(_ width: Double) -> Double { min(most, image.caption.map { captionHeight($0, width) + captionGap } ?? 0) }
+        func measured(_ width: Double) -> Double { min(most, image.caption.map { captionHeight($0, width: width) + captionGap } ?? 0) }
         var caption = measured(w)
         var shrunk = false
         if h + caption > maxHeight {
@@ -68,7 +85,7 @@ final class Figures {
             h = max(1, min(h, maxHeight - caption))
             w = h * image.aspectRatio
         }
-        let cut = image.caption.map { captionHeight($0, w) + captionGap > caption + 0.01 } ?? false
+        let cut = image.caption.map { captionHeight($0, width: w) + captionGap > caption + 0.01 } ?? false
         return (w, h, caption, shrunk, cut)
     }
 

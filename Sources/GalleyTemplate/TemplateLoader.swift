@@ -134,7 +134,7 @@ public enum TemplateLoader {
             case .failure(let reason):
                 return .failure(.error("cannot read template '\(nameOrPath)': \(reason.text)", file: nameOrPath))
             case .success(let text):
-                return decode(text, file: nameOrPath, files: &files, roots: roots.map(FileRoot.init))
+                return decode(text, file: nameOrPath, files: &files, confinedTo: roots.map(FileRoot.init))
             }
         }
         if let t = Template.builtin(named: nameOrPath) { return .success(t) }
@@ -149,11 +149,13 @@ public enum TemplateLoader {
         return decode(json, file: file, files: &files)
     }
 
+    /// With `confinedTo` (a file read from disk), what the template names must lie in the file's
+    /// folder or under one of those roots; JSON handed in as text is trusted as its caller does.
     static func decode(
-        _ json: String, file: String, files: inout [String], roots: [FileRoot] = []
+        _ json: String, file: String, files: inout [String], confinedTo roots: [FileRoot]? = nil
     ) -> Result<Template, Diagnostic> {
         var chain = Chain(canonical: [canonicalPath(file)], shown: [file], read: [file])
-        chain.roots = [FileRoot(FilePath.directory(of: file))] + roots
+        if let roots { chain.roots = [FileRoot(FilePath.directory(of: file))] + roots }
         defer { files += chain.read }
         do throws(Diagnostic) {
             return .success(try decodeLayer(json, file: file, chain: &chain))

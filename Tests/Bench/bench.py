@@ -41,6 +41,8 @@ EN_SUFFIXES = [".lua.tex", ".pdf.tex", ".ms"]
 
 MEASUREMENTS = ["en-large", "en-xl", "preview", "one-page", "en-small", "cjk-small", "attributes", "floats", "spans", "social-line", "breaks", "line-diagnostics",
                 "font-tags", "spacing"]
+PATHOLOGICAL = ["marks", "unclosed-spans", "float-captions", "page-caption", "input-50mb"]
+MEASUREMENTS += PATHOLOGICAL
 NEEDS_PEER = {"en-large", "en-small", "cjk-small"}
 
 
@@ -589,6 +591,51 @@ class Bench:
         small = Cmd("1x", [self.galley, "check", LINE_DIAGNOSTICS_1X])
         self.ratio("line-diagnostics", big, small, f"{4 * LINE_DIAGNOSTICS} diagnostics on one line ÷ {LINE_DIAGNOSTICS} (check, 4× the input)",
                    "≤ 4.4× (linear)", 4.4)
+
+    # Pathological shapes (hardening): each input and the same four times over, `check`ed
+    # (layout without drawing), interleaved. Linear means at most 4.4x the time.
+    def linear(self, key, unit, make, label, extra=(), runs=None):
+        paths = []
+        for k in (1, 4):
+            path = os.path.join(BENCH, f"{key}-{k}x.galley.txt")
+            write_if_changed(path, make(k * unit))
+            paths.append(path)
+        log(f"{label}, 4x ÷ 1x (galley check, interleaved):")
+        small = Cmd("1x", [self.galley, "check", paths[0], "-q", *extra])
+        big = Cmd("4x", [self.galley, "check", paths[1], "-q", *extra])
+        saved = self.runs
+        self.runs = min(saved, runs or saved)
+        try:
+            self.ratio(key, big, small, f"{label} ({4 * unit} ÷ {unit}, check)", "≤ 4.4× (linear)", 4.4)
+        finally:
+            self.runs = saved
+
+    def m_marks(self):
+        self.linear("marks", 10000, lambda n: "a" + "\u0301" * n + " b\n", "one letter with n combining marks")
+
+    def m_unclosed_spans(self):
+        self.linear("unclosed-spans", 25000, lambda n: '<span color="red">x ' * n + "\n", "n <span>s never closed")
+
+    @staticmethod
+    def caption_doc(n, how):
+        words = " ".join(f"word{i}" for i in range(n))
+        image = os.path.join(ROOT, "samples", "images", "harbour.jpg")
+        return f'Before.\n<img src="{image}" {how} caption="{words}">\n' + "Text after the figure. " * 200 + "\n"
+
+    def m_float_captions(self):
+        self.linear("float-captions", 2000, lambda n: self.caption_doc(n, 'float="right" width="40%"'),
+                    "a float with an n-word caption", ("--root", ROOT))
+
+    def m_page_caption(self):
+        self.linear("page-caption", 2000, lambda n: self.caption_doc(n, 'span="page"'),
+                    "a page-wide figure with an n-word caption", ("--root", ROOT))
+
+    def m_input_50mb(self):
+        with open(self.corpus("en-large"), encoding="utf-8") as f:
+            text = f.read()
+        quarter = 12_500_000
+        whole = (text * (4 * quarter // len(text) + 1))[:4 * quarter]
+        self.linear("input", quarter, lambda n: whole[:n], "an input of n bytes of en-large", runs=2)
 
     def m_en_xl(self):
         log("en-xl build ÷ en-large build (galley, interleaved):")

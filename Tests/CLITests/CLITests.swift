@@ -208,6 +208,7 @@ func usage(_ command: String, _ message: String, positionals: String = " INPUT")
                   --paragraphs MODE     newline (a newline ends a paragraph) or blank-line (hard-wrapped text).
                   --social              Find @mentions, #topics#, URLs and [emoticons] everywhere.
                   --allow-file-links    Write file: link targets (refused by default).
+                  --root DIR            The folder images are read from (default: the input's folder).
                   --emoticons DIR       Add an emoticon pack (a folder with pack.json; repeatable).
                   --threads N           Threads to use, drawing included (default: one per core).
                   --max-image-pixels N  The most pixels an image may have, width × height (default 100000000).

@@ -50,6 +50,21 @@ private func runs(_ r: (story: Story, shaped: ShapedText)) -> [String] {
         #expect(r.shaped.runs[1].glyphs.count >= 1)
     }
 
+    // A letter with more combining marks than a cluster is shaped with is cut into pieces of
+    // at most `longestShapedCluster` characters (HarfBuzz's mark lookback is quadratic): every
+    // mark still has its glyph, the pieces keep the text's order, and the break analysis (one
+    // grapheme, no break inside) is the text's own.
+    @Test func longClustersAreShapedInPieces() {
+        let marks = 1000
+        let r = shapeFirst("x a" + String(repeating: "\u{301}", count: marks) + " y")
+        // (HarfBuzz composes the letter and the first acute into one glyph, á.)
+        #expect(r.shaped.glyphs.count == 4 + marks)
+        #expect(r.shaped.clusters == r.shaped.clusters.sorted())
+        let pieceStarts = r.shaped.runs.map(\.bytes.lowerBound)
+        #expect(pieceStarts.count >= marks / TextEngine.longestShapedCluster)
+        #expect(pieceStarts == pieceStarts.sorted())
+    }
+
     // Only Latin paragraphs are merged: elsewhere a fallback font's run lends its font to the
     // punctuation after it within an item.
     @Test func latinTextTest() {
