@@ -32,6 +32,8 @@ struct InspectReport {
     }
     struct Image: Encodable {
         var src: String
+        /// image, pullquote or sidebar.
+        var kind: String
         /// block, inline, float-left, float-right, float-center, span, top or bottom.
         var placement: String
         var x, y, width, height: Double
@@ -135,7 +137,7 @@ struct InspectReport {
         case .bottom: placement = "bottom"
         }
         return Image(
-            src: source.source, placement: placement, x: round1(p.rect.x), y: round1(p.rect.y), width: round1(p.rect.width),
+            src: source.source, kind: source.block.map { story.blocks[$0].kind.rawValue } ?? "image", placement: placement, x: round1(p.rect.x), y: round1(p.rect.y), width: round1(p.rect.width),
             height: round1(p.rect.height), shrunk: p.shrunk, caption: p.caption,
             exclusion: p.exclusion.map { Box(x: round1($0.x), y: round1($0.y), width: round1($0.width), height: round1($0.height)) })
     }
@@ -169,7 +171,7 @@ struct InspectReport {
     }
 
     func describe(_ i: Image) -> String {
-        var s = "    image \(i.src) (\(i.placement)) at \(i.x),\(i.y) \(i.width)x\(i.height)"
+        var s = "    \(i.kind == "image" ? "image \(i.src)" : i.kind) (\(i.placement)) at \(i.x),\(i.y) \(i.width)x\(i.height)"
         if i.shrunk { s += " (shrunk)" }
         if let e = i.exclusion { s += ", text keeps out of \(e.x),\(e.y) \(e.width)x\(e.height)" }
         return s + "\n"

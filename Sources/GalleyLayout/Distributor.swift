@@ -152,7 +152,7 @@ extension Flow {
             paragraph += 1
             return .placed
         case .span, .top, .bottom:
-            if !placed.contains(i) && placeOrDeferPageFloat(i, at: d.y, column: d.column) { return .stop(.relayout) }
+            if !placed.contains(i) && placeOrDeferPageFloat(i, at: d.y, column: d.region.rect) { return .stop(.relayout) }
             paragraph += 1
             return .placed
         case .block, .inline:
@@ -322,7 +322,7 @@ extension Flow {
                         deferrals += 1
                     }
                 case .span, .top, .bottom:
-                    if placeOrDeferPageFloat(i, at: tops[k], column: d.column) { return .relayout }
+                    if placeOrDeferPageFloat(i, at: tops[k], column: d.region.rect) { return .relayout }
                 default: break
                 }
             }

@@ -32,10 +32,34 @@ final class Figures {
         return h
     }
 
+    /// Pull quotes and sidebars, set by width.
+    var blocks: TextBlocks?
+
     init(story: Story, captionGap: Double = 4, captionHeight: @escaping (String, Double) -> Double) {
         self.story = story
         self.captionGap = captionGap
         self.captionHeight = captionHeight
+    }
+
+    /// A pull quote's or sidebar's size: its width (as asked, within `maxWidth`), and the height
+    /// of its text set at that width inside its box, at most `maxHeight` (cut there: true).
+    func blockSize(_ image: ImageReference, block index: Int, maxWidth: Double, maxHeight: Double) -> (w: Double, h: Double, cut: Bool) {
+        let box = story.blocks[index].box
+        var w = maxWidth
+        switch image.widthSpec {
+        case .percent(let p)?: w = maxWidth * p / 100
+        case .points(let v)?: w = v
+        case nil: break
+        }
+        w = min(max(box.horizontalExtra + 12, w), maxWidth)
+        let text = blocks?.set(index, width: max(1, w - box.horizontalExtra)).textHeight ?? 0
+        let h = text + box.verticalExtra
+        return (w, min(h, maxHeight), h > maxHeight + 0.01)
+    }
+
+    /// The block set for a placed box of `width`.
+    func setBlock(_ index: Int, width: Double) -> SetTextBlock? {
+        blocks?.set(index, width: max(1, width - story.blocks[index].box.horizontalExtra))
     }
 
     /// The natural size of an image in points: its pixels at its own resolution (72 dpi when
@@ -63,6 +87,10 @@ final class Figures {
     func size(
         _ image: ImageReference, maxWidth: Double, maxHeight: Double
     ) -> (w: Double, h: Double, caption: Double, shrunk: Bool, captionCut: Bool) {
+        if let b = image.block {
+            let (w, h, cut) = blockSize(image, block: b, maxWidth: maxWidth, maxHeight: maxHeight)
+            return (w, h, 0, false, cut)
+        }
         var (w, h) = naturalSize(image)
         switch image.widthSpec {
         case .percent(let p)?: w = maxWidth * p / 100

@@ -49,6 +49,8 @@ struct Flow {
     var textArea = Rect(x: 0, y: 0, width: 0, height: 0)
     /// Where the band of columns being filled starts (below what spans the columns above it).
     var bandTop = 0.0
+    /// The page's columns, left to right.
+    var columns: [Rect] = []
 
     init(story: Story, template: Template, file: String) {
         self.story = story
@@ -132,8 +134,9 @@ struct Flow {
     // MARK: floats
 
     /// Starts a page: page-wide floats waiting from the last page go to its top.
-    mutating func startPage(textArea: Rect) {
+    mutating func startPage(textArea: Rect, columns: [Rect] = []) {
         self.textArea = textArea
+        self.columns = columns.isEmpty ? [textArea] : columns
         bandTop = textArea.y
         pageFloats = []
         let waiting = deferredPage
@@ -144,18 +147,23 @@ struct Flow {
     /// Places an image across the columns: at the top or foot of the text area, or (`span`) at
     /// `y`, centred across the gutters; a `span` with no room left at `y` goes to the top of
     /// the page, or its foot. Defers it to the next page when it does not fit here.
-    mutating func placePageFloat(_ i: Int, at y: Double, forceTop: Bool = false) -> Bool {
+    mutating func placePageFloat(_ i: Int, at y: Double, column: Rect? = nil, forceTop: Bool = false) -> Bool {
         guard let figures else { return false }
         let image = story.images[i]
         let area = textArea
-        let size = figures.size(image, maxWidth: area.width, maxHeight: area.height * 0.9)
+        // A sidebar at the top or foot goes in its column (the first, when it waited for a page).
+        let inColumn = image.block != nil && (image.placement == .top || image.placement == .bottom)
+        let home = inColumn ? (column ?? columns.first ?? area) : area
+        let size = figures.size(image, maxWidth: home.width, maxHeight: area.height * 0.9)
         let total = size.h + size.caption
-        let used = pageFloats.map { $0.exclusion.rect.height + $0.exclusion.margin }.reduce(0, +)
+        // Only the floats that share its columns take its room, and only those it must clear.
+        let sharing = pageFloats.filter { $0.exclusion.rect.x < home.maxX && $0.exclusion.rect.maxX > home.x }
+        let used = sharing.map { $0.exclusion.rect.height + $0.exclusion.margin }.reduce(0, +)
         // Not above the band being filled: what is set across the page above it (a headline)
         // stays at the head of the page.
-        let floatsAbove = pageFloats.filter { $0.placed.rect.y < area.midY }.map { $0.exclusion.rect.maxY + $0.exclusion.margin }
+        let floatsAbove = sharing.filter { $0.placed.rect.y < area.midY }.map { $0.exclusion.rect.maxY + $0.exclusion.margin }
         let atTop = max(floatsAbove.max() ?? area.y, forceTop ? area.y : bandTop)
-        let below = pageFloats.filter { $0.exclusion.rect.maxY >= area.maxY - 0.01 || $0.placed.rect.y > area.midY }
+        let below = sharing.filter { $0.exclusion.rect.maxY >= area.maxY - 0.01 || $0.placed.rect.y > area.midY }
         let atFoot = (below.map { $0.exclusion.rect.y - $0.exclusion.margin }.min() ?? area.maxY) - total
         let candidates: [Double]
         switch image.placement {
@@ -163,7 +171,7 @@ struct Flow {
         case .span where !forceTop: candidates = [y > area.y + 0.01 ? y + image.margin : y, atTop, atFoot]
         default: candidates = [atTop]
         }
-        let others = pageFloats.map { ($0.exclusion.rect.y - $0.exclusion.margin, $0.exclusion.rect.maxY + $0.exclusion.margin) }
+        let others = sharing.map { ($0.exclusion.rect.y - $0.exclusion.margin, $0.exclusion.rect.maxY + $0.exclusion.margin) }
         func fits(_ top: Double) -> Bool {
             top >= area.y - 0.01 && top + total <= area.maxY + 0.01 && used + total <= area.height * 0.9
                 && !others.contains { top < $0.1 - 0.01 && top + total > $0.0 + 0.01 }
@@ -176,10 +184,16 @@ struct Flow {
         }
         // Only a span at its own place has text beside it; at the top or foot, none runs beside.
         let besideText = image.placement == .span && !forceTop && top == candidates[0]
-        let rect = Rect(x: area.x + (area.width - size.w) / 2, y: top, width: size.w, height: size.h)
+        let rect = Rect(x: home.x + (home.width - size.w) / 2, y: top, width: size.w, height: size.h)
         var exclusion = figures.exclusion(i, image: rect, captionHeight: size.caption)
-        // Text never runs beside an image at the top or foot of the page.
-        if !besideText { exclusion.wrap = .none }
+        // Text never runs beside an image at the top or foot of the page; a column's sidebar
+        // keeps only its own column's text away (the others run on beside it).
+        if inColumn {
+            exclusion.wrap = .both
+            exclusion.margin = min(exclusion.margin, max(0, (columns.count > 1 ? columns[1].x - columns[0].maxX : 0) / 2))
+        } else if !besideText {
+            exclusion.wrap = .none
+        }
         pageFloats.append(
             PageFloat(
                 placed: placedImage(i, rect: rect, caption: size.caption, shrunk: size.shrunk, exclusion: exclusion), exclusion: exclusion,
@@ -191,8 +205,8 @@ struct Flow {
     /// A page-wide float met at `y` (in any column): placed on this page, where the page is
     /// then laid out again around it, so the columns already set wrap it too (true), or
     /// deferred to the next page when there is no room for it here.
-    mutating func placeOrDeferPageFloat(_ i: Int, at y: Double, column: Int) -> Bool {
-        placePageFloat(i, at: y)
+    mutating func placeOrDeferPageFloat(_ i: Int, at y: Double, column: Rect) -> Bool {
+        placePageFloat(i, at: y, column: column)
     }
 
     /// Places a column float at `y` in the distributor's region; false when it does not fit there.
@@ -246,7 +260,7 @@ struct Flow {
         d.frame.images.append(placedImage(i, rect: imageRect, caption: size.caption, shrunk: size.shrunk, exclusion: exclusion))
         placed.insert(i)
         if size.shrunk { warnShrunk(i, imageRect) }
-        if size.captionCut { warnCaptionCut(i) }
+        if size.captionCut { image.block == nil ? warnCaptionCut(i) : warnBlockCut(i, room: d.columnHeight) }
         return true
     }
 
@@ -257,12 +271,23 @@ struct Flow {
             ? Rect(x: rect.x, y: rect.maxY + (figures?.captionGap ?? 0), width: rect.width, height: caption - (figures?.captionGap ?? 0))
             : nil
         let e = exclusion.rect
-        return PlacedImage(
+        var placed = PlacedImage(
             image: i, rect: rect, storyOffset: image.anchor ?? story.paragraphs.first { $0.content == .image(i) }?.range.lowerBound ?? 0,
             shrunk: shrunk, caption: image.caption, captionRect: captionRect,
             exclusion: Rect(
                 x: e.x - exclusion.margin, y: e.y - exclusion.margin, width: e.width + 2 * exclusion.margin,
                 height: e.height + 2 * exclusion.margin))
+        if let b = image.block { placed.block = figures?.setBlock(b, width: rect.width) }
+        return placed
+    }
+
+    mutating func warnBlockCut(_ i: Int, room: Double) {
+        let image = story.images[i]
+        let what = image.source == "<pullquote>" ? "pull quote" : "sidebar"
+        diagnostics.append(
+            .warning(
+                "this \(what) is longer than the \(format(room)) pt it may take; the rest of it is cut (shorten it, or make it wider)",
+                file: file, at: image.location, length: image.source.utf8.count - 1))
     }
 
     mutating func warnCaptionCut(_ i: Int) {

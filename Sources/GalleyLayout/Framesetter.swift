@@ -148,6 +148,7 @@ public final class Framesetter {
             captionHeight: { [engine, template] text, width in
                 engine.captionHeight(text, width: width, style: template.caption)
             })
+        if !story.blocks.isEmpty { flow.figures?.blocks = TextBlocks(story: story, template: template, file: file) }
         var pageNumber = 0
         repeat {
             pageNumber += 1
@@ -156,7 +157,7 @@ public final class Framesetter {
             let columns = self.columns(onPage: folio)
             let textArea = Rect(
                 x: columns[0].x, y: columns[0].y, width: columns[columns.count - 1].maxX - columns[0].x, height: columns[0].height)
-            flow.startPage(textArea: textArea)
+            flow.startPage(textArea: textArea, columns: columns)
             let start = flow
             var page = Page(number: pageNumber, width: template.pageWidth, height: template.pageHeight, frames: [])
             page.folio = folio
@@ -181,7 +182,13 @@ public final class Framesetter {
             // Said once the page is final: a relayout starts again from the page's start.
             for f in flow.pageFloats {
                 if f.placed.shrunk { flow.warnShrunk(f.placed.image, f.placed.rect) }
-                if f.captionCut { flow.warnCaptionCut(f.placed.image) }
+                if f.captionCut {
+                    if story.images[f.placed.image].block == nil {
+                        flow.warnCaptionCut(f.placed.image)
+                    } else {
+                        flow.warnBlockCut(f.placed.image, room: textArea.height * 0.9)
+                    }
+                }
             }
             taken = taken.filter { $0.key == flow.paragraph || flow.lookahead[$0.key] != nil }
             page.footer = runningLine(template.footer, on: page, pages: total, head: false)

@@ -83,6 +83,8 @@ public struct PlacedImage: Sendable {
     public var captionRect: Rect?
     /// The area text keeps out of (image, caption and margin), for floats; nil for block images.
     public var exclusion: Rect?
+    /// A pull quote or sidebar: its text, set to the box's width.
+    package var block: SetTextBlock?
 
     public init(
         image: Int, rect: Rect, storyOffset: Int, shrunk: Bool, caption: String? = nil, captionRect: Rect? = nil, exclusion: Rect? = nil

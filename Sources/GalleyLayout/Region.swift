@@ -98,15 +98,22 @@ struct Region {
         return [usable.max { $0.width < $1.width }!]
     }
 
+    /// Whether `e` takes any of the region over `top..<bottom` (a float in another column,
+    /// such as a sidebar at its head, takes none of this one).
+    func meets(_ e: Exclusion, top: Double, bottom: Double) -> Bool {
+        guard let (l, r) = e.extent(top: top, bottom: bottom) else { return false }
+        return e.wrap == .none || (l < rect.maxX && r > rect.x)
+    }
+
     /// True when nothing excludes any part of `top..<bottom`.
     func isClear(top: Double, bottom: Double) -> Bool {
-        !exclusions.contains { $0.extent(top: top, bottom: bottom) != nil }
+        !exclusions.contains { meets($0, top: top, bottom: bottom) }
     }
 
     /// The lowest bottom edge (margin included) of the exclusions overlapping `top..<bottom`.
     func clearance(below top: Double, bottom: Double) -> Double? {
         exclusions.compactMap { e -> Double? in
-            e.extent(top: top, bottom: bottom) == nil ? nil : e.rect.maxY + e.margin
+            meets(e, top: top, bottom: bottom) ? e.rect.maxY + e.margin : nil
         }.min()
     }
 }

@@ -74,7 +74,13 @@ public struct Vocabulary: Sendable {
         .void("columnbreak"),
         .void("pagebreak"),
         TagSpec(name: "meta", attributes: Set(metaFields), isVoid: true),
+        .tag("pullquote", "float", "width", "margin", "class"),
+        .tag("aside", "float", "span", "width", "margin", "class"),
     ])
+
+    /// What a named style for `<pullquote>` or `<aside>` may give its box besides the text's
+    /// attributes: rules above and below, a frame, their colours and the padding inside.
+    public static let blockBoxAttributes: [String] = ["rule", "ruleColor", "frame", "frameColor", "padding"]
 
     /// The story fields `<meta>` sets, which running heads and footers show.
     public static let metaFields = ["title", "section", "issue"]

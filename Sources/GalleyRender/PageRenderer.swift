@@ -42,6 +42,8 @@ final class PageRenderer {
     /// The glyph carrying the characters of colour emoji in a PDF (see `extractableText`):
     /// nil until looked up, then the glyph, or nil when the body face has none.
     private var blankGlyph: UInt??
+    /// The renderers of the pull quotes and sidebars drawn so far, by the set block.
+    private var blockRenderers: [ObjectIdentifier: PageRenderer] = [:]
 
     init(framesetter: Framesetter) {
         self.framesetter = framesetter
@@ -133,6 +135,10 @@ final class PageRenderer {
 
     /// Draws a placed image (block, float or page-wide) and its caption.
     private func draw(_ placed: PlacedImage, on cr: OpaquePointer) throws(RenderError) {
+        if let block = placed.block {
+            try drawBlock(block, in: placed.rect, on: cr)
+            return
+        }
         try drawImage(placed.image, in: placed.rect, on: cr)
         if let caption = placed.caption, let box = placed.captionRect {
             let style = framesetter.template.caption
@@ -152,6 +158,42 @@ final class PageRenderer {
             pango_cairo_show_layout(cr, layout)
             if cut { cairo_restore(cr) }
         }
+    }
+
+    /// A pull quote or sidebar: its box (background, frame, rules), then its text as its own
+    /// renderer draws its page, moved into the box and clipped to it (a block longer than its
+    /// room was cut there, with a warning).
+    private func drawBlock(_ set: SetTextBlock, in rect: Rect, on cr: OpaquePointer) throws(RenderError) {
+        let box = set.block.box
+        if let background = box.background {
+            setColor(background, on: cr)
+            cairo_rectangle(cr, rect.x, rect.y, rect.width, rect.height)
+            cairo_fill(cr)
+        }
+        if box.frame > 0 {
+            setColor(box.frameColor, on: cr)
+            cairo_set_line_width(cr, box.frame)
+            let h = box.frame / 2
+            cairo_rectangle(cr, rect.x + h, rect.y + h, rect.width - box.frame, rect.height - box.frame)
+            cairo_stroke(cr)
+        }
+        if box.rule > 0 {
+            setColor(box.ruleColor, on: cr)
+            cairo_rectangle(cr, rect.x, rect.y, rect.width, box.rule)
+            cairo_rectangle(cr, rect.x, rect.maxY - box.rule, rect.width, box.rule)
+            cairo_fill(cr)
+        }
+        guard let page = set.page else { return }
+        let inset = box.padding + box.frame
+        let top = box.padding + max(box.rule, box.frame)
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        cairo_rectangle(cr, rect.x, rect.y, rect.width, rect.height)
+        cairo_clip(cr)
+        cairo_translate(cr, rect.x + inset, rect.y + top)
+        let renderer = blockRenderers[ObjectIdentifier(set)] ?? PageRenderer(framesetter: set.framesetter)
+        blockRenderers[ObjectIdentifier(set)] = renderer
+        try renderer.draw(page, on: cr)
     }
 
     /// Draws image `index` scaled into `rect`: SVG as vectors, PNG and JPEG as pixels.

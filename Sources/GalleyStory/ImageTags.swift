@@ -82,7 +82,13 @@ extension StoryBuilder.Run {
             let caption = c.value.trimmed()
             image.caption = caption.isEmpty ? nil : caption
         }
-        switch placement {
+        put(image, tag)
+    }
+
+    /// Puts a float or block in the text: where it was met (inline, or a float anchored in
+    /// running text), or as a paragraph of its own.
+    mutating func put(_ image: ImageReference, _ tag: MarkupTag) {
+        switch image.placement {
         case .inline:
             anchor(image, tag)
             return

@@ -237,6 +237,9 @@ public struct ImageReference: Hashable, Sendable {
     /// Story byte of the image's U+FFFC when it stands inside a text paragraph (inline images
     /// and floats anchored in running text); nil for block images, which are paragraphs.
     public var anchor: Int?
+    /// For a pull quote or a sidebar, an index into `Story.blocks`: a float of text, not of a
+    /// file's pixels (`path` is empty and `info` a placeholder).
+    public var block: Int?
 
     /// Width ÷ height the image is set at: the attributes' when both are given, else the pixels'.
     public var aspectRatio: Double {
@@ -329,6 +332,9 @@ public struct Story: Sendable {
     public var title: String?
     public var section: String?
     public var issue: String?
+    /// The text of pull quotes and sidebars, each a story of its own, set in the float that
+    /// stands for it (`ImageReference.block`).
+    public var blocks: [TextBlock] = []
 
     /// The fields by name, for filling in a running head or footer.
     public var fields: [String: String] {

@@ -76,6 +76,7 @@ public struct StoryBuilder {
             settings.topicURL = template.social.topic.url
             nodes = SocialText.transform(nodes, settings: settings, packs: emoticons, everywhere: everywhere)
         }
+        (nodes, run.blockNodes) = Self.liftBlocks(nodes, file: document.source.path, diagnostics: &run.diagnostics)
         // The story is at most about as long as the source, with a piece of text per node.
         run.text.reserveCapacity(document.source.text.utf8.count)
         run.sourceMap.reserveCapacity(nodes.count)
@@ -335,6 +336,11 @@ public struct StoryBuilder {
         /// For each paragraph, whether its first-line indent was written in the source.
         var explicitIndents: [Bool] = []
         var images: [ImageReference] = []
+        /// Pull quotes and sidebars: the nodes each holds (lifted out of the text), how many
+        /// have been met, and the blocks built from them.
+        var blockNodes: [[MarkupNode]] = []
+        var nextBlock = 0
+        var blocks: [TextBlock] = []
         var sourceMap = SourceMap()
         var faceRequests: [String: SourceLocation] = [:]
         /// Shadows read without a fault, by value and em size: a document repeats its few, and
@@ -631,6 +637,7 @@ public struct StoryBuilder {
             story.title = meta["title"] ?? firstTitle()
             story.section = meta["section"]
             story.issue = meta["issue"]
+            story.blocks = blocks
             return (story, diagnostics)
         }
 
@@ -713,6 +720,7 @@ public struct StoryBuilder {
             case "br": lineBreak(tag)
             case "columnbreak", "pagebreak": flowBreak(tag, tag.name == "pagebreak" ? .page : .column)
             case "meta": metaFields(tag)
+            case "pullquote", "aside": blockFloat(tag)
             default:
                 open(tag)
                 // `<span/>` opens and closes at once; `<font …/>` stays a state change.
@@ -790,9 +798,10 @@ public struct StoryBuilder {
                     diagnostics.append(.warning(message, file: file, at: c.valueLocation, length: max(1, c.value.unicodeScalars.count)))
                     continue
                 }
+                let boxOnly = Set(Vocabulary.blockBoxAttributes.map { $0.lowercased() })
                 let styled = MarkupTag(
                     name: tag.name,
-                    attributes: attributes.map {
+                    attributes: attributes.filter { !boxOnly.contains($0.name.lowercased()) }.map {
                         MarkupAttribute(name: $0.name, value: $0.value, nameLocation: c.nameLocation, valueLocation: c.valueLocation)
                     }, location: tag.location, selfClosing: false)
                 applyCharacterAttributes(styled)

@@ -41,7 +41,8 @@ public struct NamedStyle: Equatable, Sendable {
     }
 
     /// The keys a style may hold: `basedOn`, and every attribute of `<span>` and `<p>` (any case).
-    public static let keys: [String] = ["basedOn"] + Vocabulary.characterAttributes + Vocabulary.paragraphAttributes
+    public static let keys: [String] =
+        ["basedOn"] + Vocabulary.characterAttributes + Vocabulary.paragraphAttributes + Vocabulary.blockBoxAttributes
 }
 
 extension Template {
@@ -80,8 +81,15 @@ extension Template {
             ["face": "DejaVu Sans", "size": "8", "weight": "bold", "color": "firebrick", "kern": "0.6", "span": "all", "after": "2"]),
         NamedStyle("deck", ["size": "13", "style": "italic", "color": "#333333", "span": "all", "after": "10"]),
         NamedStyle("byline", ["face": "DejaVu Sans", "size": "8", "weight": "bold", "color": "#555555", "after": "10"]),
-        NamedStyle("pullquote", ["size": "14", "style": "italic", "color": "#1f4e8c", "align": "center", "before": "8", "after": "8"]),
-        NamedStyle("sidebar", ["face": "DejaVu Sans", "size": "8.5", "background": "#efe9dc"]),
+        NamedStyle(
+            "pullquote",
+            [
+                "size": "14", "style": "italic", "color": "#1f4e8c", "align": "center", "after": "4", "rule": "1.5",
+                "ruleColor": "#1f4e8c", "padding": "6",
+            ]),
+        NamedStyle(
+            "sidebar",
+            ["face": "DejaVu Sans", "size": "8.5", "background": "#efe9dc", "padding": "8", "frame": "0.5", "frameColor": "#b8aa8a"]),
         NamedStyle("caption", basedOn: "sidebar", ["style": "italic", "background": "none", "color": "#404040"]),
     ]
 }
