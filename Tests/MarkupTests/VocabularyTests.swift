@@ -8,7 +8,7 @@ import Testing
         #expect(
             v.tagNames == [
                 "font", "img", "span", "b", "i", "u", "s", "sup", "sub", "a", "social", "br", "p", "h1", "h2", "h3",
-                "vertical", "columnbreak", "pagebreak", "meta",
+                "vertical", "columnbreak", "pagebreak", "meta", "pullquote", "aside",
             ])
         let font = try #require(v.spec("font"))
         #expect(font.attributes.isSuperset(of: ["color", "face", "size", "strokecolor", "strokewidth"]))
