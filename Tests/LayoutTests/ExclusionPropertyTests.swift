@@ -6,7 +6,8 @@ import TestSupport
 import Testing
 
 /// A random document: paragraphs of random length, headings, and floats of every kind (left,
-/// right, centre, top, bottom, across the page, contour), with and without captions, anchored
+/// right, centre, top, bottom, across the page, contour, pull quotes and sidebars), with and
+/// without captions, anchored
 /// inside paragraphs or standing on lines of their own, so that anchors fall in every column.
 func randomDocument(_ rng: inout SplitMix) -> String {
     let words = "the harbour at dawn is a study in grey and silver with boats that rock against quay gulls wheel above masts slow circles"
@@ -15,7 +16,18 @@ func randomDocument(_ rng: inout SplitMix) -> String {
         (0..<n).map { _ in String(words.randomElement(using: &rng)!) }.joined(separator: " ").capitalized + "."
     }
     let images = ["images/chart.png", "images/harbour.jpg", "images/compass.svg", "images/badge.png", "images/tall.png"]
+    // Pull quotes and sidebars: floats of text, across the gutter, in a column, at a column's
+    // head or foot, or across the page.
+    func block() -> String {
+        let (tag, attributes) = [
+            ("pullquote", ""), ("pullquote", #" float="left""#), ("pullquote", #" float="right" width="80%""#),
+            ("aside", ""), ("aside", #" float="bottom""#), ("aside", #" span="page""#),
+        ].randomElement(using: &rng)!
+        let text = (0..<Int.random(in: 1...3, using: &rng)).map { _ in sentence(Int.random(in: 3...40, using: &rng)) }
+        return "<\(tag)\(attributes)>\(text.joined(separator: "\n"))</\(tag)>"
+    }
     func float() -> String {
+        if Int.random(in: 0..<4, using: &rng) == 0 { return block() }
         let src = images.randomElement(using: &rng)!
         var attributes: String
         switch Int.random(in: 0..<8, using: &rng) {
