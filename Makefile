@@ -42,10 +42,15 @@ test: setup
 	FONTCONFIG_FILE=$(TEST_FONTS) $(SWIFT) test --parallel
 
 # Every sample through galley built with AddressSanitizer (C libraries' misuse of Swift buffers
-# shows up here: libhyphen once read past a word that had no NUL). Any report fails the target.
+# shows up here: libhyphen once read past a word that had no NUL), then every fuzz input kept
+# (Tests/Fuzz) through its target's replayer. Our C is also built with UndefinedBehaviorSanitizer
+# (swiftc has no -sanitize=undefined for Swift, whose arithmetic traps on its own). Any report
+# fails the target.
 ASAN_DIR := .build/asan
+ASAN_BUILD := -c release --scratch-path $(ASAN_DIR) -Xswiftc -sanitize=address -Xcc -fsanitize=address,undefined
+SANITIZE_REPORT := 'AddressSanitizer|runtime error:'
 sanitize: setup
-	$(SWIFT) build -c release --scratch-path $(ASAN_DIR) -Xswiftc -sanitize=address -Xcc -fsanitize=address --product galley
+	$(SWIFT) build $(ASAN_BUILD) --product galley
 	@mkdir -p $(ASAN_DIR)/out
 	@for f in samples/*.txt; do \
 	  n=$$(basename $$f .txt); \
@@ -53,9 +58,20 @@ sanitize: setup
 	             "inspect $$f --social --json"; do \
 	    ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 FONTCONFIG_FILE=$(TEST_FONTS) \
 	      $(ASAN_DIR)/release/galley $$cmd -q >$(ASAN_DIR)/out/log 2>&1; \
-	    if grep -q AddressSanitizer $(ASAN_DIR)/out/log; then cat $(ASAN_DIR)/out/log; echo "sanitize: galley $$cmd"; exit 1; fi; \
+	    if grep -Eq $(SANITIZE_REPORT) $(ASAN_DIR)/out/log; then cat $(ASAN_DIR)/out/log; echo "sanitize: galley $$cmd"; exit 1; fi; \
 	  done; \
 	  echo "sanitize: $$f clean"; \
+	done
+	@for t in $(FUZZ_TARGETS); do \
+	  $(SWIFT) build $(ASAN_BUILD) --product GalleyFuzz$$(echo $$t | sed 's/^./\U&/') >/dev/null || exit 1; \
+	done
+	@for t in $(FUZZ_TARGETS); do \
+	  ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 SWIFT_BACKTRACE=enable=no FONTCONFIG_FILE=$(TEST_FONTS) \
+	    $(ASAN_DIR)/release/GalleyFuzz$$(echo $$t | sed 's/^./\U&/') Tests/Fuzz/corpus/$$t $$(ls -d Tests/Fuzz/regressions/$$t 2>/dev/null) \
+	    >$(ASAN_DIR)/out/log 2>&1; status=$$?; \
+	  if [ $$status != 0 ] || grep -Eq $(SANITIZE_REPORT) $(ASAN_DIR)/out/log; then \
+	    tail -40 $(ASAN_DIR)/out/log; echo "sanitize: fuzz inputs of $$t"; exit 1; fi; \
+	  echo "sanitize: $$(tail -1 $(ASAN_DIR)/out/log), clean"; \
 	done
 
 # Each fuzz target (Sources/GalleyFuzz) for FUZZ_SECONDS under libFuzzer and AddressSanitizer, one
