@@ -20,7 +20,7 @@ BENCH_PACKAGES := bible-kjv fortunes-zh hyperfine time python3-venv
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all setup build test sanitize demo bench lint install clean
+.PHONY: all setup build test sanitize fuzz demo bench lint install clean
 
 all: build
 
@@ -42,10 +42,15 @@ test: setup
 	FONTCONFIG_FILE=$(TEST_FONTS) $(SWIFT) test --parallel
 
 # Every sample through galley built with AddressSanitizer (C libraries' misuse of Swift buffers
-# shows up here: libhyphen once read past a word that had no NUL). Any report fails the target.
+# shows up here: libhyphen once read past a word that had no NUL), then every fuzz input kept
+# (Tests/Fuzz) through its target's replayer. Our C is also built with UndefinedBehaviorSanitizer
+# (swiftc has no -sanitize=undefined for Swift, whose arithmetic traps on its own). Any report
+# fails the target.
 ASAN_DIR := .build/asan
+ASAN_BUILD := -c release --scratch-path $(ASAN_DIR) -Xswiftc -sanitize=address -Xcc -fsanitize=address,undefined
+SANITIZE_REPORT := 'AddressSanitizer|runtime error:'
 sanitize: setup
-	$(SWIFT) build -c release --scratch-path $(ASAN_DIR) -Xswiftc -sanitize=address -Xcc -fsanitize=address --product galley
+	$(SWIFT) build $(ASAN_BUILD) --product galley
 	@mkdir -p $(ASAN_DIR)/out
 	@for f in samples/*.txt; do \
 	  n=$$(basename $$f .txt); \
@@ -53,10 +58,50 @@ sanitize: setup
 	             "inspect $$f --social --json"; do \
 	    ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 FONTCONFIG_FILE=$(TEST_FONTS) \
 	      $(ASAN_DIR)/release/galley $$cmd -q >$(ASAN_DIR)/out/log 2>&1; \
-	    if grep -q AddressSanitizer $(ASAN_DIR)/out/log; then cat $(ASAN_DIR)/out/log; echo "sanitize: galley $$cmd"; exit 1; fi; \
+	    if grep -Eq $(SANITIZE_REPORT) $(ASAN_DIR)/out/log; then cat $(ASAN_DIR)/out/log; echo "sanitize: galley $$cmd"; exit 1; fi; \
 	  done; \
 	  echo "sanitize: $$f clean"; \
 	done
+	@for t in $(FUZZ_TARGETS); do \
+	  $(SWIFT) build $(ASAN_BUILD) --product GalleyFuzz$$(echo $$t | sed 's/^./\U&/') >/dev/null || exit 1; \
+	done
+	@for t in $(FUZZ_TARGETS); do \
+	  ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 SWIFT_BACKTRACE=enable=no FONTCONFIG_FILE=$(TEST_FONTS) \
+	    $(ASAN_DIR)/release/GalleyFuzz$$(echo $$t | sed 's/^./\U&/') Tests/Fuzz/corpus/$$t $$(ls -d Tests/Fuzz/regressions/$$t 2>/dev/null) \
+	    >$(ASAN_DIR)/out/log 2>&1; status=$$?; \
+	  if [ $$status != 0 ] || grep -Eq $(SANITIZE_REPORT) $(ASAN_DIR)/out/log; then \
+	    tail -40 $(ASAN_DIR)/out/log; echo "sanitize: fuzz inputs of $$t"; exit 1; fi; \
+	  echo "sanitize: $$(tail -1 $(ASAN_DIR)/out/log), clean"; \
+	done
+
+# Each fuzz target (Sources/GalleyFuzz) for FUZZ_SECONDS under libFuzzer and AddressSanitizer, one
+# process, from the kept corpus (Tests/Fuzz/corpus/TARGET, read only) and what earlier runs found
+# (.build/fuzz/corpus/TARGET). A crash stops the run with its input in .build/fuzz/crashes/TARGET/:
+# once fixed, that input goes to Tests/Fuzz/regressions/TARGET/, which the tests replay.
+FUZZ_DIR     := .build/fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= markup template emoticons layout
+# Each target's executable and its longest input: a few lines of markup, a template, a pack;
+# less for a whole layout.
+FUZZ_markup    := GalleyFuzzMarkup 4096
+FUZZ_template  := GalleyFuzzTemplate 4096
+FUZZ_emoticons := GalleyFuzzEmoticons 2048
+FUZZ_layout    := GalleyFuzzLayout 512
+FUZZ_BUILD   := -c release --scratch-path $(FUZZ_DIR) -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING \
+                -Xcc -fsanitize=fuzzer-no-link,address
+fuzz: $(addprefix fuzz-,$(FUZZ_TARGETS))
+
+fuzz-%: setup
+	$(SWIFT) build $(FUZZ_BUILD) --product $(word 1,$(FUZZ_$*))
+	@mkdir -p $(FUZZ_DIR)/corpus/$* $(FUZZ_DIR)/crashes/$*
+	@echo "fuzz: $* for $(FUZZ_SECONDS) s"
+	@SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 FONTCONFIG_FILE=$(TEST_FONTS) \
+	  $(FUZZ_DIR)/release/$(word 1,$(FUZZ_$*)) $(FUZZ_DIR)/corpus/$* Tests/Fuzz/corpus/$* \
+	  -max_total_time=$(FUZZ_SECONDS) -max_len=$(word 2,$(FUZZ_$*)) -timeout=10 -rss_limit_mb=2048 \
+	  -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/crashes/$*/ $(FUZZ_ARGS) >$(FUZZ_DIR)/$*.log 2>&1 \
+	  || { tail -40 $(FUZZ_DIR)/$*.log; echo "fuzz: $* failed (log: $(FUZZ_DIR)/$*.log); once fixed, copy its input" \
+	       "from $(FUZZ_DIR)/crashes/$*/ to Tests/Fuzz/regressions/$*/"; exit 1; }
+	@grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)' $(FUZZ_DIR)/$*.log
 
 # Typesets every sample to PDF, and page 1 of each to PNG, in $(OUT)/.
 demo: build

@@ -59,6 +59,15 @@ let package = Package(
         .target(name: "GalleyCLI", dependencies: ["GalleyRender"]),
         .executableTarget(name: "galley", dependencies: ["GalleyCLI", "GalleySupport", "GalleyLayout", "CGalleyHooks"]),
 
+        // Fuzzing (`make fuzz`): the targets as functions of bytes, in a library the tests replay
+        // the corpora through, and one thin executable per target for libFuzzer.
+        .systemLibrary(name: "CLibFuzzer", path: "Sources/CLibFuzzer"),
+        .target(name: "GalleyFuzz", dependencies: ["GalleyRender", "CLibFuzzer"]),
+        .executableTarget(name: "GalleyFuzzMarkup", dependencies: ["GalleyFuzz"]),
+        .executableTarget(name: "GalleyFuzzTemplate", dependencies: ["GalleyFuzz"]),
+        .executableTarget(name: "GalleyFuzzEmoticons", dependencies: ["GalleyFuzz"]),
+        .executableTarget(name: "GalleyFuzzLayout", dependencies: ["GalleyFuzz"]),
+
         // Tests.
         .target(name: "TestSupport", dependencies: ["GalleyCLI"], path: "Sources/TestSupport"),
         .testTarget(name: "SupportTests", dependencies: ["GalleySupport"]),
@@ -67,6 +76,7 @@ let package = Package(
         .testTarget(name: "LayoutTests", dependencies: ["GalleyLayout", "GalleyRender", "TestSupport"]),
         .testTarget(name: "RenderTests", dependencies: ["GalleyRender", "TestSupport", "CGalleyPixels"]),
         .testTarget(name: "CLITests", dependencies: ["GalleyCLI", "TestSupport"]),
+        .testTarget(name: "FuzzTests", dependencies: ["GalleyFuzz"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -624,10 +624,17 @@ struct TemplateDecoder {
             }
             return out
         case .string(let s) where isOverride:
-            return s.split(separator: ",").map { String($0).trimmed() }.filter { !$0.isEmpty }
+            return try commaList("fallback", s, v)
         default:
             throw typeError("fallback", "expected a list of font names", v)
         }
+    }
+
+    /// An override's comma-separated list, each item one line as the JSON array's items must be.
+    private func commaList(_ path: String, _ s: String, _ v: JSONValue) throws(Diagnostic) -> [String] {
+        let items = s.split(separator: ",").map { String($0).trimmed() }.filter { !$0.isEmpty }
+        if items.contains(where: { $0.contains(where: \.isNewline) }) { throw typeError(path, "expected a single line of text", v) }
+        return items
     }
 
     /// A social link pattern: one line of text holding `placeholder` (`{name}` or `{topic}`).
@@ -661,7 +668,7 @@ struct TemplateDecoder {
             }
             return out
         case .string(let s) where isOverride:
-            return s.split(separator: ",").map { String($0).trimmed() }.filter { !$0.isEmpty }
+            return try commaList("social.emoticons", s, v)
         default:
             throw typeError("social.emoticons", "expected a list of emoticon pack folders", v)
         }
