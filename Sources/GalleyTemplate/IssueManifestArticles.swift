@@ -1,0 +1,157 @@
+import GalleyMarkup
+import GalleySupport
+
+// Articles, jumps and inserts, and the checks that tie them together.
+extension IssueManifestDecoder {
+    // MARK: - Articles
+
+    func articles(_ v: JSONValue) throws(Diagnostic) -> [IssueManifest.Article] {
+        guard case .array(let elements) = v.kind, !elements.isEmpty else {
+            throw typeError("articles", "expected a list of articles, as in [{\"file\": \"story.txt\"}]", v)
+        }
+        var out: [IssueManifest.Article] = []
+        // Each file once, told apart by device and inode, so `a.txt` and `./a.txt` are one.
+        var listed: [FileIdentity: IssueManifest.Article] = [:]
+        for (i, e) in elements.enumerated() {
+            let a = try article(e, path: "articles[\(i)]")
+            if let identity = FileIdentity.of(a.file) {
+                if let first = listed[identity], !a.allowRepeat {
+                    throw .error(
+                        "article '\(a.written)' is already listed (as '\(first.written)' at \(first.location)); "
+                            + "add \"allowRepeat\": true to list it again", file: file, at: a.location,
+                        length: a.written.unicodeScalars.count + 2)
+                }
+                listed[identity] = listed[identity] ?? a
+            }
+            out.append(a)
+        }
+        try checkJumps(&out, values: elements.map { member($0, "jump", "to") })
+        return out
+    }
+
+    /// The value at a path of keys in `v`, if every step is an object that has it.
+    private func member(_ v: JSONValue, _ keys: String...) -> JSONValue? {
+        var v = v
+        for key in keys {
+            guard case .object(let members) = v.kind, let m = members.first(where: { $0.key == key }) else { return nil }
+            v = m.value
+        }
+        return v
+    }
+
+    private func article(_ v: JSONValue, path: String) throws(Diagnostic) -> IssueManifest.Article {
+        let members = try members(of: v, path: path, allowed: IssueManifestSchema.articleKeys)
+        guard let fileMember = members.first(where: { $0.key == "file" }) else {
+            throw TemplateSpot(origin, v).error("an article needs a \"file\", its text file", key: path)
+        }
+        let (written, resolved) = try existingFile("\(path).file", fileMember.value, what: "article")
+        var a = IssueManifest.Article(file: resolved, written: written, location: fileMember.value.start)
+        for m in members {
+            let key = "\(path).\(m.key)"
+            switch m.key {
+            case "file": continue
+            case "title": a.title = try line(key, m.value)
+            case "section": a.section = try line(key, m.value)
+            case "byline": a.byline = try line(key, m.value)
+            case "startOn":
+                let names = IssueManifest.StartOn.allCases.map(\.rawValue)
+                a.startOn = IssueManifest.StartOn(rawValue: try choice(key, m.value, what: "place to start", names))!
+            case "template": a.template = try templateReference(key, m.value)
+            case "set": a.layers = [try layer(key, m.value)]
+            case "jump": a.jump = try jump(m.value, path: key)
+            default: a.allowRepeat = try flag(key, m.value)
+            }
+        }
+        return a
+    }
+
+    private func jump(_ v: JSONValue, path: String) throws(Diagnostic) -> IssueManifest.Jump {
+        var after: Int?
+        var to: String?
+        for m in try members(of: v, path: path, allowed: IssueManifestSchema.jumpKeys) {
+            if m.key == "after" {
+                after = try whole("\(path).after", m.value, 1...99_999)
+            } else {
+                to = try line("\(path).to", m.value)
+            }
+        }
+        guard let after else {
+            throw TemplateSpot(origin, v).error("a jump needs \"after\", the pages set before it", key: path)
+        }
+        return IssueManifest.Jump(after: after, to: to, location: v.start)
+    }
+
+    /// Every `jump.to` names another listed article; it is kept as that article is written.
+    func checkJumps(_ articles: inout [IssueManifest.Article], values: [JSONValue?]) throws(Diagnostic) {
+        for i in articles.indices {
+            guard let to = articles[i].jump?.to, let v = values[i] else { continue }
+            let path = "articles[\(i)].jump.to"
+            guard let target = listedArticle(to, in: articles) else {
+                throw TemplateSpot(origin, v).error(notListed(to, candidates: articles.map(\.written)), key: path)
+            }
+            if target == i { throw TemplateSpot(origin, v).error("an article cannot continue after itself", key: path) }
+            articles[i].jump!.to = articles[target].written
+        }
+    }
+
+    /// The index of the article `name` means: one written the same, else the same file.
+    func listedArticle(_ name: String, in articles: [IssueManifest.Article]) -> Int? {
+        if let i = articles.firstIndex(where: { $0.written == name }) { return i }
+        let path = name.hasPrefix("/") ? name : FilePath.join(directory, name)
+        // Only a path under the root is looked at, as for any other path of the manifest.
+        guard root.admits(path), let identity = FileIdentity.of(path) else { return nil }
+        return articles.firstIndex { FileIdentity.of($0.file) == identity }
+    }
+
+    /// `'x' is not one of the articles; did you mean 'y'?`
+    func notListed(_ name: String, candidates: [String]) -> String {
+        var message = "'\(name)' is not one of the articles"
+        if let near = Suggestion.closest(to: name, in: candidates) { message += "; did you mean '\(near)'?" }
+        return message
+    }
+
+    // MARK: - Inserts
+
+    func inserts(_ v: JSONValue, of m: IssueManifest) throws(Diagnostic) -> [IssueManifest.Insert] {
+        guard case .array(let elements) = v.kind else {
+            throw typeError("inserts", "expected a list of inserts, as in [{\"image\": \"ad.png\"}]", v)
+        }
+        var out: [IssueManifest.Insert] = []
+        for (i, e) in elements.enumerated() { out.append(try insert(e, path: "inserts[\(i)]", of: m)) }
+        return out
+    }
+
+    private func insert(_ v: JSONValue, path: String, of manifest: IssueManifest) throws(Diagnostic) -> IssueManifest.Insert {
+        let members = try members(of: v, path: path, allowed: IssueManifestSchema.insertKeys)
+        guard let imageMember = members.first(where: { $0.key == "image" }) else {
+            throw TemplateSpot(origin, v).error("an insert needs an \"image\"", key: path)
+        }
+        let image = try existingFile("\(path).image", imageMember.value, what: "insert image").resolved
+        var insert = IssueManifest.Insert(image: image, after: nil, filler: false, location: imageMember.value.start)
+        for m in members {
+            switch m.key {
+            case "image": continue
+            case "filler": insert.filler = try flag("\(path).filler", m.value)
+            default: insert.after = try insertPlace("\(path).after", m.value, of: manifest)
+            }
+        }
+        return insert
+    }
+
+    /// Where an insert goes: after a listed article (kept as written there), the cover or the
+    /// contents, which the manifest must have.
+    private func insertPlace(_ path: String, _ v: JSONValue, of m: IssueManifest) throws(Diagnostic) -> String {
+        let name = try line(path, v)
+        if name == "cover" || name == "contents" {
+            let present = name == "cover" ? m.cover != nil : m.contents != nil
+            if !present { throw TemplateSpot(origin, v).error("the manifest has no \(name) to place the insert after", key: path) }
+            return name
+        }
+        if let i = listedArticle(name, in: m.articles) { return m.articles[i].written }
+        var message = "'\(name)' is not one of the articles, 'cover' or 'contents'"
+        if let near = Suggestion.closest(to: name, in: m.articles.map(\.written) + ["cover", "contents"]) {
+            message += "; did you mean '\(near)'?"
+        }
+        throw TemplateSpot(origin, v).error(message, key: path)
+    }
+}
