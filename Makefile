@@ -111,6 +111,10 @@ demo: build
 	  $(BIN) build $$f -o $(OUT)/$$n.pdf && $(BIN) preview $$f --page 1 -q -o $(OUT)/$$n.png || exit 1; \
 	  echo "demo: $(OUT)/$$n.pdf ($$(pdfinfo $(OUT)/$$n.pdf | awk '/^Pages/ {print $$2}') pages), $(OUT)/$$n.png"; \
 	done
+	@# The issue: its articles are the samples, beside its folder, so the root is samples/.
+	@$(BIN) build samples/issue/issue.json --root samples -o $(OUT)/issue.pdf && \
+	  $(BIN) preview samples/issue/issue.json --root samples --page 1 -q -o $(OUT)/issue.png && \
+	  echo "demo: $(OUT)/issue.pdf ($$(pdfinfo $(OUT)/issue.pdf | awk '/^Pages/ {print $$2}') pages), $(OUT)/issue.png"
 
 # Builds the benchmark corpus and Typst (PyPI), then prints timings, memory and ratios.
 bench: build

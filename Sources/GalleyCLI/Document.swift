@@ -32,6 +32,25 @@ struct DocumentOptions {
     var allowFileLinks = false
     /// The folder images and the files templates name are read under (`--root`).
     var root: String?
+    /// A template made already (an issue's article: the manifest's, with its `set`), used
+    /// instead of `template` and `overrides`.
+    var preparedTemplate: Template?
+    /// Story fields an issue's manifest gives the article (`{title}`, `{section}`, `{issue}`).
+    var fields: StoryFields?
+}
+
+/// The fields a manifest gives an article: its own title and section win over the story's,
+/// and the issue's title stands in for a story that names no issue.
+struct StoryFields {
+    var title: String?
+    var section: String?
+    var issue: String?
+
+    func apply(to story: inout Story) {
+        story.title = title ?? story.title
+        story.section = section ?? story.section
+        story.issue = story.issue ?? issue
+    }
 }
 
 enum Loader {
@@ -43,13 +62,17 @@ enum Loader {
     {
         var template: Template
         var inputFiles: [String] = []
-        switch TemplateLoader.load(o.template, files: &inputFiles, roots: o.root.map { [$0] } ?? []) {
-        case .success(let t): template = t
-        case .failure(let d):
-            diagnostics.append(d)
-            return nil
+        if let prepared = o.preparedTemplate {
+            template = prepared
+        } else {
+            switch TemplateLoader.load(o.template, files: &inputFiles, roots: o.root.map { [$0] } ?? []) {
+            case .success(let t): template = t
+            case .failure(let d):
+                diagnostics.append(d)
+                return nil
+            }
         }
-        if !o.overrides.isEmpty {
+        if !o.overrides.isEmpty && o.preparedTemplate == nil {
             // A bad --set is a mistake in the command line, like any other option's value.
             switch TemplateLoader.apply(o.overrides, to: template, file: "--set") {
             case .success(let t): template = t
@@ -103,7 +126,8 @@ enum Loader {
         }
         inputFiles += builder.emoticons.files + builder.emoticons.imagePaths
         if o.input != "-" { inputFiles.append(o.input) }
-        let (story, storyDiagnostics) = builder.build(document)
+        var (story, storyDiagnostics) = builder.build(document)
+        o.fields?.apply(to: &story)
         inputFiles += story.images.map(\.path)
         diagnostics.append(contentsOf: storyDiagnostics)
         if diagnostics.hasErrors { return nil }

@@ -97,6 +97,7 @@ struct Run {
 
     mutating func build() throws -> Int32 {
         let o = try BuildOptions(arguments)
+        if IssueLoader.isManifest(o.document.input) { return try buildIssue(o) }
         guard let doc = try load(o.document) else { return failed() }
         let destination = try OutputDestination.checked(o.output, inputs: doc.inputFiles)
         let before = doc.framesetter.diagnostics.all.count
@@ -126,6 +127,7 @@ struct Run {
 
     mutating func preview() throws -> Int32 {
         let o = try PreviewOptions(arguments)
+        if IssueLoader.isManifest(o.document.input) { return try previewIssue(o) }
         guard let doc = try load(o.document) else { return failed() }
         let destination = try OutputDestination.checked(o.output, inputs: doc.inputFiles)
         let before = doc.framesetter.diagnostics.all.count
@@ -150,7 +152,9 @@ struct Run {
     }
 
     mutating func check() throws -> Int32 {
-        guard let doc = try load(try DocumentOptions(arguments, drawsEveryPage: false)) else { return failed() }
+        let options = try DocumentOptions(arguments, drawsEveryPage: false)
+        if IssueLoader.isManifest(options.input) { return try checkIssue(options) }
+        guard let doc = try load(options) else { return failed() }
         let before = doc.framesetter.diagnostics.all.count
         let pages = doc.framesetter.layOut { _ in true }
         collectLayoutDiagnostics(doc, before: before)
@@ -165,6 +169,7 @@ struct Run {
 
     mutating func inspect() throws -> Int32 {
         let o = try InspectOptions(arguments)
+        if IssueLoader.isManifest(o.document.input) { return try inspectIssue(o) }
         guard let doc = try load(o.document) else { return failed() }
         let before = doc.framesetter.diagnostics.all.count
         var report = InspectReport(document: doc)

@@ -127,10 +127,20 @@ public enum Export {
             let s = count == 1 ? "" : "s"
             throw RenderError(.error("page \(number) does not exist: the document has \(count) page\(s)"))
         }
+        try writePNG(to: path, width: page.width, height: page.height, dpi: dpi) { cr throws(RenderError) in
+            try PageRenderer(framesetter: framesetter).draw(page, on: cr)
+        }
+    }
+
+    /// Draws a page `width` × `height` points with `draw` (in points, on white) and writes it as
+    /// a PNG at `dpi`, through a temporary file.
+    static func writePNG(
+        to path: String, width: Double, height: Double, dpi: Double, _ draw: (OpaquePointer) throws(RenderError) -> Void
+    ) throws(RenderError) {
         let out = try AtomicFile(target: path)
         var committed = false
         defer { if !committed { out.discard() } }
-        let (w, h) = try previewPixels(page, dpi: dpi)
+        let (w, h) = try previewPixels(width: width, height: height, dpi: dpi)
         let scale = dpi / 72
         let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h)!
         defer { cairo_surface_destroy(surface) }
@@ -142,7 +152,7 @@ public enum Export {
         cairo_paint(cr)
         cairo_scale(cr, scale, scale)
         do {
-            try PageRenderer(framesetter: framesetter).draw(page, on: cr)
+            try draw(cr)
         } catch {
             cairo_destroy(cr)
             throw error
@@ -176,12 +186,12 @@ public enum Export {
 
     /// The pixel size of `page` at `dpi`, within the preview's budget; past it, an error naming
     /// the highest resolution that fits.
-    static func previewPixels(_ page: Page, dpi: Double) throws(RenderError) -> (Int32, Int32) {
+    static func previewPixels(width: Double, height: Double, dpi: Double) throws(RenderError) -> (Int32, Int32) {
         let scale = dpi / 72
-        let w = Int32((page.width * scale).rounded())
-        let h = Int32((page.height * scale).rounded())
+        let w = Int32((width * scale).rounded())
+        let h = Int32((height * scale).rounded())
         guard w > 0, h > 0, Int(w) * Int(h) <= maxPreviewPixels else {
-            let most = Int((72 * (Double(maxPreviewPixels) / (page.width * page.height)).squareRoot()).rounded(.down))
+            let most = Int((72 * (Double(maxPreviewPixels) / (width * height)).squareRoot()).rounded(.down))
             throw RenderError(
                 .error(
                     "a \(w)×\(h) pixel page is over the preview's limit of \(maxPreviewPixels / 1_000_000) million pixels "

@@ -93,7 +93,12 @@ extension PageRenderer {
             if let made = linkTargets[target] {
                 attribute = made
             } else {
-                attribute = Array("uri='\(LinkAttributes.escape(LinkAttributes.uri(target)))' rect=[".utf8)
+                // `#page=N`: a page of this PDF (an issue's contents link their articles so).
+                if target.hasPrefix("#page="), let n = Int(target.dropFirst(6)), n >= 1 {
+                    attribute = Array("page=\(n) rect=[".utf8)
+                } else {
+                    attribute = Array("uri='\(LinkAttributes.escape(LinkAttributes.uri(target)))' rect=[".utf8)
+                }
                 linkTargets[target] = attribute
             }
             linkAttributes.removeAll(keepingCapacity: true)

@@ -7,9 +7,12 @@ import GalleyStory
 package struct Outline {
     /// The open entries, outermost first: their heading level and Cairo's id.
     private var open: [(level: Int, id: Int32)] = []
+    /// The entry the top-level headings go under: the outline's root, or an issue's article.
+    var parent = Int32(CAIRO_PDF_OUTLINE_ROOT)
 
-    /// The bookmarks of the headings that start on `page`.
-    mutating func add(_ page: Page, story: Story, to surface: OpaquePointer) {
+    /// The bookmarks of the headings that start on `page`, which is page `pageIndex` of the PDF
+    /// (from 1; by default the page's own number).
+    mutating func add(_ page: Page, story: Story, to surface: OpaquePointer, pageIndex: Int? = nil) {
         for frame in page.frames {
             for line in frame.lines where line.lineIndex == 0 {
                 let paragraph = story.paragraphs[line.paragraphIndex]
@@ -18,8 +21,8 @@ package struct Outline {
                 let title = Self.title(of: paragraph, in: story)
                 guard !title.isEmpty else { continue }
                 while let last = open.last, last.level >= level { open.removeLast() }
-                let parent = open.last?.id ?? Int32(CAIRO_PDF_OUTLINE_ROOT)
-                let target = "page=\(page.number) pos=[\(Int(line.box.x.rounded())) \(Int(line.box.y.rounded()))]"
+                let parent = open.last?.id ?? self.parent
+                let target = "page=\(pageIndex ?? page.number) pos=[\(Int(line.box.x.rounded())) \(Int(line.box.y.rounded()))]"
                 let flags = level == 1 ? CAIRO_PDF_OUTLINE_FLAG_OPEN : cairo_pdf_outline_flags_t(0)
                 let id = cairo_pdf_surface_add_outline(surface, parent, title, target, flags)
                 open.append((level, id))

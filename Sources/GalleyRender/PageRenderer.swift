@@ -651,6 +651,30 @@ final class PageRenderer {
 
     /// Draws a running head or footer in the face, size and colour `t` gives it, its baseline
     /// through the anchor, to the anchor's right, about it or to its left by its alignment.
+    /// A jump line in the footer's style: flush right under the text area, or flush left above
+    /// it; in a PDF a link to the page it names (a structure element of its own, as Cairo 1.16
+    /// wants links to be).
+    func drawNote(_ note: JumpNote, on page: Page, cr: OpaquePointer, linked: Bool) {
+        let frames = page.frames.map(\.rect)
+        guard let left = frames.map(\.x).min(), let right = frames.map(\.maxX).max(), let top = frames.map(\.y).min(),
+            let bottom = frames.map(\.maxY).max()
+        else { return }
+        let spec = framesetter.template.footer
+        let line =
+            note.above
+            ? RunningLine(text: note.text, anchor: Point(x: left, y: top - spec.size * 0.8), alignment: .left)
+            : RunningLine(text: note.text, anchor: Point(x: right, y: bottom + spec.size * 1.6), alignment: .right)
+        if linked {
+            cairo_tag_begin(cr, "Part", nil)
+            cairo_tag_begin(cr, CAIRO_TAG_LINK, "page=\(note.target)")
+        }
+        drawRunning(line, spec, on: cr)
+        if linked {
+            cairo_tag_end(cr, CAIRO_TAG_LINK)
+            cairo_tag_end(cr, "Part")
+        }
+    }
+
     private func drawRunning(_ line: RunningLine, _ t: RunningLineSpec, on cr: OpaquePointer) {
         let layout = pango_layout_new(framesetter.engine.context)!
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }

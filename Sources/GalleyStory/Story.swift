@@ -241,6 +241,17 @@ public struct ImageReference: Hashable, Sendable {
     /// file's pixels (`path` is empty and `info` a placeholder).
     public var block: Int?
 
+    public init(
+        source: String, path: String, info: ImageInfo, width: Double? = nil, height: Double? = nil, location: SourceLocation
+    ) {
+        self.source = source
+        self.path = path
+        self.info = info
+        self.width = width
+        self.height = height
+        self.location = location
+    }
+
     /// Width ÷ height the image is set at: the attributes' when both are given, else the pixels'.
     public var aspectRatio: Double {
         if let w = width, let h = height, w > 0, h > 0 { return w / h }

@@ -74,7 +74,8 @@ extension Template {
     }
 
     /// The styles every built-in template defines: a kicker (the line above a headline), a deck
-    /// (standfirst, across the columns), a byline, a pull quote, a sidebar's text and a caption.
+    /// (standfirst, across the columns), a byline, a pull quote, a sidebar's text, a cover line
+    /// (set over an issue's cover) and a caption.
     static let builtinStyles: [NamedStyle] = [
         NamedStyle(
             "kicker",
@@ -90,6 +91,8 @@ extension Template {
         NamedStyle(
             "sidebar",
             ["face": "DejaVu Sans", "size": "8.5", "background": "#efe9dc", "padding": "8", "frame": "0.5", "frameColor": "#b8aa8a"]),
+        NamedStyle(
+            "coverline", ["face": "DejaVu Sans", "size": "30", "weight": "bold", "color": "white", "align": "left", "after": "8"]),
         NamedStyle("caption", basedOn: "sidebar", ["style": "italic", "background": "none", "color": "#404040"]),
     ]
 }

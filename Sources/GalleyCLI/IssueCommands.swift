@@ -1,0 +1,131 @@
+import FoundationEssentials
+import GalleyLayout
+import GalleyMarkup
+import GalleyRender
+import GalleyStory
+import GalleyTemplate
+import GalleySupport
+
+/// The commands on a manifest (`galley build issue.json`): the issue as a whole.
+extension Run {
+    /// Loads the manifest and its articles and lays the issue out; nil when an error stops it.
+    mutating func loadIssue(_ o: DocumentOptions) throws(UsageError) -> (LoadedIssue, IssuePlan)? {
+        guard let issue = try IssueLoader.load(o, io: io, diagnostics: &diagnostics, sources: &sources) else { return nil }
+        if diagnostics.hasErrors { return nil }
+        let plan = IssuePlanner(issue: issue, file: o.input).plan(diagnostics: &diagnostics)
+        // The last pass's framesetters: each article's warnings once.
+        for part in plan.parts { diagnostics.append(contentsOf: part.framesetter.diagnostics) }
+        return (issue, plan)
+    }
+
+    mutating func buildIssue(_ o: BuildOptions) throws -> Int32 {
+        guard let (issue, plan) = try loadIssue(o.document) else { return failed() }
+        let destination = try OutputDestination.checked(o.output, inputs: issue.inputFiles)
+        let m = issue.manifest
+        let metadata = PDFMetadata(
+            title: o.title ?? m.title ?? FilePath.deletingExtension(FilePath.name(of: o.document.input)),
+            creator: "Galley \(Galley.version)", date: PDFMetadata.reproducibleDate(environment: io.environment))
+        do {
+            try withOutput(destination) { path throws(RenderError) in
+                try IssueExport.pdf(
+                    parts: plan.parts, pages: plan.pages, pageSize: (issue.base.pageWidth, issue.base.pageHeight), to: path,
+                    metadata: metadata, subject: m.subtitle, keywords: m.keywords, compression: o.compression)
+            }
+        } catch {
+            diagnostics.append(error.diagnostic)
+            report()
+            return 1
+        }
+        report()
+        if !quiet && o.output != "-" && io.errorIsTerminal {
+            io.writeError("wrote \(o.output): \(count(plan.pages.count, "page")), the contents set in \(count(plan.passes, "pass"))\n")
+        }
+        return 0
+    }
+
+    mutating func checkIssue(_ o: DocumentOptions) throws -> Int32 {
+        guard let (_, plan) = try loadIssue(o) else { return failed() }
+        let errors = diagnostics.errors.count
+        let warnings = diagnostics.warnings.count
+        report()
+        if !quiet {
+            io.writeError("\(o.input): \(count(plan.pages.count, "page")), \(count(errors, "error")), \(count(warnings, "warning"))\n")
+        }
+        return errors > 0 ? 1 : 0
+    }
+
+    /// The page map: every page with its folio, label, kind, article and visible range.
+    mutating func inspectIssue(_ o: InspectOptions) throws -> Int32 {
+        guard let (issue, plan) = try loadIssue(o.document) else { return failed() }
+        let map = IssueMap(issue, plan)
+        io.writeOutput(Data((o.json ? map.json() : map.text()).utf8))
+        report()
+        return 0
+    }
+
+    mutating func previewIssue(_ o: PreviewOptions) throws -> Int32 {
+        guard let (issue, plan) = try loadIssue(o.document) else { return failed() }
+        let destination = try OutputDestination.checked(o.output, inputs: issue.inputFiles)
+        do {
+            try withOutput(destination) { path throws(RenderError) in
+                try IssueExport.png(
+                    parts: plan.parts, pages: plan.pages, page: o.page, pageSize: (issue.base.pageWidth, issue.base.pageHeight), to: path,
+                    dpi: o.dpi)
+            }
+        } catch {
+            diagnostics.append(error.diagnostic)
+            report()
+            return 1
+        }
+        report()
+        return 0
+    }
+}
+
+/// What `inspect` shows of an issue.
+struct IssueMap: Encodable {
+    struct Entry: Encodable {
+        var index: Int
+        var folio: Int
+        var label: String?
+        var kind: String
+        var article: String?
+        var start: Int?
+        var end: Int?
+    }
+
+    var title: String?
+    var pages: [Entry]
+    /// How many times the contents were set before their page numbers held.
+    var contentsPasses: Int
+
+    init(_ issue: LoadedIssue, _ plan: IssuePlan) {
+        title = issue.manifest.title
+        contentsPasses = plan.passes
+        pages = plan.pages.enumerated().map { i, p in
+            let story = p.part.map { plan.parts[$0].framesetter.story }
+            let range = p.page?.visibleRange
+            return Entry(
+                index: i + 1, folio: p.folio, label: p.label, kind: p.kind.rawValue, article: p.part.flatMap { plan.parts[$0].article }.map { issue.manifest.articles[$0].written },
+                start: range.flatMap { r in story.map { $0.characterOffset(ofByte: r.lowerBound) } },
+                end: range.flatMap { r in story.map { $0.characterOffset(ofByte: r.upperBound) } })
+        }
+    }
+
+    func json() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return (try? String(decoding: encoder.encode(self), as: UTF8.self)).map { $0 + "\n" } ?? "{}\n"
+    }
+
+    func text() -> String {
+        var s = "\(title ?? "issue"): \(pages.count) pages, contents set in \(contentsPasses) pass\(contentsPasses == 1 ? "" : "es")\n"
+        for p in pages {
+            s += "page \(p.index) (folio \(p.label ?? "none")): \(p.kind)"
+            if let a = p.article { s += " \(a)" }
+            if let start = p.start, let end = p.end { s += ", characters \(start)..<\(end)" }
+            s += "\n"
+        }
+        return s
+    }
+}

@@ -1,0 +1,216 @@
+import FoundationEssentials
+import GalleyLayout
+import GalleyMarkup
+import GalleyRender
+import GalleyStory
+import GalleyTemplate
+import GalleySupport
+
+/// Puts an issue's pages in order and numbers them: the cover, the contents, each article from
+/// the page its `startOn` asks for (a blank page before it when needed), the inserts after the
+/// article they follow, and blank or filler pages up to a multiple of `pageMultiple`. The
+/// contents list page numbers, and their own length moves the pages after them: they are set
+/// again until the numbers hold (at most `maximumPasses` times).
+struct IssuePlanner {
+    let issue: LoadedIssue
+    let file: String
+    static let maximumPasses = 4
+
+    func plan(diagnostics: inout Diagnostics) -> IssuePlan {
+        var contentsPages = issue.manifest.contents == nil ? 0 : 1
+        var plan = IssuePlan()
+        for pass in 1...Self.maximumPasses {
+            var warnings = Diagnostics()
+            plan = layOut(contentsPages: contentsPages, warnings: &warnings)
+            if pass == 1 { diagnostics.append(contentsOf: warnings.all) }
+            plan.passes = pass
+            guard issue.manifest.contents != nil else { break }
+            let contents = self.contents(plan)
+            var set: [Page] = []
+            contents.layOut { page in
+                set.append(page)
+                return true
+            }
+            if set.count == contentsPages {
+                place(contents, pages: set, in: &plan)
+                break
+            }
+            if pass == Self.maximumPasses {
+                diagnostics.append(.warning("the contents did not settle in \(pass) passes; their page numbers may be off", file: file))
+                place(contents, pages: set, in: &plan)
+            }
+            contentsPages = max(1, set.count)
+        }
+        return plan
+    }
+
+    /// The pages with `contentsPages` pages kept for the contents (filled in by `place`).
+    func layOut(contentsPages: Int) -> IssuePlan {
+        var jumps = Diagnostics()
+        return layOut(contentsPages: contentsPages, warnings: &jumps)
+    }
+
+    func layOut(contentsPages: Int, warnings: inout Diagnostics) -> IssuePlan {
+        let m = issue.manifest
+        var plan = IssuePlan()
+        var folio = m.startPage
+        func add(_ kind: IssuePage.Kind, part: Int? = nil, page: Page? = nil, image: String? = nil, front: Bool = false) {
+            let label = kind == .cover ? nil : (front && m.romanFrontMatter ? IssueExport.roman(folio) : String(folio))
+            plan.pages.append(IssuePage(kind: kind, folio: folio, label: label, part: part, page: page, image: image))
+            folio += 1
+        }
+        func reserveContents() { for _ in 0..<contentsPages { add(.contents, front: true) } }
+        func inserts(after name: String?) {
+            for i in m.inserts where i.after == name && !i.filler { add(.insert, image: i.image) }
+        }
+        if m.contents?.after == "start" { reserveContents() }
+        if let cover = m.cover {
+            let lines = coverLines(cover, folio: folio)
+            if let lines { plan.parts.append(IssuePart(framesetter: lines.0, bookmark: nil)) }
+            add(.cover, part: lines.map { _ in plan.parts.count - 1 }, page: lines?.1, image: cover.image, front: true)
+        }
+        inserts(after: "cover")
+        if m.contents != nil && m.contents?.after != "start" { reserveContents() }
+        inserts(after: "contents")
+        // Articles that jump: their first pages set, the rest waiting for their place.
+        var waiting: [(article: Int, pages: Int, lastIndex: Int, lastFolio: Int)] = []
+        // Those that jump after the article `name` (nil: after the last one, where any still
+        // waiting go too, their target having come before them).
+        func continuations(to name: String?) {
+            for w in waiting where name == nil || m.articles[w.article].jump?.to == name {
+                let doc = issue.articles[w.article]
+                var t = doc.framesetter.template
+                t.startPage = folio - w.pages
+                let framesetter = Framesetter(story: doc.story, template: t, file: doc.source.path, options: LayoutOptions())
+                plan.parts.append(IssuePart(framesetter: framesetter, bookmark: nil, article: w.article))
+                let part = plan.parts.count - 1
+                let first = plan.pages.count
+                framesetter.layOut { page in
+                    if page.number > w.pages { add(.article, part: part, page: page) }
+                    return true
+                }
+                plan.pages[w.lastIndex].note = JumpNote(text: "Continued on page \(plan.pages[first].folio)", above: false, target: first + 1)
+                plan.pages[first].note = JumpNote(text: "Continued from page \(w.lastFolio)", above: true, target: w.lastIndex + 1)
+            }
+            waiting.removeAll { name == nil || m.articles[$0.article].jump?.to == name }
+        }
+        for (k, article) in m.articles.enumerated() {
+            let odd = folio % 2 == 1
+            if (article.startOn == .recto && !odd) || (article.startOn == .verso && odd) { add(.blank) }
+            let doc = issue.articles[k]
+            var t = doc.framesetter.template
+            t.startPage = folio
+            let framesetter = Framesetter(story: doc.story, template: t, file: doc.source.path, options: LayoutOptions())
+            plan.parts.append(IssuePart(framesetter: framesetter, bookmark: article.title ?? doc.story.title ?? article.written, article: k))
+            plan.starts.append((folio, plan.pages.count + 1))
+            let part = plan.parts.count - 1
+            var count = 0
+            framesetter.layOut { page in
+                count += 1
+                add(.article, part: part, page: page)
+                return true
+            }
+            if let jump = article.jump {
+                if jump.after < count {
+                    // Only the first `after` pages stay; the rest are set again where they go.
+                    plan.pages.removeLast(count - jump.after)
+                    folio -= count - jump.after
+                    waiting.append((k, jump.after, plan.pages.count - 1, folio - 1))
+                } else {
+                    warnings.append(
+                        .warning(
+                            "'\(article.written)' has \(count) page\(count == 1 ? "" : "s"), so it cannot jump after \(jump.after); it is set whole",
+                            file: file, at: jump.location))
+                }
+            }
+            inserts(after: article.written)
+            continuations(to: article.written)
+        }
+        continuations(to: nil)
+        inserts(after: nil)
+        // Blank pages, or the inserts marked filler in turn, up to a multiple of `pageMultiple`.
+        let fillers = m.inserts.filter(\.filler)
+        var k = 0
+        while m.pageMultiple > 1 && plan.pages.count % m.pageMultiple != 0 {
+            if fillers.isEmpty {
+                add(.blank)
+            } else {
+                add(.filler, image: fillers[k % fillers.count].image)
+                k += 1
+            }
+        }
+        return plan
+    }
+
+    /// The contents as a story: the title, then each article's folio, section, title (a link
+    /// to its first page) and byline.
+    func contents(_ plan: IssuePlan) -> Framesetter {
+        let m = issue.manifest
+        var lines = ["<h1>\(Self.escape(m.contents?.title ?? "Contents"))</h1>"]
+        if let issueLine = [m.title, m.issue, m.date].compactMap({ $0 }).joined(separator: " · ").nonEmpty {
+            lines.append("<p after=\"12\"><i>\(Self.escape(issueLine))</i></p>")
+        }
+        for (k, article) in m.articles.enumerated() {
+            let story = issue.articles[k].story
+            let title = Self.escape(article.title ?? story.title ?? article.written)
+            let section = (article.section ?? story.section).map { Self.escape($0.uppercased()) + " · " } ?? ""
+            let (folio, index) = plan.starts[k]
+            var entry = "<p align=\"left\" after=\"6\"><b>\(folio)</b>  \(section)<a href=\"#page=\(index)\"><b>\(title)</b></a>"
+            if let byline = article.byline { entry += "<br><i>\(Self.escape(byline))</i>" }
+            lines.append(entry + "</p>")
+        }
+        var t = issue.base
+        t.startPage = plan.pages.first { $0.kind == .contents }?.folio ?? m.startPage
+        t.columns = 1
+        t.balance = false
+        let source = SourceFile(path: file, text: lines.joined(separator: "\n") + "\n")
+        let (story, _) = StoryBuilder(template: t, baseDirectory: issue.manifest.folder).build(MarkupParser.parse(source))
+        return Framesetter(story: story, template: t, file: file, options: LayoutOptions(threads: 1))
+    }
+
+    /// The cover lines, set over the cover image in the template's styles (`class`, else
+    /// `coverline`), without running lines.
+    func coverLines(_ cover: IssueManifest.Cover, folio: Int) -> (Framesetter, Page)? {
+        guard !cover.lines.isEmpty else { return nil }
+        var t = issue.base
+        t.startPage = folio
+        t.footer.enabled = false
+        t.header.enabled = false
+        t.pageColor = nil
+        t.columns = 1
+        let text = cover.lines.map { line in
+            let style = line.styleClass ?? "coverline"
+            return "<p class=\"\(Self.escape(style))\">\(Self.escape(line.text))</p>"
+        }.joined(separator: "\n")
+        let source = SourceFile(path: file, text: text + "\n")
+        let (story, _) = StoryBuilder(template: t, baseDirectory: issue.manifest.folder).build(MarkupParser.parse(source))
+        let framesetter = Framesetter(story: story, template: t, file: file, options: LayoutOptions(threads: 1))
+        var first: Page?
+        framesetter.layOut { page in
+            first = page
+            return false
+        }
+        return first.map { (framesetter, $0) }
+    }
+
+    /// The contents' pages into the places kept for them.
+    func place(_ contents: Framesetter, pages: [Page], in plan: inout IssuePlan) {
+        // Its heading is its bookmark.
+        plan.parts.append(IssuePart(framesetter: contents, bookmark: nil))
+        let part = plan.parts.count - 1
+        var k = 0
+        for i in plan.pages.indices where plan.pages[i].kind == .contents && k < pages.count {
+            plan.pages[i].part = part
+            plan.pages[i].page = pages[k]
+            k += 1
+        }
+    }
+
+    static func escape(_ s: String) -> String {
+        s.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;")
+    }
+}
+
+extension String {
+    var nonEmpty: String? { isEmpty ? nil : self }
+}

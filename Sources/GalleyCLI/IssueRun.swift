@@ -1,0 +1,99 @@
+import FoundationEssentials
+import GalleyLayout
+import GalleyMarkup
+import GalleyRender
+import GalleyStory
+import GalleyTemplate
+import GalleySupport
+
+/// An issue as loaded: the manifest, each article's story and template, and every file read.
+struct LoadedIssue {
+    var manifest: IssueManifest
+    var base: Template
+    var articles: [Document]
+    var inputFiles: [String]
+}
+
+/// An issue laid out: its parts (articles, contents, cover lines), its pages in order, and how
+/// many times the contents were set before the page numbers held.
+struct IssuePlan {
+    var parts: [IssuePart] = []
+    var pages: [IssuePage] = []
+    /// Each article's first page, by folio, and by index in the PDF (from 1).
+    var starts: [(folio: Int, index: Int)] = []
+    var passes = 0
+}
+
+enum IssueLoader {
+    /// Whether `path` names a manifest: a `.json` file holding an object with `articles`.
+    static func isManifest(_ path: String) -> Bool {
+        guard path.lowercased().hasSuffix(".json"), case .success(let bytes) = RawIO.readRegularFile(path, limit: RawIO.smallFileLimit)
+        else { return false }
+        return IssueManifest.isManifest(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// Reads the manifest, its templates and every article; nil when an error stops it.
+    static func load(_ o: DocumentOptions, io: IO, diagnostics: inout Diagnostics, sources: inout [String: SourceFile]) throws(UsageError)
+        -> LoadedIssue?
+    {
+        let manifest: IssueManifest
+        switch IssueManifest.load(o.input, root: o.root) {
+        case .success(let m): manifest = m
+        case .failure(let d):
+            diagnostics.append(d)
+            return nil
+        }
+        var files = [o.input]
+        guard let base = template(manifest.template, layers: manifest.layers, roots: [manifest.folder], files: &files, &diagnostics)
+        else { return nil }
+        var articles: [Document] = []
+        for article in manifest.articles {
+            var t = base
+            if let name = article.template {
+                guard let own = template(name, layers: [], roots: [manifest.folder], files: &files, &diagnostics) else { return nil }
+                t = own
+                for layer in manifest.layers { if case .success(let l) = layer.apply(to: t) { t = l } }
+            }
+            for layer in article.layers {
+                switch layer.apply(to: t) {
+                case .success(let l): t = l
+                case .failure(let d):
+                    diagnostics.append(d)
+                    return nil
+                }
+            }
+            var a = o
+            a.input = article.file
+            a.preparedTemplate = t
+            a.root = o.root ?? manifest.folder
+            a.fields = StoryFields(title: article.title, section: article.section, issue: manifest.title)
+            guard let doc = try Loader.load(a, io: io, diagnostics: &diagnostics, sources: &sources) else { return nil }
+            files += doc.inputFiles
+            articles.append(doc)
+        }
+        files += [manifest.cover?.image].compactMap { $0 } + manifest.inserts.map(\.image)
+        return LoadedIssue(manifest: manifest, base: base, articles: articles, inputFiles: files)
+    }
+
+    /// A template by name or path, with layers on top.
+    static func template(
+        _ name: String, layers: [TemplateLayer], roots: [String], files: inout [String], _ diagnostics: inout Diagnostics
+    ) -> Template? {
+        var t: Template
+        switch TemplateLoader.load(name, files: &files, roots: roots) {
+        case .success(let loaded): t = loaded
+        case .failure(let d):
+            diagnostics.append(d)
+            return nil
+        }
+        for layer in layers {
+            switch layer.apply(to: t) {
+            case .success(let l): t = l
+            case .failure(let d):
+                diagnostics.append(d)
+                return nil
+            }
+        }
+        return t
+    }
+}

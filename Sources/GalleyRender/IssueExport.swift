@@ -1,0 +1,207 @@
+import CCairo
+import FoundationEssentials
+import GalleyLayout
+import GalleyMarkup
+import GalleyStory
+import GalleyTemplate
+import GalleySupport
+import Glibc
+
+/// One page of an issue as it goes into the PDF: what it is, its folio and label, and what
+/// draws it (a laid-out page of a part, an image filling the page, or nothing).
+public struct IssuePage: Sendable {
+    public enum Kind: String, Sendable {
+        case cover, contents, article, insert, filler, blank
+    }
+
+    public var kind: Kind
+    /// The number the page has in the issue (physical pages counted from `startPage`).
+    public var folio: Int
+    /// The PDF page label: none on the cover, roman numerals for front matter if asked.
+    public var label: String?
+    /// The part whose page this is (`IssuePart`), and the page's number within it (from 1).
+    public var part: Int?
+    public var page: Page?
+    /// An image filling the page (the cover's, an insert's).
+    public var image: String?
+    /// "Continued on page 42" under the page's text, or "Continued from page 7" above it.
+    public var note: JumpNote?
+
+    public init(kind: Kind, folio: Int, label: String?, part: Int? = nil, page: Page? = nil, image: String? = nil) {
+        self.kind = kind
+        self.folio = folio
+        self.label = label
+        self.part = part
+        self.page = page
+        self.image = image
+    }
+}
+
+/// A jump line: where an article jumps to or comes from, linked to that page.
+public struct JumpNote: Sendable {
+    public var text: String
+    /// Above the text area (the continuation's head) or below it (the first part's end).
+    public var above: Bool
+    /// The page of the PDF it links to, from 1.
+    public var target: Int
+
+    public init(text: String, above: Bool, target: Int) {
+        self.text = text
+        self.above = above
+        self.target = target
+    }
+}
+
+/// A laid-out story of the issue: an article, the contents or the cover lines.
+public struct IssuePart: @unchecked Sendable {
+    public var framesetter: Framesetter
+    /// The bookmark standing for it in the outline (an article's title), nil for none.
+    public var bookmark: String?
+    /// The manifest's article it sets, if it is one.
+    public var article: Int?
+
+    public init(framesetter: Framesetter, bookmark: String?, article: Int? = nil) {
+        self.framesetter = framesetter
+        self.bookmark = bookmark
+        self.article = article
+    }
+}
+
+/// Writes an issue's pages, in order, to one PDF: every part's pages drawn by its own
+/// renderer, images filling the pages that are images, the outline (issue, then each article
+/// with its headings) and the page labels.
+public enum IssueExport {
+    public static func pdf(
+        parts: [IssuePart], pages: [IssuePage], pageSize: (Double, Double), to path: String, metadata: PDFMetadata,
+        subject: String?, keywords: [String], compression: Int = 1
+    ) throws(RenderError) {
+        let out = try AtomicFile(target: path)
+        var committed = false
+        defer { if !committed { out.discard() } }
+        guard let surface = cairo_pdf_surface_create(out.temporaryPath, pageSize.0, pageSize.1),
+            cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS
+        else { throw RenderError(.error("cannot write '\(path)'")) }
+        defer { cairo_surface_destroy(surface) }
+        setMetadata(surface, metadata, subject: subject, keywords: keywords)
+        let cr = cairo_create(surface)!
+        defer { cairo_destroy(cr) }
+        let renderers = parts.map { PageRenderer(framesetter: $0.framesetter) }
+        let root = cairo_pdf_surface_add_outline(
+            surface, Int32(CAIRO_PDF_OUTLINE_ROOT), metadata.title, "page=1", CAIRO_PDF_OUTLINE_FLAG_OPEN)
+        var outlines = parts.map { _ in Outline() }
+        var bookmarked: Set<Int> = []
+        var images = IssueImages()
+        for (index, entry) in pages.enumerated() {
+            let size = entry.page.map { ($0.width, $0.height) } ?? pageSize
+            cairo_pdf_surface_set_size(surface, size.0, size.1)
+            if let label = entry.label { cairo_pdf_surface_set_page_label(surface, label) }
+            if let image = entry.image { try images.fill(image, width: size.0, height: size.1, on: cr) }
+            if let p = entry.part, let page = entry.page {
+                var parent = root
+                if let title = parts[p].bookmark, bookmarked.insert(p).inserted {
+                    parent = cairo_pdf_surface_add_outline(surface, root, title, "page=\(index + 1)", cairo_pdf_outline_flags_t(0))
+                    outlines[p].parent = parent
+                }
+                try renderers[p].draw(page, on: cr)
+                outlines[p].add(page, story: parts[p].framesetter.story, to: surface, pageIndex: index + 1)
+                if let note = entry.note { renderers[p].drawNote(note, on: page, cr: cr, linked: true) }
+            }
+            cairo_show_page(cr)
+        }
+        cairo_surface_finish(surface)
+        let status = cairo_surface_status(surface)
+        guard status == CAIRO_STATUS_SUCCESS else { throw RenderError(.error(Export.finishFailure(status, path: path))) }
+        try out.commit()
+        committed = true
+    }
+
+    /// Page `number` of the issue (from 1) as a PNG at `dpi`.
+    public static func png(
+        parts: [IssuePart], pages: [IssuePage], page number: Int, pageSize: (Double, Double), to path: String, dpi: Double
+    ) throws(RenderError) {
+        guard number >= 1 && number <= pages.count else {
+            throw RenderError(.error("page \(number) does not exist: the issue has \(pages.count) page\(pages.count == 1 ? "" : "s")"))
+        }
+        let entry = pages[number - 1]
+        let size = entry.page.map { ($0.width, $0.height) } ?? pageSize
+        try Export.writePNG(to: path, width: size.0, height: size.1, dpi: dpi) { cr throws(RenderError) in
+            var images = IssueImages()
+            if let image = entry.image { try images.fill(image, width: size.0, height: size.1, on: cr) }
+            if let p = entry.part, let page = entry.page {
+                let renderer = PageRenderer(framesetter: parts[p].framesetter)
+                try renderer.draw(page, on: cr)
+                if let note = entry.note { renderer.drawNote(note, on: page, cr: cr, linked: false) }
+            }
+        }
+    }
+
+    static func setMetadata(_ surface: OpaquePointer, _ metadata: PDFMetadata, subject: String?, keywords: [String]) {
+        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, metadata.title)
+        if let a = metadata.author { cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_AUTHOR, a) }
+        if let s = subject { cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_SUBJECT, s) }
+        if !keywords.isEmpty { cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_KEYWORDS, keywords.joined(separator: ", ")) }
+        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, metadata.creator)
+        let date = Export.iso8601(metadata.date)
+        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATE_DATE, date)
+        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_MOD_DATE, date)
+    }
+
+    /// A folio in lower-case roman numerals (front matter).
+    public static func roman(_ n: Int) -> String {
+        let table: [(Int, String)] = [
+            (1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"), (50, "l"), (40, "xl"), (10, "x"), (9, "ix"),
+            (5, "v"), (4, "iv"), (1, "i"),
+        ]
+        var n = max(1, min(n, 3999))
+        var out = ""
+        for (value, letters) in table {
+            while n >= value {
+                out += letters
+                n -= value
+            }
+        }
+        return out
+    }
+}
+
+/// Full-page images (a cover, an insert), each decoded once, drawn to cover the page: scaled to
+/// fill it and centred, the overflow cut at the page's edges.
+struct IssueImages {
+    private var store = ImageStore(file: "")
+    private var references: [String: ImageReference] = [:]
+
+    mutating func fill(_ path: String, width: Double, height: Double, on cr: OpaquePointer) throws(RenderError) {
+        let image = try reference(path)
+        let (iw, ih) = (Double(image.info.pixelWidth), Double(image.info.pixelHeight))
+        let scale = max(width / iw, height / ih)
+        let rect = Rect(x: (width - iw * scale) / 2, y: (height - ih * scale) / 2, width: iw * scale, height: ih * scale)
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        cairo_rectangle(cr, 0, 0, width, height)
+        cairo_clip(cr)
+        if image.info.format == .svg {
+            try store.drawSVG(image, in: rect, on: cr)
+            return
+        }
+        let surface = try store.surface(for: image)
+        cairo_translate(cr, rect.x, rect.y)
+        cairo_scale(cr, rect.width / iw, rect.height / ih)
+        cairo_set_source_surface(cr, surface, 0, 0)
+        cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
+        cairo_rectangle(cr, 0, 0, iw, ih)
+        cairo_fill(cr)
+    }
+
+    mutating func reference(_ path: String) throws(RenderError) -> ImageReference {
+        if let known = references[path] { return known }
+        let info: ImageInfo
+        switch ImageInfo.read(path: path) {
+        case .success(let i): info = i
+        case .failure(let e): throw RenderError(.error("cannot use image '\(path)': \(e.message)", file: path))
+        }
+        let r = ImageReference(
+            source: path, path: path, info: info, width: nil, height: nil, location: SourceLocation(line: 1, column: 1, offset: 0))
+        references[path] = r
+        return r
+    }
+}
