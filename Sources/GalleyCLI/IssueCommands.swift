@@ -14,7 +14,10 @@ extension Run {
         if diagnostics.hasErrors { return nil }
         let plan = IssuePlanner(issue: issue, file: o.input).plan(diagnostics: &diagnostics)
         // The last pass's framesetters: each article's warnings once.
-        for part in plan.parts { diagnostics.append(contentsOf: part.framesetter.diagnostics) }
+        var seen: Set<Int> = []
+        for part in plan.parts where part.article.map({ seen.insert($0).inserted }) ?? true {
+            diagnostics.append(contentsOf: part.framesetter.diagnostics)
+        }
         return (issue, plan)
     }
 

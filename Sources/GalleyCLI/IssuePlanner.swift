@@ -78,10 +78,7 @@ struct IssuePlanner {
         // waiting go too, their target having come before them).
         func continuations(to name: String?) {
             for w in waiting where name == nil || m.articles[w.article].jump?.to == name {
-                let doc = issue.articles[w.article]
-                var t = doc.framesetter.template
-                t.startPage = folio - w.pages
-                let framesetter = Framesetter(story: doc.story, template: t, file: doc.source.path, options: LayoutOptions())
+                let framesetter = issue.articles[w.article].framesetter.numbered(from: folio - w.pages)
                 plan.parts.append(IssuePart(framesetter: framesetter, bookmark: nil, article: w.article))
                 let part = plan.parts.count - 1
                 let first = plan.pages.count
@@ -98,9 +95,7 @@ struct IssuePlanner {
             let odd = folio % 2 == 1
             if (article.startOn == .recto && !odd) || (article.startOn == .verso && odd) { add(.blank) }
             let doc = issue.articles[k]
-            var t = doc.framesetter.template
-            t.startPage = folio
-            let framesetter = Framesetter(story: doc.story, template: t, file: doc.source.path, options: LayoutOptions())
+            let framesetter = doc.framesetter.numbered(from: folio)
             plan.parts.append(IssuePart(framesetter: framesetter, bookmark: article.title ?? doc.story.title ?? article.written, article: k))
             plan.starts.append((folio, plan.pages.count + 1))
             let part = plan.parts.count - 1

@@ -70,6 +70,28 @@ public final class Framesetter {
         diagnostics.append(contentsOf: warnings)
     }
 
+    /// The same story and fonts numbered from folio `startPage` (an issue's article at its
+    /// place): the engine and its fonts are kept, so nothing is resolved or loaded again.
+    package func numbered(from startPage: Int) -> Framesetter {
+        var t = template
+        t.startPage = startPage
+        return Framesetter(copying: self, template: t)
+    }
+
+    private init(copying other: Framesetter, template: Template) {
+        story = other.story
+        self.template = template
+        file = other.file
+        options = other.options
+        breaker = other.breaker
+        hyphenation = other.hyphenation
+        hyphenator = other.hyphenator
+        attachments = other.attachments
+        engine = other.engine
+        plan = other.plan
+        diagnostics = other.diagnostics
+    }
+
     /// How paragraphs are shaped and broken, shared by every shaping thread.
     var setting: ParagraphSetting {
         ParagraphSetting(

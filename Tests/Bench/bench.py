@@ -41,9 +41,10 @@ EN_SUFFIXES = [".lua.tex", ".pdf.tex", ".ms"]
 
 MEASUREMENTS = ["en-large", "en-xl", "preview", "one-page", "en-small", "cjk-small", "attributes", "floats", "spans", "social-line", "breaks", "line-diagnostics",
                 "font-tags", "spacing"]
+ISSUE_DIR = os.path.join(CORPUS, "issue")
 PATHOLOGICAL = ["marks", "unclosed-spans", "float-captions", "page-caption", "input-50mb"]
-MEASUREMENTS += PATHOLOGICAL
-NEEDS_PEER = {"en-large", "en-small", "cjk-small"}
+MEASUREMENTS += PATHOLOGICAL + ["issue"]
+NEEDS_PEER = {"issue", "en-large", "en-small", "cjk-small"}
 
 
 def log(msg=""):
@@ -504,6 +505,33 @@ class Bench:
                     [("en-large build time vs Typst", 0.35, "≤ 0.35× (issue 6)"),
                      ("en-large build time vs Typst, core", 0.5, "≤ 0.5× (core issue)")],
                     mem_target=40, hooks_off=True)
+
+    def m_issue(self):
+        """The 20-article issue (make_issue.py) against its Typst twin."""
+        if not os.path.isfile(os.path.join(ISSUE_DIR, "issue.json")):
+            log("issue: making it (make_issue.py) ...")
+            env = dict(os.environ, CORPUS_DIR=CORPUS)
+            r = subprocess.run([sys.executable, os.path.join(self.shared, "make_issue.py")], env=env, stdin=subprocess.DEVNULL)
+            if r.returncode != 0:
+                self.rows.append(Row("issue build vs Typst", "error", "", "", "", "ERROR"))
+                self.notes.append(f"make_issue.py failed (exit {r.returncode})")
+                return
+        g = Cmd("galley", [self.galley, "build", os.path.join(ISSUE_DIR, "issue.json"), "-o", os.path.join(OUT, "galley-issue.pdf"), "-q"])
+        peer = None
+        if self.typst_py:
+            env = dict(os.environ, CORPUS_DIR=ISSUE_DIR, OUT_DIR=OUT)
+            peer = Cmd("typst", [self.typst_py, os.path.join(self.shared, "run_typst.py"), "issue"], env)
+        log("the 20-article issue (galley, then Typst on its twin):")
+        measure("issue", [c for c in (g, peer) if c], self.runs)
+        if g.error:
+            self.error_row("issue build vs Typst", g)
+            return
+        p = peer.median if peer and not peer.error else None
+        ratio = g.median / p if p else None
+        self.rows.append(Row("20-article issue build vs Typst", fmt_s(g.median), fmt_s(p), fmt_x(ratio), "≤ 0.3× (issue 17)",
+                             verdict(ratio, 0.3)))
+        self.rows.append(Row("20-article issue peak memory", fmt_mib(g.peak_mib), fmt_mib(peer.peak_mib if p else None),
+                             fmt_mib(g.peak_mib), "≤ 60 MiB", verdict(g.peak_mib, 60)))
 
     def m_en_small(self):
         self.versus("en-small", "en-small build (60 KB) vs Typst", self.build("en-small"),
