@@ -34,16 +34,52 @@ extension Run {
                     parts: plan.parts, pages: plan.pages, pageSize: (issue.base.pageWidth, issue.base.pageHeight), to: path,
                     metadata: metadata, subject: m.subtitle, keywords: m.keywords, compression: o.compression)
             }
+            if let dir = o.split { try writeSplit(issue, plan, into: dir, metadata: metadata, compression: o.compression) }
+            if let depfile = o.depfile { try TextOutput.write(Self.depfile(o.output, issue: issue, plan: plan), to: depfile) }
         } catch {
             diagnostics.append(error.diagnostic)
             report()
             return 1
         }
+        if o.json { io.writeOutput(Data(IssueSummary(o.output, issue, plan, diagnostics).json().utf8)) }
         report()
         if !quiet && o.output != "-" && io.errorIsTerminal {
             io.writeError("wrote \(o.output): \(count(plan.pages.count, "page")), the contents set in \(count(plan.passes, "pass"))\n")
         }
         return 0
+    }
+
+    /// `--split DIR`: each article as a PDF of its own, named after its file, with the folios it
+    /// has in the issue (its jump lines kept as text).
+    func writeSplit(_ issue: LoadedIssue, _ plan: IssuePlan, into dir: String, metadata: PDFMetadata, compression: Int) throws(RenderError) {
+        for (k, article) in issue.manifest.articles.enumerated() {
+            var pages = plan.pages.filter { $0.part.map { plan.parts[$0].article == k } ?? false }
+            for i in pages.indices { pages[i].note?.target = 0 }
+            let path = FilePath.join(dir, FilePath.deletingExtension(FilePath.name(of: article.file)) + ".pdf")
+            guard (try? OutputDestination.checked(path, inputs: issue.inputFiles)) != nil else {
+                throw RenderError(.error("cannot write '\(path)': it is one of the issue's own files"))
+            }
+            var m = metadata
+            m.title = plan.parts.first { $0.article == k }?.bookmark ?? article.written
+            try IssueExport.pdf(
+                parts: plan.parts, pages: pages, pageSize: (issue.base.pageWidth, issue.base.pageHeight), to: path, metadata: m,
+                subject: issue.manifest.title, keywords: issue.manifest.keywords, compression: compression)
+        }
+    }
+
+    /// A Make rule: the output depends on the manifest, every article, image, template and
+    /// emoticon pack, and every font file its pages are set in. Spaces in names are escaped.
+    static func depfile(_ output: String, issue: LoadedIssue, plan: IssuePlan) -> String {
+        var seen: Set<String> = []
+        var files: [String] = []
+        var fonts: Set<String> = []
+        for part in plan.parts {
+            let pages = plan.pages.filter { p in p.part.map { plan.parts[$0].framesetter === part.framesetter } ?? false }
+            fonts.formUnion(part.framesetter.fontFiles(of: pages.compactMap(\.page)))
+        }
+        for f in issue.inputFiles + fonts.sorted() where !f.isEmpty && seen.insert(f).inserted { files.append(f) }
+        func escaped(_ s: String) -> String { s.replacing("$", with: "$$").replacing(" ", with: "\\ ").replacing("#", with: "\\#") }
+        return escaped(output) + ":" + files.map { " \\\n  " + escaped($0) }.joined() + "\n"
     }
 
     mutating func checkIssue(_ o: DocumentOptions) throws -> Int32 {
@@ -85,6 +121,45 @@ extension Run {
     }
 }
 
+/// `build --json`: what CI wants to know of an issue build.
+struct IssueSummary: Encodable {
+    struct Article: Encodable {
+        var file: String
+        var title: String?
+        var firstFolio: Int?
+        var lastFolio: Int?
+        var pages: Int
+        var seconds: Double
+    }
+
+    var output: String
+    var pages: Int
+    var errors: Int
+    var warnings: Int
+    var contentsPasses: Int
+    var articles: [Article]
+
+    init(_ output: String, _ issue: LoadedIssue, _ plan: IssuePlan, _ diagnostics: Diagnostics) {
+        self.output = output
+        pages = plan.pages.count
+        errors = diagnostics.errors.count
+        warnings = diagnostics.warnings.count
+        contentsPasses = plan.passes
+        articles = issue.manifest.articles.enumerated().map { k, a in
+            let own = plan.pages.filter { $0.part.map { plan.parts[$0].article == k } ?? false }
+            return Article(
+                file: a.written, title: plan.parts.first { $0.article == k }?.bookmark, firstFolio: own.first?.folio,
+                lastFolio: own.last?.folio, pages: own.count, seconds: ((plan.seconds[k] ?? 0) * 1000).rounded() / 1000)
+        }
+    }
+
+    func json() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return (try? String(decoding: encoder.encode(self), as: UTF8.self)).map { $0 + "\n" } ?? "{}\n"
+    }
+}
+
 /// What `inspect` shows of an issue.
 struct IssueMap: Encodable {
     struct Entry: Encodable {
@@ -117,7 +192,7 @@ struct IssueMap: Encodable {
 
     func json() -> String {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return (try? String(decoding: encoder.encode(self), as: UTF8.self)).map { $0 + "\n" } ?? "{}\n"
     }
 

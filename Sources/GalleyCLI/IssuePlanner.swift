@@ -65,7 +65,7 @@ struct IssuePlanner {
         }
         if m.contents?.after == "start" { reserveContents() }
         if let cover = m.cover {
-            let lines = coverLines(cover, folio: folio)
+            let lines = coverLines(cover, folio: folio, notes: &warnings)
             if let lines { plan.parts.append(IssuePart(framesetter: lines.0, bookmark: nil)) }
             add(.cover, part: lines.map { _ in plan.parts.count - 1 }, page: lines?.1, image: cover.image, front: true)
         }
@@ -100,6 +100,9 @@ struct IssuePlanner {
             plan.starts.append((folio, plan.pages.count + 1))
             let part = plan.parts.count - 1
             var count = 0
+            let clock = ContinuousClock()
+            let started = clock.now
+            defer { plan.seconds[k] = Self.seconds(clock.now - started) }
             framesetter.layOut { page in
                 count += 1
                 add(.article, part: part, page: page)
@@ -165,7 +168,7 @@ struct IssuePlanner {
 
     /// The cover lines, set over the cover image in the template's styles (`class`, else
     /// `coverline`), without running lines.
-    func coverLines(_ cover: IssueManifest.Cover, folio: Int) -> (Framesetter, Page)? {
+    func coverLines(_ cover: IssueManifest.Cover, folio: Int, notes: inout Diagnostics) -> (Framesetter, Page)? {
         guard !cover.lines.isEmpty else { return nil }
         var t = issue.base
         t.startPage = folio
@@ -175,9 +178,15 @@ struct IssuePlanner {
         t.columns = 1
         let text = cover.lines.map { line in
             let style = line.styleClass ?? "coverline"
+            if t.style(named: style) == nil {
+                var message = "unknown class '\(style)' for a cover line"
+                if let near = Suggestion.closest(to: style, in: t.styles.map(\.name)) { message += "; did you mean '\(near)'?" }
+                notes.append(.warning(message, file: issue.manifest.path, at: line.location))
+            }
             return "<p class=\"\(Self.escape(style))\">\(Self.escape(line.text))</p>"
         }.joined(separator: "\n")
         let source = SourceFile(path: file, text: text + "\n")
+        // (An unknown class was said above, at its place in the manifest.)
         let (story, _) = StoryBuilder(template: t, baseDirectory: issue.manifest.folder).build(MarkupParser.parse(source))
         let framesetter = Framesetter(story: story, template: t, file: file, options: LayoutOptions(threads: 1))
         var first: Page?
@@ -199,6 +208,10 @@ struct IssuePlanner {
             plan.pages[i].page = pages[k]
             k += 1
         }
+    }
+
+    static func seconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }
 
     static func escape(_ s: String) -> String {

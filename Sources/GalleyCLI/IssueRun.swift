@@ -22,6 +22,8 @@ struct IssuePlan {
     /// Each article's first page, by folio, and by index in the PDF (from 1).
     var starts: [(folio: Int, index: Int)] = []
     var passes = 0
+    /// How long each article's layout took in the last pass, by article.
+    var seconds: [Int: Double] = [:]
 }
 
 enum IssueLoader {
@@ -43,6 +45,7 @@ enum IssueLoader {
             diagnostics.append(d)
             return nil
         }
+        if !checkImages(manifest, &diagnostics) { return nil }
         var files = [o.input]
         guard let base = template(manifest.template, layers: manifest.layers, roots: [manifest.folder], files: &files, &diagnostics)
         else { return nil }
@@ -73,6 +76,25 @@ enum IssueLoader {
         }
         files += [manifest.cover?.image].compactMap { $0 } + manifest.inserts.map(\.image)
         return LoadedIssue(manifest: manifest, base: base, articles: articles, inputFiles: files)
+    }
+
+    /// The cover and inserts are images Galley can draw (PNG, JPEG or SVG, within the limits),
+    /// each error at its place in the manifest.
+    static func checkImages(_ m: IssueManifest, _ diagnostics: inout Diagnostics) -> Bool {
+        var ok = true
+        let images = (m.cover.map { [("cover image", $0.image, $0.location)] } ?? []) + m.inserts.map { ("insert image", $0.image, $0.location) }
+        for (what, path, location) in images {
+            var problem: String?
+            switch ImageInfo.read(path: path) {
+            case .success(let info): problem = ImageLimits.problem(info, maxPixels: Template.default.maxImagePixels)
+            case .failure(let e): problem = e.message
+            }
+            if let problem {
+                diagnostics.append(.error("cannot use \(what) '\(FilePath.name(of: path))': \(problem)", file: m.path, at: location))
+                ok = false
+            }
+        }
+        return ok
     }
 
     /// A template by name or path, with layers on top.

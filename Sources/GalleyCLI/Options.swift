@@ -55,6 +55,12 @@ struct BuildOptions {
     var title: String?
     /// Stream compression, 1 to 9.
     var compression = 1
+    /// `--depfile FILE`: a Make rule listing every input.
+    var depfile: String?
+    /// `--split DIR` (issues): each article's own PDF.
+    var split: String?
+    /// `--json`: the build summary on standard output.
+    var json = false
 
     init(_ a: ParsedArguments) throws(UsageError) {
         document = try DocumentOptions(a, drawsEveryPage: true)
@@ -66,6 +72,10 @@ struct BuildOptions {
             }
             compression = level
         }
+        depfile = a.value("depfile")
+        split = a.value("split")
+        json = a.flag("json")
+        if json && output == "-" { throw UsageError(message: "--json prints to standard output, which the PDF takes; give -o FILE") }
     }
 }
 

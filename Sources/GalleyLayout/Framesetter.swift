@@ -92,6 +92,19 @@ public final class Framesetter {
         diagnostics = other.diagnostics
     }
 
+    /// The font files the lines of `pages` are set in: what a build depends on besides its
+    /// text, template and images (`--depfile`).
+    package func fontFiles(of pages: [Page]) -> Set<String> {
+        var keys: Set<FontKey> = []
+        for page in pages {
+            for frame in page.frames {
+                for line in frame.lines { for run in line.paragraph.text.runs { keys.insert(run.font) } }
+                for cap in frame.dropCaps { for run in cap.paragraph.text.runs { keys.insert(run.font) } }
+            }
+        }
+        return Set(keys.compactMap { engine.fontFile($0) })
+    }
+
     /// How paragraphs are shaped and broken, shared by every shaping thread.
     var setting: ParagraphSetting {
         ParagraphSetting(

@@ -111,6 +111,11 @@ package final class TextEngine {
         }
     }
 
+    /// The file a font is read from, if fontconfig knows it.
+    package func fontFile(_ key: FontKey) -> String? {
+        galley_font_file(font(key)).map { String(cString: $0) }
+    }
+
     /// This engine's PangoFont for a key published by any engine (same fonts, same glyph ids).
     package func font(_ key: FontKey) -> UnsafeMutablePointer<PangoFont> {
         if let f = fonts[key] { return f }

@@ -133,3 +133,19 @@ final class AtomicFile {
         temporary.discard()
     }
 }
+
+/// A small text output (a depfile) written as the PDFs are: through a temporary file renamed.
+public enum TextOutput {
+    public static func write(_ text: String, to path: String) throws(RenderError) {
+        let out = try AtomicFile(target: path)
+        var committed = false
+        defer { if !committed { out.discard() } }
+        let fd = open(out.temporaryPath, O_WRONLY | O_TRUNC)
+        guard fd >= 0 else { throw RenderError(.error("cannot write '\(path)': \(String(cString: strerror(errno)))")) }
+        let failure = Array(text.utf8).withUnsafeBytes { RawIO.writeAll(fd, $0) }
+        close(fd)
+        if let failure { throw RenderError(.error("cannot write '\(path)': \(failure.message)")) }
+        try out.commit()
+        committed = true
+    }
+}

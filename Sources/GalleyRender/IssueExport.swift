@@ -42,7 +42,7 @@ public struct JumpNote: Sendable {
     public var text: String
     /// Above the text area (the continuation's head) or below it (the first part's end).
     public var above: Bool
-    /// The page of the PDF it links to, from 1.
+    /// The page of the PDF it links to, from 1 (0: none, as in an article printed alone).
     public var target: Int
 
     public init(text: String, above: Bool, target: Int) {
@@ -104,7 +104,7 @@ public enum IssueExport {
                 }
                 try renderers[p].draw(page, on: cr)
                 outlines[p].add(page, story: parts[p].framesetter.story, to: surface, pageIndex: index + 1)
-                if let note = entry.note { renderers[p].drawNote(note, on: page, cr: cr, linked: true) }
+                if let note = entry.note { renderers[p].drawNote(note, on: page, cr: cr, linked: note.target > 0) }
             }
             cairo_show_page(cr)
         }

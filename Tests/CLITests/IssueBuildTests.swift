@@ -93,6 +93,51 @@ import Testing
         #expect(info.split(separator: "\n").contains { $0.hasPrefix("Title:") && $0.hasSuffix(" Harbour Monthly") }, "\(info)")
     }
 
+    // A jump: the first page in place, the rest after the last article, each end naming the
+    // other's folio; an edit that moves the continuation moves both numbers.
+    @Test func jumpLines() throws {
+        let d = TemporaryDirectory("issue")
+        let body = String(repeating: "The harbour at dawn is a study in grey and silver, with boats. ", count: 6) + "\n"
+        var manifest = Self.issue(d, articles: ["<h1>Long</h1>\n" + String(repeating: body, count: 60), "<h1>Short</h1>\n" + body])
+        var text = try String(contentsOfFile: manifest, encoding: .utf8)
+        text = text.replacingOccurrences(of: #"{"file": "a1.txt"}"#, with: #"{"file": "a1.txt", "jump": {"after": 1}}"#)
+        manifest = d.write("issue.json", text)
+        func check() throws {
+            let pdf = d.file("issue.pdf")
+            #expect(run(["build", manifest, "-o", pdf, "-q"]).status == 0)
+            let m = try Self.map(manifest)
+            let long = m.pages.filter { $0.article == "a1.txt" }
+            let short = try #require(m.pages.first { $0.article == "a2.txt" })
+            #expect(long.count >= 2 && long[1].folio > short.folio, "\(m.pages.map { "\($0.folio) \($0.article ?? $0.kind)" })")
+            let first = tool("pdftotext", ["-f", "\(long[0].index)", "-l", "\(long[0].index)", pdf, "-"]).output
+            let next = tool("pdftotext", ["-f", "\(long[1].index)", "-l", "\(long[1].index)", pdf, "-"]).output
+            #expect(first.contains("Continued on page \(long[1].folio)"), "\(first)")
+            #expect(next.contains("Continued from page \(long[0].folio)"), "\(next)")
+        }
+        try check()
+        // The short article grows by pages: the continuation moves, and the numbers with it.
+        d.write("a2.txt", "<h1>Short</h1>\n" + String(repeating: body, count: 40))
+        try check()
+    }
+
+    // --split, --depfile and --json beside the issue.
+    @Test func splitDepfileAndSummary() throws {
+        let d = TemporaryDirectory("issue")
+        let manifest = Self.issue(d)
+        let out = d.file("out")
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let r = run(["build", manifest, "-o", d.file("issue.pdf"), "--split", out, "--depfile", d.file("issue.d"), "--json", "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        for name in ["a1", "a2", "a3"] { #expect(FileManager.default.fileExists(atPath: out + "/\(name).pdf"), "\(name)") }
+        let dep = try String(contentsOfFile: d.file("issue.d"), encoding: .utf8)
+        #expect(dep.hasPrefix(d.file("issue.pdf") + ":"))
+        for f in ["issue.json", "a1.txt", "a2.txt", "a3.txt", "cover.png"] { #expect(dep.contains(d.file(f)), "\(f): \(dep)") }
+        #expect(dep.contains(".ttf"), "the font files: \(dep)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any])
+        #expect((summary["articles"] as? [[String: Any]])?.count == 3)
+        #expect(summary["pages"] as? Int == (try Self.map(manifest)).pages.count)
+    }
+
     // Bad manifests: located errors, and nothing written.
     @Test func badManifest() {
         let d = TemporaryDirectory("issue")
@@ -101,5 +146,22 @@ import Testing
         #expect(r.status == 1)
         #expect(r.stderr.hasPrefix("\(manifest):1:"), "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: d.file("issue.pdf")))
+
+        // An article that does not parse: its own diagnostics, and the previous PDF is kept.
+        let good = Self.issue(d)
+        #expect(run(["build", good, "-o", d.file("issue.pdf"), "-q"]).status == 0)
+        let before = try? Data(contentsOf: URL(fileURLWithPath: d.file("issue.pdf")))
+        d.write("a2.txt", "<font color=\"gren\">x</font>\n")
+        let bad = run(["build", good, "-o", d.file("issue.pdf")])
+        #expect(bad.status == 1)
+        #expect(bad.stderr.contains("\(d.file("a2.txt")):1:14: error: unknown colour 'gren'"), "\(bad.stderr)")
+        #expect((try? Data(contentsOf: URL(fileURLWithPath: d.file("issue.pdf")))) == before)
+
+        // A cover that is not an image, at its place in the manifest.
+        d.write("a2.txt", "<h1>Fine</h1>\n")
+        d.write("cover.png", "not a picture")
+        let cover = run(["check", good])
+        #expect(cover.status == 1)
+        #expect(cover.stderr.contains("error: cannot use cover image 'cover.png'"), "\(cover.stderr)")
     }
 }
