@@ -42,9 +42,9 @@ public enum Galley {
                 OptionSpec(
                     name: "compression", short: nil, value: "LEVEL", help: "PDF stream compression, 1 (fastest, default) to 9 (smallest)."),
                 OptionSpec(
-                    name: "depfile", short: nil, value: "FILE", help: "Also write a Make rule: the output and every file it was made from."),
+                    name: "depfile", short: nil, value: "FILE", help: "Issues: also write a Make rule of every file the PDF is made from."),
                 OptionSpec(name: "split", short: nil, value: "DIR", help: "Issues: also write each article as a PDF of its own into DIR."),
-                OptionSpec(name: "json", short: nil, value: nil, help: "Print a build summary as JSON (pages, warnings, articles)."),
+                OptionSpec(name: "json", short: nil, value: nil, help: "Issues: print a build summary as JSON."),
             ] + documentOptions,
             discussion: "INPUT is a UTF-8 text file with Galley markup, or - for standard input."),
         CommandSpec(

@@ -98,6 +98,9 @@ struct Run {
     mutating func build() throws -> Int32 {
         let o = try BuildOptions(arguments)
         if IssueLoader.isManifest(o.document.input) { return try buildIssue(o) }
+        if o.split != nil || o.depfile != nil || o.json {
+            throw UsageError(message: "--split, --depfile and --json are for issue manifests (a .json file with \"articles\")")
+        }
         guard let doc = try load(o.document) else { return failed() }
         let destination = try OutputDestination.checked(o.output, inputs: doc.inputFiles)
         let before = doc.framesetter.diagnostics.all.count

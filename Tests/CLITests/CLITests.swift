@@ -203,6 +203,9 @@ func usage(_ command: String, _ message: String, positionals: String = " INPUT")
               -o, --output FILE         The PDF to write (default: INPUT with .pdf; - for standard output).
                   --title TEXT          Document title in the PDF (default: the input's name).
                   --compression LEVEL   PDF stream compression, 1 (fastest, default) to 9 (smallest).
+                  --depfile FILE        Issues: also write a Make rule of every file the PDF is made from.
+                  --split DIR           Issues: also write each article as a PDF of its own into DIR.
+                  --json                Issues: print a build summary as JSON.
               -t, --template NAME|FILE  Template: a built-in name or a JSON file (default magazine).
                   --set KEY=VALUE       Override a template key, e.g. --set columns=3 (repeatable).
                   --paragraphs MODE     newline (a newline ends a paragraph) or blank-line (hard-wrapped text).
