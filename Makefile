@@ -80,13 +80,14 @@ sanitize: setup
 # once fixed, that input goes to Tests/Fuzz/regressions/TARGET/, which the tests replay.
 FUZZ_DIR     := .build/fuzz
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= markup template emoticons layout
+FUZZ_TARGETS ?= markup template emoticons layout manifest
 # Each target's executable and its longest input: a few lines of markup, a template, a pack;
 # less for a whole layout.
 FUZZ_markup    := GalleyFuzzMarkup 4096
 FUZZ_template  := GalleyFuzzTemplate 4096
 FUZZ_emoticons := GalleyFuzzEmoticons 2048
 FUZZ_layout    := GalleyFuzzLayout 512
+FUZZ_manifest  := GalleyFuzzManifest 4096
 FUZZ_BUILD   := -c release --scratch-path $(FUZZ_DIR) -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING \
                 -Xcc -fsanitize=fuzzer-no-link,address
 fuzz: $(addprefix fuzz-,$(FUZZ_TARGETS))

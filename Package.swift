@@ -67,6 +67,7 @@ let package = Package(
         .executableTarget(name: "GalleyFuzzTemplate", dependencies: ["GalleyFuzz"]),
         .executableTarget(name: "GalleyFuzzEmoticons", dependencies: ["GalleyFuzz"]),
         .executableTarget(name: "GalleyFuzzLayout", dependencies: ["GalleyFuzz"]),
+        .executableTarget(name: "GalleyFuzzManifest", dependencies: ["GalleyFuzz"]),
 
         // Tests.
         .target(name: "TestSupport", dependencies: ["GalleyCLI"], path: "Sources/TestSupport"),

@@ -42,6 +42,8 @@ enum FuzzFiles {
 
     private static func removeScratch() {
         for name in ["pack/pack.json", "pack/a.png", "pack/b.svg", "out.pdf"] { unlink(FilePath.join(scratch, name)) }
+        for name in ManifestFuzz.names { unlink(FilePath.join(FilePath.join(scratch, "issue"), name)) }
+        rmdir(FilePath.join(scratch, "issue"))
         rmdir(pack)
         rmdir(scratch)
     }

@@ -14,6 +14,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case emoticons
     /// Markup (then, after a NUL byte, `--set` overrides) laid out and drawn to a PDF.
     case layout
+    /// An issue manifest decoded, its files looked up in a folder holding a few, its `set`s applied.
+    case manifest
 
     /// Runs one input through the target.
     public func run(_ bytes: [UInt8]) {
@@ -23,6 +25,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .template: TemplateFuzz.run(bytes)
         case .emoticons: EmoticonFuzz.run(bytes)
         case .layout: LayoutFuzz.run(bytes)
+        case .manifest: ManifestFuzz.run(bytes)
         }
     }
 
