@@ -12,7 +12,10 @@ extension Run {
     mutating func loadIssue(_ o: DocumentOptions) throws(UsageError) -> (LoadedIssue, IssuePlan)? {
         guard let issue = try IssueLoader.load(o, io: io, diagnostics: &diagnostics, sources: &sources) else { return nil }
         if diagnostics.hasErrors { return nil }
-        let plan = IssuePlanner(issue: issue, file: o.input).plan(diagnostics: &diagnostics)
+        var planner = IssuePlanner(issue: issue, file: o.input)
+        let names = issue.manifest.articles.map { FilePath.name(of: $0.written) }
+        planner.progress = { [self] k in progress("laying out \(names[k]) (article \(k + 1) of \(names.count))") }
+        let plan = planner.plan(diagnostics: &diagnostics)
         // The last pass's framesetters: each article's warnings once.
         var seen: Set<Int> = []
         for part in plan.parts where part.article.map({ seen.insert($0).inserted }) ?? true {
@@ -30,10 +33,16 @@ extension Run {
             creator: "Galley \(Galley.version)", date: PDFMetadata.reproducibleDate(environment: io.environment))
         do {
             try withOutput(destination) { path throws(RenderError) in
+                let clock = ContinuousClock()
+                let started = clock.now
                 try IssueExport.pdf(
                     parts: plan.parts, pages: plan.pages, pageSize: (issue.base.pageWidth, issue.base.pageHeight), to: path,
-                    metadata: metadata, subject: m.subtitle, keywords: m.keywords, compression: o.compression)
+                    metadata: metadata, subject: m.subtitle, keywords: m.keywords, compression: o.compression
+                ) { n in
+                    progress(Self.drawingProgress(n, of: plan.pages.count, plan: plan, names: issue.manifest.articles, since: clock.now - started))
+                }
             }
+            endProgress()
             if let dir = o.split { try writeSplit(issue, plan, into: dir, metadata: metadata, compression: o.compression) }
             if let depfile = o.depfile { try TextOutput.write(Self.depfile(o.output, issue: issue, plan: plan), to: depfile) }
         } catch {
@@ -80,6 +89,17 @@ extension Run {
         for f in issue.inputFiles + fonts.sorted() where !f.isEmpty && seen.insert(f).inserted { files.append(f) }
         func escaped(_ s: String) -> String { s.replacing("$", with: "$$").replacing(" ", with: "\\ ").replacing("#", with: "\\#") }
         return escaped(output) + ":" + files.map { " \\\n  " + escaped($0) }.joined() + "\n"
+    }
+
+    /// "page 12 of 40, The Last Compositors, about 3 s left": the article being drawn and an
+    /// estimate from the pages drawn so far.
+    static func drawingProgress(_ n: Int, of total: Int, plan: IssuePlan, names: [IssueManifest.Article], since: Duration) -> String {
+        let page = plan.pages[n - 1]
+        var s = "drawing page \(n) of \(total)"
+        if let a = page.part.flatMap({ plan.parts[$0].article }) { s += ", " + (plan.parts.first { $0.article == a }?.bookmark ?? names[a].written) }
+        let elapsed = IssuePlanner.seconds(since)
+        if n > 1 && elapsed > 0.5 { s += ", about \(Int((elapsed / Double(n - 1) * Double(total - n + 1)).rounded(.up))) s left" }
+        return s
     }
 
     mutating func checkIssue(_ o: DocumentOptions) throws -> Int32 {

@@ -14,6 +14,8 @@ import GalleySupport
 struct IssuePlanner {
     let issue: LoadedIssue
     let file: String
+    /// Told each article as its layout starts (its index, from 0).
+    var progress: (Int) -> Void = { _ in }
     static let maximumPasses = 4
 
     func plan(diagnostics: inout Diagnostics) -> IssuePlan {
@@ -99,6 +101,7 @@ struct IssuePlanner {
             plan.parts.append(IssuePart(framesetter: framesetter, bookmark: article.title ?? doc.story.title ?? article.written, article: k))
             plan.starts.append((folio, plan.pages.count + 1))
             let part = plan.parts.count - 1
+            progress(k)
             var count = 0
             let clock = ContinuousClock()
             let started = clock.now

@@ -73,7 +73,7 @@ public struct IssuePart: @unchecked Sendable {
 public enum IssueExport {
     public static func pdf(
         parts: [IssuePart], pages: [IssuePage], pageSize: (Double, Double), to path: String, metadata: PDFMetadata,
-        subject: String?, keywords: [String], compression: Int = 1
+        subject: String?, keywords: [String], compression: Int = 1, progress: (Int) -> Void = { _ in }
     ) throws(RenderError) {
         let out = try AtomicFile(target: path)
         var committed = false
@@ -92,6 +92,7 @@ public enum IssueExport {
         var bookmarked: Set<Int> = []
         var images = IssueImages()
         for (index, entry) in pages.enumerated() {
+            progress(index + 1)
             let size = entry.page.map { ($0.width, $0.height) } ?? pageSize
             cairo_pdf_surface_set_size(surface, size.0, size.1)
             if let label = entry.label { cairo_pdf_surface_set_page_label(surface, label) }
