@@ -3,8 +3,8 @@ import GalleyLayout
 import GalleyMarkup
 import GalleyRender
 import GalleyStory
-import GalleyTemplate
 import GalleySupport
+import GalleyTemplate
 
 /// The commands on a manifest (`galley build issue.json`): the issue as a whole.
 extension Run {
@@ -39,7 +39,9 @@ extension Run {
                     parts: plan.parts, pages: plan.pages, pageSize: (issue.base.pageWidth, issue.base.pageHeight), to: path,
                     metadata: metadata, subject: m.subtitle, keywords: m.keywords, compression: o.compression
                 ) { n in
-                    progress(Self.drawingProgress(n, of: plan.pages.count, plan: plan, names: issue.manifest.articles, since: clock.now - started))
+                    progress(
+                        Self.drawingProgress(
+                            n, of: plan.pages.count, plan: plan, names: issue.manifest.articles, since: clock.now - started))
                 }
             }
             endProgress()
@@ -60,7 +62,8 @@ extension Run {
 
     /// `--split DIR`: each article as a PDF of its own, named after its file, with the folios it
     /// has in the issue (its jump lines kept as text).
-    func writeSplit(_ issue: LoadedIssue, _ plan: IssuePlan, into dir: String, metadata: PDFMetadata, compression: Int) throws(RenderError) {
+    func writeSplit(_ issue: LoadedIssue, _ plan: IssuePlan, into dir: String, metadata: PDFMetadata, compression: Int) throws(RenderError)
+    {
         for (k, article) in issue.manifest.articles.enumerated() {
             var pages = plan.pages.filter { $0.part.map { plan.parts[$0].article == k } ?? false }
             for i in pages.indices { pages[i].note?.target = 0 }
@@ -96,7 +99,9 @@ extension Run {
     static func drawingProgress(_ n: Int, of total: Int, plan: IssuePlan, names: [IssueManifest.Article], since: Duration) -> String {
         let page = plan.pages[n - 1]
         var s = "drawing page \(n) of \(total)"
-        if let a = page.part.flatMap({ plan.parts[$0].article }) { s += ", " + (plan.parts.first { $0.article == a }?.bookmark ?? names[a].written) }
+        if let a = page.part.flatMap({ plan.parts[$0].article }) {
+            s += ", " + (plan.parts.first { $0.article == a }?.bookmark ?? names[a].written)
+        }
         let elapsed = IssuePlanner.seconds(since)
         if n > 1 && elapsed > 0.5 { s += ", about \(Int((elapsed / Double(n - 1) * Double(total - n + 1)).rounded(.up))) s left" }
         return s
@@ -204,7 +209,8 @@ struct IssueMap: Encodable {
             let story = p.part.map { plan.parts[$0].framesetter.story }
             let range = p.page?.visibleRange
             return Entry(
-                index: i + 1, folio: p.folio, label: p.label, kind: p.kind.rawValue, article: p.part.flatMap { plan.parts[$0].article }.map { issue.manifest.articles[$0].written },
+                index: i + 1, folio: p.folio, label: p.label, kind: p.kind.rawValue,
+                article: p.part.flatMap { plan.parts[$0].article }.map { issue.manifest.articles[$0].written },
                 start: range.flatMap { r in story.map { $0.characterOffset(ofByte: r.lowerBound) } },
                 end: range.flatMap { r in story.map { $0.characterOffset(ofByte: r.upperBound) } })
         }

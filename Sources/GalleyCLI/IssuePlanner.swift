@@ -3,8 +3,8 @@ import GalleyLayout
 import GalleyMarkup
 import GalleyRender
 import GalleyStory
-import GalleyTemplate
 import GalleySupport
+import GalleyTemplate
 
 /// Puts an issue's pages in order and numbers them: the cover, the contents, each article from
 /// the page its `startOn` asks for (a blank page before it when needed), the inserts after the
@@ -88,7 +88,8 @@ struct IssuePlanner {
                     if page.number > w.pages { add(.article, part: part, page: page) }
                     return true
                 }
-                plan.pages[w.lastIndex].note = JumpNote(text: "Continued on page \(plan.pages[first].folio)", above: false, target: first + 1)
+                plan.pages[w.lastIndex].note = JumpNote(
+                    text: "Continued on page \(plan.pages[first].folio)", above: false, target: first + 1)
                 plan.pages[first].note = JumpNote(text: "Continued from page \(w.lastFolio)", above: true, target: w.lastIndex + 1)
             }
             waiting.removeAll { name == nil || m.articles[$0.article].jump?.to == name }
@@ -98,7 +99,8 @@ struct IssuePlanner {
             if (article.startOn == .recto && !odd) || (article.startOn == .verso && odd) { add(.blank) }
             let doc = issue.articles[k]
             let framesetter = doc.framesetter.numbered(from: folio)
-            plan.parts.append(IssuePart(framesetter: framesetter, bookmark: article.title ?? doc.story.title ?? article.written, article: k))
+            plan.parts.append(
+                IssuePart(framesetter: framesetter, bookmark: article.title ?? doc.story.title ?? article.written, article: k))
             plan.starts.append((folio, plan.pages.count + 1))
             let part = plan.parts.count - 1
             progress(k)

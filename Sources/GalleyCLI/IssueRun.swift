@@ -3,8 +3,8 @@ import GalleyLayout
 import GalleyMarkup
 import GalleyRender
 import GalleyStory
-import GalleyTemplate
 import GalleySupport
+import GalleyTemplate
 
 /// An issue as loaded: the manifest, each article's story and template, and every file read.
 struct LoadedIssue {
@@ -35,7 +35,9 @@ enum IssueLoader {
     }
 
     /// Reads the manifest, its templates and every article; nil when an error stops it.
-    static func load(_ o: DocumentOptions, io: IO, diagnostics: inout Diagnostics, sources: inout [String: SourceFile]) throws(UsageError)
+    static func load(
+        _ o: DocumentOptions, io: IO, diagnostics: inout Diagnostics, sources: inout [String: SourceFile]
+    ) throws(UsageError)
         -> LoadedIssue?
     {
         let manifest: IssueManifest
@@ -82,7 +84,8 @@ enum IssueLoader {
     /// each error at its place in the manifest.
     static func checkImages(_ m: IssueManifest, _ diagnostics: inout Diagnostics) -> Bool {
         var ok = true
-        let images = (m.cover.map { [("cover image", $0.image, $0.location)] } ?? []) + m.inserts.map { ("insert image", $0.image, $0.location) }
+        let images =
+            (m.cover.map { [("cover image", $0.image, $0.location)] } ?? []) + m.inserts.map { ("insert image", $0.image, $0.location) }
         for (what, path, location) in images {
             var problem: String?
             switch ImageInfo.read(path: path) {

@@ -1,7 +1,7 @@
 import GalleyMarkup
 import GalleyStory
-import GalleyTemplate
 import GalleySupport
+import GalleyTemplate
 
 /// A pull quote or sidebar set at one width: its own framesetter, on a page as wide as the
 /// text inside the box and as tall as a page may be, and the first page it fills.

@@ -3,8 +3,8 @@ import FoundationEssentials
 import GalleyLayout
 import GalleyMarkup
 import GalleyStory
-import GalleyTemplate
 import GalleySupport
+import GalleyTemplate
 import Glibc
 
 /// One page of an issue as it goes into the PDF: what it is, its folio and label, and what

@@ -65,10 +65,13 @@ extension StoryBuilder.Run {
         var styleAttributes = builder.template.resolvedStyle(styleName) ?? []
         if builder.template.style(named: styleName) == nil, let c = tag.attribute("class") {
             var message = "unknown class '\(styleName)'"
-            if let near = Suggestion.closest(to: styleName, in: builder.template.styles.map(\.name)) { message += "; did you mean '\(near)'?" }
+            if let near = Suggestion.closest(to: styleName, in: builder.template.styles.map(\.name)) {
+                message += "; did you mean '\(near)'?"
+            }
             diagnostics.append(.warning(message, file: file, at: c.valueLocation, length: max(1, c.value.unicodeScalars.count)))
         }
-        let styleSpot = tag.attribute("class") ?? MarkupAttribute(name: tag.name, value: "", nameLocation: tag.location, valueLocation: tag.location)
+        let styleSpot =
+            tag.attribute("class") ?? MarkupAttribute(name: tag.name, value: "", nameLocation: tag.location, valueLocation: tag.location)
         let box = blockBox(&styleAttributes, at: styleSpot)
         let story = blockStory(nodes, styleAttributes, at: styleSpot, location: tag.location)
         blocks.append(TextBlock(kind: kind, story: story, location: tag.location, box: box))
@@ -91,7 +94,9 @@ extension StoryBuilder.Run {
 
     /// The block's own story: its nodes built in the style, on the page's template without a
     /// first-line indent (a quote or a sidebar opens with its first paragraph).
-    mutating func blockStory(_ nodes: [MarkupNode], _ attributes: [StyleAttribute], at spot: MarkupAttribute, location: SourceLocation)
+    mutating func blockStory(
+        _ nodes: [MarkupNode], _ attributes: [StyleAttribute], at spot: MarkupAttribute, location: SourceLocation
+    )
         -> Story
     {
         var sub = builder
@@ -100,7 +105,9 @@ extension StoryBuilder.Run {
         var run = StoryBuilder.Run(builder: sub, file: file)
         let styled = MarkupTag(
             name: "p",
-            attributes: attributes.map { MarkupAttribute(name: $0.name, value: $0.value, nameLocation: spot.nameLocation, valueLocation: spot.valueLocation) },
+            attributes: attributes.map {
+                MarkupAttribute(name: $0.name, value: $0.value, nameLocation: spot.nameLocation, valueLocation: spot.valueLocation)
+            },
             location: location, selfClosing: false)
         run.applyCharacterAttributes(styled)
         run.applyParagraphAttributes(styled)

@@ -9,15 +9,17 @@ import Testing
     /// starting on a right-hand page), an insert, padded to a multiple of 4.
     static func issue(_ d: TemporaryDirectory, articles: [String]? = nil) -> String {
         let body = "The harbour at dawn is a study in grey and silver, with boats that rock against the quay. "
-        let texts = articles ?? [
-            "<h1>First Light</h1>\n" + String(repeating: String(repeating: body, count: 6) + "\n", count: 12),
-            "<h1>The Night Shift</h1>\n<h2>At ten</h2>\n" + String(repeating: String(repeating: body, count: 5) + "\n", count: 4),
-            "<h1>Tides</h1>\n" + String(repeating: body, count: 3) + "\n",
-        ]
+        let texts =
+            articles ?? [
+                "<h1>First Light</h1>\n" + String(repeating: String(repeating: body, count: 6) + "\n", count: 12),
+                "<h1>The Night Shift</h1>\n<h2>At ten</h2>\n" + String(repeating: String(repeating: body, count: 5) + "\n", count: 4),
+                "<h1>Tides</h1>\n" + String(repeating: body, count: 3) + "\n",
+            ]
         for (k, t) in texts.enumerated() { d.write("a\(k + 1).txt", t) }
         d.write("cover.png", FileManager.default.contents(atPath: repoPath("samples/images/chart.png"))!)
         let list = texts.indices.map { k in
-            k == 1 ? #"{"file": "a2.txt", "section": "Features", "byline": "I. Carrow", "startOn": "recto"}"# : #"{"file": "a\#(k + 1).txt"}"#
+            k == 1
+                ? #"{"file": "a2.txt", "section": "Features", "byline": "I. Carrow", "startOn": "recto"}"# : #"{"file": "a\#(k + 1).txt"}"#
         }.joined(separator: ",\n    ")
         return d.write(
             "issue.json",
