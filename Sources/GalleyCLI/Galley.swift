@@ -67,6 +67,15 @@ public enum Galley {
                     name: "stats", short: nil, value: nil, help: "Typographic figures: loose and tight lines, hyphens, widows, orphans."),
             ] + documentOptions),
         CommandSpec(
+            name: "locate", summary: "Find the character under a point of a page, or where a source position is set.",
+            positionals: ["INPUT"],
+            options: [
+                OptionSpec(name: "page", short: "p", value: "N", help: "The page the point is on (default 1)."),
+                OptionSpec(name: "at", short: nil, value: "X,Y", help: "The point, in points from the page's top left."),
+                OptionSpec(name: "source", short: nil, value: "LINE:COL", help: "A position in the input: where is it set?"),
+                OptionSpec(name: "json", short: nil, value: nil, help: "Print JSON instead of text."),
+            ] + documentOptions),
+        CommandSpec(
             name: "templates", summary: "List the built-in templates, or print one as JSON.", positionals: ["[NAME|FILE]"],
             options: [
                 OptionSpec(name: "show", short: nil, value: "NAME|FILE", help: "Print this template as JSON (a file is shown resolved).")

@@ -116,6 +116,41 @@ struct InspectOptions {
     }
 }
 
+/// `galley locate`: a point of a page (`--page`, `--at X,Y`), or a source position (`--source L:C`).
+struct LocateOptions {
+    var document: DocumentOptions
+    var page = 1
+    var point: (x: Double, y: Double)?
+    var source: (line: Int, column: Int)?
+    var json: Bool
+
+    init(_ a: ParsedArguments) throws(UsageError) {
+        document = try DocumentOptions(a, drawsEveryPage: false)
+        json = a.flag("json")
+        if let p = a.value("page") {
+            guard let n = Int(p), n >= 1 else { throw UsageError(message: "--page must be a page number from 1, got '\(p)'") }
+            page = n
+        }
+        if let at = a.value("at") {
+            let parts = at.split(separator: ",").map { Double($0.trimmed()) }
+            guard parts.count == 2, let x = parts[0], let y = parts[1], x.isFinite, y.isFinite else {
+                throw UsageError(message: "--at must be X,Y in points from the page's top left, as in 120,340; got '\(at)'")
+            }
+            point = (x, y)
+        }
+        if let s = a.value("source") {
+            let parts = s.split(separator: ":").map { Int($0.trimmed()) }
+            guard parts.count == 2, let l = parts[0], let c = parts[1], l >= 1, c >= 1 else {
+                throw UsageError(message: "--source must be LINE:COL, both from 1, as in 12:5; got '\(s)'")
+            }
+            source = (l, c)
+        }
+        guard (point == nil) != (source == nil) else {
+            throw UsageError(message: "give either --at X,Y (with --page) or --source LINE:COL")
+        }
+    }
+}
+
 /// `galley templates [NAME|FILE]`.
 struct TemplatesOptions {
     /// The template to print; nil lists the built-in ones.

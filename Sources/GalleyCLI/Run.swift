@@ -32,6 +32,7 @@ struct Run {
             case "preview": return try preview()
             case "check": return try check()
             case "inspect": return try inspect()
+            case "locate": return try locate()
             default: return 2
             }
         } catch let e as UsageError {

@@ -87,6 +87,40 @@ public struct SourceMap: Sendable {
         return loc
     }
 
+    /// The story byte that source `line`:`column` became: the first byte at or after that
+    /// place (a tag, which makes no text, maps to the text after it). Nil past the story's end.
+    /// Linear in the anchors: it is asked once per question, never in a loop.
+    public func storyByte(line: Int, column: Int, in text: String) -> Int? {
+        let end = text.utf8.count
+        for (k, a) in anchors.enumerated() {
+            let next = k + 1 < anchors.count ? anchors[k + 1].storyOffset : end
+            guard a.source.line > line || (a.source.line == line && a.source.column + pieceLength(a, to: next, in: text) > column)
+            else { continue }
+            // The anchor's piece holds the place, or starts after it.
+            guard a.linear, a.source.line == line, column > a.source.column else { return a.storyOffset }
+            return byte(after: column - a.source.column, scalarsFrom: a.storyOffset, in: text)
+        }
+        return nil
+    }
+
+    /// Scalars in the piece from `a` up to `next` (1 for a piece the builder made).
+    private func pieceLength(_ a: Anchor, to next: Int, in text: String) -> Int {
+        a.linear ? Self.scalars(in: text, from: a.storyOffset, to: next) : 1
+    }
+
+    /// The byte `n` scalars after `start`.
+    private func byte(after n: Int, scalarsFrom start: Int, in text: String) -> Int {
+        let utf8 = text.utf8
+        var i = utf8.index(utf8.startIndex, offsetBy: start)
+        var left = n
+        while left > 0 && i < utf8.endIndex {
+            i = utf8.index(after: i)
+            while i < utf8.endIndex && utf8[i] & 0xC0 == 0x80 { i = utf8.index(after: i) }
+            left -= 1
+        }
+        return utf8.distance(from: utf8.startIndex, to: i)
+    }
+
     /// Unicode scalars in the story before byte `offset`.
     public func characterOffset(ofByte offset: Int, in text: String) -> Int {
         guard let a = anchor(at: offset) else { return Self.scalars(in: text, from: 0, to: offset) }

@@ -1,0 +1,156 @@
+import FoundationEssentials
+import GalleyLayout
+import GalleyMarkup
+import GalleyStory
+import GalleySupport
+
+/// `galley locate`: between a point of a page and a position of the source.
+extension Run {
+    mutating func locate() throws -> Int32 {
+        let o = try LocateOptions(arguments)
+        guard let doc = try load(o.document) else { return failed() }
+        var pages: [Page] = []
+        doc.framesetter.layOut { page in
+            pages.append(page)
+            // A point needs its page only; a source position may be on any.
+            return o.point == nil || page.number < o.page
+        }
+        let answer: Located
+        if let point = o.point {
+            guard o.page <= pages.count else {
+                diagnostics.append(.error("page \(o.page) does not exist: the document has \(count(pages.count, "page"))"))
+                return failed()
+            }
+            let page = pages[o.page - 1]
+            guard point.x >= 0, point.y >= 0, point.x <= page.width, point.y <= page.height else {
+                diagnostics.append(
+                    .error(
+                        "the point \(format(point.x)),\(format(point.y)) is outside page \(o.page), "
+                            + "which is \(format(page.width))×\(format(page.height)) pt"))
+                return failed()
+            }
+            answer = Located(hit: Locator.hit(page, x: point.x, y: point.y), page: page, doc: doc, at: point)
+        } else {
+            let (line, column) = o.source!
+            guard let byte = doc.story.sourceMap.storyByte(line: line, column: column, in: doc.story.text),
+                let place = Locator.place(ofByte: byte, in: pages)
+            else {
+                diagnostics.append(.error("\(line):\(column) is past the end of the text of '\(doc.source.path)', or sets nothing"))
+                return failed()
+            }
+            answer = Located(byte: byte, place: place, pages: pages, doc: doc)
+        }
+        io.writeOutput(Data((o.json ? answer.json() : answer.text()).utf8))
+        report()
+        return 0
+    }
+}
+
+/// One answer of `locate`, as text or JSON.
+struct Located: Encodable {
+    struct Box: Encodable {
+        var x, y, width, height: Double
+    }
+
+    /// What the point is on: `character`, `image`, `column` (between lines) or `margin`.
+    var kind: String
+    var page: Int
+    var column: Int?
+    /// The character: its offset in the story (Unicode scalars), its source position, the word
+    /// around it, and the line's box and text.
+    var offset: Int?
+    var source: String?
+    var word: String?
+    var x: Double?
+    var line: Box?
+    var lineText: String?
+    /// An image's source and box.
+    var image: String?
+    var imageBox: Box?
+
+    init(hit: Locator.Hit, page: Page, doc: Document, at point: (x: Double, y: Double)) {
+        self.page = page.number
+        kind = "margin"
+        switch hit {
+        case .character(let byte, let line, let frame):
+            kind = "character"
+            column = page.frames[frame].column + 1
+            describe(byte: byte, line: line, story: doc.story)
+        case .image(let i, let rect):
+            kind = "image"
+            image = doc.story.images[i].source
+            imageBox = Self.box(rect)
+        case .column(let frame, let nearest):
+            kind = "column"
+            column = page.frames[frame].column + 1
+            if let byte = nearest, let line = page.frames[frame].lines.first(where: { $0.storyRange.contains(byte) }) {
+                describe(byte: byte, line: line, story: doc.story)
+            }
+        case .margin:
+            break
+        }
+    }
+
+    init(byte: Int, place: (page: Int, frame: Int, line: PlacedLine), pages: [Page], doc: Document) {
+        let page = pages[place.page]
+        self.page = page.number
+        kind = "character"
+        column = page.frames[place.frame].column + 1
+        describe(byte: byte, line: place.line, story: doc.story)
+    }
+
+    mutating func describe(byte: Int, line: PlacedLine, story: Story) {
+        offset = story.characterOffset(ofByte: byte)
+        source = story.sourceMap.sourceLocation(ofByte: byte, in: story.text).map { "\($0.line):\($0.column)" }
+        word = Self.word(around: byte, in: story.text)
+        x = Locator.x(ofByte: byte, in: line).map(Self.round)
+        self.line = Self.box(line.box)
+        lineText = String(story.text.utf8Slice(line.storyRange.lowerBound, line.storyRange.upperBound)).trimmed(newlines: true)
+    }
+
+    /// The run of letters and digits holding `byte` (empty at a space or a mark).
+    static func word(around byte: Int, in text: String) -> String {
+        let utf8 = Array(text.utf8)
+        guard byte < utf8.count else { return "" }
+        func isWordByte(_ b: UInt8) -> Bool { b >= 0x80 || (b >= 0x30 && b <= 0x39) || ((b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A) || b == 0x27 }
+        var start = byte
+        var end = byte
+        while start > 0 && isWordByte(utf8[start - 1]) { start -= 1 }
+        while end < utf8.count && isWordByte(utf8[end]) { end += 1 }
+        let word = String(decoding: utf8[start..<end], as: UTF8.self)
+        // Non-ASCII text counts as word text; cut it at spaces and punctuation of its own.
+        return String(word.split { $0.isWhitespace || ($0.isPunctuation && $0 != "'") }.first ?? "")
+    }
+
+    static func round(_ v: Double) -> Double { (v * 10).rounded() / 10 }
+    static func box(_ r: Rect) -> Box { Box(x: round(r.x), y: round(r.y), width: round(r.width), height: round(r.height)) }
+
+    func json() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return (try? String(decoding: encoder.encode(self), as: UTF8.self)).map { $0 + "\n" } ?? "{}\n"
+    }
+
+    func text() -> String {
+        var s = "page \(page)"
+        if let column { s += ", column \(column)" }
+        switch kind {
+        case "image": s += ": image \(image ?? "")"
+        case "margin": s += ": the margin"
+        default:
+            if kind == "column" { s += ": between lines; nearest" }
+            if let offset, let source { s += ": character \(offset) (source \(source))" }
+            if let word, !word.isEmpty { s += ", word '\(word)'" }
+            if let x { s += ", at x \(format(x))" }
+            if let line { s += ", line \(format(line.x)),\(format(line.y)) \(format(line.width))×\(format(line.height))" }
+            if let lineText { s += "\n  \(lineText)" }
+        }
+        return s + "\n"
+    }
+}
+
+/// Points as `locate` prints them: a tenth at most, no ".0".
+private func format(_ v: Double) -> String {
+    let r = (v * 10).rounded() / 10
+    return r == r.rounded() ? String(Int(r)) : String(r)
+}

@@ -1,0 +1,95 @@
+import CPango
+import GalleyStory
+
+/// Hit-testing between the page and the story (TextKit's `characterIndex(for:)` and its
+/// inverse): the character under a point of a laid-out page, and the place of a character.
+/// Positions come from the lines' draw runs, so they are where the glyphs are drawn,
+/// justification and letter spacing included.
+package enum Locator {
+    /// What a point of a page falls on.
+    package enum Hit: Equatable {
+        /// A character of a line: its story byte, the line, and the column's frame.
+        case character(byte: Int, line: PlacedLine, frame: Int)
+        /// An image (a float, a block, or a pull quote or sidebar): its index in the story.
+        case image(Int, rect: Rect)
+        /// Inside a column's frame, but between lines (the nearest line's character is given).
+        case column(frame: Int, nearest: Int?)
+        /// Outside every frame and image: the margins.
+        case margin
+
+        package static func == (a: Hit, b: Hit) -> Bool {
+            switch (a, b) {
+            case (.character(let x, _, let f), .character(let y, _, let g)): x == y && f == g
+            case (.image(let x, _), .image(let y, _)): x == y
+            case (.column(let f, let n), .column(let g, let m)): f == g && n == m
+            case (.margin, .margin): true
+            default: false
+            }
+        }
+    }
+
+    /// What is under (`x`, `y`) on `page`, points from its top left.
+    package static func hit(_ page: Page, x: Double, y: Double) -> Hit {
+        for image in page.floats + page.frames.flatMap(\.images) where contains(image.rect, x, y) {
+            return .image(image.image, rect: image.rect)
+        }
+        for (k, frame) in page.frames.enumerated() {
+            for line in frame.lines where !line.vertical && contains(line.box, x, y) {
+                return .character(byte: byte(in: line, at: x), line: line, frame: k)
+            }
+        }
+        for (k, frame) in page.frames.enumerated() where contains(frame.rect, x, y) {
+            // Between lines: the line nearest the point, at its x.
+            let nearest = frame.lines.filter { !$0.vertical }.min { abs($0.box.midY - y) < abs($1.box.midY - y) }
+            return .column(frame: k, nearest: nearest.map { byte(in: $0, at: x) })
+        }
+        return .margin
+    }
+
+    static func contains(_ r: Rect, _ x: Double, _ y: Double) -> Bool {
+        x >= r.x && x < r.maxX && y >= r.y && y < r.maxY
+    }
+
+    /// The story byte of the glyph cluster under `x` on `line` (its first or last character
+    /// when `x` lies before or after the text).
+    package static func byte(in line: PlacedLine, at x: Double) -> Int {
+        let glyphs = positions(line)
+        guard let first = glyphs.first else { return line.storyRange.lowerBound }
+        if x < first.x { return first.byte }
+        for g in glyphs where x >= g.x && x < g.x + max(g.width, 0.01) { return g.byte }
+        return glyphs.max { $0.x < $1.x }!.byte
+    }
+
+    /// The x where the character at story byte `byte` is drawn on `line`: its cluster's first
+    /// glyph (nil when the line does not draw it).
+    package static func x(ofByte byte: Int, in line: PlacedLine) -> Double? {
+        let glyphs = positions(line)
+        return glyphs.filter { $0.byte <= byte }.max { $0.byte < $1.byte }.map(\.x) ?? glyphs.first?.x
+    }
+
+    /// Each drawn glyph's left edge and advance on the page, and its cluster's story byte.
+    static func positions(_ line: PlacedLine) -> [(x: Double, width: Double, byte: Int)] {
+        let layout = line.paragraph
+        let origin = line.origin.x + layout.lines[line.lineIndex].alignOffset
+        var out: [(x: Double, width: Double, byte: Int)] = []
+        for run in layout.drawRuns(line: line.lineIndex) {
+            var x = origin + run.x
+            for (g, cluster) in zip(run.glyphs, run.clusters) {
+                let w = Double(g.geometry.width) / Double(PANGO_SCALE)
+                out.append((x, w, layout.storyStart + Int(cluster)))
+                x += w
+            }
+        }
+        return out
+    }
+
+    /// Where story byte `byte` is set: the page (its index in `pages`), the frame and the line.
+    package static func place(ofByte byte: Int, in pages: [Page]) -> (page: Int, frame: Int, line: PlacedLine)? {
+        for (p, page) in pages.enumerated() {
+            for (f, frame) in page.frames.enumerated() {
+                if let line = frame.lines.first(where: { $0.storyRange.contains(byte) }) { return (p, f, line) }
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `galley locate` from the command line: both directions, JSON, and the located refusals.
+@Suite struct LocateCLITests {
+    static func doc(_ d: TemporaryDirectory) -> String {
+        d.write("a.txt", "<h1>Harbour</h1>\nThe harbour at dawn is a study in grey and silver.\nA second paragraph follows it.\n")
+    }
+
+    @Test func bothDirections() throws {
+        let d = TemporaryDirectory("locate")
+        let input = Self.doc(d)
+        let r = run(["locate", input, "--source", "3:3", "--json", "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any])
+        #expect(object["word"] as? String == "second" && object["source"] as? String == "3:3" && object["page"] as? Int == 1)
+        let line = try #require(object["line"] as? [String: Double])
+        let x = try #require(object["x"] as? Double)
+        // Back from the point where it is drawn: the same character.
+        let back = run(["locate", input, "--page", "1", "--at", "\(x + 0.1),\(line["y"]! + line["height"]! / 2)", "-q"])
+        #expect(back.status == 0)
+        #expect(back.output.hasPrefix("page 1, column 2: character"), "\(back.output)")  // balanced: the second column
+        #expect(back.output.contains("(source 3:3), word 'second'"), "\(back.output)")
+        #expect(run(["locate", input, "--at", "3,3", "-q"]).output == "page 1: the margin\n")
+    }
+
+    @Test func refusals() {
+        let d = TemporaryDirectory("locate")
+        let input = Self.doc(d)
+        let page = run(["locate", input, "--page", "7", "--at", "10,10"])
+        #expect(page.status == 1 && page.stderr.contains("error: page 7 does not exist: the document has 1 page"))
+        let outside = run(["locate", input, "--at", "9000,10"])
+        #expect(outside.status == 1 && outside.stderr.contains("error: the point 9000,10 is outside page 1, which is 595.3×841.9 pt"))
+        let past = run(["locate", input, "--source", "40:1"])
+        #expect(past.status == 1 && past.stderr.contains("error: 40:1 is past the end of the text"))
+        #expect(run(["locate", input, "--at", "1,2", "--source", "1:1"]).status == 2)
+        #expect(run(["locate", input, "--at", "x"]).stderr.contains("--at must be X,Y"))
+    }
+}
