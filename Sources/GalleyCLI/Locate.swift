@@ -8,6 +8,7 @@ import GalleySupport
 extension Run {
     mutating func locate() throws -> Int32 {
         let o = try LocateOptions(arguments)
+        if IssueLoader.isManifest(o.document.input) { return try locateInIssue(o) }
         guard let doc = try load(o.document) else { return failed() }
         var pages: [Page] = []
         doc.framesetter.layOut { page in
@@ -46,6 +47,36 @@ extension Run {
     }
 }
 
+extension Run {
+    /// `locate` on an issue: a point of a page of the issue gives the article's file and the
+    /// `line:col` in it. A source position belongs to an article's file, so `--source` is
+    /// asked of that file.
+    mutating func locateInIssue(_ o: LocateOptions) throws -> Int32 {
+        guard let point = o.point else {
+            throw UsageError(message: "on an issue, locate takes a point (--page N --at X,Y); --source works on an article's own file")
+        }
+        guard let (issue, plan) = try loadIssue(o.document) else { return failed() }
+        guard o.page <= plan.pages.count else {
+            diagnostics.append(.error("page \(o.page) does not exist: the issue has \(count(plan.pages.count, "page"))"))
+            return failed()
+        }
+        let entry = plan.pages[o.page - 1]
+        guard let part = entry.part, let page = entry.page, let k = plan.parts[part].article else {
+            io.writeOutput(Data("page \(o.page) (folio \(entry.label ?? "none")): \(entry.kind.rawValue)\n".utf8))
+            report()
+            return 0
+        }
+        var doc = issue.articles[k]
+        doc.framesetter = plan.parts[part].framesetter
+        var answer = Located(hit: Locator.hit(page, x: point.x, y: point.y), page: page, doc: doc, at: point)
+        answer.page = o.page
+        answer.article = issue.manifest.articles[k].written
+        io.writeOutput(Data((o.json ? answer.json() : "\(answer.article!): " + answer.text()).utf8))
+        report()
+        return 0
+    }
+}
+
 /// One answer of `locate`, as text or JSON.
 struct Located: Encodable {
     struct Box: Encodable {
@@ -64,6 +95,8 @@ struct Located: Encodable {
     var x: Double?
     var line: Box?
     var lineText: String?
+    /// In an issue, the article the page belongs to (as the manifest names it).
+    var article: String?
     /// An image's source and box.
     var image: String?
     var imageBox: Box?

@@ -122,6 +122,19 @@ import Testing
         try check()
     }
 
+    // A point of an issue's page names the article's file and the source position in it.
+    @Test func locateInAnIssue() throws {
+        let d = TemporaryDirectory("issue")
+        let manifest = Self.issue(d)
+        let m = try Self.map(manifest)
+        let start = try #require(m.pages.first { $0.article == "a2.txt" })
+        let r = run(["locate", manifest, "--page", "\(start.index)", "--at", "100,80", "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.output.hasPrefix("a2.txt: page \(start.index)"), "\(r.output)")
+        #expect(r.output.contains("(source 2:"), "\(r.output)")  // the h2 "At ten" under the h1
+        #expect(run(["locate", manifest, "--page", "1", "--at", "10,10", "-q"]).output == "page 1 (folio none): cover\n")
+    }
+
     // --split, --depfile and --json beside the issue.
     @Test func splitDepfileAndSummary() throws {
         let d = TemporaryDirectory("issue")
