@@ -14,6 +14,8 @@ APT_PACKAGES := pkg-config zlib1g-dev libdeflate-dev libisal-dev libfreetype-dev
                 libhyphen-dev hyphen-en-us hyphen-en-gb hyphen-de hyphen-fr hyphen-es hyphen-it \
                 hyphen-nl hyphen-pt-pt hyphen-pt-br \
                 fonts-dejavu fonts-urw-base35 fonts-liberation2 fonts-noto-cjk fonts-noto-color-emoji \
+                fonts-croscore fonts-crosextra-carlito fonts-crosextra-caladea fonts-roboto-slab \
+                fonts-comic-neue fonts-arphic-ukai \
                 poppler-utils qpdf
 # Only for `make bench`: the corpus sources and timing tools.
 BENCH_PACKAGES := bible-kjv fortunes-zh hyperfine time python3-venv

@@ -37,6 +37,8 @@ package final class TextEngine {
     private var fontFiles: [FontKey: (path: String, index: Int)?] = [:]
 
     package init(plan: FontPlan) {
+        // The face-class rules must be in fontconfig's configuration before any font map exists.
+        _ = FaceClasses.rulesLoaded
         self.plan = plan
         fontMap = pango_cairo_font_map_new()
         let ctx = pango_font_map_create_context(fontMap)!
@@ -137,6 +139,8 @@ package struct FontPlan: Sendable {
         package var family: String
         package var weight: Int32
         package var italic: Bool
+        /// PangoStretch ("Futura Condensed"): normal unless the name says otherwise.
+        package var stretch: UInt32 = PANGO_STRETCH_NORMAL.rawValue
         /// A colour (emoji) font. Never put in a family list: Pango then takes it for the digits,
         /// `#` and `*` it also covers; its own emoji itemization finds it for real emoji.
         package var isColor = false
@@ -147,6 +151,7 @@ package struct FontPlan: Sendable {
             pango_font_description_set_family(d, family)
             pango_font_description_set_weight(d, PangoWeight(rawValue: UInt32(weight)))
             pango_font_description_set_style(d, italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL)
+            if stretch != PANGO_STRETCH_NORMAL.rawValue { pango_font_description_set_stretch(d, PangoStretch(rawValue: stretch)) }
             pango_font_description_set_size(d, Int32((size * pangoScale).rounded()))
             return d
         }
@@ -196,9 +201,11 @@ package struct FontPlan: Sendable {
             faces[name] = face
             if let used {
                 let requested = story.faceRequests[name]
+                // The class the name is of, and what the substitute is ("a didone serif").
+                let why = FaceClasses.reason(for: name, using: used).map { " (\($0))" } ?? ""
                 diagnostics.append(
                     .warning(
-                        "face '\(name)' is not installed; using '\(used)'", file: requested == nil ? nil : file,
+                        "face '\(name)' is not installed; using '\(used)'\(why)", file: requested == nil ? nil : file,
                         at: requested, length: name.unicodeScalars.count))
             }
         }
@@ -261,6 +268,9 @@ package struct FontPlan: Sendable {
         pango_font_description_set_weight(d, PangoWeight(rawValue: UInt32(face.weight)))
         pango_font_description_set_style(
             d, s.slant == .oblique ? PANGO_STYLE_OBLIQUE : face.italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL)
+        if face.stretch != PANGO_STRETCH_NORMAL.rawValue {
+            pango_font_description_set_stretch(d, PangoStretch(rawValue: face.stretch))
+        }
         pango_font_description_set_size(d, Int32((s.size * pangoScale).rounded()))
         return d
     }
@@ -281,7 +291,52 @@ final class FontProbe {
         ("italic", 400, true), ("oblique", 400, true), ("roman", 400, false), ("regular", 400, false),
         ("book", 400, false), ("medium", 500, false), ("semibold", 600, false), ("light", 300, false),
         ("black", 900, false), ("heavy", 900, false), ("mediumitalic", 500, true), ("lightitalic", 300, true),
+        ("thin", 100, false), ("hairline", 100, false), ("ultralight", 200, false), ("extralight", 200, false),
+        ("demibold", 600, false), ("demi", 600, false), ("extrabold", 800, false), ("ultrabold", 800, false),
     ]
+
+    /// Width words of "Family Width Weight" names ("Futura Condensed Medium"), as PangoStretch.
+    static let widthWords: [String: PangoStretch] = [
+        "ultracondensed": PANGO_STRETCH_ULTRA_CONDENSED, "extracondensed": PANGO_STRETCH_EXTRA_CONDENSED,
+        "compressed": PANGO_STRETCH_EXTRA_CONDENSED, "condensed": PANGO_STRETCH_CONDENSED,
+        "narrow": PANGO_STRETCH_CONDENSED, "semicondensed": PANGO_STRETCH_SEMI_CONDENSED,
+        "semiexpanded": PANGO_STRETCH_SEMI_EXPANDED, "expanded": PANGO_STRETCH_EXPANDED,
+        "extended": PANGO_STRETCH_EXPANDED, "wide": PANGO_STRETCH_EXPANDED, "extraexpanded": PANGO_STRETCH_EXTRA_EXPANDED,
+    ]
+
+    /// A "Family Weight Width Style" name read from its end: the family and the face it asks
+    /// for, or nil when no style or width word ends it. Two words are tried before one ("Demi Bold").
+    static func styled(_ name: String) -> FontPlan.Face? {
+        var words = name.split(separator: " ").map(String.init)
+        var face = FontPlan.Face(family: name, weight: 400, italic: false)
+        var stripped = false
+        // A family the table knows is a name, not a style ("Times New Roman", "Arial Black").
+        while words.count > 1, !FaceClasses.isFamily(words.joined(separator: " ")) {
+            let two = words.count > 2 ? (words[words.count - 2] + words[words.count - 1]).lowercased() : nil
+            let taken: Int
+            if let two, let style = styleWords.first(where: { $0.0 == two }) {
+                face.weight = style.1 != 400 ? style.1 : face.weight
+                face.italic = face.italic || style.2
+                taken = 2
+            } else if let two, let width = widthWords[two] {
+                face.stretch = width.rawValue
+                taken = 2
+            } else if let style = styleWords.first(where: { $0.0 == words.last!.lowercased() }) {
+                if style.1 != 400 { face.weight = style.1 }
+                face.italic = face.italic || style.2
+                taken = 1
+            } else if let width = widthWords[words.last!.lowercased()] {
+                face.stretch = width.rawValue
+                taken = 1
+            } else {
+                break
+            }
+            words.removeLast(taken)
+            stripped = true
+        }
+        face.family = words.joined(separator: " ")
+        return stripped ? face : nil
+    }
 
     /// The face for a name, and the family actually used when the name is not installed.
     func resolve(_ name: String) -> (FontPlan.Face, String?) {
@@ -294,19 +349,18 @@ final class FontProbe {
                 candidates.append(FontPlan.Face(family: family, weight: w, italic: i))
             }
         }
-        // "DejaVu Serif Bold Italic": trailing style words.
-        var words = name.split(separator: " ").map(String.init)
-        var weight: Int32 = 400
-        var italic = false
-        var stripped = false
-        while words.count > 1, let (_, w, i) = Self.styleWords.first(where: { $0.0 == words.last!.lowercased() }) {
-            if w != 400 { weight = w }
-            italic = italic || i
-            words.removeLast()
-            stripped = true
+        // "DejaVu Serif Bold Italic", "Futura Condensed Medium": trailing style and width words.
+        let whole = FontPlan.Face(family: name, weight: 400, italic: false)
+        if let styled = Self.styled(name) {
+            // A family named with a width ("Nimbus Sans Narrow") is that family, not a width of another.
+            if styled.stretch != PANGO_STRETCH_NORMAL.rawValue, case let (used, color) = matchedFamily(whole),
+                normalize(used) == normalize(name)
+            {
+                return (FontPlan.Face(family: name, weight: 400, italic: false, isColor: color), nil)
+            }
+            candidates.append(styled)
         }
-        if stripped { candidates.append(FontPlan.Face(family: words.joined(separator: " "), weight: weight, italic: italic)) }
-        candidates.append(FontPlan.Face(family: name, weight: 400, italic: false))
+        candidates.append(whole)
         // Prefer a reading whose family is installed as such.
         var substitute: (FontPlan.Face, String)?
         for var c in candidates {
