@@ -128,7 +128,7 @@ enum Loader {
         if o.input != "-" { inputFiles.append(o.input) }
         var (story, storyDiagnostics) = builder.build(document)
         o.fields?.apply(to: &story)
-        inputFiles += story.images.map(\.path).filter { !$0.isEmpty }
+        inputFiles += (story.images + story.blocks.flatMap(\.story.images)).map(\.path).filter { !$0.isEmpty }
         diagnostics.append(contentsOf: storyDiagnostics)
         if diagnostics.hasErrors { return nil }
         let framesetter = Framesetter(

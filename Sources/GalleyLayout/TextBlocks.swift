@@ -9,7 +9,8 @@ package final class SetTextBlock: @unchecked Sendable {
     package let block: TextBlock
     package let framesetter: Framesetter
     package let page: Page?
-    /// From the top of the first line's box to the foot of the last one's.
+    /// From the top of the block to the foot of the last thing set in it: a line's box, or an
+    /// image with its caption.
     package let textHeight: Double
 
     init(block: TextBlock, framesetter: Framesetter) {
@@ -21,8 +22,10 @@ package final class SetTextBlock: @unchecked Sendable {
             return false
         }
         page = first
-        let lines = first?.frames.flatMap(\.lines) ?? []
-        textHeight = lines.map(\.box.maxY).max() ?? 0
+        let frames = first?.frames ?? []
+        let images = frames.flatMap(\.images) + (first?.floats ?? [])
+        let bottoms = frames.flatMap(\.lines).map(\.box.maxY) + images.map { $0.captionRect?.maxY ?? $0.rect.maxY }
+        textHeight = bottoms.max() ?? 0
     }
 }
 

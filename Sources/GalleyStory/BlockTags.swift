@@ -93,7 +93,8 @@ extension StoryBuilder.Run {
     }
 
     /// The block's own story: its nodes built in the style, on the page's template without a
-    /// first-line indent (a quote or a sidebar opens with its first paragraph).
+    /// first-line indent (a quote or a sidebar opens with its first paragraph) and without the
+    /// template's automatic drop caps (an initial belongs to the article, not to its boxes).
     mutating func blockStory(
         _ nodes: [MarkupNode], _ attributes: [StyleAttribute], at spot: MarkupAttribute, location: SourceLocation
     )
@@ -101,7 +102,7 @@ extension StoryBuilder.Run {
     {
         var sub = builder
         sub.template.firstLineIndent = 0
-        sub.template.dropCap.lines = 0
+        sub.template.dropCap.after = 0
         var run = StoryBuilder.Run(builder: sub, file: file)
         let styled = MarkupTag(
             name: "p",
