@@ -79,13 +79,13 @@ import Testing
         #expect(text.contains("In brief. First point.") && text.contains("Second point."), "\(text)")
     }
 
-    // A sidebar holding an image is as tall as its text and the image together.
+    // A sidebar ending with an image is as tall as its text and the image together.
     @Test func sidebarWithAnImage() throws {
         let d = TemporaryDirectory("blocks")
         d.write("chart.png", try #require(FileManager.default.contents(atPath: repoPath("samples/images/chart.png"))))
-        let input = d.write("a.txt", "Text.\n<aside>Above.\n<img src=\"chart.png\" width=\"200pt\">\nBelow.</aside>\nMore.\n")
+        let input = d.write("a.txt", "Text.\n<aside>Above.\n<img src=\"chart.png\" width=\"200pt\"></aside>\nMore.\n")
         let s = try #require(try Self.blocks(input).first)
-        // chart.png is 900×600 pixels: set 200 pt wide it is 133 pt tall; two lines and the padding add more.
+        // chart.png is 900×600 pixels: set 200 pt wide it is 133 pt tall; a line and the padding add more.
         #expect(s.rect.height > 133 + 2 * 10, "\(s.rect)")
     }
 
