@@ -46,12 +46,8 @@ struct IssuePlanner {
         return plan
     }
 
-    /// The pages with `contentsPages` pages kept for the contents (filled in by `place`).
-    func layOut(contentsPages: Int) -> IssuePlan {
-        var jumps = Diagnostics()
-        return layOut(contentsPages: contentsPages, warnings: &jumps)
-    }
-
+    /// The pages with `contentsPages` pages kept for the contents (filled in by `place`);
+    /// what is wrong with a jump or a cover line goes to `warnings`.
     func layOut(contentsPages: Int, warnings: inout Diagnostics) -> IssuePlan {
         let m = issue.manifest
         var plan = IssuePlan()
@@ -88,6 +84,8 @@ struct IssuePlanner {
                     if page.number > w.pages { add(.article, part: part, page: page) }
                     return true
                 }
+                // (Set again numbered otherwise, it could in principle end sooner: then no line.)
+                guard plan.pages.count > first else { continue }
                 plan.pages[w.lastIndex].note = JumpNote(
                     text: "Continued on page \(plan.pages[first].folio)", above: false, target: first + 1)
                 plan.pages[first].note = JumpNote(text: "Continued from page \(w.lastFolio)", above: true, target: w.lastIndex + 1)
