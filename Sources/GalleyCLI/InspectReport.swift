@@ -165,9 +165,7 @@ struct InspectReport {
                 ? Statistics(
                     counts: statistics, loose: statistics.loose, veryLoose: statistics.veryLoose, tight: statistics.tight,
                     widestP95: statistics.widestP95, hyphenated: statistics.hyphenated) : nil)
-        let e = JSONEncoder()
-        e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: (try? e.encode(out)) ?? Data(), as: UTF8.self) + "\n"
+        return prettyJSON(out)
     }
 
     func describe(_ i: Image) -> String {
@@ -210,3 +208,10 @@ struct InspectReport {
 
 /// "1 page", "2 pages".
 func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+
+/// A value as the commands print JSON: indented, keys sorted, slashes as they are, one newline.
+func prettyJSON<T: Encodable>(_ value: T) -> String {
+    let e = JSONEncoder()
+    e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    return String(decoding: (try? e.encode(value)) ?? Data(), as: UTF8.self) + "\n"
+}

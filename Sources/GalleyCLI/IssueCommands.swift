@@ -178,11 +178,7 @@ struct IssueSummary: Encodable {
         }
     }
 
-    func json() -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return (try? String(decoding: encoder.encode(self), as: UTF8.self)).map { $0 + "\n" } ?? "{}\n"
-    }
+    func json() -> String { prettyJSON(self) }
 }
 
 /// What `inspect` shows of an issue.
@@ -216,11 +212,7 @@ struct IssueMap: Encodable {
         }
     }
 
-    func json() -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return (try? String(decoding: encoder.encode(self), as: UTF8.self)).map { $0 + "\n" } ?? "{}\n"
-    }
+    func json() -> String { prettyJSON(self) }
 
     func text() -> String {
         var s = "\(title ?? "issue"): \(pages.count) pages, contents set in \(contentsPasses) pass\(contentsPasses == 1 ? "" : "es")\n"

@@ -158,11 +158,7 @@ struct Located: Encodable {
     static func round(_ v: Double) -> Double { (v * 10).rounded() / 10 }
     static func box(_ r: Rect) -> Box { Box(x: round(r.x), y: round(r.y), width: round(r.width), height: round(r.height)) }
 
-    func json() -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return (try? String(decoding: encoder.encode(self), as: UTF8.self)).map { $0 + "\n" } ?? "{}\n"
-    }
+    func json() -> String { prettyJSON(self) }
 
     func text() -> String {
         var s = "page \(page)"

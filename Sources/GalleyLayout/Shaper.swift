@@ -132,16 +132,11 @@ extension TextEngine {
     ) -> Bool {
         let start = p.range.lowerBound
         let charBytes = Self.characterStarts(text, length: length)
-        let nChars = charBytes.count - 1
         let attrs = attributes(story: story, paragraph: p, mergingAlike: mergingAlike)
         defer { pango_attr_list_unref(attrs) }
 
-        // Break opportunities (UAX #14 with Pango's script tailoring), one entry per character + 1.
-        var logAttrs = Self.logAttributes(text, length: length, charBytes: charBytes, language: plan.language)
         var flags = shaped.flags
-        for c in 0...nChars {
-            flags[Int(charBytes[c])] = breakFlags(logAttrs[c], character: c, of: nChars, text: text, at: Int(charBytes[c]))
-        }
+        var logAttrs = breakOpportunities(text, length: length, charBytes: charBytes, flags: &flags)
 
         // Shape item by item; the whole paragraph is the context.
         var advance = [Double](repeating: 0, count: length + 1)
@@ -247,6 +242,19 @@ extension TextEngine {
         (shaped.glyphs, shaped.clusters, shaped.runs) = (glyphs, clusters, runs)
         shaped.flags = flags
         return true
+    }
+
+    /// Break opportunities (UAX #14 with Pango's script tailoring), one entry per character + 1,
+    /// and the break flags they give each character's first byte.
+    private func breakOpportunities(
+        _ text: UnsafePointer<CChar>, length: Int, charBytes: [Int32], flags: inout [ByteFlags]
+    ) -> [PangoLogAttr] {
+        let nChars = charBytes.count - 1
+        let logAttrs = Self.logAttributes(text, length: length, charBytes: charBytes, language: plan.language)
+        for c in 0...nChars {
+            flags[Int(charBytes[c])] = breakFlags(logAttrs[c], character: c, of: nChars, text: text, at: Int(charBytes[c]))
+        }
+        return logAttrs
     }
 
     /// The most characters one grapheme cluster is shaped with at once. Debian 12's HarfBuzz
