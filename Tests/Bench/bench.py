@@ -210,6 +210,10 @@ def ensure_variants():
         out.append(" ".join(words))
         body += 1
     write_if_changed(ATTRIBUTES, "\n".join(out) + "\n")
+    # The image beside the document: images are read only under the input's folder.
+    image = os.path.join(os.path.dirname(FLOATS), os.path.basename(FLOAT_IMAGE))
+    if not os.path.isfile(image):
+        shutil.copyfile(FLOAT_IMAGE, image)
     out, body = [], 0
     for line in lines:
         out.append(line)
@@ -217,7 +221,7 @@ def ensure_variants():
             body += 1
             if body % 5 == 0:
                 side = "left" if body % 10 == 0 else "right"
-                out.append(f'<img src="{FLOAT_IMAGE}" float="{side}" width="35%" margin="6">')
+                out.append(f'<img src="{os.path.basename(image)}" float="{side}" width="35%" margin="6">')
     write_if_changed(FLOATS, "\n".join(out) + "\n")
     # Every chapter heading an <h1> (built with headings.h1.span=all: across the columns, the
     # columns above it balanced).
