@@ -84,6 +84,7 @@ struct IssuePlanner {
                     if page.number > w.pages { add(.article, part: part, page: page) }
                     return true
                 }
+                framesetter.relinquishEngine()
                 // (Set again numbered otherwise, it could in principle end sooner: then no line.)
                 guard plan.pages.count > first else { continue }
                 plan.pages[w.lastIndex].note = JumpNote(
@@ -111,6 +112,7 @@ struct IssuePlanner {
                 add(.article, part: part, page: page)
                 return true
             }
+            framesetter.relinquishEngine()
             if let jump = article.jump {
                 if jump.after < count {
                     // Only the first `after` pages stay; the rest are set again where they go.

@@ -74,6 +74,8 @@ enum IssueLoader {
             a.fields = StoryFields(title: article.title, section: article.section, issue: manifest.title)
             guard let doc = try Loader.load(a, io: io, diagnostics: &diagnostics, sources: &sources) else { return nil }
             files += doc.inputFiles
+            // Articles are set one at a time: the next one takes this engine and its fonts.
+            doc.framesetter.relinquishEngine()
             articles.append(doc)
         }
         files += [manifest.cover?.image].compactMap { $0 } + manifest.inserts.map(\.image)

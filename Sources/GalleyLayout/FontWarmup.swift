@@ -44,7 +44,7 @@ public final class FontWarmup: @unchecked Sendable {
     }
 
     private static func warm(_ t: Template) -> Result {
-        let engine = TextEngine(plan: .empty)
+        let engine = EnginePool.borrow(plan: .empty)
         let probe = FontProbe(engine: engine)
         var faces: [String: (FontPlan.Face, String?)] = [:]
         guard probe.hasFonts else { return (engine, faces) }

@@ -30,8 +30,10 @@ public final class Framesetter {
     public let file: String
     /// Warnings met while laying out (substituted faces, overfull lines, shrunk images).
     public private(set) var diagnostics = Diagnostics()
-    /// The engine of the thread that made the framesetter: resolves faces and draws.
-    package let engine: TextEngine
+    /// The engine of the thread that lays the story out: resolves faces, shapes and draws.
+    package var engine: TextEngine { lease.engine(for: plan) }
+    /// Shared with the copies `numbered(from:)` makes: they work on one thread, one at a time.
+    private let lease: EngineLease
     package let plan: FontPlan
     let options: LayoutOptions
     let breaker: any LineBreaker
@@ -60,13 +62,13 @@ public final class Framesetter {
         self.attachments = AttachmentIndex(story: story)
         // One engine probes the faces and then draws: one font map for this thread.
         let warmed = warmup?.take()
-        let engine = warmed?.engine ?? TextEngine(plan: .empty)
+        let engine = warmed?.engine ?? EnginePool.borrow(plan: .empty)
         let (plan, warnings) = FontPlan.resolve(
             story: story, fallbackFaces: template.fallbackFaces, language: template.language, file: file, engine: engine,
             known: warmed?.faces ?? [:])
-        engine.plan = plan
+        engine.adopt(plan)
         self.plan = plan
-        self.engine = engine
+        self.lease = EngineLease(engine)
         diagnostics.append(contentsOf: warnings)
     }
 
@@ -87,10 +89,14 @@ public final class Framesetter {
         hyphenation = other.hyphenation
         hyphenator = other.hyphenator
         attachments = other.attachments
-        engine = other.engine
+        lease = other.lease
         plan = other.plan
         diagnostics = other.diagnostics
     }
+
+    /// Gives the engine back to the pool until the framesetter (or a copy) is used again, for a
+    /// caller that sets many stories one after another. Not while a page of it is being drawn.
+    package func relinquishEngine() { lease.giveBack() }
 
     /// The font files the lines of `pages` are set in: what a build depends on besides its
     /// text, template and images (`--depfile`).

@@ -57,37 +57,36 @@ final class ShapingPipeline: @unchecked Sendable {
 
     /// One worker: its own engine, taking paragraphs in order until none are left.
     private func work() {
-        let engine = TextEngine(plan: plan)
-        withExtendedLifetime(engine) {
-            while true {
-                condition.lock()
-                while !cancelled && next < story.paragraphs.count && next >= consumed + window { condition.wait() }
-                if cancelled || next >= story.paragraphs.count {
-                    running -= 1
-                    condition.broadcast()
-                    condition.unlock()
-                    return
-                }
-                let i = next
-                next += 1
-                // Draw runs are made here only while the consumer is well behind: then drawing
-                // bounds the build and this thread has time to spare; otherwise the consumer
-                // waits for shaping, and makes them itself when it draws.
-                let ahead = i - consumed
+        let engine = EnginePool.borrow(plan: plan)
+        defer { EnginePool.giveBack(engine) }
+        while true {
+            condition.lock()
+            while !cancelled && next < story.paragraphs.count && next >= consumed + window { condition.wait() }
+            if cancelled || next >= story.paragraphs.count {
+                running -= 1
+                condition.broadcast()
                 condition.unlock()
-                var result = setting.layOut(story: story, paragraph: i, engine: engine, widths: widths)
-                if prepareDrawing && ahead >= window / 3, let prepared = result?.preparingDrawing() {
-                    preparation?(prepared, engine)
-                    result = prepared
-                }
-                condition.lock()
-                publish(result, at: i)
-                condition.unlock()
-                // The glyph outlines Cairo will load when it draws the paragraph, made after it
-                // is handed over, so that the consumer never waits for them (if it gets to a
-                // glyph first, it loads it itself).
-                if prepareDrawing, let result { engine.prepareOutlines(of: result.text) }
+                return
             }
+            let i = next
+            next += 1
+            // Draw runs are made here only while the consumer is well behind: then drawing
+            // bounds the build and this thread has time to spare; otherwise the consumer
+            // waits for shaping, and makes them itself when it draws.
+            let ahead = i - consumed
+            condition.unlock()
+            var result = setting.layOut(story: story, paragraph: i, engine: engine, widths: widths)
+            if prepareDrawing && ahead >= window / 3, let prepared = result?.preparingDrawing() {
+                preparation?(prepared, engine)
+                result = prepared
+            }
+            condition.lock()
+            publish(result, at: i)
+            condition.unlock()
+            // The glyph outlines Cairo will load when it draws the paragraph, made after it
+            // is handed over, so that the consumer never waits for them (if it gets to a
+            // glyph first, it loads it itself).
+            if prepareDrawing, let result { engine.prepareOutlines(of: result.text) }
         }
     }
 

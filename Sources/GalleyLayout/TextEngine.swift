@@ -19,8 +19,8 @@ package final class TextEngine {
     /// 72 dpi, hint metrics off, hint style none, glyph positions not rounded: device-independent
     /// shaping, so the PDF and the PNG of a page break identically.
     package let context: OpaquePointer
-    /// The styles the engine serves (set once, before its first description is made).
-    package var plan: FontPlan
+    /// The styles the engine serves (see `adopt`).
+    package private(set) var plan: FontPlan
     /// Font description of each story style (index = style index), made on first use.
     private var descriptions: [OpaquePointer?] = []
     /// FontKey of each PangoFont this engine has met.
@@ -51,6 +51,17 @@ package final class TextEngine {
         cairo_font_options_destroy(options)
         pango_context_set_round_glyph_positions(ctx, 0)
         pango_context_set_language(ctx, pango_language_from_string(plan.language))
+    }
+
+    /// Serves `plan` from now on: the descriptions made for the last plan go, the fonts stay.
+    /// Runs in the plan's language carry no language of their own, so the context takes it.
+    func adopt(_ plan: FontPlan) {
+        for d in descriptions { if let d { pango_font_description_free(d) } }
+        descriptions.removeAll(keepingCapacity: true)
+        if plan.language != self.plan.language {
+            pango_context_set_language(context, pango_language_from_string(plan.language))
+        }
+        self.plan = plan
     }
 
     deinit {

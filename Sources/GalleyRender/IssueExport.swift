@@ -91,6 +91,7 @@ public enum IssueExport {
         var outlines = parts.map { _ in Outline() }
         var bookmarked: Set<Int> = []
         var images = IssueImages()
+        var drawing: Int?
         for (index, entry) in pages.enumerated() {
             progress(index + 1)
             let size = entry.page.map { ($0.width, $0.height) } ?? pageSize
@@ -98,6 +99,9 @@ public enum IssueExport {
             if let label = entry.label { cairo_pdf_surface_set_page_label(surface, label) }
             if let image = entry.image { try images.fill(image, width: size.0, height: size.1, on: cr) }
             if let p = entry.part, let page = entry.page {
+                // One part's pages after another's: one engine serves them in turn.
+                if let last = drawing, last != p { parts[last].framesetter.relinquishEngine() }
+                drawing = p
                 var parent = root
                 if let title = parts[p].bookmark, bookmarked.insert(p).inserted {
                     parent = cairo_pdf_surface_add_outline(surface, root, title, "page=\(index + 1)", cairo_pdf_outline_flags_t(0))

@@ -1,0 +1,54 @@
+import Synchronization
+
+/// Engines a process has made and is not using, lent out again. An engine's font map holds every
+/// font it loaded, its fontsets sorted by fontconfig and their HarfBuzz faces: making them again
+/// for each story costs more than setting a short one. An issue's twenty articles, the blocks of a
+/// story, a build's shaping threads and a fuzzer's million documents each take an engine that
+/// already knows the faces, and memory holds one font map per thread at work, not one per story.
+package enum EnginePool {
+    /// More engines than threads ever at work at once are not kept.
+    private static let limit = 8
+    private static let idle = Mutex<[Idle]>([])
+
+    /// An engine no thread uses: safe to hand to the next one (the mutex orders the two).
+    private struct Idle: @unchecked Sendable { let engine: TextEngine }
+
+    /// An engine for `plan`, used by one thread at a time until it is given back.
+    package static func borrow(plan: FontPlan) -> TextEngine {
+        guard let engine = idle.withLock({ $0.popLast() })?.engine else { return TextEngine(plan: plan) }
+        engine.adopt(plan)
+        return engine
+    }
+
+    /// Takes back an engine the caller no longer uses (nor anything holding its fonts).
+    package static func giveBack(_ engine: TextEngine) {
+        engine.adopt(.empty)
+        let handed = Idle(engine: engine)
+        idle.withLock { if $0.count < limit { $0.append(handed) } }
+    }
+}
+
+/// The engine of a framesetter and the copies made of it, borrowed when first needed and given
+/// back when they are gone, or earlier when the caller is done with them for a while (an issue
+/// lays out and draws its articles one after another: one engine serves them all).
+final class EngineLease {
+    private var held: TextEngine?
+
+    init(_ engine: TextEngine) { held = engine }
+
+    deinit { giveBack() }
+
+    /// The engine, borrowed again for `plan` if it was given back.
+    func engine(for plan: FontPlan) -> TextEngine {
+        if let held { return held }
+        let engine = EnginePool.borrow(plan: plan)
+        held = engine
+        return engine
+    }
+
+    func giveBack() {
+        guard let engine = held else { return }
+        held = nil
+        EnginePool.giveBack(engine)
+    }
+}
