@@ -13,8 +13,8 @@ extension Run {
         guard let issue = try IssueLoader.load(o, io: io, diagnostics: &diagnostics, sources: &sources) else { return nil }
         if diagnostics.hasErrors { return nil }
         var planner = IssuePlanner(issue: issue, file: o.input)
-        let names = issue.manifest.articles.map { FilePath.name(of: $0.written) }
-        planner.progress = { [self] k in progress("laying out \(names[k]) (article \(k + 1) of \(names.count))") }
+        let count = issue.manifest.articles.count
+        planner.progress = { [self] done in progress("laying out the articles: \(done) of \(count) done") }
         let plan = planner.plan(diagnostics: &diagnostics)
         // The last pass's framesetters: each article's warnings once.
         var seen: Set<Int> = []

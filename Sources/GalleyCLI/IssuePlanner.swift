@@ -14,16 +14,18 @@ import GalleyTemplate
 struct IssuePlanner {
     let issue: LoadedIssue
     let file: String
-    /// Told each article as its layout starts (its index, from 0).
+    /// Told now and then how many articles are laid out.
     var progress: (Int) -> Void = { _ in }
     static let maximumPasses = 4
 
     func plan(diagnostics: inout Diagnostics) -> IssuePlan {
         var contentsPages = issue.manifest.contents == nil ? 0 : 1
         var plan = IssuePlan()
+        let threads = min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
+        let prelaid = IssuePrelayout(issue, threads: threads, progress: progress)
         for pass in 1...Self.maximumPasses {
             var warnings = Diagnostics()
-            plan = layOut(contentsPages: contentsPages, warnings: &warnings)
+            plan = layOut(contentsPages: contentsPages, prelaid: prelaid, warnings: &warnings)
             if pass == 1 { diagnostics.append(contentsOf: warnings.all) }
             plan.passes = pass
             guard issue.manifest.contents != nil else { break }
@@ -48,7 +50,7 @@ struct IssuePlanner {
 
     /// The pages with `contentsPages` pages kept for the contents (filled in by `place`);
     /// what is wrong with a jump or a cover line goes to `warnings`.
-    func layOut(contentsPages: Int, warnings: inout Diagnostics) -> IssuePlan {
+    func layOut(contentsPages: Int, prelaid: IssuePrelayout, warnings: inout Diagnostics) -> IssuePlan {
         let m = issue.manifest
         var plan = IssuePlan()
         var folio = m.startPage
@@ -76,15 +78,11 @@ struct IssuePlanner {
         // waiting go too, their target having come before them).
         func continuations(to name: String?) {
             for w in waiting where name == nil || m.articles[w.article].jump?.to == name {
-                let framesetter = issue.articles[w.article].framesetter.numbered(from: folio - w.pages)
+                let (framesetter, pages, _) = article(w.article, from: folio - w.pages, prelaid)
                 plan.parts.append(IssuePart(framesetter: framesetter, bookmark: nil, article: w.article))
                 let part = plan.parts.count - 1
                 let first = plan.pages.count
-                framesetter.layOut { page in
-                    if page.number > w.pages { add(.article, part: part, page: page) }
-                    return true
-                }
-                framesetter.relinquishEngine()
+                for page in pages where page.number > w.pages { add(.article, part: part, page: page) }
                 // (Set again numbered otherwise, it could in principle end sooner: then no line.)
                 guard plan.pages.count > first else { continue }
                 plan.pages[w.lastIndex].note = JumpNote(
@@ -96,23 +94,14 @@ struct IssuePlanner {
         for (k, article) in m.articles.enumerated() {
             let odd = folio % 2 == 1
             if (article.startOn == .recto && !odd) || (article.startOn == .verso && odd) { add(.blank) }
-            let doc = issue.articles[k]
-            let framesetter = doc.framesetter.numbered(from: folio)
-            plan.parts.append(
-                IssuePart(framesetter: framesetter, bookmark: article.title ?? doc.story.title ?? article.written, article: k))
+            let (framesetter, pages, seconds) = self.article(k, from: folio, prelaid)
+            let story = issue.articles[k].story
+            plan.parts.append(IssuePart(framesetter: framesetter, bookmark: article.title ?? story.title ?? article.written, article: k))
             plan.starts.append((folio, plan.pages.count + 1))
+            plan.seconds[k] = seconds
             let part = plan.parts.count - 1
-            progress(k)
-            var count = 0
-            let clock = ContinuousClock()
-            let started = clock.now
-            defer { plan.seconds[k] = Self.seconds(clock.now - started) }
-            framesetter.layOut { page in
-                count += 1
-                add(.article, part: part, page: page)
-                return true
-            }
-            framesetter.relinquishEngine()
+            for page in pages { add(.article, part: part, page: page) }
+            let count = pages.count
             if let jump = article.jump {
                 if jump.after < count {
                     // Only the first `after` pages stay; the rest are set again where they go.
@@ -143,6 +132,26 @@ struct IssuePlanner {
             }
         }
         return plan
+    }
+
+    /// Article `k` laid out from folio `folio`, with the framesetter that draws it and the
+    /// seconds its layout took: the prelayout's pages renumbered, or set again when their
+    /// columns stand otherwise on that folio's parity.
+    func article(_ k: Int, from folio: Int, _ prelaid: IssuePrelayout) -> (Framesetter, [Page], Double) {
+        if let laid = prelaid.articles[k], laid.framesetter.laysOutAlike(from: folio) {
+            let (framesetter, pages) = laid.framesetter.renumbered(laid.pages, from: folio)
+            return (framesetter, pages, laid.seconds)
+        }
+        let clock = ContinuousClock()
+        let started = clock.now
+        let framesetter = issue.articles[k].framesetter.numbered(from: folio)
+        var pages: [Page] = []
+        framesetter.layOut { page in
+            pages.append(page)
+            return true
+        }
+        framesetter.relinquishEngine()
+        return (framesetter, pages, Self.seconds(clock.now - started))
     }
 
     /// The contents as a story: the title, then each article's folio, section, title (a link

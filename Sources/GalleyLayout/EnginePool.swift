@@ -20,9 +20,15 @@ package enum EnginePool {
         return engine
     }
 
+    /// An engine keeps every font it loads, and Pango, HarfBuzz and Cairo keep more for each:
+    /// one that has loaded this many is let go rather than grow without end in a process that
+    /// sets stories of every kind (a fuzzer's, an editor's).
+    private static let fontLimit = 96
+
     /// Takes back an engine the caller no longer uses (nor anything holding its fonts).
     package static func giveBack(_ engine: TextEngine) {
         engine.adopt(.empty)
+        guard engine.fontCount <= fontLimit else { return }
         let handed = Idle(engine: engine)
         idle.withLock { if $0.count < limit { $0.append(handed) } }
     }

@@ -1,8 +1,8 @@
 import FoundationEssentials
 import GalleyMarkup
 import GalleyStory
-import GalleyTemplate
 import GalleySupport
+import GalleyTemplate
 import Glibc
 
 /// How the framesetter runs.
@@ -73,18 +73,41 @@ public final class Framesetter {
     }
 
     /// The same story and fonts numbered from folio `startPage` (an issue's article at its
-    /// place): the engine and its fonts are kept, so nothing is resolved or loaded again.
-    package func numbered(from startPage: Int) -> Framesetter {
+    /// place), and run with `options` if given: the engine and its fonts are kept, so nothing
+    /// is resolved or loaded again.
+    package func numbered(from startPage: Int, options: LayoutOptions? = nil) -> Framesetter {
         var t = template
         t.startPage = startPage
-        return Framesetter(copying: self, template: t)
+        return Framesetter(copying: self, template: t, options: options ?? self.options)
     }
 
-    private init(copying other: Framesetter, template: Template) {
+    /// Whether the pages laid out from this framesetter's first folio are those laid out from
+    /// `startPage` but for their numbers and running lines (`renumbered`): the columns move
+    /// only with mirrored margins, between folios of unlike parity.
+    package func laysOutAlike(from startPage: Int) -> Bool {
+        !template.margins.mirrored || (startPage - template.startPage) % 2 == 0
+    }
+
+    /// `pages`, all this framesetter laid out, as `numbered(from: startPage)` lays them out
+    /// (when `laysOutAlike(from:)` holds), with the copy that draws them.
+    package func renumbered(_ pages: [Page], from startPage: Int) -> (Framesetter, [Page]) {
+        let copy = numbered(from: startPage)
+        let total = showsPageCount ? pages.count : 0
+        let moved = pages.map { page in
+            var p = page
+            p.folio = startPage + p.number - 1
+            p.footer = copy.runningLine(template.footer, on: p, pages: total, head: false)
+            p.header = Self.opensStory(p, story) ? nil : copy.runningLine(template.header, on: p, pages: total, head: true)
+            return p
+        }
+        return (copy, moved)
+    }
+
+    private init(copying other: Framesetter, template: Template, options: LayoutOptions) {
         story = other.story
         self.template = template
         file = other.file
-        options = other.options
+        self.options = options
         breaker = other.breaker
         hyphenation = other.hyphenation
         hyphenator = other.hyphenator
@@ -147,10 +170,12 @@ public final class Framesetter {
     @discardableResult
     package func layOut(preparing preparation: DrawingPreparation?, _ body: (Page) throws -> Bool) rethrows -> Int {
         // A footer or header showing the page count needs it before page 1 is drawn: count first.
-        let counts = [template.footer, template.header].contains { $0.enabled && $0.names("pages") }
-        let total = counts ? run(pages: 0, preparing: nil) { _ in true } : 0
+        let total = showsPageCount ? run(pages: 0, preparing: nil) { _ in true } : 0
         return try run(pages: total, preparing: preparation, body)
     }
+
+    /// A footer or running head shows the number of pages.
+    private var showsPageCount: Bool { [template.footer, template.header].contains { $0.enabled && $0.names("pages") } }
 
     private func run(pages total: Int, preparing preparation: DrawingPreparation?, _ body: (Page) throws -> Bool) rethrows -> Int {
         let columnWidth = columns[0].width

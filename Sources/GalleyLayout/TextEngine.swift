@@ -129,6 +129,9 @@ package final class TextEngine {
         galley_font_file(font(key)).map { String(cString: $0) }
     }
 
+    /// The fonts this engine has loaded.
+    var fontCount: Int { fonts.count }
+
     /// This engine's PangoFont for a key published by any engine (same fonts, same glyph ids).
     package func font(_ key: FontKey) -> UnsafeMutablePointer<PangoFont> {
         if let f = fonts[key] { return f }

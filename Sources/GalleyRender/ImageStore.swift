@@ -68,10 +68,12 @@ final class ImageStore {
             if let error { g_error_free(error) }
             throw RenderError(.error("cannot decode image '\(image.source)': \(reason)", file: file, at: image.location, length: 4))
         }
-        let pixbuf = gdk_pixbuf_apply_embedded_orientation(loaded) ?? loaded
+        // A new pixbuf, or `loaded` with one more reference: either way one more to drop.
+        let oriented = gdk_pixbuf_apply_embedded_orientation(loaded)
+        let pixbuf = oriented ?? loaded
         defer {
-            g_object_unref(UnsafeMutableRawPointer(pixbuf))
-            if pixbuf != loaded { g_object_unref(UnsafeMutableRawPointer(loaded)) }
+            if let oriented { g_object_unref(UnsafeMutableRawPointer(oriented)) }
+            g_object_unref(UnsafeMutableRawPointer(loaded))
         }
         let w = gdk_pixbuf_get_width(pixbuf)
         let h = gdk_pixbuf_get_height(pixbuf)

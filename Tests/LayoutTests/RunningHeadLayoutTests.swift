@@ -25,6 +25,29 @@ private let body = (1...30).map { "Paragraph \($0) of words that fill the column
     .joined(separator: "\n")
 
 @Suite struct RunningHeadLayoutTests {
+    // An issue lays its articles out ahead from a guessed folio and renumbers them: that must
+    // give the pages a layout from the real folio gives, page numbers, running lines and all.
+    @Test(arguments: [true, false]) func renumberedPagesAreLaidOutAlike(mirrored: Bool) throws {
+        var t = facingPages()
+        if !mirrored { t.margins = EdgeInsets(top: 30, right: 20, bottom: 30, left: 40) }
+        let fs = framesetter("<meta title=\"T\" issue=\"No. 12\">\n" + body, template: t)
+        let ahead = pages(of: fs)
+        try #require(ahead.count >= 3)
+        for start in [1, 2, 7, 12] {
+            #expect(fs.laysOutAlike(from: start) == (!mirrored || start % 2 == 1), "from \(start)")
+            guard fs.laysOutAlike(from: start) else { continue }
+            let (copy, moved) = fs.renumbered(ahead, from: start)
+            let direct = pages(of: fs.numbered(from: start))
+            #expect(copy.template.startPage == start)
+            #expect(moved.map { PageDump.dump($0, story: fs.story) } == direct.map { PageDump.dump($0, story: fs.story) })
+            #expect(moved.map(\.folio) == direct.map(\.folio))
+            #expect(moved.map(\.header?.text) == direct.map(\.header?.text))
+            #expect(moved.map(\.header?.anchor) == direct.map(\.header?.anchor))
+            #expect(moved.map(\.footer?.text) == direct.map(\.footer?.text))
+            #expect(moved.map(\.footer?.anchor) == direct.map(\.footer?.anchor))
+        }
+    }
+
     // Right-hand pages (odd) have the inner margin on the left, left-hand pages on the right:
     // the columns move, their width does not.
     @Test func mirroredColumns() throws {

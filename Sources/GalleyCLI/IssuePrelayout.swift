@@ -1,0 +1,76 @@
+import FoundationEssentials
+import GalleyLayout
+import GalleySupport
+import GalleyTemplate
+
+/// Every article of an issue laid out once, on every core, before the issue is put in order.
+/// Articles depend on one another only through their first folio, which changes their page
+/// numbers and running lines, and their columns when the margins are mirrored and the parity
+/// differs. The planner renumbers what was laid out here (`Framesetter.renumbered`), and sets an
+/// article again at its place only when its parity was guessed wrong.
+final class IssuePrelayout: @unchecked Sendable {
+    struct Article {
+        /// The copy that laid the article out, numbered from the folio guessed for it.
+        var framesetter: Framesetter
+        var pages: [Page]
+        var seconds: Double
+    }
+
+    private(set) var articles: [Article?]
+    private let issue: LoadedIssue
+    private let state = Condition()
+    private var next = 0
+    private var running = 0
+
+    /// Lays out every article of `issue` on `threads` threads, the calling one included, which
+    /// tells `progress` the number of articles done now and then.
+    init(_ issue: LoadedIssue, threads: Int, progress: (Int) -> Void) {
+        self.issue = issue
+        articles = Array(repeating: nil, count: issue.articles.count)
+        state.lock()
+        for _ in 1..<max(1, min(threads, issue.articles.count)) where startThread(stackSize: 8 << 20, { [self] in work(nil) }) {
+            running += 1
+        }
+        state.unlock()
+        withoutActuallyEscaping(progress) { work($0) }
+        state.lock()
+        while running > 0 { state.wait() }
+        state.unlock()
+    }
+
+    /// The folio an article is guessed to start on: any odd one, an even one for a verso.
+    static func guess(_ startOn: IssueManifest.StartOn) -> Int { startOn == .verso ? 2 : 1 }
+
+    /// Takes articles in order until none is left; `progress` only on the calling thread.
+    private func work(_ progress: ((Int) -> Void)?) {
+        let clock = ContinuousClock()
+        while true {
+            state.lock()
+            let k = next
+            next += 1
+            if k >= articles.count {
+                if progress == nil { running -= 1 }
+                state.broadcast()
+                state.unlock()
+                return
+            }
+            let done = articles.lazy.filter { $0 != nil }.count
+            state.unlock()
+            progress?(done)
+            let started = clock.now
+            // Articles in parallel, so one thread each.
+            let framesetter = issue.articles[k].framesetter.numbered(
+                from: Self.guess(issue.manifest.articles[k].startOn), options: LayoutOptions(threads: 1))
+            var pages: [Page] = []
+            framesetter.layOut { page in
+                pages.append(page)
+                return true
+            }
+            framesetter.relinquishEngine()
+            let article = Article(framesetter: framesetter, pages: pages, seconds: IssuePlanner.seconds(clock.now - started))
+            state.lock()
+            articles[k] = article
+            state.unlock()
+        }
+    }
+}
