@@ -65,7 +65,7 @@ extension Run {
     func writeSplit(_ issue: LoadedIssue, _ plan: IssuePlan, into dir: String, metadata: PDFMetadata, compression: Int) throws(RenderError)
     {
         for (k, article) in issue.manifest.articles.enumerated() {
-            var pages = plan.pages.filter { $0.part.map { plan.parts[$0].article == k } ?? false }
+            var pages = plan.pages.compactMap { $0.keeping { plan.parts[$0].article == k } }
             for i in pages.indices { pages[i].note?.target = 0 }
             let path = FilePath.join(dir, FilePath.deletingExtension(FilePath.name(of: article.file)) + ".pdf")
             guard (try? OutputDestination.checked(path, inputs: issue.inputFiles)) != nil else {
@@ -86,8 +86,8 @@ extension Run {
         var files: [String] = []
         var fonts: Set<String> = []
         for part in plan.parts {
-            let pages = plan.pages.filter { p in p.part.map { plan.parts[$0].framesetter === part.framesetter } ?? false }
-            fonts.formUnion(part.framesetter.fontFiles(of: pages.compactMap(\.page)))
+            let placed = plan.pages.flatMap(\.placements).filter { plan.parts[$0.part].framesetter === part.framesetter }
+            fonts.formUnion(part.framesetter.fontFiles(of: placed.map(\.page)))
         }
         for f in issue.inputFiles + fonts.sorted() where !f.isEmpty && seen.insert(f).inserted { files.append(f) }
         func escaped(_ s: String) -> String { s.replacing("$", with: "$$").replacing(" ", with: "\\ ").replacing("#", with: "\\#") }
@@ -171,7 +171,7 @@ struct IssueSummary: Encodable {
         warnings = diagnostics.warnings.count
         contentsPasses = plan.passes
         articles = issue.manifest.articles.enumerated().map { k, a in
-            let own = plan.pages.filter { $0.part.map { plan.parts[$0].article == k } ?? false }
+            let own = plan.pages.filter { $0.placements.contains { plan.parts[$0.part].article == k } }
             return Article(
                 file: a.written, title: plan.parts.first { $0.article == k }?.bookmark, firstFolio: own.first?.folio,
                 lastFolio: own.last?.folio, pages: own.count, seconds: ((plan.seconds[k] ?? 0) * 1000).rounded() / 1000)
@@ -191,6 +191,8 @@ struct IssueMap: Encodable {
         var article: String?
         var start: Int?
         var end: Int?
+        /// Articles starting on the page under the end of `article` (`startOn: any`).
+        var following: [String]?
     }
 
     var title: String?
@@ -208,7 +210,9 @@ struct IssueMap: Encodable {
                 index: i + 1, folio: p.folio, label: p.label, kind: p.kind.rawValue,
                 article: p.part.flatMap { plan.parts[$0].article }.map { issue.manifest.articles[$0].written },
                 start: range.flatMap { r in story.map { $0.characterOffset(ofByte: r.lowerBound) } },
-                end: range.flatMap { r in story.map { $0.characterOffset(ofByte: r.upperBound) } })
+                end: range.flatMap { r in story.map { $0.characterOffset(ofByte: r.upperBound) } },
+                following: p.followers.isEmpty
+                    ? nil : p.followers.compactMap { plan.parts[$0.part].article.map { issue.manifest.articles[$0].written } })
         }
     }
 
@@ -220,6 +224,7 @@ struct IssueMap: Encodable {
             s += "page \(p.index) (folio \(p.label ?? "none")): \(p.kind)"
             if let a = p.article { s += " \(a)" }
             if let start = p.start, let end = p.end { s += ", characters \(start)..<\(end)" }
+            if let f = p.following { s += ", then " + f.joined(separator: ", ") }
             s += "\n"
         }
         return s

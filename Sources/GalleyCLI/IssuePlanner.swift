@@ -73,12 +73,12 @@ struct IssuePlanner {
         if m.contents != nil && m.contents?.after != "start" { reserveContents() }
         inserts(after: "contents")
         // Articles that jump: their first pages set, the rest waiting for their place.
-        var waiting: [(article: Int, pages: Int, lastIndex: Int, lastFolio: Int)] = []
+        var waiting: [(article: Int, pages: Int, lastIndex: Int, lastFolio: Int, below: Double?)] = []
         // Those that jump after the article `name` (nil: after the last one, where any still
         // waiting go too, their target having come before them).
         func continuations(to name: String?) {
             for w in waiting where name == nil || m.articles[w.article].jump?.to == name {
-                let (framesetter, pages, _) = article(w.article, from: folio - w.pages, prelaid)
+                let (framesetter, pages, _) = article(w.article, from: folio - w.pages, prelaid, below: w.below)
                 plan.parts.append(IssuePart(framesetter: framesetter, bookmark: nil, article: w.article))
                 let part = plan.parts.count - 1
                 let first = plan.pages.count
@@ -94,20 +94,25 @@ struct IssuePlanner {
         for (k, article) in m.articles.enumerated() {
             let odd = folio % 2 == 1
             if (article.startOn == .recto && !odd) || (article.startOn == .verso && odd) { add(.blank) }
-            let (framesetter, pages, seconds) = self.article(k, from: folio, prelaid)
+            // On the last page, under the article ending there, if it may and there is room.
+            let shared = article.startOn == .any ? room(in: plan, for: k) : nil
+            let start = shared.map { plan.pages[$0.index].folio } ?? folio
+            let (framesetter, pages, seconds) = self.article(k, from: start, prelaid, below: shared?.top)
             let story = issue.articles[k].story
             plan.parts.append(IssuePart(framesetter: framesetter, bookmark: article.title ?? story.title ?? article.written, article: k))
-            plan.starts.append((folio, plan.pages.count + 1))
+            plan.starts.append((start, (shared?.index ?? plan.pages.count) + 1))
             plan.seconds[k] = seconds
             let part = plan.parts.count - 1
-            for page in pages { add(.article, part: part, page: page) }
+            var own = pages[...]
+            if let shared, let first = own.popFirst() { plan.pages[shared.index].followers.append((part, first)) }
+            for page in own { add(.article, part: part, page: page) }
             let count = pages.count
             if let jump = article.jump {
                 if jump.after < count {
                     // Only the first `after` pages stay; the rest are set again where they go.
                     plan.pages.removeLast(count - jump.after)
                     folio -= count - jump.after
-                    waiting.append((k, jump.after, plan.pages.count - 1, folio - 1))
+                    waiting.append((k, jump.after, plan.pages.count - 1, folio - 1, shared?.top))
                 } else {
                     warnings.append(
                         .warning(
@@ -134,17 +139,34 @@ struct IssuePlanner {
         return plan
     }
 
-    /// Article `k` laid out from folio `folio`, with the framesetter that draws it and the
-    /// seconds its layout took: the prelayout's pages renumbered, or set again when their
-    /// columns stand otherwise on that folio's parity.
-    func article(_ k: Int, from folio: Int, _ prelaid: IssuePrelayout) -> (Framesetter, [Page], Double) {
-        if let laid = prelaid.articles[k], laid.framesetter.laysOutAlike(from: folio) {
+    /// Where article `k`, which may start on any page, starts on the last one: the index of
+    /// that page and the top of its text there, under the article ending on it, when at least
+    /// six lines of room are left below a gap of two.
+    func room(in plan: IssuePlan, for k: Int) -> (index: Int, top: Double)? {
+        guard let last = plan.pages.indices.last, plan.pages[last].kind == .article else { return nil }
+        let t = issue.articles[k].framesetter.template
+        let placements = plan.pages[last].placements
+        guard placements.allSatisfy({ $0.page.width == t.pageWidth && $0.page.height == t.pageHeight }),
+            let bottom = placements.compactMap(\.page.contentBottom).max()
+        else { return nil }
+        let top = bottom + 2 * t.body.leading
+        let end = t.pageHeight - t.margins.onPage(plan.pages[last].folio).bottom
+        return end - top >= 6 * t.body.leading ? (last, top) : nil
+    }
+
+    /// Article `k` laid out from folio `folio` (its first page's text from `below` down, if
+    /// given), with the framesetter that draws it and the seconds its layout took: the
+    /// prelayout's pages renumbered, or set again when their columns stand otherwise on that
+    /// folio's parity.
+    func article(_ k: Int, from folio: Int, _ prelaid: IssuePrelayout, below: Double? = nil) -> (Framesetter, [Page], Double) {
+        if below == nil, let laid = prelaid.articles[k], laid.framesetter.laysOutAlike(from: folio) {
             let (framesetter, pages) = laid.framesetter.renumbered(laid.pages, from: folio)
             return (framesetter, pages, laid.seconds)
         }
         let clock = ContinuousClock()
         let started = clock.now
-        let framesetter = issue.articles[k].framesetter.numbered(from: folio)
+        var framesetter = issue.articles[k].framesetter.numbered(from: folio)
+        if let below { framesetter = framesetter.continuing(below: below) }
         var pages: [Page] = []
         framesetter.layOut { page in
             pages.append(page)

@@ -7,7 +7,8 @@ import GalleyTemplate
 /// Articles depend on one another only through their first folio, which changes their page
 /// numbers and running lines, and their columns when the margins are mirrored and the parity
 /// differs. The planner renumbers what was laid out here (`Framesetter.renumbered`), and sets an
-/// article again at its place only when its parity was guessed wrong.
+/// article again at its place only when its parity was guessed wrong. An article that may start
+/// under the end of another (`startOn: any`) is set by the planner once that place is known.
 final class IssuePrelayout: @unchecked Sendable {
     struct Article {
         /// The copy that laid the article out, numbered from the folio guessed for it.
@@ -56,6 +57,8 @@ final class IssuePrelayout: @unchecked Sendable {
             }
             let done = articles.lazy.filter { $0 != nil }.count
             state.unlock()
+            // One that may start under another is set once its place is known.
+            if issue.manifest.articles[k].startOn == .any { continue }
             progress?(done)
             let started = clock.now
             // Articles in parallel, so one thread each.

@@ -40,6 +40,9 @@ public final class Framesetter {
     let hyphenation: HyphenationRules
     let hyphenator: Hyphenator?
     let attachments: AttachmentIndex
+    /// Where the text of the first page starts when it follows another story on that page
+    /// (`continuing(below:)`); nil: at the top margin.
+    package private(set) var firstPageTop: Double?
 
     /// `warmup`: font work started before the story existed (see `FontWarmup`), taken over here.
     public init(
@@ -81,6 +84,14 @@ public final class Framesetter {
         return Framesetter(copying: self, template: t, options: options ?? self.options)
     }
 
+    /// The same story set from `top` down on its first page, under the end of another story
+    /// that page holds: the first page has no running lines of its own.
+    package func continuing(below top: Double) -> Framesetter {
+        let copy = Framesetter(copying: self, template: template, options: options)
+        copy.firstPageTop = top
+        return copy
+    }
+
     /// Whether the pages laid out from this framesetter's first folio are those laid out from
     /// `startPage` but for their numbers and running lines (`renumbered`): the columns move
     /// only with mirrored margins, between folios of unlike parity.
@@ -98,6 +109,7 @@ public final class Framesetter {
             p.folio = startPage + p.number - 1
             p.footer = copy.runningLine(template.footer, on: p, pages: total, head: false)
             p.header = Self.opensStory(p, story) ? nil : copy.runningLine(template.header, on: p, pages: total, head: true)
+            if p.number == 1 && firstPageTop != nil { (p.footer, p.header) = (nil, nil) }
             return p
         }
         return (copy, moved)
@@ -112,6 +124,7 @@ public final class Framesetter {
         hyphenation = other.hyphenation
         hyphenator = other.hyphenator
         attachments = other.attachments
+        firstPageTop = other.firstPageTop
         lease = other.lease
         plan = other.plan
         diagnostics = other.diagnostics
@@ -220,7 +233,10 @@ public final class Framesetter {
             pageNumber += 1
             // Left and right pages go by the folio: an odd folio is a right-hand page.
             let folio = template.startPage + pageNumber - 1
-            let columns = self.columns(onPage: folio)
+            var columns = self.columns(onPage: folio)
+            if pageNumber == 1, let top = firstPageTop {
+                columns = columns.map { Rect(x: $0.x, y: top, width: $0.width, height: max(0, $0.maxY - top)) }
+            }
             let textArea = Rect(
                 x: columns[0].x, y: columns[0].y, width: columns[columns.count - 1].maxX - columns[0].x, height: columns[0].height)
             flow.startPage(textArea: textArea, columns: columns)
@@ -257,8 +273,10 @@ public final class Framesetter {
                 }
             }
             taken = taken.filter { $0.key == flow.paragraph || flow.lookahead[$0.key] != nil }
-            page.footer = runningLine(template.footer, on: page, pages: total, head: false)
-            page.header = Self.opensStory(page, story) ? nil : runningLine(template.header, on: page, pages: total, head: true)
+            if pageNumber > 1 || firstPageTop == nil {
+                page.footer = runningLine(template.footer, on: page, pages: total, head: false)
+                page.header = Self.opensStory(page, story) ? nil : runningLine(template.header, on: page, pages: total, head: true)
+            }
             if try !body(page) { break }
         } while !flow.finished
         diagnostics.append(contentsOf: flow.diagnostics)

@@ -152,6 +152,17 @@ public struct Page: Sendable {
     /// Page 1 is a right-hand page (recto), and so is every odd page.
     public var isRightHand: Bool { Template.isRightHand(number) }
 
+    /// The lowest point of what is set on the page (lines, images with their captions, drop
+    /// caps, page-wide floats); nil when nothing is.
+    public var contentBottom: Double? {
+        func bottom(_ i: PlacedImage) -> Double { max(i.rect.maxY, i.captionRect?.maxY ?? 0) }
+        var lowest: [Double] = floats.map(bottom)
+        for f in frames {
+            lowest += f.lines.map(\.box.maxY) + f.images.map(bottom) + f.dropCaps.map(\.rect.maxY)
+        }
+        return lowest.max()
+    }
+
     /// Story bytes on the page.
     public var visibleRange: Range<Int> {
         guard let first = frames.first, let last = frames.last else { return 0..<0 }

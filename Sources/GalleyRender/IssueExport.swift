@@ -26,6 +26,27 @@ public struct IssuePage: Sendable {
     public var image: String?
     /// "Continued on page 42" under the page's text, or "Continued from page 7" above it.
     public var note: JumpNote?
+    /// Articles that start on this page under the end of the one before (`startOn: any`):
+    /// each one's part and first page, set below what is already on the page.
+    public var followers: [(part: Int, page: Page)] = []
+
+    /// What is drawn on the page from laid-out parts: its own page, then its followers'.
+    public var placements: [(part: Int, page: Page)] {
+        (part.flatMap { p in page.map { [(p, $0)] } } ?? []) + followers
+    }
+
+    /// The page with only the placements of the parts `keep` accepts, the first of them as its
+    /// own (an article's pages printed alone); nil when none is left.
+    public func keeping(_ keep: (Int) -> Bool) -> IssuePage? {
+        let kept = placements.filter { keep($0.part) }
+        guard let first = kept.first else { return nil }
+        var p = self
+        if first.part != part { p.note = nil }
+        p.part = first.part
+        p.page = first.page
+        p.followers = Array(kept.dropFirst())
+        return p
+    }
 
     public init(kind: Kind, folio: Int, label: String?, part: Int? = nil, page: Page? = nil, image: String? = nil) {
         self.kind = kind
@@ -98,18 +119,17 @@ public enum IssueExport {
             cairo_pdf_surface_set_size(surface, size.0, size.1)
             if let label = entry.label { cairo_pdf_surface_set_page_label(surface, label) }
             if let image = entry.image { try images.fill(image, width: size.0, height: size.1, on: cr) }
-            if let p = entry.part, let page = entry.page {
+            for (p, page) in entry.placements {
                 // One part's pages after another's: one engine serves them in turn.
                 if let last = drawing, last != p { parts[last].framesetter.relinquishEngine() }
                 drawing = p
-                var parent = root
                 if let title = parts[p].bookmark, bookmarked.insert(p).inserted {
-                    parent = cairo_pdf_surface_add_outline(surface, root, title, "page=\(index + 1)", cairo_pdf_outline_flags_t(0))
-                    outlines[p].parent = parent
+                    outlines[p].parent = cairo_pdf_surface_add_outline(
+                        surface, root, title, "page=\(index + 1)", cairo_pdf_outline_flags_t(0))
                 }
-                try renderers[p].draw(page, on: cr)
+                try renderers[p].draw(page, on: cr, paper: p == entry.part)
                 outlines[p].add(page, story: parts[p].framesetter.story, to: surface, pageIndex: index + 1)
-                if let note = entry.note { renderers[p].drawNote(note, on: page, cr: cr, linked: note.target > 0) }
+                if p == entry.part, let note = entry.note { renderers[p].drawNote(note, on: page, cr: cr, linked: note.target > 0) }
             }
             cairo_show_page(cr)
         }
@@ -132,10 +152,10 @@ public enum IssueExport {
         try Export.writePNG(to: path, width: size.0, height: size.1, dpi: dpi) { cr throws(RenderError) in
             var images = IssueImages()
             if let image = entry.image { try images.fill(image, width: size.0, height: size.1, on: cr) }
-            if let p = entry.part, let page = entry.page {
+            for (p, page) in entry.placements {
                 let renderer = PageRenderer(framesetter: parts[p].framesetter)
-                try renderer.draw(page, on: cr)
-                if let note = entry.note { renderer.drawNote(note, on: page, cr: cr, linked: false) }
+                try renderer.draw(page, on: cr, paper: p == entry.part)
+                if p == entry.part, let note = entry.note { renderer.drawNote(note, on: page, cr: cr, linked: false) }
             }
         }
     }

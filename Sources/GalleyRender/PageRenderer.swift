@@ -66,8 +66,9 @@ final class PageRenderer {
         return s
     }
 
-    /// Draws one page onto `cr`, whose user space is the page in points.
-    func draw(_ page: Page, on cr: OpaquePointer) throws(RenderError) {
+    /// Draws one page onto `cr`, whose user space is the page in points; without its paper
+    /// (the page colour) for a story set under another on the same page.
+    func draw(_ page: Page, on cr: OpaquePointer, paper: Bool = true) throws(RenderError) {
         let target = Target(cr)
         drawingPDF = target.isPDF
         imagesOnPage.removeAll(keepingCapacity: true)
@@ -76,7 +77,7 @@ final class PageRenderer {
         // Each page of a story with links is therefore one `Part` element holding the page's
         // content and its links: a complete structure tree, in reading order.
         let tagged = target.isPDF && !links.links.isEmpty
-        drawPaper(page, on: cr)
+        if paper { drawPaper(page, on: cr) }
         if tagged { cairo_tag_begin(cr, "Part", nil) }
         for image in page.floats + page.frames.flatMap(\.images) { try draw(image, on: cr) }
         let lines = page.frames.flatMap { frame in frame.lines.map { place($0) } }

@@ -122,6 +122,44 @@ import Testing
         try check()
     }
 
+    // `startOn: any`: a short article set under the end of the one before, on the same page,
+    // when there is room; the contents give that page, its own PDF holds it alone.
+    @Test func startOnAnyPage() throws {
+        let d = TemporaryDirectory("issue")
+        let body = String(repeating: "The harbour at dawn is a study in grey and silver, with boats. ", count: 5) + "\n"
+        var manifest = Self.issue(d, articles: ["<h1>Dawn</h1>\n" + body + body, "<h1>Dusk</h1>\n" + body + "Last words of dusk.\n"])
+        var text = try String(contentsOfFile: manifest, encoding: .utf8)
+        text = text.replacingOccurrences(of: #""startOn": "recto"}"#, with: #""startOn": "any"}"#)
+            .replacingOccurrences(of: #""after": "a1.txt""#, with: #""after": "a2.txt""#)
+        manifest = d.write("issue.json", text)
+        struct Page: Decodable {
+            var index: Int
+            var folio: Int
+            var article: String?
+            var following: [String]?
+        }
+        struct Pages: Decodable { var pages: [Page] }
+        let r = run(["inspect", manifest, "--json", "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let pages = try JSONDecoder().decode(Pages.self, from: r.stdout).pages
+        let shared = try #require(pages.first { $0.article == "a1.txt" })
+        #expect(shared.following == ["a2.txt"])
+        #expect(!pages.contains { $0.article == "a2.txt" }, "all of it fits under a1")
+        let pdf = d.file("issue.pdf")
+        let out = d.file("split")
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        #expect(run(["build", manifest, "-o", pdf, "--split", out, "-q"]).status == 0)
+        let page = tool("pdftotext", ["-f", "\(shared.index)", "-l", "\(shared.index)", pdf, "-"]).output
+        let dawn = try #require(page.range(of: "Dawn"))
+        let dusk = try #require(page.range(of: "Dusk"))
+        #expect(dawn.lowerBound < dusk.lowerBound && page.contains("Last words of dusk."), "\(page)")
+        let contents = tool("pdftotext", ["-f", "2", "-l", "2", "-layout", pdf, "-"]).output
+        let line = contents.split(separator: "\n").first { $0.contains("Dusk") }.map(String.init) ?? ""
+        #expect(line.trimmingCharacters(in: .whitespaces).hasPrefix("\(shared.folio) "), "\(contents)")
+        let alone = tool("pdftotext", [out + "/a2.pdf", "-"]).output
+        #expect(alone.contains("Dusk") && !alone.contains("Dawn"), "\(alone)")
+    }
+
     // A point of an issue's page names the article's file and the source position in it.
     @Test func locateInAnIssue() throws {
         let d = TemporaryDirectory("issue")
