@@ -116,6 +116,27 @@ func linesOverFloats(_ pages: [Page], story: Story) -> [String] {
         #expect(lost.isEmpty, "seed \(seed), \(t.name): \(lost.prefix(4).joined(separator: "; "))")
     }
 
+    // A story set under another on its first page (an issue's `startOn: any`): on random
+    // documents and every template, nothing of it above its top, no running lines on that
+    // page, no line over a float, nothing lost or doubled.
+    @Test(arguments: 0..<100) func continuingBelowAnotherStory(seed: Int) throws {
+        var rng = SplitMix(seed: UInt64(seed) &+ 9_000)
+        let text = randomDocument(&rng)
+        let t = try #require(Template.builtin(named: templateNames[seed % templateNames.count]))
+        let height = t.pageHeight - t.margins.top - t.margins.bottom
+        let top = t.margins.top + height * Double(10 + seed % 60) / 100
+        let fs = framesetter(text, template: t).continuing(below: top)
+        let ps = pages(of: fs)
+        let first = ps.first?.frames.flatMap { $0.lines.map(\.box.y) + $0.images.map(\.rect.y) } ?? []
+        #expect(first.allSatisfy { $0 >= top - 0.01 }, "seed \(seed), \(t.name): something above \(top)")
+        #expect(ps.first?.floats.allSatisfy { $0.rect.y >= top - 0.01 } ?? true, "seed \(seed), \(t.name): a float above \(top)")
+        #expect(ps.first?.footer == nil && ps.first?.header == nil)
+        let over = linesOverFloats(ps, story: fs.story)
+        #expect(over.isEmpty, "seed \(seed), \(t.name): \(over.prefix(4).joined(separator: "; "))")
+        let lost = lostOrDoubled(ps, story: fs.story)
+        #expect(lost.isEmpty, "seed \(seed), \(t.name): \(lost.prefix(4).joined(separator: "; "))")
+    }
+
     // The new user's page: a page-wide bottom float anchored while column 2 is filled. Column 2's
     // text used to run on over the photograph.
     @Test func bottomFloatAnchoredInSecondColumn() throws {

@@ -24,8 +24,6 @@ func violations(_ fs: Framesetter, _ pages: [Page]) -> [String] {
     var out: [String] = []
     let story = fs.story
     let text = Array(story.text.utf8)
-    let columns = fs.columns
-    let area = Rect(x: columns[0].x, y: columns[0].y, width: columns[columns.count - 1].maxX - columns[0].x, height: columns[0].height)
     var next = 0
     var covered = 0
     // Every image is placed once; those placed after the text that follows them may be skipped
@@ -51,6 +49,13 @@ func violations(_ fs: Framesetter, _ pages: [Page]) -> [String] {
     }
     for (p, page) in pages.enumerated() {
         if page.number != p + 1 { out.append("page \(p + 1) is numbered \(page.number)") }
+        // The page's columns: mirrored margins move them, and a story set under another starts lower.
+        var columns = fs.columns(onPage: page.folio)
+        if page.number == 1, let top = fs.firstPageTop {
+            columns = columns.map { Rect(x: $0.x, y: top, width: $0.width, height: max(0, $0.maxY - top)) }
+        }
+        let area = Rect(
+            x: columns[0].x, y: columns[0].y, width: columns[columns.count - 1].maxX - columns[0].x, height: columns[0].height)
         var expected = 0  // the column the next frame of a band must be
         var above = area.y  // the foot of what earlier bands and spanning frames placed
         var bandFoot = area.y
