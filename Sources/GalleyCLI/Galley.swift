@@ -56,6 +56,23 @@ public enum Galley {
                 OptionSpec(name: "dpi", short: nil, value: "D", help: "Resolution in dots per inch (default 144)."),
             ] + documentOptions),
         CommandSpec(
+            name: "watch", summary: "Build, then build again whenever a file the build read changes.", positionals: ["INPUT"],
+            options: [
+                OptionSpec(
+                    name: "output", short: "o", value: "FILE",
+                    help: "The PDF to write (default: INPUT with .pdf), or with --page the PNG (default: INPUT-pN.png)."),
+                OptionSpec(name: "page", short: "p", value: "N", help: "Write page N as a PNG instead of the PDF."),
+                OptionSpec(name: "pages", short: nil, value: "LIST", help: "Write these pages (3,7) as PNGs, INPUT-pN.png in --png-dir."),
+                OptionSpec(name: "png-dir", short: nil, value: "DIR", help: "The folder of the --pages PNGs (default: the current one)."),
+                OptionSpec(name: "dpi", short: nil, value: "D", help: "Resolution of the PNGs in dots per inch (default 144)."),
+                OptionSpec(name: "title", short: nil, value: "TEXT", help: "Document title in the PDF (default: the input's name)."),
+                OptionSpec(
+                    name: "compression", short: nil, value: "LEVEL", help: "PDF stream compression, 1 (fastest, default) to 9 (smallest)."),
+            ] + documentOptions,
+            discussion:
+                "Watches the input, its images, template and emoticon packs (an issue's manifest and every file it names). Each build prints one line: the time it took, the pages, how many changed. After an error the last good output is kept. Stop it with Ctrl-C."
+        ),
+        CommandSpec(
             name: "check", summary: "Parse and lay out a file, printing diagnostics only.", positionals: ["INPUT"],
             options: documentOptions),
         CommandSpec(

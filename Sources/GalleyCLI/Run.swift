@@ -33,6 +33,7 @@ struct Run {
             case "check": return try check()
             case "inspect": return try inspect()
             case "locate": return try locate()
+            case "watch": return try watch()
             default: return 2
             }
         } catch let e as UsageError {

@@ -41,7 +41,7 @@ public enum Export {
     @discardableResult
     public static func pdf(
         _ framesetter: Framesetter, to path: String, metadata: PDFMetadata, compression: Int = 1,
-        progress: (Int) -> Void = { _ in }
+        progress: (Int) -> Void = { _ in }, drawn: (Page) -> Void = { _ in }
     ) throws(RenderError) -> Int {
         // Cairo compresses its streams at zlib's default level; only the executable's hooks
         // offer another (LibraryHooks).
@@ -83,6 +83,7 @@ public enum Export {
             outline.add(page, story: story, to: surface)
             cairo_show_page(cr)
             progress(page.number)
+            drawn(page)
             return true
         }
         if let failure { throw failure }
@@ -130,6 +131,33 @@ public enum Export {
         try writePNG(to: path, width: page.width, height: page.height, dpi: dpi) { cr throws(RenderError) in
             try PageRenderer(framesetter: framesetter).draw(page, on: cr)
         }
+    }
+
+    /// Lays the story out once, up to the last of `numbers`, and writes each of those pages as a
+    /// PNG at `dpi` to `path(number)`. Returns the pages laid out. Throws when a page does not
+    /// exist, once the pages before it are written.
+    @discardableResult
+    public static func pngs(
+        _ framesetter: Framesetter, pages numbers: [Int], to path: (Int) -> String, dpi: Double
+    ) throws(RenderError) -> [Page] {
+        let last = numbers.max() ?? 0
+        var laid: [Page] = []
+        framesetter.layOut { page in
+            laid.append(page)
+            return page.number < last
+        }
+        let renderer = PageRenderer(framesetter: framesetter)
+        for n in numbers.sorted() {
+            guard n <= laid.count else {
+                let s = laid.count == 1 ? "" : "s"
+                throw RenderError(.error("page \(n) does not exist: the document has \(laid.count) page\(s)"))
+            }
+            let page = laid[n - 1]
+            try writePNG(to: path(n), width: page.width, height: page.height, dpi: dpi) { cr throws(RenderError) in
+                try renderer.draw(page, on: cr)
+            }
+        }
+        return laid
     }
 
     /// Draws a page `width` × `height` points with `draw` (in points, on white) and writes it as

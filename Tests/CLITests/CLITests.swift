@@ -54,7 +54,7 @@ func usage(_ command: String, _ message: String, positionals: String = " INPUT")
         #expect(
             r.stderr == """
                 galley: error: unknown command 'buidl'; did you mean 'build'?
-                (commands: build, preview, check, inspect, locate, templates; see 'galley --help')
+                (commands: build, preview, watch, check, inspect, locate, templates; see 'galley --help')
 
                 """)
     }

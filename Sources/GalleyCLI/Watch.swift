@@ -1,0 +1,297 @@
+import FoundationEssentials
+import GalleyLayout
+import GalleyMarkup
+import GalleyRender
+import GalleyStory
+import GalleySupport
+import Glibc
+
+/// `galley watch`: what to write after each change.
+struct WatchOptions {
+    enum Output {
+        /// Every page to a PDF.
+        case pdf(String)
+        /// These pages as PNGs, each to its own file.
+        case pngs([Int], path: (Int) -> String)
+    }
+
+    var document: DocumentOptions
+    var output: Output
+    var dpi = 144.0
+    var compression = 1
+    var title: String?
+
+    init(_ a: ParsedArguments) throws(UsageError) {
+        document = try DocumentOptions(a, drawsEveryPage: true)
+        let preview = try PreviewOptions(a)
+        dpi = preview.dpi
+        let build = try BuildOptions(a)
+        compression = build.compression
+        title = build.title
+        if a.value("page") != nil && a.value("pages") != nil { throw UsageError(message: "give --page N or --pages LIST, not both") }
+        if let list = a.value("pages") {
+            let pages = list.split(separator: ",").map { Int($0.trimmed()) }
+            guard !pages.isEmpty, pages.allSatisfy({ ($0 ?? 0) >= 1 }) else {
+                throw UsageError(message: "--pages must be page numbers from 1, separated by commas, as in 3,7; got '\(list)'")
+            }
+            let dir = a.value("png-dir") ?? "."
+            let stem = FilePath.deletingExtension(FilePath.name(of: document.input))
+            output = .pngs(pages.compactMap { $0 }, path: { FilePath.join(dir, "\(stem)-p\($0).png") })
+        } else if a.value("page") != nil {
+            let path = preview.output
+            output = .pngs([preview.page], path: { _ in path })
+        } else {
+            guard a.value("png-dir") == nil else { throw UsageError(message: "--png-dir goes with --pages") }
+            output = .pdf(build.output)
+        }
+        if document.input == "-" { throw UsageError(message: "watch needs a file to watch, not standard input") }
+    }
+
+    /// The files written, for the line after each build.
+    var written: String {
+        switch output {
+        case .pdf(let path): return path
+        case .pngs(let pages, let path): return pages.map(path).joined(separator: ", ")
+        }
+    }
+}
+
+/// One build of `galley watch`: what it read, what its pages were, whether it wrote.
+struct WatchBuild {
+    var inputs: [String] = []
+    /// A fingerprint of each page laid out (for the pages that changed).
+    var pages: [Int] = []
+    var written = false
+}
+
+extension Run {
+    /// Builds, then builds again whenever a file the build read changes, until interrupted.
+    mutating func watch() throws -> Int32 {
+        let o = try WatchOptions(arguments)
+        let watcher = try FileWatcher()
+        // It runs until stopped: a parent that started it with these signals blocked (some
+        // test runners, some service managers) would leave it unstoppable but for SIGKILL.
+        var stopping = sigset_t()
+        sigemptyset(&stopping)
+        for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&stopping, signal) }
+        pthread_sigmask(SIG_UNBLOCK, &stopping, nil)
+        var inputs = [o.document.input]
+        var before: [Int]?
+        while true {
+            let clock = ContinuousClock()
+            let started = clock.now
+            sources = [:]
+            let result = try rebuild(o)
+            let seconds = IssuePlanner.seconds(clock.now - started)
+            if !result.inputs.isEmpty { inputs = result.inputs }
+            let errors = diagnostics.errors.count
+            let warnings = diagnostics.warnings.count
+            report()
+            io.writeError(Self.watchLine(o, result, before: before, seconds: seconds, errors: errors, warnings: warnings))
+            if result.written { before = result.pages }
+            watcher.watch(inputs)
+            watcher.waitForChange()
+            // The input deleted and not yet made again (an editor between its two steps, a
+            // checkout under way): wait for it rather than fail a build.
+            if FileIdentity.status(o.document.input) == nil {
+                io.writeError("\(o.document.input) is gone; waiting for it\n")
+                repeat { watcher.waitForChange() } while FileIdentity.status(o.document.input) == nil
+            }
+        }
+    }
+
+    /// "12:04:31 wrote doc.pdf in 0.214 s: 12 pages, 3 changed; 1 warning", or why it did not.
+    static func watchLine(_ o: WatchOptions, _ r: WatchBuild, before: [Int]?, seconds: Double, errors: Int, warnings: Int) -> String {
+        var now = time(nil)
+        var t = tm()
+        localtime_r(&now, &t)
+        let clock = [t.tm_hour, t.tm_min, t.tm_sec].map { $0 < 10 ? "0\($0)" : "\($0)" }.joined(separator: ":")
+        var line = clock + " "
+        if r.written {
+            let changed = before.map { old in r.pages.indices.filter { $0 >= old.count || old[$0] != r.pages[$0] }.count } ?? r.pages.count
+            line += "wrote \(o.written) in \(format3(seconds)) s: \(count(r.pages.count, "page")), \(changed) changed"
+        } else {
+            line += "\(count(errors, "error")); \(o.written) kept as it was"
+        }
+        if warnings > 0 { line += "; \(count(warnings, "warning"))" }
+        return line + "\n"
+    }
+
+    private static func format3(_ v: Double) -> String {
+        let ms = Int((v * 1000).rounded())
+        let frac = ms % 1000
+        return "\(ms / 1000)." + (frac < 10 ? "00" : frac < 100 ? "0" : "") + "\(frac)"
+    }
+
+    /// One build of the document or issue, its outputs written only when it has no error.
+    mutating func rebuild(_ o: WatchOptions) throws -> WatchBuild {
+        if IssueLoader.isManifest(o.document.input) { return try rebuildIssue(o) }
+        guard let doc = try load(o.document) else { return WatchBuild() }
+        var result = WatchBuild(inputs: doc.inputFiles)
+        let text = Array(doc.story.text.utf8)
+        let before = doc.framesetter.diagnostics.all.count
+        defer { collectLayoutDiagnostics(doc, before: before) }
+        if diagnostics.hasErrors { return result }
+        do {
+            switch o.output {
+            case .pdf(let path):
+                let destination = try OutputDestination.checked(path, inputs: doc.inputFiles)
+                let metadata = PDFMetadata(
+                    title: o.title ?? FilePath.deletingExtension(FilePath.name(of: o.document.input)),
+                    creator: "Galley \(Galley.version)", date: PDFMetadata.reproducibleDate(environment: io.environment))
+                try withOutput(destination) { path throws(RenderError) in
+                    try Export.pdf(doc.framesetter, to: path, metadata: metadata, compression: o.compression) { _ in
+                    } drawn: { page in
+                        result.pages.append(Self.fingerprint(page, text: text))
+                    }
+                }
+            case .pngs(let numbers, let path):
+                for n in numbers { _ = try OutputDestination.checked(path(n), inputs: doc.inputFiles) }
+                let pages = try Export.pngs(doc.framesetter, pages: numbers, to: path, dpi: o.dpi)
+                result.pages = numbers.filter { $0 <= pages.count }.map { Self.fingerprint(pages[$0 - 1], text: text) }
+            }
+            result.written = true
+        } catch let e as RenderError {
+            diagnostics.append(e.diagnostic)
+        }
+        return result
+    }
+
+    /// An issue's build, for `watch` on a manifest.
+    mutating func rebuildIssue(_ o: WatchOptions) throws -> WatchBuild {
+        guard let (issue, plan) = try loadIssue(o.document) else { return WatchBuild() }
+        var result = WatchBuild(inputs: issue.inputFiles)
+        let size = (issue.base.pageWidth, issue.base.pageHeight)
+        do {
+            switch o.output {
+            case .pdf(let path):
+                let destination = try OutputDestination.checked(path, inputs: issue.inputFiles)
+                let metadata = PDFMetadata(
+                    title: o.title ?? issue.manifest.title ?? FilePath.deletingExtension(FilePath.name(of: o.document.input)),
+                    creator: "Galley \(Galley.version)", date: PDFMetadata.reproducibleDate(environment: io.environment))
+                try withOutput(destination) { path throws(RenderError) in
+                    try IssueExport.pdf(
+                        parts: plan.parts, pages: plan.pages, pageSize: size, to: path, metadata: metadata,
+                        subject: issue.manifest.subtitle, keywords: issue.manifest.keywords, compression: o.compression)
+                }
+                result.pages = plan.pages.indices.map { Self.fingerprint(plan, page: $0) }
+            case .pngs(let numbers, let path):
+                for n in numbers {
+                    _ = try OutputDestination.checked(path(n), inputs: issue.inputFiles)
+                    try IssueExport.png(parts: plan.parts, pages: plan.pages, page: n, pageSize: size, to: path(n), dpi: o.dpi)
+                }
+                result.pages = numbers.filter { $0 <= plan.pages.count }.map { Self.fingerprint(plan, page: $0 - 1) }
+            }
+            result.written = true
+        } catch let e as RenderError {
+            diagnostics.append(e.diagnostic)
+        }
+        return result
+    }
+
+    /// What a page shows, as a number: its text and where each line and image stands.
+    static func fingerprint(_ page: Page, text: [UInt8]) -> Int {
+        var h = Hasher()
+        h.combine(page.folio)
+        for frame in page.frames {
+            for line in frame.lines {
+                h.combine(line.origin.x)
+                h.combine(line.origin.y)
+                h.combine(line.paragraphIndex)
+                let range = line.storyRange.clamped(to: 0..<text.count)
+                text.withUnsafeBytes { h.combine(bytes: UnsafeRawBufferPointer(rebasing: $0[range])) }
+            }
+            for i in frame.images { h.combine(i.rect) }
+        }
+        for f in page.floats { h.combine(f.rect) }
+        return h.finalize()
+    }
+
+    static func fingerprint(_ plan: IssuePlan, page index: Int) -> Int {
+        var h = Hasher()
+        let p = plan.pages[index]
+        h.combine(p.kind.rawValue)
+        h.combine(p.image)
+        for (part, page) in p.placements { h.combine(fingerprint(page, text: Array(plan.parts[part].framesetter.story.text.utf8))) }
+        return h.finalize()
+    }
+}
+
+/// Waits for changes to files with inotify. Folders are watched, not files: an editor that
+/// saves by writing beside a file and renaming it over, or deletes and creates it again, leaves
+/// the folder's watch in place, where a file's own would follow the old inode away.
+final class FileWatcher {
+    private let fd: Int32
+    /// Watched folders by watch descriptor, and the names in each that matter.
+    private var folders: [Int32: String] = [:]
+    private var names: Set<String> = []
+    /// A burst of saves ends when nothing has happened for this long.
+    static let settleMilliseconds: Int32 = 80
+
+    init() throws(UsageError) {
+        fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+        if fd < 0 { throw UsageError(message: "cannot watch files: \(SystemError().message)") }
+    }
+
+    deinit { close(fd) }
+
+    /// Watches `files` (and no others) from now on.
+    func watch(_ files: [String]) {
+        for wd in folders.keys { inotify_rm_watch(fd, wd) }
+        folders = [:]
+        names = []
+        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB)
+        for file in files where !file.isEmpty && file != "-" {
+            // The name as given (a link, perhaps) and the file it leads to, each in its folder
+            // made canonical: inotify names one folder by one watch, whatever path reached it.
+            for path in Set([Self.absolute(file), FileRoot.canonicalPath(file)]) {
+                let folder = FileRoot.canonicalPath(FilePath.directory(of: path))
+                names.insert(FilePath.join(folder, FilePath.name(of: path)))
+                guard !folders.values.contains(folder) else { continue }
+                let wd = inotify_add_watch(fd, folder, mask)
+                if wd >= 0 { folders[wd] = folder }
+            }
+        }
+    }
+
+    /// Blocks until a watched file changes, then until the changes have settled.
+    func waitForChange() {
+        var changed = false
+        while !changed { changed = drain(timeout: -1) }
+        while drain(timeout: Self.settleMilliseconds) {}
+    }
+
+    /// Waits up to `timeout` ms (-1: for ever) for events; whether one was about a watched file.
+    private func drain(timeout: Int32) -> Bool {
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let n = poll(&p, 1, timeout)
+        if n <= 0 { return false }
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        var relevant = false
+        while true {
+            let got = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if got <= 0 { break }
+            var offset = 0
+            while offset + MemoryLayout<inotify_event>.size <= got {
+                let (wd, length) = buffer.withUnsafeBytes { raw -> (Int32, Int) in
+                    let e = raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
+                    return (e.wd, Int(e.len))
+                }
+                let start = offset + MemoryLayout<inotify_event>.size
+                let nameBytes = buffer[start..<min(start + length, got)].prefix { $0 != 0 }
+                if let folder = folders[wd], names.contains(FilePath.join(folder, String(decoding: nameBytes, as: UTF8.self))) {
+                    relevant = true
+                }
+                offset = start + length
+            }
+        }
+        return relevant
+    }
+
+    static func absolute(_ path: String) -> String {
+        if path.hasPrefix("/") { return path }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return path }
+        return FilePath.join(String(cString: buffer), path)
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `galley watch` as a user runs it: a process of its own, the source edited the ways editors
+/// do, stopped with a signal.
+@Suite(.serialized) struct WatchTests {
+    /// A running `galley watch` whose standard error goes to a file in `dir`.
+    final class Watcher {
+        let process = Process()
+        let log: String
+
+        init(_ dir: TemporaryDirectory, _ args: [String]) throws {
+            log = dir.file("watch.log")
+            FileManager.default.createFile(atPath: log, contents: nil)
+            process.executableURL = URL(fileURLWithPath: galleyExecutable)
+            process.arguments = ["watch"] + args
+            process.currentDirectoryURL = URL(fileURLWithPath: dir.path)
+            process.standardError = FileHandle(forWritingAtPath: log)
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+        }
+
+        deinit { stop() }
+
+        func stop() {
+            guard process.isRunning else { return }
+            process.terminate()
+            process.waitUntilExit()
+        }
+
+        var text: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+        func lines(containing s: String) -> Int { text.components(separatedBy: "\n").filter { $0.contains(s) }.count }
+
+        /// Waits (at most 30 s) until `condition` holds.
+        func wait(_ what: String, _ condition: () -> Bool) throws {
+            let end = Date().addingTimeInterval(30)
+            while !condition() {
+                guard Date() < end, process.isRunning else {
+                    Issue.record("waited in vain for \(what); log:\n\(text)")
+                    throw CancellationError()
+                }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+        }
+    }
+
+    static func pdfText(_ path: String) -> String { tool("pdftotext", [path, "-"]).output }
+
+    // Edits by renaming over, an error that keeps the last good PDF, deleting and creating the
+    // file again, a burst of saves built once, and SIGTERM leaving no temporary file.
+    @Test func rebuildsOnEveryKindOfSave() throws {
+        let d = TemporaryDirectory("watch")
+        d.write("doc.txt", "<h1>Harbour</h1>\nThe first draft.\n")
+        let w = try Watcher(d, ["doc.txt", "-o", "doc.pdf"])
+        let pdf = d.file("doc.pdf")
+        try w.wait("the first build") { w.lines(containing: "wrote doc.pdf") == 1 }
+        #expect(Self.pdfText(pdf).contains("The first draft."))
+
+        // Written beside and renamed over, as most editors save.
+        d.write("doc.new", "<h1>Harbour</h1>\nThe second draft.\n")
+        try FileManager.default.moveItem(atPath: d.file("doc.new"), toPath: d.file("doc.txt.tmp"))
+        #expect(rename(d.file("doc.txt.tmp"), d.file("doc.txt")) == 0)
+        try w.wait("the rename") { w.lines(containing: "wrote doc.pdf") == 2 }
+        #expect(Self.pdfText(pdf).contains("The second draft."))
+        #expect(w.text.contains("1 page, 1 changed"), "\(w.text)")
+
+        // An error: said, and the PDF stays as it was.
+        let good = try Data(contentsOf: URL(fileURLWithPath: pdf))
+        d.write("doc.txt", "<h1>Harbour</h1>\n<span color=\"nope\">Broken.</span>\n")
+        try w.wait("the error") { w.lines(containing: "kept as it was") == 1 }
+        #expect(w.text.contains("doc.txt:2:14: error: unknown colour 'nope'"), "\(w.text)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: pdf)) == good)
+
+        // Deleted, then made again.
+        try FileManager.default.removeItem(atPath: d.file("doc.txt"))
+        Thread.sleep(forTimeInterval: 0.3)
+        d.write("doc.txt", "<h1>Harbour</h1>\nThe third draft.\n")
+        try w.wait("the file made again") { w.lines(containing: "wrote doc.pdf") == 3 }
+        #expect(Self.pdfText(pdf).contains("The third draft."))
+
+        // A burst of saves: built once (at most twice, should the machine stall between them).
+        for k in 1...5 { d.write("doc.txt", "<h1>Harbour</h1>\nDraft \(k + 3).\n") }
+        try w.wait("the burst") { w.lines(containing: "wrote doc.pdf") >= 4 }
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(w.lines(containing: "wrote doc.pdf") <= 5, "\(w.text)")
+        #expect(Self.pdfText(pdf).contains("Draft 8."))
+
+        w.stop()
+        #expect(w.process.terminationReason == .uncaughtSignal)
+        let left = try FileManager.default.contentsOfDirectory(atPath: d.path).sorted()
+        #expect(left == ["doc.pdf", "doc.txt", "watch.log"], "\(left)")
+    }
+
+    // An image the text shows is watched too; --pages writes PNGs of those pages.
+    @Test func imagesAndPages() throws {
+        let d = TemporaryDirectory("watch")
+        let chart = try Data(contentsOf: URL(fileURLWithPath: repoPath("samples/images/chart.png")))
+        d.write("chart.png", chart)
+        d.write("doc.txt", "A chart.\n<img src=\"chart.png\" width=\"200\" height=\"120\">\n")
+        let w = try Watcher(d, ["doc.txt", "--pages", "1", "--png-dir", "png"])
+        try FileManager.default.createDirectory(atPath: d.file("png"), withIntermediateDirectories: true)
+        // The folder did not exist for the first build: that one failed, and says so.
+        try w.wait("the first build") { w.text.contains("kept as it was") || w.text.contains("wrote") }
+        d.write("doc.txt", "A chart, again.\n<img src=\"chart.png\" width=\"200\" height=\"120\">\n")
+        try w.wait("the second build") { w.lines(containing: "wrote png/doc-p1.png") == 1 }
+        let before = try Data(contentsOf: URL(fileURLWithPath: d.file("png/doc-p1.png")))
+        // Replacing the image alone rebuilds.
+        d.write("chart.png", try Data(contentsOf: URL(fileURLWithPath: repoPath("samples/images/tall.png"))))
+        try w.wait("the image's change") { w.lines(containing: "wrote png/doc-p1.png") == 2 }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: d.file("png/doc-p1.png"))) != before)
+        w.stop()
+    }
+
+    // Options that cannot go together are usage errors, before anything is watched.
+    @Test func usageErrors() {
+        let d = TemporaryDirectory("watch")
+        let doc = d.write("doc.txt", "Text.\n")
+        #expect(run(["watch", doc, "--page", "1", "--pages", "2"]).status == 2)
+        #expect(run(["watch", doc, "--pages", "x"]).stderr.contains("--pages must be page numbers"))
+        #expect(run(["watch", doc, "--png-dir", "out"]).stderr.contains("--png-dir goes with --pages"))
+        #expect(run(["watch", "-"]).stderr.contains("not standard input"))
+    }
+}
