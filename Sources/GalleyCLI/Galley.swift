@@ -45,6 +45,9 @@ public enum Galley {
                     name: "depfile", short: nil, value: "FILE", help: "Issues: also write a Make rule of every file the PDF is made from."),
                 OptionSpec(name: "split", short: nil, value: "DIR", help: "Issues: also write each article as a PDF of its own into DIR."),
                 OptionSpec(name: "json", short: nil, value: nil, help: "Issues: print a build summary as JSON."),
+                OptionSpec(
+                    name: "synctex", short: nil, value: nil,
+                    help: "Also write OUT.synctex.gz, for viewers that jump between page and source."),
             ] + documentOptions,
             discussion: "INPUT is a UTF-8 text file with Galley markup, or - for standard input."),
         CommandSpec(

@@ -45,6 +45,7 @@ extension Run {
                 }
             }
             endProgress()
+            if o.synctex { try writeSyncTeX(Self.syncTeX(issue, plan, pdf: o.output), for: o.output, inputs: issue.inputFiles) }
             if let dir = o.split { try writeSplit(issue, plan, into: dir, metadata: metadata, compression: o.compression) }
             if let depfile = o.depfile { try TextOutput.write(Self.depfile(o.output, issue: issue, plan: plan), to: depfile) }
         } catch {
@@ -77,6 +78,18 @@ extension Run {
                 parts: plan.parts, pages: pages, pageSize: (issue.base.pageWidth, issue.base.pageHeight), to: path, metadata: m,
                 subject: issue.manifest.title, keywords: issue.manifest.keywords, compression: compression)
         }
+    }
+
+    /// The SyncTeX records of an issue's PDF: each article's lines tagged with its own file.
+    static func syncTeX(_ issue: LoadedIssue, _ plan: IssuePlan, pdf: String) -> SyncTeXWriter {
+        var writer = SyncTeXWriter(pdf: pdf, files: issue.articles.map(\.source.path))
+        for (index, entry) in plan.pages.enumerated() {
+            let placed = entry.placements.compactMap { p, page in
+                plan.parts[p].article.map { (page, plan.parts[p].framesetter.story, issue.articles[$0].source.path) }
+            }
+            writer.add(sheet: index + 1, placed)
+        }
+        return writer
     }
 
     /// A Make rule: the output depends on the manifest, every article, image, template and

@@ -61,6 +61,8 @@ struct BuildOptions {
     var split: String?
     /// `--json`: the build summary on standard output.
     var json = false
+    /// `--synctex`: `OUT.synctex.gz` beside the PDF.
+    var synctex = false
 
     init(_ a: ParsedArguments) throws(UsageError) {
         document = try DocumentOptions(a, drawsEveryPage: true)
@@ -75,6 +77,8 @@ struct BuildOptions {
         depfile = a.value("depfile")
         split = a.value("split")
         json = a.flag("json")
+        synctex = a.flag("synctex")
+        if synctex && output == "-" { throw UsageError(message: "--synctex writes beside the PDF; give -o FILE") }
         if json && output == "-" { throw UsageError(message: "--json prints to standard output, which the PDF takes; give -o FILE") }
     }
 }

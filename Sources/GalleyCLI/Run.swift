@@ -111,12 +111,16 @@ struct Run {
         let metadata = PDFMetadata(
             title: title, creator: "Galley \(Galley.version)", date: PDFMetadata.reproducibleDate(environment: io.environment))
         var pages = 0
+        var synctex = o.synctex ? SyncTeXWriter(pdf: o.output, files: [input]) : nil
         do {
             try withOutput(destination) { path throws(RenderError) in
                 pages = try Export.pdf(doc.framesetter, to: path, metadata: metadata, compression: o.compression) { n in
                     progress("page \(n)")
+                } drawn: { page in
+                    synctex?.add(sheet: page.number, [(page, doc.story, input)])
                 }
             }
+            if let synctex { try writeSyncTeX(synctex, for: o.output, inputs: doc.inputFiles) }
         } catch {
             endProgress()
             return failedWriting(doc, before: before, error)
@@ -146,6 +150,15 @@ struct Run {
         collectLayoutDiagnostics(doc, before: before)
         report()
         return 0
+    }
+
+    /// Writes the SyncTeX file of the PDF `output` beside it.
+    func writeSyncTeX(_ writer: SyncTeXWriter, for output: String, inputs: [String]) throws(RenderError) {
+        let path = SyncTeXWriter.path(for: output)
+        guard (try? OutputDestination.checked(path, inputs: inputs)) != nil else {
+            throw RenderError(.error("cannot write '\(path)': it is one of the build's own files"))
+        }
+        try TextOutput.write(writer.gzipped(), to: path)
     }
 
     /// Reports an output that could not be written, with what the layout said: exit status 1.

@@ -134,15 +134,20 @@ final class AtomicFile {
     }
 }
 
-/// A small text output (a depfile) written as the PDFs are: through a temporary file renamed.
+/// A small output (a depfile, a SyncTeX file) written as the PDFs are: through a temporary
+/// file renamed.
 public enum TextOutput {
     public static func write(_ text: String, to path: String) throws(RenderError) {
+        try write(Array(text.utf8), to: path)
+    }
+
+    public static func write(_ bytes: [UInt8], to path: String) throws(RenderError) {
         let out = try AtomicFile(target: path)
         var committed = false
         defer { if !committed { out.discard() } }
         let fd = open(out.temporaryPath, O_WRONLY | O_TRUNC)
         guard fd >= 0 else { throw RenderError(.error("cannot write '\(path)': \(String(cString: strerror(errno)))")) }
-        let failure = Array(text.utf8).withUnsafeBytes { RawIO.writeAll(fd, $0) }
+        let failure = bytes.withUnsafeBytes { RawIO.writeAll(fd, $0) }
         close(fd)
         if let failure { throw RenderError(.error("cannot write '\(path)': \(failure.message)")) }
         try out.commit()

@@ -173,7 +173,7 @@ func usage(_ command: String, _ message: String, positionals: String = " INPUT")
 
 @Suite struct HelpTests {
     // --help of every command goes to standard output with its usage line, and exits 0.
-    @Test(arguments: ["build", "preview", "check", "inspect", "templates"]) func commandHelp(command: String) {
+    @Test(arguments: ["build", "preview", "watch", "check", "inspect", "locate", "templates"]) func commandHelp(command: String) {
         for flag in ["--help", "-h"] {
             let r = run([command, flag])
             #expect(r.status == 0 && r.stderr == "")
@@ -206,6 +206,7 @@ func usage(_ command: String, _ message: String, positionals: String = " INPUT")
                   --depfile FILE        Issues: also write a Make rule of every file the PDF is made from.
                   --split DIR           Issues: also write each article as a PDF of its own into DIR.
                   --json                Issues: print a build summary as JSON.
+                  --synctex             Also write OUT.synctex.gz, for viewers that jump between page and source.
               -t, --template NAME|FILE  Template: a built-in name or a JSON file (default magazine).
                   --set KEY=VALUE       Override a template key, e.g. --set columns=3 (repeatable).
                   --paragraphs MODE     newline (a newline ends a paragraph) or blank-line (hard-wrapped text).
@@ -224,7 +225,7 @@ func usage(_ command: String, _ message: String, positionals: String = " INPUT")
     @Test(arguments: ["--help", "-h", "help"]) func mainHelp(flag: String) {
         let r = run([flag])
         #expect(r.status == 0 && r.stderr == "")
-        for c in ["build", "preview", "check", "inspect", "templates"] {
+        for c in ["build", "preview", "watch", "check", "inspect", "locate", "templates"] {
             #expect(r.output.contains("\n  \(c) "))
         }
     }
