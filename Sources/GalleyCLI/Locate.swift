@@ -61,14 +61,26 @@ extension Run {
             return failed()
         }
         let entry = plan.pages[o.page - 1]
-        guard let part = entry.part, let page = entry.page, let k = plan.parts[part].article else {
+        // The articles set on the page (two when one starts under another's end), with what
+        // each has under the point: the one with something there answers.
+        let hits = entry.placements.compactMap { p, page in
+            plan.parts[p].article.map { (part: p, page: page, article: $0, hit: Locator.hit(page, x: point.x, y: point.y)) }
+        }
+        func rank(_ h: Locator.Hit) -> Int {
+            switch h {
+            case .character, .image: 0
+            case .column: 1
+            case .margin: 2
+            }
+        }
+        guard let (part, page, k, hit) = hits.min(by: { rank($0.hit) < rank($1.hit) }) else {
             io.writeOutput(Data("page \(o.page) (folio \(entry.label ?? "none")): \(entry.kind.rawValue)\n".utf8))
             report()
             return 0
         }
         var doc = issue.articles[k]
         doc.framesetter = plan.parts[part].framesetter
-        var answer = Located(hit: Locator.hit(page, x: point.x, y: point.y), page: page, doc: doc, at: point)
+        var answer = Located(hit: hit, page: page, doc: doc, at: point)
         answer.page = o.page
         answer.article = issue.manifest.articles[k].written
         io.writeOutput(Data((o.json ? answer.json() : "\(answer.article!): " + answer.text()).utf8))

@@ -158,6 +158,20 @@ import Testing
         #expect(line.trimmingCharacters(in: .whitespaces).hasPrefix("\(shared.folio) "), "\(contents)")
         let alone = tool("pdftotext", [out + "/a2.pdf", "-"]).output
         #expect(alone.contains("Dusk") && !alone.contains("Dawn"), "\(alone)")
+        // A point on each article's text of the shared page names that article.
+        let under = run(["locate", manifest, "--page", "\(shared.index)", "--at", "60,\(Self.duskY(pdf, page: shared.index))", "-q"])
+        #expect(under.output.hasPrefix("a2.txt: "), "\(under.output)")
+        #expect(run(["locate", manifest, "--page", "\(shared.index)", "--at", "100,80", "-q"]).output.hasPrefix("a1.txt: "))
+    }
+
+    /// The y of the word "Dusk" on a page of a PDF, from pdftotext's boxes (points from the top).
+    static func duskY(_ pdf: String, page: Int) -> Double {
+        let html = tool("pdftotext", ["-f", "\(page)", "-l", "\(page)", "-bbox", pdf, "-"]).output
+        guard let line = html.split(separator: "\n").first(where: { $0.contains(">Dusk<") }),
+            let r = line.range(of: #"yMin="([0-9.]+)""#, options: .regularExpression)
+        else { return 0 }
+        let value = line[r].dropFirst(6).dropLast()
+        return (Double(value) ?? 0) + 4
     }
 
     // A point of an issue's page names the article's file and the source position in it.
