@@ -43,8 +43,9 @@ MEASUREMENTS = ["en-large", "en-xl", "preview", "one-page", "en-small", "cjk-sma
                 "font-tags", "spacing"]
 ISSUE_DIR = os.path.join(CORPUS, "issue")
 PATHOLOGICAL = ["marks", "unclosed-spans", "float-captions", "page-caption", "input-50mb"]
-MEASUREMENTS += PATHOLOGICAL + ["issue"]
-NEEDS_PEER = {"issue", "en-large", "en-small", "cjk-small"}
+MEASUREMENTS += PATHOLOGICAL + ["issue", "watch"]
+NEEDS_PEER = {"issue", "watch", "en-large", "en-small", "cjk-small"}
+WATCH_EDITS = 100
 
 
 def log(msg=""):
@@ -536,6 +537,88 @@ class Bench:
                              verdict(ratio, 0.3)))
         self.rows.append(Row("20-article issue peak memory", fmt_mib(g.peak_mib), fmt_mib(peer.peak_mib if p else None),
                              fmt_mib(g.peak_mib), "≤ 60 MiB", verdict(g.peak_mib, 60)))
+
+    def m_watch(self):
+        """galley watch on en-large after a one-paragraph edit in the middle (the whole PDF, then the
+        edited page's PNG), against Typst's incremental recompile of the same edit; and the watch
+        process's peak memory over WATCH_EDITS edits."""
+        work = os.path.join(BENCH, "watch")
+        shutil.rmtree(work, ignore_errors=True)
+        os.makedirs(work)
+        src = os.path.join(work, "en-large.galley.txt")
+        shutil.copyfile(os.path.join(CORPUS, "en-large.galley.txt"), src)
+        with open(src, encoding="utf-8") as f:
+            text = f.read()
+        mid = text.find("\n", len(text) // 2) + 1  # the start of the paragraph nearest the middle
+        line = text.count("\n", 0, mid) + 1
+        log(f"watch: {WATCH_EDITS} edits of en-large's line {line}, the PDF rewritten each time ...")
+        pdf = self.watch_edits(src, text, mid, ["-o", os.path.join(work, "out.pdf")], WATCH_EDITS)
+        page = None
+        r = subprocess.run([self.galley, "locate", src, "--source", f"{line}:1", "--json", "-q"], capture_output=True, text=True)
+        if r.returncode == 0:
+            page = json.loads(r.stdout).get("page")
+        log(f"watch: the PNG of page {page}, {self.runs * 2} edits ...")
+        png = self.watch_edits(src, text, mid, ["--page", str(page or 1), "-o", os.path.join(work, "p.png")], self.runs * 2)
+        typst = None
+        if self.typst_py:
+            env = dict(os.environ, CORPUS_DIR=CORPUS)
+            r = subprocess.run([self.typst_py, os.path.join(self.shared, "run_typst_incremental.py"), "en-large",
+                                "--edits", str(self.runs)], capture_output=True, text=True, env=env)
+            m = re.search(r"^median ([0-9.]+)", r.stdout, re.M)
+            typst = float(m.group(1)) if m else None
+            if typst is None:
+                self.notes.append(f"run_typst_incremental.py failed: {last_line(r.stderr)}")
+        for name, result, target, limit in (("the whole PDF", pdf, "≤ 1× (issue 20)", 1.0),
+                                            (f"the edited page's PNG (page {page})", png, "≤ 0.3× (issue 20)", 0.3)):
+            what = f"watch: en-large, {name} after a one-paragraph edit vs Typst incremental"
+            if result is None:
+                self.rows.append(Row(what, "error", "", "", target, "ERROR"))
+                continue
+            ratio = result[0] / typst if typst else None
+            self.rows.append(Row(what, fmt_s(result[0]), fmt_s(typst), fmt_x(ratio), target, verdict(ratio, limit)))
+        if pdf:
+            self.rows.append(Row(f"watch: peak memory over {WATCH_EDITS} edits of en-large", fmt_mib(pdf[1]), "", fmt_mib(pdf[1]),
+                                 "≤ 80 MiB", verdict(pdf[1], 80)))
+
+    def watch_edits(self, src, text, mid, args, edits):
+        """Runs `galley watch src ARGS`, makes `edits` edits (written beside, renamed over), and returns
+        the median rebuild time galley reports and its peak memory in MiB; None on failure."""
+        p = subprocess.Popen([self.galley, "watch", src, "-q"] + args, stdin=subprocess.DEVNULL,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+        timer = threading.Timer(RUN_TIMEOUT, p.kill)
+        timer.start()
+
+        def built():
+            while True:
+                line = p.stderr.readline()
+                if not line:
+                    return None
+                m = re.search(r" wrote .* in ([0-9.]+) s", line)
+                if m:
+                    return float(m.group(1))
+                if "kept as it was" in line:
+                    return None
+        try:
+            if built() is None:
+                return None
+            times = []
+            for k in range(edits):
+                with open(src + ".new", "w", encoding="utf-8") as f:
+                    f.write(text[:mid] + "And behold, " * (k + 1) + text[mid:])
+                os.replace(src + ".new", src)
+                t = built()
+                if t is None:
+                    return None
+                times.append(t)
+            with open(f"/proc/{p.pid}/status") as f:
+                hwm = next(int(l.split()[1]) for l in f if l.startswith("VmHWM:"))
+            return statistics.median(times), hwm / 1024
+        finally:
+            timer.cancel()
+            p.terminate()
+            p.wait()
+            with open(src, "w", encoding="utf-8") as f:
+                f.write(text)
 
     def m_en_small(self):
         self.versus("en-small", "en-small build (60 KB) vs Typst", self.build("en-small"),
