@@ -1,4 +1,5 @@
 import CCairo
+import CGalleyPixels
 import CPixbuf
 import FoundationEssentials
 import GalleyLayout
@@ -92,23 +93,7 @@ final class ImageStore {
         cairo_surface_flush(surface)
         let dstStride = Int(cairo_image_surface_get_stride(surface))
         // Cairo wants native-endian 32-bit pixels, alpha premultiplied.
-        for y in 0..<Int(h) {
-            let row = UnsafeMutableRawPointer(dst + y * dstStride).assumingMemoryBound(to: UInt32.self)
-            let s = src + y * srcStride
-            for x in 0..<Int(w) {
-                let p = s + x * channels
-                var r = UInt32(p[0])
-                var g = UInt32(p[1])
-                var b = UInt32(p[2])
-                let a = alpha ? UInt32(p[3]) : 255
-                if a < 255 {
-                    r = (r * a + 127) / 255
-                    g = (g * a + 127) / 255
-                    b = (b * a + 127) / 255
-                }
-                row[x] = a << 24 | r << 16 | g << 8 | b
-            }
-        }
+        galley_pixbuf_to_cairo(src, Int32(srcStride), Int32(channels), alpha ? 1 : 0, dst, Int32(dstStride), w, h)
         cairo_surface_mark_dirty(surface)
         // Only when the pixels are the file's as stored: a rotated image must be re-encoded.
         if image.info.format == .jpeg, pixbuf == loaded, let data = FileManager.default.contents(atPath: image.path) {

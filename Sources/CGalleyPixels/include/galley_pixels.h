@@ -16,4 +16,10 @@ int galley_box_blur(uint8_t *data, int width, int height, int stride, int radius
  * when out of memory or `stride` is less than `width` (the image is then unchanged). */
 int galley_kernel_blur(uint8_t *data, int width, int height, int stride, const uint32_t *weights, int radius);
 
+/* Converts `height` rows of a gdk-pixbuf image (8-bit RGB or RGBA, `channels` 3 or 4 bytes a
+ * pixel) into Cairo's native-endian 32-bit pixels (ARGB32 with alpha premultiplied and rounded,
+ * or RGB24 with the top byte 0xFF). */
+void galley_pixbuf_to_cairo(const uint8_t *src, int src_stride, int channels, int has_alpha, uint8_t *dst, int dst_stride,
+                            int width, int height);
+
 #endif
