@@ -190,8 +190,3 @@ struct Located: Encodable {
     }
 }
 
-/// Points as `locate` prints them: a tenth at most, no ".0".
-private func format(_ v: Double) -> String {
-    let r = (v * 10).rounded() / 10
-    return r == r.rounded() ? String(Int(r)) : String(r)
-}

@@ -319,7 +319,8 @@ extension Framesetter {
     }
 }
 
-func format(_ v: Double) -> String {
+/// A length as dumps and messages print it: to a tenth at most, with no ".0".
+package func format(_ v: Double) -> String {
     let r = (v * 10).rounded() / 10
-    return r == r.rounded() ? String(Int(r)) : String(r)
+    return r == r.rounded() && abs(r) < 1e15 ? String(Int(r)) : String(r)
 }
