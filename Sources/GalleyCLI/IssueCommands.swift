@@ -122,13 +122,7 @@ extension Run {
 
     mutating func checkIssue(_ o: DocumentOptions) throws -> Int32 {
         guard let (_, plan) = try loadIssue(o) else { return failed() }
-        let errors = diagnostics.errors.count
-        let warnings = diagnostics.warnings.count
-        report()
-        if !quiet {
-            io.writeError("\(o.input): \(count(plan.pages.count, "page")), \(count(errors, "error")), \(count(warnings, "warning"))\n")
-        }
-        return errors > 0 ? 1 : 0
+        return checked(o.input, pages: plan.pages.count)
     }
 
     /// The page map: every page with its folio, label, kind, article and visible range.

@@ -176,12 +176,16 @@ struct Run {
         let before = doc.framesetter.diagnostics.all.count
         let pages = doc.framesetter.layOut { _ in true }
         collectLayoutDiagnostics(doc, before: before)
+        return checked(doc.source.path, pages: pages)
+    }
+
+    /// What `check` ends with: the diagnostics, then "FILE: N pages, N errors, N warnings",
+    /// and exit status 1 when there were errors.
+    mutating func checked(_ file: String, pages: Int) -> Int32 {
         let errors = diagnostics.errors.count
         let warnings = diagnostics.warnings.count
         report()
-        if !quiet {
-            io.writeError("\(doc.source.path): \(count(pages, "page")), \(count(errors, "error")), \(count(warnings, "warning"))\n")
-        }
+        if !quiet { io.writeError("\(file): \(count(pages, "page")), \(count(errors, "error")), \(count(warnings, "warning"))\n") }
         return errors > 0 ? 1 : 0
     }
 
