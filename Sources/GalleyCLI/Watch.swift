@@ -235,22 +235,29 @@ final class FileWatcher {
 
     deinit { close(fd) }
 
-    /// Watches `files` (and no others) from now on.
+    /// Watches `files` (and no others) from now on. A folder watched already keeps its watch:
+    /// removed and added again, it would get a new descriptor, and the events queued while the
+    /// last build ran (a save during it) would arrive under the old one and be lost.
     func watch(_ files: [String]) {
-        for wd in folders.keys { inotify_rm_watch(fd, wd) }
-        folders = [:]
-        names = []
         let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB)
+        var wanted: Set<String> = []
+        names = []
         for file in files where !file.isEmpty && file != "-" {
             // The name as given (a link, perhaps) and the file it leads to, each in its folder
             // made canonical: inotify names one folder by one watch, whatever path reached it.
             for path in Set([Self.absolute(file), FileRoot.canonicalPath(file)]) {
                 let folder = FileRoot.canonicalPath(FilePath.directory(of: path))
                 names.insert(FilePath.join(folder, FilePath.name(of: path)))
-                guard !folders.values.contains(folder) else { continue }
-                let wd = inotify_add_watch(fd, folder, mask)
-                if wd >= 0 { folders[wd] = folder }
+                wanted.insert(folder)
             }
+        }
+        for (wd, folder) in folders where !wanted.contains(folder) {
+            inotify_rm_watch(fd, wd)
+            folders[wd] = nil
+        }
+        for folder in wanted where !folders.values.contains(folder) {
+            let wd = inotify_add_watch(fd, folder, mask)
+            if wd >= 0 { folders[wd] = folder }
         }
     }
 

@@ -44,10 +44,11 @@ final class EngineLease {
 
     deinit { giveBack() }
 
-    /// The engine, borrowed again for `plan` if it was given back.
-    func engine(for plan: FontPlan) -> TextEngine {
+    /// The engine, borrowed again for `plan` if it was given back (the plan is read only then:
+    /// the renderer asks for the engine at every run it draws).
+    func engine(for plan: @autoclosure () -> FontPlan) -> TextEngine {
         if let held { return held }
-        let engine = EnginePool.borrow(plan: plan)
+        let engine = EnginePool.borrow(plan: plan())
         held = engine
         return engine
     }
