@@ -92,6 +92,21 @@ import Testing
         #expect(left == ["doc.pdf", "doc.txt", "watch.log"], "\(left)")
     }
 
+    // A save while a build runs is built after it: the watch's queued event is not lost. (A
+    // long text, so that the second save lands during the build its first one started.)
+    @Test func saveDuringABuild() throws {
+        let d = TemporaryDirectory("watch")
+        let body = (1...400).map { "Line \($0) of a long text that takes the build a while to set and draw." }.joined(separator: "\n")
+        d.write("doc.txt", "First.\n" + body + "\n")
+        let w = try Watcher(d, ["doc.txt", "-o", "doc.pdf"])
+        try w.wait("the first build") { w.lines(containing: "wrote doc.pdf") == 1 }
+        d.write("doc.txt", "Second.\n" + body + "\n")
+        Thread.sleep(forTimeInterval: 0.15)
+        d.write("doc.txt", "Third.\n" + body + "\n")
+        try w.wait("the third text") { Self.pdfText(d.file("doc.pdf")).contains("Third.") }
+        w.stop()
+    }
+
     // An image the text shows is watched too; --pages writes PNGs of those pages.
     @Test func imagesAndPages() throws {
         let d = TemporaryDirectory("watch")
