@@ -76,6 +76,8 @@ extension Run {
         for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&stopping, signal) }
         pthread_sigmask(SIG_UNBLOCK, &stopping, nil)
         var inputs = [o.document.input]
+        // Watched from before the first build, so that a save during it is seen.
+        watcher.watch(inputs)
         var before: [Int]?
         while true {
             let clock = ContinuousClock()
