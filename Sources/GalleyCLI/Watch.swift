@@ -176,13 +176,15 @@ extension Run {
                         parts: plan.parts, pages: plan.pages, pageSize: size, to: path, metadata: metadata,
                         subject: issue.manifest.subtitle, keywords: issue.manifest.keywords, compression: o.compression)
                 }
-                result.pages = plan.pages.indices.map { Self.fingerprint(plan, page: $0) }
+                let texts = plan.parts.map { Array($0.framesetter.story.text.utf8) }
+                result.pages = plan.pages.indices.map { Self.fingerprint(plan, page: $0, texts: texts) }
             case .pngs(let numbers, let path):
                 for n in numbers {
                     _ = try OutputDestination.checked(path(n), inputs: issue.inputFiles)
                     try IssueExport.png(parts: plan.parts, pages: plan.pages, page: n, pageSize: size, to: path(n), dpi: o.dpi)
                 }
-                result.pages = numbers.filter { $0 <= plan.pages.count }.map { Self.fingerprint(plan, page: $0 - 1) }
+                let texts = plan.parts.map { Array($0.framesetter.story.text.utf8) }
+                result.pages = numbers.filter { $0 <= plan.pages.count }.map { Self.fingerprint(plan, page: $0 - 1, texts: texts) }
             }
             result.written = true
         } catch let e as RenderError {
@@ -209,12 +211,13 @@ extension Run {
         return h.finalize()
     }
 
-    static func fingerprint(_ plan: IssuePlan, page index: Int) -> Int {
+    /// `texts`: each part's story as bytes, made once for all the pages.
+    static func fingerprint(_ plan: IssuePlan, page index: Int, texts: [[UInt8]]) -> Int {
         var h = Hasher()
         let p = plan.pages[index]
         h.combine(p.kind.rawValue)
         h.combine(p.image)
-        for (part, page) in p.placements { h.combine(fingerprint(page, text: Array(plan.parts[part].framesetter.story.text.utf8))) }
+        for (part, page) in p.placements { h.combine(fingerprint(page, text: texts[part])) }
         return h.finalize()
     }
 }
