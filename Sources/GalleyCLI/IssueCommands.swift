@@ -27,24 +27,14 @@ extension Run {
     mutating func buildIssue(_ o: BuildOptions) throws -> Int32 {
         guard let (issue, plan) = try loadIssue(o.document) else { return failed() }
         let destination = try OutputDestination.checked(o.output, inputs: issue.inputFiles)
-        let m = issue.manifest
-        let metadata = PDFMetadata(
-            title: o.title ?? m.title ?? FilePath.deletingExtension(FilePath.name(of: o.document.input)),
-            creator: "Galley \(Galley.version)", date: PDFMetadata.reproducibleDate(environment: io.environment))
+        let metadata = pdfMetadata(input: o.document.input, title: o.title, manifestTitle: issue.manifest.title)
         do {
-            try withOutput(destination) { path throws(RenderError) in
-                let clock = ContinuousClock()
-                let started = clock.now
-                try IssueExport.pdf(
-                    parts: plan.parts, pages: plan.pages, pageSize: (issue.base.pageWidth, issue.base.pageHeight), to: path,
-                    metadata: metadata, subject: m.subtitle, keywords: m.keywords, compression: o.compression
-                ) { n in
-                    progress(
-                        Self.drawingProgress(
-                            n, of: plan.pages.count, plan: plan, names: issue.manifest.articles, since: clock.now - started))
-                }
+            let clock = ContinuousClock()
+            let started = clock.now
+            try writeIssuePDF(issue, plan, to: destination, metadata: metadata, compression: o.compression) { n in
+                progress(
+                    Self.drawingProgress(n, of: plan.pages.count, plan: plan, names: issue.manifest.articles, since: clock.now - started))
             }
-            endProgress()
             if o.synctex { try writeSyncTeX(Self.syncTeX(issue, plan, pdf: o.output), for: o.output, inputs: issue.inputFiles) }
             if let dir = o.split { try writeSplit(issue, plan, into: dir, metadata: metadata, compression: o.compression) }
             if let depfile = o.depfile { try TextOutput.write(Self.depfile(o.output, issue: issue, plan: plan), to: depfile) }

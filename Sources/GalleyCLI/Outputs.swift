@@ -1,4 +1,5 @@
 import FoundationEssentials
+import GalleyLayout
 import GalleyMarkup
 import GalleyRender
 import GalleySupport
@@ -73,5 +74,49 @@ extension Run {
         if let e = bytes.withUnsafeBytes({ RawIO.writeAll(fd, $0) }) {
             throw RenderError(.error("cannot write '\(path)': \(e.message)"))
         }
+    }
+}
+
+/// Writing the PDF of a document or an issue: one place for `build` and `watch`.
+extension Run {
+    /// A build's metadata: the title given with `--title`, else the manifest's, else the
+    /// input's file name.
+    func pdfMetadata(input: String, title: String?, manifestTitle: String? = nil) -> PDFMetadata {
+        let name = input == "-" ? "Untitled" : FilePath.deletingExtension(FilePath.name(of: input))
+        return PDFMetadata(
+            title: title ?? manifestTitle ?? name, creator: "Galley \(Galley.version)",
+            date: PDFMetadata.reproducibleDate(environment: io.environment))
+    }
+
+    /// Writes every page of `doc` as a PDF; `drawn` sees each page once it is drawn. The number
+    /// of pages.
+    func writePDF(
+        _ doc: Document, to destination: OutputDestination, metadata: PDFMetadata, compression: Int,
+        drawn: (Page) -> Void = { _ in }
+    ) throws(RenderError) -> Int {
+        var pages = 0
+        try withOutput(destination) { path throws(RenderError) in
+            pages = try Export.pdf(doc.framesetter, to: path, metadata: metadata, compression: compression) { n in
+                progress("page \(n)")
+            } drawn: { page in
+                drawn(page)
+            }
+        }
+        endProgress()
+        return pages
+    }
+
+    /// Writes every page of an issue as a PDF, with the manifest's subject and keywords.
+    func writeIssuePDF(
+        _ issue: LoadedIssue, _ plan: IssuePlan, to destination: OutputDestination, metadata: PDFMetadata, compression: Int,
+        page: (Int) -> Void = { _ in }
+    ) throws(RenderError) {
+        try withOutput(destination) { path throws(RenderError) in
+            try IssueExport.pdf(
+                parts: plan.parts, pages: plan.pages, pageSize: (issue.base.pageWidth, issue.base.pageHeight), to: path,
+                metadata: metadata, subject: issue.manifest.subtitle, keywords: issue.manifest.keywords, compression: compression,
+                progress: page)
+        }
+        endProgress()
     }
 }

@@ -107,25 +107,18 @@ struct Run {
         let destination = try OutputDestination.checked(o.output, inputs: doc.inputFiles)
         let before = doc.framesetter.diagnostics.all.count
         let input = o.document.input
-        let title = o.title ?? (input == "-" ? "Untitled" : FilePath.deletingExtension(FilePath.name(of: input)))
-        let metadata = PDFMetadata(
-            title: title, creator: "Galley \(Galley.version)", date: PDFMetadata.reproducibleDate(environment: io.environment))
+        let metadata = pdfMetadata(input: input, title: o.title)
         var pages = 0
         var synctex = o.synctex ? SyncTeXWriter(pdf: o.output, files: [input]) : nil
         do {
-            try withOutput(destination) { path throws(RenderError) in
-                pages = try Export.pdf(doc.framesetter, to: path, metadata: metadata, compression: o.compression) { n in
-                    progress("page \(n)")
-                } drawn: { page in
-                    synctex?.add(sheet: page.number, [(page, doc.story, input)])
-                }
+            pages = try writePDF(doc, to: destination, metadata: metadata, compression: o.compression) { page in
+                synctex?.add(sheet: page.number, [(page, doc.story, input)])
             }
             if let synctex { try writeSyncTeX(synctex, for: o.output, inputs: doc.inputFiles) }
         } catch {
             endProgress()
             return failedWriting(doc, before: before, error)
         }
-        endProgress()
         collectLayoutDiagnostics(doc, before: before)
         report()
         if !quiet && o.output != "-" && io.errorIsTerminal {

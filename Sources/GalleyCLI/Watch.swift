@@ -138,14 +138,9 @@ extension Run {
             switch o.output {
             case .pdf(let path):
                 let destination = try OutputDestination.checked(path, inputs: doc.inputFiles)
-                let metadata = PDFMetadata(
-                    title: o.title ?? FilePath.deletingExtension(FilePath.name(of: o.document.input)),
-                    creator: "Galley \(Galley.version)", date: PDFMetadata.reproducibleDate(environment: io.environment))
-                try withOutput(destination) { path throws(RenderError) in
-                    try Export.pdf(doc.framesetter, to: path, metadata: metadata, compression: o.compression) { _ in
-                    } drawn: { page in
-                        result.pages.append(Self.fingerprint(page, text: text))
-                    }
+                let metadata = pdfMetadata(input: o.document.input, title: o.title)
+                _ = try writePDF(doc, to: destination, metadata: metadata, compression: o.compression) { page in
+                    result.pages.append(Self.fingerprint(page, text: text))
                 }
             case .pngs(let numbers, let path):
                 for n in numbers { _ = try OutputDestination.checked(path(n), inputs: doc.inputFiles) }
@@ -168,14 +163,8 @@ extension Run {
             switch o.output {
             case .pdf(let path):
                 let destination = try OutputDestination.checked(path, inputs: issue.inputFiles)
-                let metadata = PDFMetadata(
-                    title: o.title ?? issue.manifest.title ?? FilePath.deletingExtension(FilePath.name(of: o.document.input)),
-                    creator: "Galley \(Galley.version)", date: PDFMetadata.reproducibleDate(environment: io.environment))
-                try withOutput(destination) { path throws(RenderError) in
-                    try IssueExport.pdf(
-                        parts: plan.parts, pages: plan.pages, pageSize: size, to: path, metadata: metadata,
-                        subject: issue.manifest.subtitle, keywords: issue.manifest.keywords, compression: o.compression)
-                }
+                let metadata = pdfMetadata(input: o.document.input, title: o.title, manifestTitle: issue.manifest.title)
+                try writeIssuePDF(issue, plan, to: destination, metadata: metadata, compression: o.compression)
                 let texts = plan.parts.map { Array($0.framesetter.story.text.utf8) }
                 result.pages = plan.pages.indices.map { Self.fingerprint(plan, page: $0, texts: texts) }
             case .pngs(let numbers, let path):
