@@ -30,6 +30,10 @@ struct Flow {
     var figures: Figures?
     /// Paragraphs already warned about for breaking inside a word (one warning each).
     var warnedInWord: Set<Int> = []
+    /// Characters warned about as drawn by no face, and the last paragraph looked at for them
+    /// (paragraphs are placed in order; see `warnAboutMissingGlyphs`).
+    var warnedMissing: Set<UInt32> = []
+    var missingGlyphsScanned = -1
     /// Paragraph layouts taken early (a heading looks at what follows it).
     var lookahead: [Int: ParagraphLayout] = [:]
     /// Images already placed (floats are met again when a page is laid out again).
@@ -420,6 +424,7 @@ struct Flow {
 
     /// Warnings for a line about to be placed: overfull, or a word broken between letters.
     mutating func warnAbout(_ b: LineBreak, in l: ParagraphLayout) {
+        warnAboutMissingGlyphs(in: l)
         let start = l.storyStart + Int(b.start)
         if b.overfull {
             let snippet = story.text.utf8Slice(start, l.storyStart + Int(b.contentEnd))

@@ -24,6 +24,8 @@ public struct LayoutStatistics: Sendable, Codable {
     /// Headings that are the last thing in a column with text after them.
     public var headingsAtFoot = 0
     public var overfullLines = 0
+    /// Characters drawn as boxes, no face having them.
+    public var missingGlyphs = 0
     public var pages = 0
     /// Columns left more than three lines short, with their causes (when a leading is given).
     public var shortColumns: [ShortColumn] = []
@@ -34,7 +36,7 @@ public struct LayoutStatistics: Sendable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case justifiedLines, looseLines, veryLooseLines, tightLines, lines, hyphenatedLines, longestHyphenRun
-        case widows, orphans, headingsAtFoot, overfullLines, pages, shortColumns
+        case widows, orphans, headingsAtFoot, overfullLines, missingGlyphs, pages, shortColumns
     }
 
     public var loose: Double { share(looseLines) }
@@ -60,6 +62,7 @@ public struct LayoutStatistics: Sendable, Codable {
                 let l = placed.paragraph
                 let line = l.lines[placed.lineIndex]
                 if line.overfull { overfullLines += 1 }
+                l.text.missingCharacters(in: Int(line.start)..<Int(line.end)) { _, _ in missingGlyphs += 1 }
                 if line.hyphen {
                     hyphenatedLines += 1
                     hyphenRun += 1
@@ -114,7 +117,7 @@ public struct LayoutStatistics: Sendable, Codable {
         func pct(_ v: Double) -> String { String(format1(v * 100)) + " %" }
         return """
             justified lines \(justifiedLines): loose \(pct(loose)), very loose \(pct(veryLoose)), tight \(pct(tight)), widest space p95 \(format2(widestP95))× natural
-            hyphenated lines \(pct(hyphenated)), longest run \(longestHyphenRun); widows \(widows), orphans \(orphans), headings at a column foot \(headingsAtFoot), overfull lines \(overfullLines)
+            hyphenated lines \(pct(hyphenated)), longest run \(longestHyphenRun); widows \(widows), orphans \(orphans), headings at a column foot \(headingsAtFoot), overfull lines \(overfullLines), missing glyphs \(missingGlyphs)
             short columns (more than 3 lines): \(shortColumns.isEmpty ? "none" : String(shortColumns.count))
 
             """ + shortColumns.map { "  page \($0.page) column \($0.column): \($0.lines) lines short: \($0.cause)\n" }.joined()

@@ -1,0 +1,57 @@
+import GalleyMarkup
+import GalleyStory
+
+extension ShapedText {
+    /// Calls `body` with the paragraph byte and the character of each glyph in `range` (paragraph
+    /// bytes) that no face could draw. Pango shapes such a character as a box, an "unknown"
+    /// glyph that carries the character itself.
+    package func missingCharacters(in range: Range<Int>, _ body: (_ byte: Int, _ character: Unicode.Scalar) -> Void) {
+        let unknownFlag: UInt32 = 0x1000_0000  // PANGO_GLYPH_UNKNOWN_FLAG
+        let empty: UInt32 = 0x0FFF_FFFF  // PANGO_GLYPH_EMPTY
+        for run in runs(meeting: range) {
+            for i in glyphs(of: run, in: range) {
+                let glyph = glyphs[i].glyph
+                guard glyph & unknownFlag != 0, glyph != empty, let c = Unicode.Scalar(glyph & ~unknownFlag), !c.isInvisible else {
+                    continue
+                }
+                body(Int(clusters[i]), c)
+            }
+        }
+    }
+}
+
+extension Unicode.Scalar {
+    /// Shaped as a box but never drawn: a forced line break (`<br>` is U+2028) ends its line, and
+    /// the renderer draws no control character or space.
+    var isInvisible: Bool {
+        switch properties.generalCategory {
+        case .control, .lineSeparator, .paragraphSeparator, .spaceSeparator: true
+        default: false
+        }
+    }
+
+    /// "U+12000 CUNEIFORM SIGN A": the code point and, when Unicode names it, its name.
+    package var described: String {
+        var hex = String(value, radix: 16, uppercase: true)
+        if hex.count < 4 { hex = String(repeating: "0", count: 4 - hex.count) + hex }
+        guard let name = properties.name ?? properties.nameAlias else { return "U+" + hex }
+        return "U+\(hex) \(name)"
+    }
+}
+
+extension Flow {
+    /// Warns once per document about each character of a paragraph that no face (its own, the
+    /// template's fallbacks, fontconfig's) can draw: it would be printed as a box.
+    mutating func warnAboutMissingGlyphs(in l: ParagraphLayout) {
+        guard l.index > missingGlyphsScanned else { return }
+        missingGlyphsScanned = l.index
+        l.text.missingCharacters(in: 0..<l.text.length) { byte, c in
+            guard warnedMissing.insert(c.value).inserted else { return }
+            let at = story.sourceMap.sourceLocation(ofByte: l.storyStart + byte, in: story.text)
+            diagnostics.append(
+                .warning(
+                    "no installed font has \(c.described); it is drawn as a box (install a font that has it, or name one in the template's 'fallback')",
+                    file: file, at: at, length: 1))
+        }
+    }
+}
