@@ -28,6 +28,8 @@ struct DocumentOptions {
     var drawsEveryPage = false
     var social = false
     var emoticons: [String] = []
+    /// Folders of the project's own fonts (`--font-path`), ahead of the template's `fonts`.
+    var fontPaths: [String] = []
     /// Write `file:` link targets (`--allow-file-links`).
     var allowFileLinks = false
     /// The folder images and the files templates name are read under (`--root`).
@@ -80,6 +82,7 @@ enum Loader {
             }
         }
         if let p = o.paragraphs { template.paragraphMode = p }
+        diagnostics.append(contentsOf: ProjectFonts.add(o.fontPaths + template.fontFolders))
         // Font work that needs no story, on the idle core while the input is read.
         let warmup = FontWarmup(template: template)
 

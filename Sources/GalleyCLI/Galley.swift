@@ -25,6 +25,9 @@ public enum Galley {
             help: "The folder images are read from (default: the input's folder)."),
         OptionSpec(
             name: "emoticons", short: nil, value: "DIR", help: "Add an emoticon pack (a folder with pack.json; repeatable).", repeats: true),
+        OptionSpec(
+            name: "font-path", short: nil, value: "DIR", help: "Use the fonts in DIR ahead of the installed ones (repeatable).",
+            repeats: true),
         OptionSpec(name: "threads", short: nil, value: "N", help: "Threads to use, drawing included (default: one per core)."),
         OptionSpec(
             name: "max-image-pixels", short: nil, value: "N",
@@ -95,6 +98,15 @@ public enum Galley {
                 OptionSpec(name: "source", short: nil, value: "LINE:COL", help: "A position in the input: where is it set?"),
                 OptionSpec(name: "json", short: nil, value: nil, help: "Print JSON instead of text."),
             ] + documentOptions),
+        CommandSpec(
+            name: "fonts", summary: "List the font families Galley sees, or say what a face name becomes.", positionals: [],
+            options: [
+                OptionSpec(name: "resolve", short: nil, value: "NAME", help: "Say which face a name (\"Didot Bold\") becomes, and why."),
+                OptionSpec(name: "json", short: nil, value: nil, help: "Print JSON instead of text."),
+                OptionSpec(
+                    name: "font-path", short: nil, value: "DIR", help: "Also list the fonts in DIR (repeatable).", repeats: true),
+                OptionSpec(name: "template", short: "t", value: "NAME|FILE", help: "Also list the fonts of the template's 'fonts' folders."),
+            ]),
         CommandSpec(
             name: "templates", summary: "List the built-in templates, or print one as JSON.", positionals: ["[NAME|FILE]"],
             options: [

@@ -38,6 +38,7 @@ extension DocumentOptions {
             root = r
         }
         emoticons = a.all("emoticons")
+        fontPaths = a.all("font-path")
         if let t = a.value("threads") {
             guard let n = Int(t), n >= 1, n <= 64 else {
                 throw UsageError(message: "--threads must be a whole number from 1 to 64, got '\(t)'")
@@ -166,5 +167,24 @@ struct TemplatesOptions {
             throw UsageError(message: "name the template once: as an argument or with --show")
         }
         name = a.positionals.first ?? a.value("show")
+    }
+}
+
+/// `galley fonts`.
+struct FontsOptions {
+    var json = false
+    /// `--resolve NAME`: what a face name becomes.
+    var resolve: String?
+    /// Project fonts: `--font-path` and the template's `fonts`.
+    var fontPaths: [String] = []
+    var template: String?
+
+    init(_ a: ParsedArguments) throws(UsageError) {
+        if let extra = a.positionals.first { throw UsageError(message: "unexpected argument '\(extra)'") }
+        json = a.flag("json")
+        resolve = a.value("resolve")
+        if let r = resolve, r.trimmed().isEmpty { throw UsageError(message: "--resolve needs a face name") }
+        fontPaths = a.all("font-path")
+        template = a.value("template")
     }
 }

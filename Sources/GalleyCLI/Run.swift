@@ -28,6 +28,7 @@ struct Run {
         do {
             switch spec.name {
             case "templates": return try templates()
+            case "fonts": return try fonts()
             case "build": return try build()
             case "preview": return try preview()
             case "check": return try check()

@@ -9,15 +9,28 @@ package enum EnginePool {
     /// More engines than threads ever at work at once are not kept.
     private static let limit = 8
     private static let idle = Mutex<[Idle]>([])
+    /// Raised when fonts are added to fontconfig: an engine of an earlier generation lists the
+    /// fonts of then, and is let go instead of lent again.
+    private static let generation = Atomic<Int>(0)
 
     /// An engine no thread uses: safe to hand to the next one (the mutex orders the two).
     private struct Idle: @unchecked Sendable { let engine: TextEngine }
 
     /// An engine for `plan`, used by one thread at a time until it is given back.
     package static func borrow(plan: FontPlan) -> TextEngine {
-        guard let engine = idle.withLock({ $0.popLast() })?.engine else { return TextEngine(plan: plan) }
+        guard let engine = idle.withLock({ $0.popLast() })?.engine else {
+            let made = TextEngine(plan: plan)
+            made.generation = generation.load(ordering: .relaxed)
+            return made
+        }
         engine.adopt(plan)
         return engine
+    }
+
+    /// Forgets the idle engines and, as they come back, those lent out: fonts were added.
+    package static func fontsChanged() {
+        generation.add(1, ordering: .relaxed)
+        idle.withLock { $0.removeAll() }
     }
 
     /// An engine keeps every font it loads, and Pango, HarfBuzz and Cairo keep more for each:
@@ -28,7 +41,7 @@ package enum EnginePool {
     /// Takes back an engine the caller no longer uses (nor anything holding its fonts).
     package static func giveBack(_ engine: TextEngine) {
         engine.adopt(.empty)
-        guard engine.fontCount <= fontLimit else { return }
+        guard engine.fontCount <= fontLimit, engine.generation == generation.load(ordering: .relaxed) else { return }
         let handed = Idle(engine: engine)
         idle.withLock { if $0.count < limit { $0.append(handed) } }
     }

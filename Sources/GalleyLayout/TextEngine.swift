@@ -33,6 +33,8 @@ package final class TextEngine {
     private var glyphLoader: OpaquePointer?
     /// The executable's hooks, when they are on (taken once: they are installed before any engine).
     private let hooks = LibraryHooks.installed
+    /// The fonts fontconfig listed when the engine was made (see `EnginePool.fontsChanged`).
+    var generation = 0
     /// The file and face index of each font met, for the loader (nil: not a file).
     private var fontFiles: [FontKey: (path: String, index: Int)?] = [:]
 

@@ -35,7 +35,10 @@ extension StoryBuilder.Run {
             case "face":
                 let face = a.value.trimmed()
                 if face.isEmpty {
-                    error("empty face name", a)
+                    diagnostics.append(
+                        .warning(
+                            "empty face name; the face around it is kept", file: file, at: a.valueLocation,
+                            length: max(1, a.value.unicodeScalars.count)))
                 } else {
                     scope.text.face = face
                     if faceRequests[face] == nil { faceRequests[face] = a.valueLocation }

@@ -187,6 +187,9 @@ public struct Template: Equatable, Sendable {
     public var language: String
     /// Tried after the run's face, in order, for characters it lacks. JSON key `fallback`.
     public var fallbackFaces: [String]
+    /// Folders of the project's own fonts, used ahead of the installed ones. JSON key `fonts`
+    /// (paths relative to the template file).
+    public var fontFolders: [String] = []
     /// JSON key `footer`.
     public var footer: FooterSpec
     /// The running head, off in the built-ins. JSON key `header`.

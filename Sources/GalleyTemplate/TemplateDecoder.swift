@@ -51,7 +51,7 @@ struct TemplateSpot: Sendable {
 enum TemplateSchema {
     static let topKeys = [
         "name", "description", "extends", "page", "margins", "columns", "gutter", "body",
-        "paragraphSpacing", "firstLineIndent", "firstLineIndentRule", "alignment", "paragraphs", "language", "fallback", "footer",
+        "paragraphSpacing", "firstLineIndent", "firstLineIndentRule", "alignment", "paragraphs", "language", "fallback", "fonts", "footer",
         "header", "lineBreaking", "hyphenation", "widows", "orphans", "keepWithNext", "baselineGrid", "balance", "blockImages",
         "dropcap", "headings", "styles", "link", "caption", "wrapMinWidth", "social", "cjkAutoSpacing", "maxImagePixels",
         "startPage",
@@ -206,6 +206,7 @@ struct TemplateDecoder {
                     rawValue: try choice(key, v, what: "paragraph mode", ParagraphMode.allCases.map(\.rawValue)))!
             case "language": template.language = try language(v)
             case "fallback": template.fallbackFaces = try faces(v)
+            case "fonts": template.fontFolders = try folders("fonts", v, what: "font folders")
             case "footer": template.footer = try runningLine(key, v, base: template.footer)
             case "header": template.header = try runningLine(key, v, base: template.header)
             case "lineBreaking":
@@ -482,7 +483,7 @@ struct TemplateDecoder {
             case "mention": template.social.mention = try socialStyle(m.key, m.value, base: template.social.mention)
             case "topic": template.social.topic = try socialStyle(m.key, m.value, base: template.social.topic)
             case "url": template.social.url = try socialStyle(m.key, m.value, base: template.social.url)
-            default: template.social.emoticons = try emoticonFolders(m.value)
+            default: template.social.emoticons = try folders("social.emoticons", m.value, what: "emoticon pack folders")
             }
         }
     }
@@ -646,20 +647,19 @@ struct TemplateDecoder {
         return s
     }
 
-    /// Emoticon pack folders: an array of paths, each resolved against the folder of the template
-    /// file that names it. An override may also give them as one comma-separated string; its
-    /// paths are kept as written (relative to the working folder).
-    private func emoticonFolders(_ v: JSONValue) throws(Diagnostic) -> [String] {
+    /// Folders (emoticon packs, fonts): an array of paths, each resolved against the folder of
+    /// the template file that names it. An override may also give them as one comma-separated
+    /// string; its paths are kept as written (relative to the working folder).
+    private func folders(_ key: String, _ v: JSONValue, what: String) throws(Diagnostic) -> [String] {
         switch v.kind {
         case .array(let elements):
             var out: [String] = []
             for (i, e) in elements.enumerated() {
-                let folder = try line("social.emoticons[\(i)]", e, allowEmpty: false)
+                let folder = try line("\(key)[\(i)]", e, allowEmpty: false)
                 if case .file(let file) = origin {
                     let path = TemplateLoader.resolve(folder, relativeTo: file)
                     if !roots.isEmpty && !FileRoot.admits(path, roots: roots) {
-                        throw TemplateSpot(origin, e).error(
-                            TemplateLoader.outsideRoots(folder, roots), key: "social.emoticons[\(i)]")
+                        throw TemplateSpot(origin, e).error(TemplateLoader.outsideRoots(folder, roots), key: "\(key)[\(i)]")
                     }
                     out.append(path)
                 } else {
@@ -668,9 +668,9 @@ struct TemplateDecoder {
             }
             return out
         case .string(let s) where isOverride:
-            return try commaList("social.emoticons", s, v)
+            return try commaList(key, s, v)
         default:
-            throw typeError("social.emoticons", "expected a list of emoticon pack folders", v)
+            throw typeError(key, "expected a list of \(what)", v)
         }
     }
 

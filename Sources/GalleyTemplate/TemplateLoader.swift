@@ -239,15 +239,17 @@ private enum EncodedTemplate {
         let body = object([
             ("face", q(t.body.face)), ("size", len(t.body.size)), ("leading", len(t.body.leading)), ("color", color(t.body.color)),
         ])
-        return [
+        var pairs: [(String, String)] = [
             ("name", q(t.name)), ("description", q(t.summary)), ("page", page), ("margins", margins),
             ("columns", String(t.columns)), ("gutter", len(t.gutter)), ("body", body),
             ("paragraphSpacing", len(t.paragraphSpacing)), ("firstLineIndent", len(t.firstLineIndent)),
             ("firstLineIndentRule", q(t.firstLineIndentRule.rawValue)), ("alignment", q(t.alignment.rawValue)),
             ("paragraphs", q(t.paragraphMode.rawValue)), ("language", q(t.language)),
             ("fallback", "[" + t.fallbackFaces.map(q).joined(separator: ", ") + "]"),
-            ("footer", runningLine(t.footer)), ("header", runningLine(t.header)),
         ]
+        pairs.append(("fonts", "[" + t.fontFolders.map(q).joined(separator: ", ") + "]"))
+        pairs += [("footer", runningLine(t.footer)), ("header", runningLine(t.header))]
+        return pairs
     }
 
     /// The footer or the header; a side without its own text is left out.

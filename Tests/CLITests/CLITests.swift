@@ -54,7 +54,7 @@ func usage(_ command: String, _ message: String, positionals: String = " INPUT")
         #expect(
             r.stderr == """
                 galley: error: unknown command 'buidl'; did you mean 'build'?
-                (commands: build, preview, watch, check, inspect, locate, templates; see 'galley --help')
+                (commands: build, preview, watch, check, inspect, locate, fonts, templates; see 'galley --help')
 
                 """)
     }
@@ -173,11 +173,11 @@ func usage(_ command: String, _ message: String, positionals: String = " INPUT")
 
 @Suite struct HelpTests {
     // --help of every command goes to standard output with its usage line, and exits 0.
-    @Test(arguments: ["build", "preview", "watch", "check", "inspect", "locate", "templates"]) func commandHelp(command: String) {
+    @Test(arguments: ["build", "preview", "watch", "check", "inspect", "locate", "fonts", "templates"]) func commandHelp(command: String) {
         for flag in ["--help", "-h"] {
             let r = run([command, flag])
             #expect(r.status == 0 && r.stderr == "")
-            let positionals = command == "templates" ? " [NAME|FILE]" : " INPUT"
+            let positionals = command == "templates" ? " [NAME|FILE]" : command == "fonts" ? "" : " INPUT"
             #expect(r.output.contains("\nUsage: galley \(command) [options]\(positionals)\n"))
             #expect(r.output.contains("  -h, --help"))
         }
@@ -214,6 +214,7 @@ func usage(_ command: String, _ message: String, positionals: String = " INPUT")
                   --allow-file-links    Write file: link targets (refused by default).
                   --root DIR            The folder images are read from (default: the input's folder).
                   --emoticons DIR       Add an emoticon pack (a folder with pack.json; repeatable).
+                  --font-path DIR       Use the fonts in DIR ahead of the installed ones (repeatable).
                   --threads N           Threads to use, drawing included (default: one per core).
                   --max-image-pixels N  The most pixels an image may have, width × height (default 100000000).
               -q, --quiet               Print errors only, no warnings.
@@ -225,7 +226,7 @@ func usage(_ command: String, _ message: String, positionals: String = " INPUT")
     @Test(arguments: ["--help", "-h", "help"]) func mainHelp(flag: String) {
         let r = run([flag])
         #expect(r.status == 0 && r.stderr == "")
-        for c in ["build", "preview", "watch", "check", "inspect", "locate", "templates"] {
+        for c in ["build", "preview", "watch", "check", "inspect", "locate", "fonts", "templates"] {
             #expect(r.output.contains("\n  \(c) "))
         }
     }

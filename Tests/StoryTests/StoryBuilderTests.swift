@@ -337,7 +337,7 @@ import Testing
         assertDump(
             buildStory("<font face=\" \" strokeWidth=\"200\" size=\"5000\">x").rendered,
             #"""
-            t.txt:1:13: error: empty face name
+            t.txt:1:13: warning: empty face name; the face around it is kept
             <font face=" " strokeWidth="200" size="5000">x
                         ^
             t.txt:1:29: error: strokeWidth '200' is out of range (at most 100)

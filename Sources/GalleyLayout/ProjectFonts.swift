@@ -1,0 +1,71 @@
+import CPango
+import GalleyMarkup
+import GalleySupport
+import Glibc
+import Synchronization
+
+/// A project's own font folders (`--font-path`, a template's `fonts`), given to fontconfig as
+/// application fonts: a magazine keeps its licensed faces beside its articles, not installed.
+package enum ProjectFonts {
+    /// The folders given so far (canonical paths), each taken once in a process.
+    private static let given = Mutex<Set<String>>([])
+
+    /// The font files fontconfig reads; others in a folder (a README, a licence) are not fonts.
+    static let extensions: Set<String> = ["ttf", "otf", "ttc", "otc", "pfb", "pfa", "woff", "woff2"]
+
+    /// Adds the fonts of `folders` ahead of the next layout, with a warning for a folder that
+    /// cannot be used and for each font file in one that fontconfig cannot read (it is skipped).
+    package static func add(_ folders: [String]) -> [Diagnostic] {
+        var warnings: [Diagnostic] = []
+        var added = false
+        for folder in folders {
+            let path = FileRoot.canonicalPath(folder)
+            guard given.withLock({ $0.insert(path).inserted }) else { continue }
+            guard FileIdentity.status(path).map({ FileIdentity.kind($0) == .directory }) == true else {
+                warnings.append(.warning("font folder '\(folder)' does not exist or is not a folder; its fonts are not used"))
+                continue
+            }
+            for file in fontFiles(in: path) where !readable(file) {
+                warnings.append(.warning("'\(file)' is not a font fontconfig can read; skipped"))
+            }
+            _ = FaceClasses.rulesLoaded
+            if FcConfigAppFontAddDir(FcConfigGetCurrent(), path) == 0 {
+                warnings.append(.warning("cannot read the font folder '\(folder)'; its fonts are not used"))
+            } else {
+                added = true
+            }
+        }
+        // Engines made before know the fonts of then (a font map lists them once).
+        if added { EnginePool.fontsChanged() }
+        return warnings
+    }
+
+    /// The font files under `folder`, as fontconfig scans it (sub-folders included).
+    static func fontFiles(in folder: String) -> [String] {
+        var out: [String] = []
+        var pending = [folder]
+        while let dir = pending.popLast(), out.count < 10_000 {
+            guard let d = opendir(dir) else { continue }
+            defer { closedir(d) }
+            while let entry = readdir(d) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                if name.hasPrefix(".") { continue }
+                let path = FilePath.join(dir, name)
+                if entry.pointee.d_type == UInt8(DT_DIR) {
+                    pending.append(path)
+                } else if let dot = name.lastIndex(of: "."), extensions.contains(name[name.index(after: dot)...].lowercased()) {
+                    out.append(path)
+                }
+            }
+        }
+        return out.sorted()
+    }
+
+    /// Whether fontconfig can read a face from `file`.
+    static func readable(_ file: String) -> Bool {
+        var count: Int32 = 0
+        guard let pattern = FcFreeTypeQuery(file, 0, nil, &count) else { return false }
+        FcPatternDestroy(pattern)
+        return true
+    }
+}

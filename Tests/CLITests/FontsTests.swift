@@ -1,0 +1,88 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Project fonts (`--font-path`, a template's `fonts`) and `galley fonts`. Run as processes: a
+/// font folder is added to fontconfig for the whole process, which the other tests share.
+@Suite struct FontsTests {
+    /// A copy of DejaVu Sans renamed "Qwerty Sans" (PostScript name QwertySans), made here: its
+    /// names are rewritten in place, in the name table's UTF-16 and Mac Roman strings alike.
+    static func renamedFont(in dir: TemporaryDirectory) -> String {
+        var bytes = [UInt8](FileManager.default.contents(atPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")!)
+        for (from, to) in [("DejaVu Sans", "Qwerty Sans"), ("DejaVuSans", "QwertySans")] {
+            for encode in [{ (s: String) in Array(s.utf8) }, { (s: String) in s.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] } }] {
+                let a = encode(from)
+                let b = encode(to)
+                var i = 0
+                while i + a.count <= bytes.count {
+                    if bytes[i] == a[0] && Array(bytes[i..<(i + a.count)]) == a {
+                        bytes.replaceSubrange(i..<(i + a.count), with: b)
+                        i += a.count
+                    } else {
+                        i += 1
+                    }
+                }
+            }
+        }
+        try? FileManager.default.createDirectory(atPath: dir.file("fonts"), withIntermediateDirectories: true)
+        _ = dir.write("fonts/QwertySans.ttf", Data(bytes))
+        _ = dir.write("fonts/broken.ttf", "not a font")
+        return dir.file("fonts")
+    }
+
+    @Test func fontPathIsEmbedded() throws {
+        let dir = TemporaryDirectory("fonts")
+        let fonts = Self.renamedFont(in: dir)
+        let doc = dir.write("doc.txt", "<font face=\"Qwerty Sans\">Set in a project font.</font>\n")
+        let pdf = dir.file("doc.pdf")
+        let built = runExecutable(["build", doc, "-o", pdf, "--font-path", fonts])
+        #expect(built.status == 0)
+        #expect(!built.stderr.contains("not installed"), "\(built.stderr)")
+        #expect(built.stderr.contains("broken.ttf' is not a font fontconfig can read; skipped"))
+        #expect(tool("pdffonts", [pdf]).output.contains("+QwertySans"))
+        // Without the folder the name is not known.
+        let without = runExecutable(["build", doc, "-o", pdf])
+        #expect(without.stderr.contains("face 'Qwerty Sans' is not installed"))
+    }
+
+    @Test func templateFontsAreRelativeToTheTemplate() {
+        let dir = TemporaryDirectory("fonts")
+        _ = Self.renamedFont(in: dir)
+        let template = dir.write("t.json", #"{"extends": "magazine", "fonts": ["fonts"], "body": {"face": "Qwerty Sans"}}"#)
+        let doc = dir.write("doc.txt", "Body text in the template's own face.\n")
+        let pdf = dir.file("doc.pdf")
+        let built = runExecutable(["build", doc, "-t", template, "-o", pdf])
+        #expect(built.status == 0 && !built.stderr.contains("not installed"), "\(built.stderr)")
+        #expect(tool("pdffonts", [pdf]).output.contains("+QwertySans"))
+        let shown = runExecutable(["templates", template])
+        #expect(shown.output.contains("\"fonts\": [\"\(dir.file("fonts"))\"]"))
+    }
+
+    @Test func listsFamiliesWithStylesAndFiles() throws {
+        let dir = TemporaryDirectory("fonts")
+        let fonts = Self.renamedFont(in: dir)
+        let text = runExecutable(["fonts", "--font-path", fonts])
+        #expect(text.status == 0)
+        #expect(text.output.contains("Qwerty Sans\n  Book  \(fonts)/QwertySans.ttf\n"))
+        #expect(text.output.contains("DejaVu Serif\n"))
+        let json = runExecutable(["fonts", "--json", "--font-path", fonts])
+        let families = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [[String: Any]])
+        let qwerty = try #require(families.first { $0["family"] as? String == "Qwerty Sans" })
+        let face = try #require((qwerty["faces"] as? [[String: Any]])?.first)
+        #expect(face["file"] as? String == fonts + "/QwertySans.ttf")
+        #expect(face["weight"] as? Int == 400 && face["italic"] as? Bool == false)
+    }
+
+    @Test func resolveSaysWhatANameBecomesAndWhy() {
+        let didot = runExecutable(["fonts", "--resolve", "Didot Bold"])
+        #expect(didot.status == 0)
+        #expect(didot.output.hasPrefix("Didot Bold → C059 Bold, /"))
+        #expect(didot.output.contains("'Didot Bold' is not installed; using 'C059' (for a didone serif"))
+        let installed = runExecutable(["fonts", "--resolve", "DejaVu Serif Bold"])
+        #expect(installed.output.hasPrefix("DejaVu Serif Bold → DejaVu Serif Bold, /") && installed.output.contains("installed"))
+        let missing = runExecutable(["fonts", "--font-path", "/no/such/folder"])
+        #expect(missing.status == 0 && missing.stderr.contains("font folder '/no/such/folder' does not exist"))
+        let empty = runExecutable(["fonts", "--resolve", " "])
+        #expect(empty.status == 2)
+    }
+}
