@@ -34,6 +34,8 @@ struct Flow {
     /// (paragraphs are placed in order; see `warnAboutMissingGlyphs`).
     var warnedMissing: Set<UInt32> = []
     var missingGlyphsScanned = -1
+    /// Vertical paragraphs warned about for lines wider than their column.
+    var warnedTooWide: Set<Int> = []
     /// Paragraph layouts taken early (a heading looks at what follows it).
     var lookahead: [Int: ParagraphLayout] = [:]
     /// Images already placed (floats are met again when a page is laid out again).
@@ -396,8 +398,17 @@ struct Flow {
             l = rebreak(l, line, widths, l.unhyphenated)
             current = l
         }
+        // A line wider than the column (a huge character) fits no column: one is set anyway,
+        // over the column's edge, so that every column takes at least one and the flow moves on.
+        let tooWide = pitch > rect.width + 0.01
+        if tooWide && line < l.lines.count && warnedTooWide.insert(paragraph).inserted {
+            diagnostics.append(
+                .warning(
+                    "a vertical line \(format(pitch)) pt wide does not fit a column \(format(rect.width)) pt wide; placed anyway",
+                    file: file, at: story.sourceMap.sourceLocation(ofByte: l.storyStart + Int(l.lines[line].start), in: story.text)))
+        }
         var k = 0
-        while line < l.lines.count && Double(k + 1) * pitch <= rect.width + 0.01 {
+        while line < l.lines.count && (Double(k + 1) * pitch <= rect.width + 0.01 || (tooWide && k == 0)) {
             let b = l.lines[line]
             let right = rect.maxX - Double(k) * pitch
             frame.lines.append(

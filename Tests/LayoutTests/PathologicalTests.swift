@@ -77,6 +77,20 @@ private var small: Template {
         }
     }
 
+    // A vertical block of 700 pt characters on a small page: each line is wider than the column,
+    // so one is set in each column anyway, with one warning, and the flow ends (it made empty
+    // pages for ever).
+    @Test func verticalLineWiderThanTheColumn() {
+        let fs = framesetter("<vertical>縦書き<font size=\"700\">大きな字</font>の文</vertical>\nAfter.", template: small)
+        let ps = pages(of: fs)
+        let vertical = ps.flatMap(\.frames).flatMap(\.lines).filter(\.vertical)
+        #expect(!vertical.isEmpty && ps.count < 40)
+        for frame in ps.flatMap(\.frames) { #expect(frame.lines.filter(\.vertical).count <= 1) }
+        let warned = fs.diagnostics.warnings.filter { $0.message.hasPrefix("a vertical line") }
+        #expect(warned.count == 1, "\(warned.map(\.message))")
+        #expect(fs.story.text.hasSuffix("After.") && ps.last!.frames.flatMap(\.lines).contains { !$0.vertical })
+    }
+
     // The largest size the markup allows (2000 pt).
     @Test func maximumFontSize() {
         expectInvariants(framesetter("<font size=\"2000\">W</font>x", template: small), "2000 pt")
