@@ -67,7 +67,8 @@ public final class Framesetter {
         let warmed = warmup?.take()
         let engine = warmed?.engine ?? EnginePool.borrow(plan: .empty)
         let (plan, warnings) = FontPlan.resolve(
-            story: story, fallbackFaces: template.fallbackFaces, language: template.language, file: file, engine: engine,
+            story: story, fallbackFaces: template.fallbackFaces, scriptFallbacks: template.scriptFallbacks, language: template.language,
+            file: file, engine: engine,
             known: warmed?.faces ?? [:])
         engine.adopt(plan)
         self.plan = plan

@@ -132,7 +132,7 @@ extension TextEngine {
     ) -> Bool {
         let start = p.range.lowerBound
         let charBytes = Self.characterStarts(text, length: length)
-        let attrs = attributes(story: story, paragraph: p, mergingAlike: mergingAlike)
+        let attrs = attributes(story: story, paragraph: p, mergingAlike: mergingAlike, text: text, length: length)
         defer { pango_attr_list_unref(attrs) }
 
         var flags = shaped.flags
@@ -349,11 +349,54 @@ extension TextEngine {
         return starts
     }
 
+    /// The story ranges of a paragraph's text whose script has faces of its own (template
+    /// `fallback` by script), with their description slots. Pango's script iterator gives
+    /// punctuation and spaces the script of the text around them.
+    static func scriptSlots(
+        _ text: UnsafePointer<CChar>, length: Int, plan: FontPlan, from start: Int
+    ) -> [(slot: Int, range: Range<Int>)] {
+        guard let iter = pango_script_iter_new(text, Int32(length)) else { return [] }
+        defer { pango_script_iter_free(iter) }
+        var out: [(slot: Int, range: Range<Int>)] = []
+        repeat {
+            var a: UnsafePointer<CChar>?
+            var b: UnsafePointer<CChar>?
+            var script = PANGO_SCRIPT_COMMON
+            pango_script_iter_get_range(iter, &a, &b, &script)
+            let slot = plan.slot(forScript: g_unicode_script_to_iso15924(GUnicodeScript(rawValue: script.rawValue)))
+            if slot > 0, let a, let b {
+                out.append((slot, (start + (a - text))..<(start + (b - text))))
+            }
+        } while pango_script_iter_next(iter) != 0
+        return out
+    }
+
+    /// `range` cut where it meets the script ranges: each piece with its slot (0 outside them).
+    /// Ranges come in story order: `cursor` is the first script range that may still meet one.
+    static func split(
+        _ range: Range<Int>, by scripts: [(slot: Int, range: Range<Int>)], from cursor: inout Int
+    ) -> [(slot: Int, range: Range<Int>)] {
+        var out: [(slot: Int, range: Range<Int>)] = []
+        var at = range.lowerBound
+        while cursor < scripts.count && scripts[cursor].range.upperBound <= at { cursor += 1 }
+        for s in scripts[cursor...] {
+            if s.range.lowerBound >= range.upperBound { break }
+            if s.range.lowerBound > at { out.append((0, at..<s.range.lowerBound)) }
+            let end = min(s.range.upperBound, range.upperBound)
+            out.append((s.slot, max(at, s.range.lowerBound)..<end))
+            at = end
+        }
+        if at < range.upperBound { out.append((0, at..<range.upperBound)) }
+        return out
+    }
+
     /// The paragraph's Pango attributes: one font description per group of style runs (one run
     /// each, or, merging, consecutive runs that shape alike), with its font features and
     /// language. A foreground attribute unique to the group's first style makes Pango end items
     /// at every group, so each item has one group. The caller unrefs the list.
-    private func attributes(story: Story, paragraph p: Paragraph, mergingAlike: Bool) -> OpaquePointer {
+    private func attributes(
+        story: Story, paragraph p: Paragraph, mergingAlike: Bool, text: UnsafePointer<CChar>, length: Int
+    ) -> OpaquePointer {
         let start = p.range.lowerBound
         let attrs = pango_attr_list_new()!
         var groups: [(style: Int, range: Range<Int>)] = []
@@ -366,10 +409,19 @@ extension TextEngine {
                 groups.append((r.style, r.range))
             }
         }
+        let scripts = plan.scriptFallbacks.isEmpty ? [] : Self.scriptSlots(text, length: length, plan: plan, from: start)
+        var scriptCursor = 0
         for r in groups {
-            let a = pango_attr_font_desc_new(description(style: r.style))!
             let f = pango_attr_foreground_new(UInt16(r.style & 0xFFFF), UInt16((r.style >> 16) & 0xFFFF), 0)!
-            for attr in [a, f] {
+            var descriptions: [(slot: Int, range: Range<Int>)] = [(0, r.range)]
+            if !scripts.isEmpty { descriptions = Self.split(r.range, by: scripts, from: &scriptCursor) }
+            for (slot, range) in descriptions {
+                let a = pango_attr_font_desc_new(description(style: r.style, slot: slot))!
+                a.pointee.start_index = UInt32(range.lowerBound - start)
+                a.pointee.end_index = UInt32(range.upperBound - start)
+                pango_attr_list_insert(attrs, a)
+            }
+            for attr in [f] {
                 attr.pointee.start_index = UInt32(r.range.lowerBound - start)
                 attr.pointee.end_index = UInt32(r.range.upperBound - start)
                 pango_attr_list_insert(attrs, attr)

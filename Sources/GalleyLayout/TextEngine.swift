@@ -23,6 +23,8 @@ package final class TextEngine {
     package private(set) var plan: FontPlan
     /// Font description of each story style (index = style index), made on first use.
     private var descriptions: [OpaquePointer?] = []
+    /// The same for text of a script with faces of its own: [slot - 1][style].
+    private var scriptDescriptions: [[OpaquePointer?]] = []
     /// FontKey of each PangoFont this engine has met.
     private var keys: [UnsafeMutableRawPointer: FontKey] = [:]
     /// PangoFont of each key, loaded in this engine's font map.
@@ -58,16 +60,21 @@ package final class TextEngine {
     /// Serves `plan` from now on: the descriptions made for the last plan go, the fonts stay.
     /// Runs in the plan's language carry no language of their own, so the context takes it.
     func adopt(_ plan: FontPlan) {
-        for d in descriptions { if let d { pango_font_description_free(d) } }
-        descriptions.removeAll(keepingCapacity: true)
+        freeDescriptions()
         if plan.language != self.plan.language {
             pango_context_set_language(context, pango_language_from_string(plan.language))
         }
         self.plan = plan
     }
 
+    private func freeDescriptions() {
+        for d in descriptions + scriptDescriptions.joined() { if let d { pango_font_description_free(d) } }
+        descriptions.removeAll(keepingCapacity: true)
+        scriptDescriptions.removeAll()
+    }
+
     deinit {
-        for d in descriptions { if let d { pango_font_description_free(d) } }
+        freeDescriptions()
         for (_, f) in fonts { galley_object_unref(f) }
         if let glyphLoader { hooks?.freeGlyphLoader(glyphLoader) }
         galley_object_unref(UnsafeMutableRawPointer(context))
@@ -82,6 +89,19 @@ package final class TextEngine {
         if let d = descriptions[style] { return d }
         let d = plan.makeDescription(style: style)
         descriptions[style] = d
+        return d
+    }
+
+    /// The description of a style for text whose script has faces of its own (`slot` > 0).
+    func description(style: Int, slot: Int) -> OpaquePointer {
+        guard slot > 0 else { return description(style: style) }
+        while scriptDescriptions.count < slot { scriptDescriptions.append([]) }
+        if style >= scriptDescriptions[slot - 1].count {
+            scriptDescriptions[slot - 1].append(contentsOf: repeatElement(nil, count: style + 1 - scriptDescriptions[slot - 1].count))
+        }
+        if let d = scriptDescriptions[slot - 1][style] { return d }
+        let d = plan.makeDescription(style: style, slot: slot)
+        scriptDescriptions[slot - 1][style] = d
         return d
     }
 
@@ -186,6 +206,9 @@ package struct FontPlan: Sendable {
     package let styles: [TextStyle]
     package let faces: [String: Face]
     package let fallbackFaces: [String]
+    /// Faces tried first for text of a script (template `fallback` by script), by ISO 15924 tag
+    /// as GLib gives it; a description for slot k + 1 puts entry k's faces first.
+    package private(set) var scriptFallbacks: [(script: UInt32, faces: [String])] = []
     package let language: String
     /// Metrics of each style (index = style index).
     package let metrics: [Metrics]
@@ -194,8 +217,8 @@ package struct FontPlan: Sendable {
     /// Substitutions become warnings located where the face was first asked for.
     /// `known`: faces already resolved with `engine` (see `FontWarmup`).
     package static func resolve(
-        story: Story, fallbackFaces: [String], language: String, file: String, engine: TextEngine? = nil,
-        known: [String: (Face, String?)] = [:]
+        story: Story, fallbackFaces: [String], scriptFallbacks: [String: [String]] = [:], language: String, file: String,
+        engine: TextEngine? = nil, known: [String: (Face, String?)] = [:]
     ) -> (FontPlan, [Diagnostic]) {
         var faces: [String: Face] = [:]
         var diagnostics: [Diagnostic] = []
@@ -208,6 +231,7 @@ package struct FontPlan: Sendable {
         }
         var names = Set(story.styles.map(\.face))
         names.formUnion(fallbackFaces)
+        for list in scriptFallbacks.values { names.formUnion(list) }
         // Warnings in the order the faces appear in the source.
         let ordered = names.sorted {
             (story.faceRequests[$0]?.offset ?? Int.max, $0) < (story.faceRequests[$1]?.offset ?? Int.max, $1)
@@ -254,8 +278,20 @@ package struct FontPlan: Sendable {
             measured[key] = m
             return m
         }
-        let plan = FontPlan(styles: story.styles, faces: faces, fallbackFaces: fallbackFaces, language: language, metrics: metrics)
+        var plan = FontPlan(styles: story.styles, faces: faces, fallbackFaces: fallbackFaces, language: language, metrics: metrics)
+        plan.scriptFallbacks = scriptFallbacks.sorted { $0.key < $1.key }.map { (Self.scriptTag($0.key), $0.value) }
         return (plan, diagnostics)
+    }
+
+    /// "Hani" as the tag GLib's `g_unicode_script_to_iso15924` gives.
+    static func scriptTag(_ code: String) -> UInt32 {
+        code.utf8.reduce(0) { $0 << 8 | UInt32($1) }
+    }
+
+    /// The description slot for text of `script` (a GLib ISO 15924 tag): 0 when the template
+    /// gives the script no faces of its own.
+    package func slot(forScript script: UInt32) -> Int {
+        (scriptFallbacks.firstIndex { $0.script == script } ?? -1) + 1
     }
 
     private init(styles: [TextStyle], faces: [String: Face], fallbackFaces: [String], language: String, metrics: [Metrics]) {
@@ -266,15 +302,16 @@ package struct FontPlan: Sendable {
         self.metrics = metrics
     }
 
-    /// A new Pango description for a style: its family, then the fallback families.
-    /// The caller owns it.
-    package func makeDescription(style: Int) -> OpaquePointer {
+    /// A new Pango description for a style: its family, then the fallback families (with slot
+    /// k > 0, those of `scriptFallbacks[k - 1]` first). The caller owns it.
+    package func makeDescription(style: Int, slot: Int = 0) -> OpaquePointer {
         let s = styles[style]
         var face = faces[s.face] ?? Face(family: s.face, weight: 400, italic: false)
         // The run's own weight and slant win over what the face name says ("… Bold").
         if s.weight != 400 { face.weight = Int32(s.weight) }
         if s.slant != .normal { face.italic = true }
-        let fallbacks = fallbackFaces.compactMap { name -> String? in
+        let names = slot > 0 ? scriptFallbacks[slot - 1].faces + fallbackFaces : fallbackFaces
+        let fallbacks = names.compactMap { name -> String? in
             guard let f = faces[name] else { return name }
             return f.isColor ? nil : f.family
         }

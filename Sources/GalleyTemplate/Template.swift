@@ -187,6 +187,9 @@ public struct Template: Equatable, Sendable {
     public var language: String
     /// Tried after the run's face, in order, for characters it lacks. JSON key `fallback`.
     public var fallbackFaces: [String]
+    /// Tried before `fallbackFaces` for text of a script, by ISO 15924 code (`"Hani"`): JSON
+    /// `fallback` given as an object.
+    public var scriptFallbacks: [String: [String]] = [:]
     /// Folders of the project's own fonts, used ahead of the installed ones. JSON key `fonts`
     /// (paths relative to the template file).
     public var fontFolders: [String] = []

@@ -205,7 +205,7 @@ struct TemplateDecoder {
                 template.paragraphMode = ParagraphMode(
                     rawValue: try choice(key, v, what: "paragraph mode", ParagraphMode.allCases.map(\.rawValue)))!
             case "language": template.language = try language(v)
-            case "fallback": template.fallbackFaces = try faces(v)
+            case "fallback": try fallback(v)
             case "fonts": template.fontFolders = try folders("fonts", v, what: "font folders")
             case "footer": template.footer = try runningLine(key, v, base: template.footer)
             case "header": template.header = try runningLine(key, v, base: template.header)
@@ -615,19 +615,52 @@ struct TemplateDecoder {
         return s
     }
 
+    /// `fallback`: a list of font names, or an object of such lists by ISO 15924 script code
+    /// (`"Hani"`, `"Arab"`), each tried before the list under `"default"` for text of its script.
+    /// A list replaces the per-script ones too; an object with no `"default"` keeps the one
+    /// inherited.
+    private mutating func fallback(_ v: JSONValue) throws(Diagnostic) {
+        guard case .object(let members) = v.kind else {
+            template.fallbackFaces = try faces(v)
+            template.scriptFallbacks = [:]
+            return
+        }
+        var scripts: [String: [String]] = [:]
+        for m in try self.members(of: v, path: "fallback", allowed: members.map(\.key)) {
+            let path = "fallback.\(m.key)"
+            if m.key == "default" {
+                template.fallbackFaces = try faces(m.value, at: path)
+            } else if Self.isScriptCode(m.key) {
+                scripts[m.key] = try faces(m.value, at: path)
+            } else {
+                throw TemplateSpot(origin, key: m).error(
+                    "'\(m.key)' is not a script code: give \"default\" or an ISO 15924 code of four letters such as \"Hani\", \"Arab\" or \"Cyrl\"",
+                    key: path)
+            }
+        }
+        template.scriptFallbacks = scripts
+    }
+
+    /// An ISO 15924 code as fontconfig and Pango write it: a capital and three small letters.
+    static func isScriptCode(_ s: String) -> Bool {
+        let u = Array(s.utf8)
+        return u.count == 4 && (0x41...0x5A).contains(u[0]) && u.dropFirst().allSatisfy { (0x61...0x7A).contains($0) }
+    }
+
     /// An array of font names. An override may also give them as one comma-separated string.
-    private func faces(_ v: JSONValue) throws(Diagnostic) -> [String] {
+    private func faces(_ v: JSONValue, at path: String = "fallback") throws(Diagnostic) -> [String] {
         switch v.kind {
         case .array(let elements):
             var out: [String] = []
             for (i, e) in elements.enumerated() {
-                out.append(try line("fallback[\(i)]", e, allowEmpty: false))
+                out.append(try line("\(path)[\(i)]", e, allowEmpty: false))
             }
             return out
         case .string(let s) where isOverride:
-            return try commaList("fallback", s, v)
+            return try commaList(path, s, v)
         default:
-            throw typeError("fallback", "expected a list of font names", v)
+            let orObject = path == "fallback" ? ", or an object of such lists by script" : ""
+            throw typeError(path, "expected a list of font names" + orObject, v)
         }
     }
 

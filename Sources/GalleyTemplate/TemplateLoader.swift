@@ -245,11 +245,18 @@ private enum EncodedTemplate {
             ("paragraphSpacing", len(t.paragraphSpacing)), ("firstLineIndent", len(t.firstLineIndent)),
             ("firstLineIndentRule", q(t.firstLineIndentRule.rawValue)), ("alignment", q(t.alignment.rawValue)),
             ("paragraphs", q(t.paragraphMode.rawValue)), ("language", q(t.language)),
-            ("fallback", "[" + t.fallbackFaces.map(q).joined(separator: ", ") + "]"),
+            ("fallback", fallback(t)),
         ]
         pairs.append(("fonts", "[" + t.fontFolders.map(q).joined(separator: ", ") + "]"))
         pairs += [("footer", runningLine(t.footer)), ("header", runningLine(t.header))]
         return pairs
+    }
+
+    /// A list of faces, or with per-script lists an object: `"default"` first, then the scripts.
+    static func fallback(_ t: Template) -> String {
+        func list(_ faces: [String]) -> String { "[" + faces.map(q).joined(separator: ", ") + "]" }
+        if t.scriptFallbacks.isEmpty { return list(t.fallbackFaces) }
+        return object([("default", list(t.fallbackFaces))] + t.scriptFallbacks.sorted { $0.key < $1.key }.map { ($0.key, list($0.value)) })
     }
 
     /// The footer or the header; a side without its own text is left out.

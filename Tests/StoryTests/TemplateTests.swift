@@ -417,7 +417,7 @@ private let a4 = (width: 210 * mm, height: 297 * mm)
     }
     // fallback must be a list.
     @Test func fallbackNotList() {
-        #expect(located(#"{"fallback": "A"}"#) == #"1:14 key 'fallback': expected a list of font names, got "A""#)
+        #expect(located(#"{"fallback": "A"}"#) == #"1:14 key 'fallback': expected a list of font names, or an object of such lists by script, got "A""#)
     }
     // A bad fallback element is named by index and located itself.
     @Test func fallbackElement() { #expect(located(#"{"fallback": ["A", 3]}"#) == "1:20 key 'fallback[1]': expected a string, got 3") }
