@@ -47,7 +47,7 @@ public struct Vocabulary: Sendable {
 
     /// The paragraph attributes `<p>` and `<h1>`–`<h3>` take.
     public static let paragraphAttributes: [String] = [
-        "align", "indent", "firstindent", "before", "after", "leading", "lineheight", "dir", "hyphenate", "span", "dropcap",
+        "align", "indent", "firstindent", "before", "after", "leading", "lineheight", "dir", "hyphenate", "span", "dropcap", "lang",
     ]
 
     /// The tags Galley understands. Adding a tag is one line here.
@@ -70,7 +70,7 @@ public struct Vocabulary: Sendable {
         TagSpec(name: "h1", attributes: Set(paragraphAttributes + ["class"])),
         TagSpec(name: "h2", attributes: Set(paragraphAttributes + ["class"])),
         TagSpec(name: "h3", attributes: Set(paragraphAttributes + ["class"])),
-        .tag("vertical"),
+        .tag("vertical", "lang"),
         .void("columnbreak"),
         .void("pagebreak"),
         TagSpec(name: "meta", attributes: Set(metaFields), isVoid: true),

@@ -755,7 +755,9 @@ public struct StoryBuilder {
                 applyClasses(tag, paragraph: true)
                 applyParagraphAttributes(tag)
             case "h1", "h2", "h3": heading(tag, level: Int(tag.name.dropFirst())!)
-            case "vertical": scope.paragraph.vertical = true
+            case "vertical":
+                scope.paragraph.vertical = true
+                if let a = tag.attribute("lang"), let l = language(a) { scope.text.language = l }
             default: break  // the parser only passes tags of the vocabulary
             }
         }

@@ -173,6 +173,9 @@ extension StoryBuilder.Run {
                 }
             case "hyphenate":
                 if let b = flag(a, what: "hyphenate") { p.hyphenate = b }
+            case "lang":
+                // The paragraph's text is in this language (punctuation forms, line breaking).
+                if let l = language(a) { scope.text.language = l }
             case "span":
                 if let all = choice(a, what: "span", [("all", true), ("none", false)]) { p.spansColumns = all }
             case "dropcap":

@@ -41,8 +41,11 @@ public struct NamedStyle: Equatable, Sendable {
     }
 
     /// The keys a style may hold: `basedOn`, and every attribute of `<span>` and `<p>` (any case).
-    public static let keys: [String] =
-        ["basedOn"] + Vocabulary.characterAttributes + Vocabulary.paragraphAttributes + Vocabulary.blockBoxAttributes
+    public static let keys: [String] = {
+        var seen: Set<String> = []
+        return (["basedOn"] + Vocabulary.characterAttributes + Vocabulary.paragraphAttributes + Vocabulary.blockBoxAttributes)
+            .filter { seen.insert($0).inserted }
+    }()
 }
 
 extension Template {

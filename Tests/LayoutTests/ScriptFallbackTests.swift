@@ -59,3 +59,20 @@ import Testing
         #expect(d.location?.line == 1 && d.location?.column == 15)
     }
 }
+
+/// `lang` on a paragraph reaches the shaper: Traditional Chinese punctuation takes its own
+/// (centred) forms from the same font.
+@Suite struct ParagraphLanguageTests {
+    func commaGlyph(_ lang: String) -> UInt32? {
+        let fs = framesetter("<p lang=\"\(lang)\">逗號，句號。</p>")
+        let t = pages(of: fs)[0].frames[0].lines[0].paragraph.text
+        let comma = Array("逗號".utf8).count
+        return t.glyphs.indices.first { t.clusters[$0] == Int32(comma) }.map { t.glyphs[$0].glyph }
+    }
+
+    @Test func traditionalPunctuationForms() throws {
+        let hant = try #require(commaGlyph("zh-Hant"))
+        let hans = try #require(commaGlyph("zh-Hans"))
+        #expect(hant != hans)
+    }
+}

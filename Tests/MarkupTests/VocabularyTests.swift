@@ -34,13 +34,15 @@ import Testing
         #expect(try #require(Vocabulary.standard.spec("span")).attributes == expected.union(["class"]))
     }
 
-    /// p and the headings take the paragraph attributes; a takes href and class; short tags take none.
+    /// p and the headings take the paragraph attributes; a takes href and class; vertical takes
+    /// lang; short tags take none.
     @Test func otherAttributes() throws {
         let v = Vocabulary.standard
-        let paragraph: Set<String> = ["align", "indent", "firstindent", "before", "after", "leading", "lineheight", "dir", "hyphenate", "span", "dropcap", "class"]
+        let paragraph: Set<String> = ["align", "indent", "firstindent", "before", "after", "leading", "lineheight", "dir", "hyphenate", "span", "dropcap", "class", "lang"]
         for name in ["p", "h1", "h2", "h3"] { #expect(v.spec(name)?.attributes == paragraph, "\(name)") }
         #expect(v.spec("a")?.attributes == ["href", "class"])
-        for name in ["b", "i", "u", "s", "sup", "sub", "vertical", "social", "br", "columnbreak", "pagebreak"] {
+        #expect(v.spec("vertical")?.attributes == ["lang"])
+        for name in ["b", "i", "u", "s", "sup", "sub", "social", "br", "columnbreak", "pagebreak"] {
             #expect(v.spec(name)?.attributes == [], "\(name)")
         }
     }

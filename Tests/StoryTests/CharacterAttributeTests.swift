@@ -119,6 +119,17 @@ func styleOf(_ attributes: String, tag: String = "span") -> String {
         #expect(styleOf(#"lang="zh-Hans""#) == "\(body) lang=zh-Hans\n")
         #expect(styleOf(#"lang="sr-Latn-RS""#) == "\(body) lang=sr-Latn-RS\n")
     }
+    // lang on a paragraph, a heading or a vertical block: its text is in that language, and the
+    // text after it is not.
+    @Test func paragraphLang() {
+        #expect(styleOf(#"lang="zh-Hant""#, tag: "p") == "\(body) lang=zh-Hant\n")
+        #expect(styleOf(#"lang="ja""#, tag: "h2").contains(" lang=ja"))
+        #expect(styleOf(#"lang="zh-Hant""#, tag: "vertical").contains(" lang=zh-Hant"))
+        let b = buildStory("<p lang=\"zh-Hant\">逗號，句號。</p>\nAfter.")
+        let after = b.story.runs.last!.style
+        #expect(b.story.styles[after].language != "zh-Hant" && b.rendered.isEmpty)
+        #expect(styleOf(#"lang="zh_Hant""#, tag: "p").contains("error: 'zh_Hant' is not a BCP 47 language tag; did you mean 'zh-Hant'?"))
+    }
     // hyphenate: false turns dictionary hyphenation off for the run.
     @Test func hyphenate() {
         #expect(styleOf(#"hyphenate="false""#) == "\(body) hyphenate=false\n")
