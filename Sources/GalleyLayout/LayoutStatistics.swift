@@ -12,6 +12,13 @@ public struct LayoutStatistics: Sendable, Codable {
     public var veryLooseLines = 0
     /// Lines whose narrowest space is under 0.8× the natural space.
     public var tightLines = 0
+    /// Justified lines with gaps between wide (CJK) characters, measured by those gaps: loose
+    /// when the widest grows by more than a tenth of an em, very loose by more than a quarter,
+    /// tight when one shrinks by more than a fiftieth.
+    public var cjkJustifiedLines = 0
+    public var cjkLooseLines = 0
+    public var cjkVeryLooseLines = 0
+    public var cjkTightLines = 0
     /// Widest space ÷ natural space of each justified line (for percentiles).
     public var widest: [Double] = []
     public var lines = 0
@@ -37,6 +44,7 @@ public struct LayoutStatistics: Sendable, Codable {
     enum CodingKeys: String, CodingKey {
         case justifiedLines, looseLines, veryLooseLines, tightLines, lines, hyphenatedLines, longestHyphenRun
         case widows, orphans, headingsAtFoot, overfullLines, missingGlyphs, pages, shortColumns
+        case cjkJustifiedLines, cjkLooseLines, cjkVeryLooseLines, cjkTightLines
     }
 
     public var loose: Double { share(looseLines) }
@@ -89,6 +97,9 @@ public struct LayoutStatistics: Sendable, Codable {
         let t = l.text
         var widestRatio = 0.0
         var narrowest = Double.infinity
+        // Between wide characters: the most a gap grew and shrank, in ems of the character before.
+        var widestGap = -Double.infinity
+        var narrowestGap = Double.infinity
         var b = Int(line.start)
         let end = Int(line.contentEnd)
         while b < end {
@@ -101,8 +112,17 @@ public struct LayoutStatistics: Sendable, Codable {
                     widestRatio = max(widestRatio, set / natural)
                     narrowest = min(narrowest, set / natural)
                 }
+            } else if b > Int(line.start), let gap = wideGap(l, at: b, line) {
+                widestGap = max(widestGap, gap)
+                narrowestGap = min(narrowestGap, gap)
             }
             b += 1
+        }
+        if narrowestGap.isFinite {
+            cjkJustifiedLines += 1
+            if widestGap > 0.1 { cjkLooseLines += 1 }
+            if widestGap > 0.25 { cjkVeryLooseLines += 1 }
+            if narrowestGap < -0.02 { cjkTightLines += 1 }
         }
         guard narrowest.isFinite else { return }
         justifiedLines += 1
@@ -112,11 +132,28 @@ public struct LayoutStatistics: Sendable, Codable {
         if narrowest < 0.8 { tightLines += 1 }
     }
 
+    /// What the gap between wide characters at byte `b` adds, in ems of the character before
+    /// it (its advance); nil when there is no such gap.
+    private func wideGap(_ l: ParagraphLayout, at b: Int, _ line: LineBreak) -> Double? {
+        let t = l.text
+        let g = l.glue.glue(at: b, in: t)
+        guard !g.isLetter, g.stretch > 0 else { return nil }
+        let width = g.stretch / l.glue.wideStretch
+        guard width > 0 else { return nil }
+        return l.glue.adjustment(at: b, in: t, ratio: line.ratio) / width
+    }
+
+    public var cjkLoose: Double { cjkShare(cjkLooseLines) }
+    public var cjkVeryLoose: Double { cjkShare(cjkVeryLooseLines) }
+    public var cjkTight: Double { cjkShare(cjkTightLines) }
+    private func cjkShare(_ n: Int) -> Double { cjkJustifiedLines == 0 ? 0 : Double(n) / Double(cjkJustifiedLines) }
+
     /// A few lines for people.
     public var summary: String {
         func pct(_ v: Double) -> String { String(format1(v * 100)) + " %" }
         return """
             justified lines \(justifiedLines): loose \(pct(loose)), very loose \(pct(veryLoose)), tight \(pct(tight)), widest space p95 \(format2(widestP95))× natural
+            CJK justified lines \(cjkJustifiedLines) (by the gaps between characters): loose \(pct(cjkLoose)), very loose \(pct(cjkVeryLoose)), tight \(pct(cjkTight))
             hyphenated lines \(pct(hyphenated)), longest run \(longestHyphenRun); widows \(widows), orphans \(orphans), headings at a column foot \(headingsAtFoot), overfull lines \(overfullLines), missing glyphs \(missingGlyphs)
             short columns (more than 3 lines): \(shortColumns.isEmpty ? "none" : String(shortColumns.count))
 
