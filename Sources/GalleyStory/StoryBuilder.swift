@@ -130,6 +130,9 @@ public struct StoryBuilder {
 
     static let headingNames = ["h1", "h2", "h3"]
 
+    /// `<code>`'s face when the template's `code` style gives none.
+    static let codeFace = "DejaVu Sans Mono"
+
     /// What an open element is, for matching end tags.
     enum ElementKind {
         /// `<font>`: a state change; closed silently when its container closes.
@@ -749,6 +752,7 @@ public struct StoryBuilder {
                 scope.text.baselineOffset += (tag.name == "sup" ? 0.35 : -0.15) * size
                 scope.text.size = size * 0.65
             case "a": link(tag)
+            case "code": code(tag)
             case "p":
                 scope.newlinesAreSpaces = true
                 scope.explicitParagraph = true
@@ -807,6 +811,19 @@ public struct StoryBuilder {
                 applyCharacterAttributes(styled)
                 if paragraph { applyParagraphAttributes(styled) }
             }
+        }
+
+        /// `<code>`: text set as typed, in a monospace face: the template's `code` style's, then
+        /// any `class` given, over DejaVu Sans Mono. Never hyphenated.
+        mutating func code(_ tag: MarkupTag) {
+            scope.text.face = StoryBuilder.codeFace
+            if builder.template.style(named: "code") != nil {
+                let implied = MarkupAttribute(name: "class", value: "code", nameLocation: tag.location, valueLocation: tag.location)
+                applyClasses(MarkupTag(name: "code", attributes: [implied], location: tag.location, selfClosing: false), paragraph: false)
+            }
+            applyClasses(tag, paragraph: false)
+            if faceRequests[scope.text.face] == nil { faceRequests[scope.text.face] = tag.location }
+            scope.text.hyphenate = false
         }
 
         /// `<a href>`: the link and the template's link style. A link inside a link, or one
