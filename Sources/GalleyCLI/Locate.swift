@@ -163,8 +163,9 @@ struct Located: Encodable {
         while start > 0 && isWordByte(utf8[start - 1]) { start -= 1 }
         while end < utf8.count && isWordByte(utf8[end]) { end += 1 }
         let word = String(decoding: utf8[start..<end], as: UTF8.self)
-        // Non-ASCII text counts as word text; cut it at spaces and punctuation of its own.
-        return String(word.split { $0.isWhitespace || ($0.isPunctuation && $0 != "'") }.first ?? "")
+        // Non-ASCII text counts as word text; cut it at spaces and punctuation of its own. An
+        // apostrophe, typed or typographic (’), stays in its word.
+        return String(word.split { $0.isWhitespace || ($0.isPunctuation && $0 != "'" && $0 != "\u{2019}") }.first ?? "")
     }
 
     static func round(_ v: Double) -> Double { (v * 10).rounded() / 10 }

@@ -53,7 +53,8 @@ public struct Vocabulary: Sendable {
     /// The tags Galley understands. Adding a tag is one line here.
     ///
     /// * `font` (a state change) and `span` (a container) set character attributes;
-    ///   `b`, `i`, `u`, `s`, `sup`, `sub` are short forms; `a href` makes a link.
+    ///   `b`, `i`, `u`, `s`, `sup`, `sub` are short forms; `a href` makes a link; `code` is text
+    ///   set as typed in a monospace face.
     /// * `p`, `h1`–`h3` are paragraphs with paragraph attributes; `vertical` is a block of
     ///   vertical paragraphs.
     /// * Void: `img`, `br` (a line break inside the paragraph), `columnbreak`, `pagebreak`, and
@@ -64,6 +65,7 @@ public struct Vocabulary: Sendable {
         TagSpec(name: "span", attributes: Set(characterAttributes + ["class"])),
         .tag("b"), .tag("i"), .tag("u"), .tag("s"), .tag("sup"), .tag("sub"),
         .tag("a", "href", "class"),
+        .tag("code", "class"),
         .tag("social"),
         .void("br"),
         TagSpec(name: "p", attributes: Set(paragraphAttributes + ["class"])),

@@ -80,7 +80,9 @@ extension StoryBuilder.Run {
         (image.wrap, image.margin, image.shape) = options
         if let c = tag.attribute("caption") {
             let caption = c.value.trimmed()
-            image.caption = caption.isEmpty ? nil : caption
+            // A caption is prose set on the page, so it gets the text's punctuation.
+            let typeset = scope.literal || !builder.template.typography.isActive ? caption : punctuationRules().rewrite(caption)
+            image.caption = caption.isEmpty ? nil : typeset
         }
         put(image, tag)
     }

@@ -130,6 +130,9 @@ public struct StoryBuilder {
 
     static let headingNames = ["h1", "h2", "h3"]
 
+    /// `<code>`'s face when the template's `code` style gives none.
+    static let codeFace = "DejaVu Sans Mono"
+
     /// What an open element is, for matching end tags.
     enum ElementKind {
         /// `<font>`: a state change; closed silently when its container closes.
@@ -193,6 +196,9 @@ public struct StoryBuilder {
         /// Text made by the builder, not copied from the source (an emoticon's emoji): mapped
         /// to its source place as a whole.
         var synthetic = false
+        /// Text set as typed, without typographic punctuation: `<code>`, and a URL the social
+        /// scanner found (a quote or dash there is part of an address).
+        var literal = false
     }
 
     /// A start tag whose end tag has not been seen.
@@ -367,6 +373,12 @@ public struct StoryBuilder {
         var pendingBreakTag: (name: String, location: SourceLocation)?
         /// The fields `<meta>` tags gave, by attribute name; a later tag's value wins.
         var meta: [String: String] = [:]
+        /// Typographic punctuation: the rules for the language last rewritten (text is mostly in
+        /// one), the quotes open in the paragraph being built, and the rewrite's scratch space.
+        var punctuation: (language: String, rules: SmartPunctuation)?
+        var quotes = QuoteState()
+        var punctuationBuffer: [UInt8] = []
+        var punctuationEdits: [SmartPunctuation.Edit] = []
 
         init(builder: StoryBuilder, file: String) {
             self.builder = builder
@@ -415,8 +427,40 @@ public struct StoryBuilder {
 
         mutating func append(_ s: String, at loc: SourceLocation) {
             openWantedIsolates(at: loc)
+            if !scope.literal && !scope.synthetic && builder.template.typography.isActive && appendPunctuated(s, at: loc) { return }
             sourceMap.add(storyOffset: text.utf8.count, storyCharacters: characters, source: loc, linear: !scope.synthetic)
             add(s, style: internScopeText())
+        }
+
+        /// `s` with typographic punctuation, if it has any to make (false: nothing changes). A
+        /// replacement may be longer or shorter than what it replaces (`--` is one dash), so the
+        /// text after each starts a new source map anchor: inside a piece story and source still
+        /// advance together, and every later character maps to its own column.
+        mutating func appendPunctuated(_ s: String, at loc: SourceLocation) -> Bool {
+            let rules = punctuationRules()
+            guard
+                let out = rules.rewrite(
+                    s, after: text.unicodeScalars.last, state: &quotes, buffer: &punctuationBuffer, edits: &punctuationEdits)
+            else { return false }
+            let start = text.utf8.count
+            sourceMap.add(storyOffset: start, storyCharacters: characters, source: loc)
+            for e in punctuationEdits where e.outputBytes < out.utf8.count {
+                var after = loc
+                after.column += e.sourceScalars
+                after.offset += e.sourceBytes
+                sourceMap.add(storyOffset: start + e.outputBytes, storyCharacters: characters + e.outputScalars, source: after)
+            }
+            add(out, style: internScopeText())
+            return true
+        }
+
+        /// The punctuation rules for the language in force.
+        mutating func punctuationRules() -> SmartPunctuation {
+            let language = scope.text.language
+            if let known = punctuation, known.language == language { return known.rules }
+            let rules = SmartPunctuation(language: language, typography: builder.template.typography)
+            punctuation = (language, rules)
+            return rules
         }
 
         /// Text the builder makes (a line separator, an isolate): mapped to `loc` as a whole.
@@ -535,6 +579,7 @@ public struct StoryBuilder {
             sourceMap.add(storyOffset: end, storyCharacters: characters, source: loc, linear: false)
             text += "\n"
             characters += 1
+            quotes = QuoteState()
             paragraphStart = text.utf8.count
             paragraphFirstRun = runs.count
         }
@@ -749,6 +794,7 @@ public struct StoryBuilder {
                 scope.text.baselineOffset += (tag.name == "sup" ? 0.35 : -0.15) * size
                 scope.text.size = size * 0.65
             case "a": link(tag)
+            case "code": code(tag)
             case "p":
                 scope.newlinesAreSpaces = true
                 scope.explicitParagraph = true
@@ -811,6 +857,21 @@ public struct StoryBuilder {
             }
         }
 
+        /// `<code>`: text set as typed, in a monospace face: the template's `code` style's, then
+        /// any `class` given, over DejaVu Sans Mono. Never hyphenated, and without typographic
+        /// punctuation.
+        mutating func code(_ tag: MarkupTag) {
+            scope.text.face = StoryBuilder.codeFace
+            if builder.template.style(named: "code") != nil {
+                let implied = MarkupAttribute(name: "class", value: "code", nameLocation: tag.location, valueLocation: tag.location)
+                applyClasses(MarkupTag(name: "code", attributes: [implied], location: tag.location, selfClosing: false), paragraph: false)
+            }
+            applyClasses(tag, paragraph: false)
+            if faceRequests[scope.text.face] == nil { faceRequests[scope.text.face] = tag.location }
+            scope.text.hyphenate = false
+            scope.literal = true
+        }
+
         /// `<a href>`: the link and the template's link style. A link inside a link, or one
         /// without a target, is reported and changes nothing (its `</a>` still matches it).
         mutating func link(_ tag: MarkupTag) {
@@ -848,7 +909,9 @@ public struct StoryBuilder {
             switch tag.attribute("class")?.value {
             case "mention"?: apply(social.mention)
             case "topic"?: apply(social.topic)
-            case "url"?: apply(social.url)
+            case "url"?:
+                apply(social.url)
+                scope.literal = true
             default: break
             }
         }

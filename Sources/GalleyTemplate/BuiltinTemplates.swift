@@ -19,7 +19,8 @@ enum BuiltinTemplates {
     /// headings kept with 2 lines, baseline grid on; `HeadingsSpec()` and `LinkSpec()` (DejaVu Sans
     /// headings, links #1F4E8C without underline); `CaptionSpec()` (DejaVu Serif italic 8.5 pt
     /// #404040, 4 pt gap); text beside floats in intervals of 30 pt or more; `SocialSpec()` (off,
-    /// Weibo links, no emoticon folders); no CJK auto-spacing. Shared by every built-in.
+    /// Weibo links, no emoticon folders); no CJK auto-spacing; `TypographySpec()` (smart quotes,
+    /// no dashes, curly CJK quotes). Shared by every built-in.
     static func withFlowRules(_ template: Template) -> Template {
         var t = template
         t.lineBreaking = .totalFit
@@ -36,6 +37,7 @@ enum BuiltinTemplates {
         t.wrapMinWidth = 30
         t.social = SocialSpec()
         t.cjkAutoSpacing = false
+        t.typography = TypographySpec()
         return t
     }
 

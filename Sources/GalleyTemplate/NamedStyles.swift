@@ -78,7 +78,7 @@ extension Template {
 
     /// The styles every built-in template defines: a kicker (the line above a headline), a deck
     /// (standfirst, across the columns), a byline, a pull quote, a sidebar's text, a cover line
-    /// (set over an issue's cover) and a caption.
+    /// (set over an issue's cover), a caption, and `<code>`'s face.
     static let builtinStyles: [NamedStyle] = [
         NamedStyle(
             "kicker",
@@ -97,5 +97,6 @@ extension Template {
         NamedStyle(
             "coverline", ["face": "DejaVu Sans", "size": "30", "weight": "bold", "color": "white", "align": "left", "after": "8"]),
         NamedStyle("caption", basedOn: "sidebar", ["style": "italic", "background": "none", "color": "#404040"]),
+        NamedStyle("code", ["face": "DejaVu Sans Mono"]),
     ]
 }

@@ -235,6 +235,8 @@ public struct Template: Equatable, Sendable {
     /// A thin space between CJK and Latin letters or digits that touch (CJK/Latin auto-spacing).
     /// JSON key `cjkAutoSpacing`.
     public var cjkAutoSpacing = false
+    /// Typographic punctuation: curly quotes, apostrophes, dashes. JSON key `typography`.
+    public var typography = TypographySpec()
     /// The most pixels an image may have (width × height): decoding one costs 4 bytes a pixel,
     /// so this bounds an image's memory. JSON key `maxImagePixels`, 100 megapixels by default.
     public var maxImagePixels = 100_000_000
@@ -476,6 +478,33 @@ public struct SocialSpec: Equatable, Sendable {
         self.url = url
         self.emoticons = emoticons
     }
+}
+
+/// Typographic punctuation, made from what a keyboard types. JSON key `typography`.
+public struct TypographySpec: Equatable, Sendable {
+    /// Straight quotes become the language's quotation marks, and apostrophes ’. JSON key
+    /// `typography.smartQuotes`.
+    public var smartQuotes: Bool
+    /// `--` becomes an en dash, `---` an em dash and `...` an ellipsis. JSON key
+    /// `typography.dashes`.
+    public var dashes: Bool
+    /// The quotation marks of Chinese and Japanese text. JSON key `typography.cjkQuotes`.
+    public var cjkQuotes: CJKQuotes
+
+    /// The built-ins' settings: smart quotes on, dashes off, curly CJK quotes.
+    public init(smartQuotes: Bool = true, dashes: Bool = false, cjkQuotes: CJKQuotes = .curly) {
+        self.smartQuotes = smartQuotes
+        self.dashes = dashes
+        self.cjkQuotes = cjkQuotes
+    }
+}
+
+/// Which quotation marks Chinese and Japanese text gets.
+public enum CJKQuotes: String, Sendable, CaseIterable {
+    /// “…” and ‘…’, as most Chinese text is typed.
+    case curly
+    /// 「…」 and 『…』 inside.
+    case corner
 }
 
 /// Line-breaking strategy. JSON key `lineBreaking`.

@@ -53,8 +53,8 @@ enum TemplateSchema {
         "name", "description", "extends", "page", "margins", "columns", "gutter", "body",
         "paragraphSpacing", "firstLineIndent", "firstLineIndentRule", "alignment", "paragraphs", "language", "fallback", "fonts", "footer",
         "header", "lineBreaking", "hyphenation", "widows", "orphans", "keepWithNext", "baselineGrid", "balance", "blockImages",
-        "dropcap", "headings", "styles", "link", "caption", "wrapMinWidth", "social", "cjkAutoSpacing", "maxImagePixels",
-        "startPage",
+        "dropcap", "headings", "styles", "link", "caption", "wrapMinWidth", "social", "cjkAutoSpacing", "typography",
+        "maxImagePixels", "startPage",
     ]
 
     /// The keys of the footer and of the header.
@@ -91,6 +91,7 @@ enum TemplateSchema {
         "social.mention": socialStyleKeys("mention"),
         "social.topic": socialStyleKeys("topic"),
         "social.url": socialStyleKeys("url"),
+        "typography": ["smartQuotes", "dashes", "cjkQuotes"],
     ]
 
     /// Every valid dotted key (`body.size`, `headings.h2.size`), for suggestions on `--set`.
@@ -229,6 +230,7 @@ struct TemplateDecoder {
             case "wrapMinWidth": template.wrapMinWidth = try length(key, v, atLeastZero: false)
             case "social": try social(v)
             case "cjkAutoSpacing": template.cjkAutoSpacing = try flag(key, v)
+            case "typography": try typography(v)
             case "maxImagePixels": template.maxImagePixels = try whole(key, v, 1...Template.largestImagePixels)
             case "startPage": template.startPage = try whole(key, v, 0...99_999)
             default: preconditionFailure("unchecked key \(key)")
@@ -472,6 +474,18 @@ struct TemplateDecoder {
             case "color": template.caption.color = try color(path, m.value)
             case "italic": template.caption.italic = try flag(path, m.value)
             default: template.caption.gap = try length(path, m.value, atLeastZero: true)
+            }
+        }
+    }
+
+    private mutating func typography(_ v: JSONValue) throws(Diagnostic) {
+        for (path, m) in try objectMembers(v, at: "typography") {
+            switch m.key {
+            case "smartQuotes": template.typography.smartQuotes = try flag(path, m.value)
+            case "dashes": template.typography.dashes = try flag(path, m.value)
+            default:
+                template.typography.cjkQuotes = CJKQuotes(
+                    rawValue: try choice(path, m.value, what: "CJK quote style", CJKQuotes.allCases.map(\.rawValue)))!
             }
         }
     }

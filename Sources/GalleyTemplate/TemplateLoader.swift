@@ -51,7 +51,8 @@ import Glibc
 ///     "url": {"color": "#1f4e8c", "weight": 400},
 ///     "emoticons": []
 ///   },
-///   "cjkAutoSpacing": false
+///   "cjkAutoSpacing": false,
+///   "typography": {"smartQuotes": true, "dashes": false, "cjkQuotes": "curly"}
 /// }
 /// ```
 ///
@@ -101,11 +102,14 @@ import Glibc
 ///   paths are kept as written, and may also be one comma-separated string). Objects left
 ///   partial keep the base's values, at every level: `--set social.mention.url=…` reaches one key.
 /// * `cjkAutoSpacing`: a thin space between CJK and Latin letters or digits that touch.
+/// * `typography`: `smartQuotes` (straight quotes become the language's, apostrophes ’),
+///   `dashes` (`--` and `---` become en and em dashes, `...` an ellipsis) and `cjkQuotes`
+///   (`curly` or `corner`: 「…」 in Chinese and Japanese).
 /// * `startPage`: the folio of the first page (0–99999); the PDF's page labels follow it.
 /// * `maxImagePixels`: the most pixels (width × height) an image may have, 100 000 000 by
 ///   default; Cairo's limit of 32767 pixels a side holds whatever it says.
 /// * Booleans (`footer.enabled`, `baselineGrid`, `balance`, `hyphenation.enabled`, `caption.italic`,
-///   `social.enabled`, `cjkAutoSpacing` …) must be JSON `true` or `false`.
+///   `social.enabled`, `cjkAutoSpacing`, `typography.dashes` …) must be JSON `true` or `false`.
 ///
 /// Limits: body and footer sizes, leading and page sides > 0; leading ≥ half the body size;
 /// columns a whole number 1–12; margins, gutter, paragraph spacing and first-line indent ≥ 0;
@@ -311,10 +315,14 @@ private enum EncodedTemplate {
             ("url", socialStyle(t.social.url, pattern: false)),
             ("emoticons", "[" + t.social.emoticons.map(q).joined(separator: ", ") + "]"),
         ])
+        let typography = object([
+            ("smartQuotes", bool(t.typography.smartQuotes)), ("dashes", bool(t.typography.dashes)),
+            ("cjkQuotes", q(t.typography.cjkQuotes.rawValue)),
+        ])
         return [
             ("headings", headings), ("styles", styles(t.styles)), ("link", link), ("caption", caption),
             ("wrapMinWidth", len(t.wrapMinWidth)), ("social", social), ("cjkAutoSpacing", bool(t.cjkAutoSpacing)),
-            ("maxImagePixels", String(t.maxImagePixels)), ("startPage", String(t.startPage)),
+            ("typography", typography), ("maxImagePixels", String(t.maxImagePixels)), ("startPage", String(t.startPage)),
         ]
     }
 

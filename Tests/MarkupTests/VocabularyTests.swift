@@ -7,7 +7,7 @@ import Testing
         let v = Vocabulary.standard
         #expect(
             v.tagNames == [
-                "font", "img", "span", "b", "i", "u", "s", "sup", "sub", "a", "social", "br", "p", "h1", "h2", "h3",
+                "font", "img", "span", "b", "i", "u", "s", "sup", "sub", "a", "code", "social", "br", "p", "h1", "h2", "h3",
                 "vertical", "columnbreak", "pagebreak", "meta", "pullquote", "aside",
             ])
         let font = try #require(v.spec("font"))

@@ -51,8 +51,8 @@ private let standardSocial = SocialSpec(
     // The new keys come after link, in this order; the objects' keys too.
     @Test func schema() {
         #expect(
-            Array(TemplateSchema.topKeys.suffix(7)) == [
-                "link", "caption", "wrapMinWidth", "social", "cjkAutoSpacing", "maxImagePixels", "startPage",
+            Array(TemplateSchema.topKeys.suffix(8)) == [
+                "link", "caption", "wrapMinWidth", "social", "cjkAutoSpacing", "typography", "maxImagePixels", "startPage",
             ])
         #expect(TemplateSchema.objectKeys["caption"] == ["face", "size", "color", "italic", "gap"])
         #expect(TemplateSchema.objectKeys["social"] == ["enabled", "mention", "topic", "url", "emoticons"])
@@ -498,6 +498,7 @@ private let standardSocial = SocialSpec(
                     "emoticons": []
                   },
                   "cjkAutoSpacing": false,
+                  "typography": {"smartQuotes": true, "dashes": false, "cjkQuotes": "curly"},
                   "maxImagePixels": 100000000,
                   "startPage": 1
                 }
