@@ -411,6 +411,8 @@ extension TextEngine {
         }
         let scripts = plan.scriptFallbacks.isEmpty ? [] : Self.scriptSlots(text, length: length, plan: plan, from: start)
         var scriptCursor = 0
+        let punctuation = plan.cjkPunctuationSlot == 0 ? [] : CJKPunctuation.ranges(text, length: length, from: start)
+        var punctuationCursor = 0
         for r in groups {
             let f = pango_attr_foreground_new(UInt16(r.style & 0xFFFF), UInt16((r.style >> 16) & 0xFFFF), 0)!
             var descriptions: [(slot: Int, range: Range<Int>)] = [(0, r.range)]
@@ -420,6 +422,24 @@ extension TextEngine {
                 a.pointee.start_index = UInt32(range.lowerBound - start)
                 a.pointee.end_index = UInt32(range.upperBound - start)
                 pango_attr_list_insert(attrs, a)
+            }
+            if !punctuation.isEmpty && !plan.cjkFaces.contains(story.styles[r.style].face) {
+                // Inserted after the group's own: Pango takes the latest description in force.
+                while punctuationCursor < punctuation.count && punctuation[punctuationCursor].upperBound <= r.range.lowerBound {
+                    punctuationCursor += 1
+                }
+                var k = punctuationCursor
+                while k < punctuation.count && punctuation[k].lowerBound < r.range.upperBound {
+                    // Full-width forms: a Chinese dash is two ems for two characters.
+                    let a = pango_attr_font_desc_new(description(style: r.style, slot: plan.cjkPunctuationSlot))!
+                    let w = pango_attr_font_features_new("fwid=1")!
+                    for attr in [a, w] {
+                        attr.pointee.start_index = UInt32(max(punctuation[k].lowerBound, r.range.lowerBound) - start)
+                        attr.pointee.end_index = UInt32(min(punctuation[k].upperBound, r.range.upperBound) - start)
+                        pango_attr_list_insert(attrs, attr)
+                    }
+                    k += 1
+                }
             }
             for attr in [f] {
                 attr.pointee.start_index = UInt32(r.range.lowerBound - start)

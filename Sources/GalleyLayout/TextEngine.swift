@@ -209,6 +209,13 @@ package struct FontPlan: Sendable {
     /// Faces tried first for text of a script (template `fallback` by script), by ISO 15924 tag
     /// as GLib gives it; a description for slot k + 1 puts entry k's faces first.
     package private(set) var scriptFallbacks: [(script: UInt32, faces: [String])] = []
+    /// The CJK face that sets …, —, “ ” ‘ ’ next to CJK text (`CJKPunctuation`): the first of
+    /// the Han and default fallbacks with ideographs and quotes; nil for none. Its description
+    /// slot comes after the scripts' (0: none).
+    package private(set) var cjkFamily: String?
+    package var cjkPunctuationSlot: Int { cjkFamily == nil ? 0 : scriptFallbacks.count + 1 }
+    /// Story face names that are CJK faces themselves: their own punctuation is kept.
+    package private(set) var cjkFaces: Set<String> = []
     package let language: String
     /// Metrics of each style (index = style index).
     package let metrics: [Metrics]
@@ -280,7 +287,17 @@ package struct FontPlan: Sendable {
         }
         var plan = FontPlan(styles: story.styles, faces: faces, fallbackFaces: fallbackFaces, language: language, metrics: metrics)
         plan.scriptFallbacks = scriptFallbacks.sorted { $0.key < $1.key }.map { (Self.scriptTag($0.key), $0.value) }
+        plan.findCJKFaces(probe, candidates: (scriptFallbacks["Hani"] ?? []) + fallbackFaces)
         return (plan, diagnostics)
+    }
+
+    /// Sets `cjkFamily` and `cjkFaces` by asking the fonts which have an ideograph and “.
+    private mutating func findCJKFaces(_ probe: FontProbe, candidates: [String]) {
+        let faces = faces
+        func family(_ name: String) -> String { faces[name]?.family ?? name }
+        cjkFamily = candidates.map(family).first { probe.covers($0, [0x4E00, 0x201C]) }
+        guard cjkFamily != nil else { return }
+        cjkFaces = Set(styles.map(\.face).filter { probe.covers(family($0), [0x4E00]) })
     }
 
     /// "Hani" as the tag GLib's `g_unicode_script_to_iso15924` gives.
@@ -310,12 +327,15 @@ package struct FontPlan: Sendable {
         // The run's own weight and slant win over what the face name says ("… Bold").
         if s.weight != 400 { face.weight = Int32(s.weight) }
         if s.slant != .normal { face.italic = true }
-        let names = slot > 0 ? scriptFallbacks[slot - 1].faces + fallbackFaces : fallbackFaces
+        let names =
+            slot == cjkPunctuationSlot && slot > 0
+            ? fallbackFaces : slot > 0 ? scriptFallbacks[slot - 1].faces + fallbackFaces : fallbackFaces
         let fallbacks = names.compactMap { name -> String? in
             guard let f = faces[name] else { return name }
             return f.isColor ? nil : f.family
         }
-        let families = ([face.family] + fallbacks).joined(separator: ",")
+        let first = slot == cjkPunctuationSlot && slot > 0 ? [cjkFamily ?? face.family, face.family] : [face.family]
+        let families = (first + fallbacks).joined(separator: ",")
         let d = pango_font_description_new()!
         pango_font_description_set_family(d, families)
         pango_font_description_set_weight(d, PangoWeight(rawValue: UInt32(face.weight)))
@@ -431,6 +451,15 @@ final class FontProbe {
     }
 
     private func normalize(_ s: String) -> String { s.lowercased().filter { !$0.isWhitespace } }
+
+    /// Whether the font fontconfig gives for `family` has every one of `characters`.
+    func covers(_ family: String, _ characters: [UInt32]) -> Bool {
+        let d = FontPlan.Face(family: family, weight: 400, italic: false).makeDescription(size: 10)
+        defer { pango_font_description_free(d) }
+        guard let font = pango_font_map_load_font(engine.fontMap, engine.context, d) else { return false }
+        defer { galley_object_unref(font) }
+        return characters.allSatisfy { pango_font_has_char(font, $0) != 0 }
+    }
 
     /// The family fontconfig picks for a face with no fallbacks, and whether it is a colour font.
     func matchedFamily(_ face: FontPlan.Face) -> (String, Bool) {
