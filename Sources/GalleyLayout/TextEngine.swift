@@ -291,6 +291,17 @@ package struct FontPlan: Sendable {
         return (plan, diagnostics)
     }
 
+    /// Whether a family is a sans: by its class when the table knows it, else by its name.
+    static func isSans(_ family: String) -> Bool {
+        if let kind = FaceClasses.kind(ofFamily: family) { return [.grotesque, .humanist, .geometric, .cjkSans].contains(kind) }
+        return family.contains("Sans") && !family.contains("Serif")
+    }
+
+    /// "Noto Serif CJK SC" → "Noto Sans CJK SC"; other names as they are.
+    static func sansCounterpart(_ name: String) -> String {
+        name.hasPrefix("Noto Serif CJK") ? "Noto Sans CJK" + name.dropFirst("Noto Serif CJK".count) : name
+    }
+
     /// Sets `cjkFamily` and `cjkFaces` by asking the fonts which have an ideograph and “.
     private mutating func findCJKFaces(_ probe: FontProbe, candidates: [String]) {
         let faces = faces
@@ -330,11 +341,15 @@ package struct FontPlan: Sendable {
         let names =
             slot == cjkPunctuationSlot && slot > 0
             ? fallbackFaces : slot > 0 ? scriptFallbacks[slot - 1].faces + fallbackFaces : fallbackFaces
-        let fallbacks = names.compactMap { name -> String? in
+        // A sans sets its Chinese in a CJK sans: a heading in DejaVu Sans is not to fall back
+        // to Noto Serif CJK Bold.
+        let sans = Self.isSans(face.family)
+        let fallbacks = names.map { sans ? Self.sansCounterpart($0) : $0 }.compactMap { name -> String? in
             guard let f = faces[name] else { return name }
             return f.isColor ? nil : f.family
         }
-        let first = slot == cjkPunctuationSlot && slot > 0 ? [cjkFamily ?? face.family, face.family] : [face.family]
+        let cjk = sans ? Self.sansCounterpart(cjkFamily ?? face.family) : cjkFamily ?? face.family
+        let first = slot == cjkPunctuationSlot && slot > 0 ? [cjk, face.family] : [face.family]
         let families = (first + fallbacks).joined(separator: ",")
         let d = pango_font_description_new()!
         pango_font_description_set_family(d, families)

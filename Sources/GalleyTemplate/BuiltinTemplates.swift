@@ -5,7 +5,7 @@ import GalleySupport
 /// that every file decodes to exactly the value here.
 enum BuiltinTemplates {
     /// In the order `galley templates` lists them.
-    static let all: [Template] = [magazine, letter, tabloid, pocket, tablet]
+    static let all: [Template] = [magazine, letter, tabloid, pocket, tablet, magazineChinese]
 
     /// Names of the built-ins, in order.
     static var names: [String] { all.map(\.name) }
@@ -122,6 +122,20 @@ enum BuiltinTemplates {
             h3: HeadingSpec(face: "Helvetica", size: 17, weight: 700, color: gray, before: 9, after: 4))
         t.caption.face = "Helvetica"
         t.dropCap.face = "Helvetica"
+        return t
+    }()
+
+    /// magazine set as Chinese is: zh-Hans, every paragraph's first line indented two ems
+    /// (首行缩进) but the first after a heading, no space between paragraphs. Sans headings
+    /// take a CJK sans for their Chinese (a rule of the font plan, for every template).
+    static let magazineChinese: Template = {
+        var t = magazine
+        t.name = "magazine-zh"
+        t.summary = "magazine for Chinese: zh-Hans, first lines indented 2 em, no paragraph spacing"
+        t.language = "zh-Hans"
+        t.firstLineIndent = 2 * t.body.size
+        t.firstLineIndentRule = .conventional
+        t.paragraphSpacing = 0
         return t
     }()
 }

@@ -125,11 +125,12 @@ private func inspectJSON(_ args: [String], stdin: [UInt8] = []) -> [String: Any]
         assertDump(
             r.output,
             #"""
-            magazine  A4, two columns, DejaVu Serif 10/12, justified
-            letter    US Letter, two columns, DejaVu Serif 10/12, justified
-            tabloid   11x17 in, three columns, DejaVu Serif 9.5/11.5, justified
-            pocket    A5, one column, DejaVu Serif 9.5/12, justified
-            tablet    768x1024 pt iPad page, two columns, Helvetica 14/18, justified, no footer
+            magazine     A4, two columns, DejaVu Serif 10/12, justified
+            letter       US Letter, two columns, DejaVu Serif 10/12, justified
+            tabloid      11x17 in, three columns, DejaVu Serif 9.5/11.5, justified
+            pocket       A5, one column, DejaVu Serif 9.5/12, justified
+            tablet       768x1024 pt iPad page, two columns, Helvetica 14/18, justified, no footer
+            magazine-zh  magazine for Chinese: zh-Hans, first lines indented 2 em, no paragraph spacing
             """#)
     }
 
@@ -141,7 +142,7 @@ private func inspectJSON(_ args: [String], stdin: [UInt8] = []) -> [String: Any]
     }
 
     // --show output read back as a template file shows the same again (lengths may be written shorter: 18, not "0.25in").
-    @Test(arguments: ["magazine", "letter", "tabloid", "pocket", "tablet"]) func showRoundTrips(name: String) {
+    @Test(arguments: ["magazine", "letter", "tabloid", "pocket", "tablet", "magazine-zh"]) func showRoundTrips(name: String) {
         let shown = run(["templates", "--show", name])
         let dir = inputFolder(shown.output, name: "\(name).json")
         let again = run(["templates", "--show", dir.file("\(name).json")])
@@ -164,7 +165,7 @@ private func inspectJSON(_ args: [String], stdin: [UInt8] = []) -> [String: Any]
         #expect(r.status == 1)
         #expect(
             r.stderr
-                == "galley: error: unknown template 'pockt'; did you mean 'pocket'? (built-in: magazine, letter, tabloid, pocket, tablet)\n"
+                == "galley: error: unknown template 'pockt'; did you mean 'pocket'? (built-in: magazine, letter, tabloid, pocket, tablet, magazine-zh)\n"
         )
     }
 
@@ -198,7 +199,7 @@ private func inspectJSON(_ args: [String], stdin: [UInt8] = []) -> [String: Any]
         #expect(r.status == 1)
         #expect(
             r.stderr
-                == "galley: error: unknown template 'magazin'; did you mean 'magazine'? (built-in: magazine, letter, tabloid, pocket, tablet)\n"
+                == "galley: error: unknown template 'magazin'; did you mean 'magazine'? (built-in: magazine, letter, tabloid, pocket, tablet, magazine-zh)\n"
         )
     }
 

@@ -66,3 +66,17 @@ import Testing
         #expect(family(at: b, in: t).hasPrefix("Noto Sans CJK SC"))
     }
 }
+
+/// A sans sets its Chinese in a CJK sans, a serif in a CJK serif.
+@Suite struct CJKSansFallbackTests {
+    @Test func sansHeadingTakesNotoSansCJK() {
+        let fs = framesetter("<h2>二、转起来的字盘</h2>\n正文用宋体。")
+        let lines = pages(of: fs)[0].frames.flatMap(\.lines)
+        func families(_ line: PlacedLine) -> [String] {
+            line.paragraph.text.runs.map { FontRegistry.shared.description(of: $0.font) }
+        }
+        #expect(families(lines[0]).contains { $0.hasPrefix("Noto Sans CJK SC") })
+        #expect(!families(lines[0]).contains { $0.hasPrefix("Noto Serif CJK") })
+        #expect(families(lines[1]).contains { $0.hasPrefix("Noto Serif CJK SC") })
+    }
+}

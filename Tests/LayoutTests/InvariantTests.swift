@@ -180,7 +180,7 @@ func dumps(_ fs: Framesetter) -> [String] {
 }
 
 let sampleNames = ["article.txt", "chinese.txt", "long.txt", "feature.txt"]
-let templateNames = ["magazine", "letter", "tabloid", "pocket", "tablet"]
+let templateNames = ["magazine", "letter", "tabloid", "pocket", "tablet", "magazine-zh"]
 
 // MARK: - Samples × templates
 

@@ -310,7 +310,7 @@ func manifest(_ more: String = "", articles: String = #"{"file": "a.txt"}"#) -> 
         #expect(
             folder.message(manifest(#""template": "magazin""#))
                 == "1:14: error: key 'template': unknown template 'magazin'; did you mean 'magazine'? "
-                + "(built-in: magazine, letter, tabloid, pocket, tablet)")
+                + "(built-in: magazine, letter, tabloid, pocket, tablet, magazine-zh)")
         #expect(
             folder.message(manifest(articles: #"{"file": "a.txt", "template": 3}"#))
                 == "1:45: error: key 'articles[0].template': expected a built-in template name or a path to a JSON file, got 3")

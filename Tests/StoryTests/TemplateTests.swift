@@ -14,7 +14,7 @@ private let a4 = (width: 210 * mm, height: 297 * mm)
 
 @Suite struct BuiltinTemplateTests {
     // The built-ins come in the documented order.
-    @Test func order() { #expect(Template.builtins.map(\.name) == ["magazine", "letter", "tabloid", "pocket", "tablet"]) }
+    @Test func order() { #expect(Template.builtins.map(\.name) == ["magazine", "letter", "tabloid", "pocket", "tablet", "magazine-zh"]) }
     // The default template is magazine.
     @Test func defaultIsMagazine() { #expect(Template.default == Template.builtin(named: "magazine")) }
     // builtin(named:) ignores case.
@@ -60,12 +60,20 @@ private let a4 = (width: 210 * mm, height: 297 * mm)
         #expect(t.body.face == "Helvetica" && t.body.size == 14 && t.body.leading == 18)
         #expect(t.alignment == .justify && !t.footer.enabled)
     }
-    // Every built-in: English, the CJK and emoji fallbacks, newline paragraphs, no indent.
+    // Every built-in but the Chinese one: English, the CJK and emoji fallbacks, newline
+    // paragraphs, no indent.
     @Test func shared() {
-        for t in Template.builtins {
+        for t in Template.builtins where t.name != "magazine-zh" {
             #expect(t.language == "en" && t.fallbackFaces == ["Noto Serif CJK SC", "Noto Color Emoji"])
             #expect(t.paragraphMode == .newline && t.firstLineIndent == 0)
         }
+    }
+    // magazine-zh: Chinese, first lines indented two ems but after a heading, no paragraph
+    // spacing; otherwise magazine.
+    @Test func chinese() throws {
+        let t = try #require(Template.builtin(named: "magazine-zh"))
+        #expect(t.language == "zh-Hans" && t.firstLineIndent == 20 && t.firstLineIndentRule == .conventional)
+        #expect(t.paragraphSpacing == 0 && t.pageWidth == Template.default.pageWidth && t.body == Template.default.body)
     }
     // Every built-in leaves room for text and has sane leading.
     @Test func builtinsAreValid() {
@@ -578,7 +586,7 @@ private let a4 = (width: 210 * mm, height: 297 * mm)
     @Test func extendsUnknown() {
         #expect(
             located(#"{"extends": "tabliod"}"#)
-                == "1:13 key 'extends': unknown template 'tabliod'; did you mean 'tabloid'? (built-in: magazine, letter, tabloid, pocket, tablet)"
+                == "1:13 key 'extends': unknown template 'tabliod'; did you mean 'tabloid'? (built-in: magazine, letter, tabloid, pocket, tablet, magazine-zh)"
         )
     }
     // extends must be a string.
@@ -671,13 +679,13 @@ private let a4 = (width: 210 * mm, height: 297 * mm)
     // An unknown built-in name is suggested, with the list.
     @Test func unknownBuiltin() {
         guard case .failure(let d) = TemplateLoader.load("magasine") else { Issue.record("loaded"); return }
-        #expect(d.message == "unknown template 'magasine'; did you mean 'magazine'? (built-in: magazine, letter, tabloid, pocket, tablet)")
+        #expect(d.message == "unknown template 'magasine'; did you mean 'magazine'? (built-in: magazine, letter, tabloid, pocket, tablet, magazine-zh)")
         #expect(d.file == nil && d.location == nil)
     }
     // An unknown built-in with nothing close just lists them.
     @Test func unknownBuiltinNoSuggestion() {
         guard case .failure(let d) = TemplateLoader.load("broadsheet") else { Issue.record("loaded"); return }
-        #expect(d.message == "unknown template 'broadsheet' (built-in: magazine, letter, tabloid, pocket, tablet)")
+        #expect(d.message == "unknown template 'broadsheet' (built-in: magazine, letter, tabloid, pocket, tablet, magazine-zh)")
     }
     // A decoded file's relative extends starts from that file's folder.
     @Test func decodeRelative() {
