@@ -168,6 +168,10 @@ extension Framesetter {
         let pitch = start.template.body.leading
         let full = rects[0].height
         guard rects.count > 1, pitch > 0 else { return nil }
+        // A vertical block is as tall as the rest of its column: it has no height to balance.
+        let paragraphs = start.story.paragraphs
+        let reached = min(natural.paragraph + 1, paragraphs.count)
+        if start.paragraph < reached && paragraphs[start.paragraph..<reached].contains(where: \.style.vertical) { return nil }
         func attempt(_ lines: [Int]) -> ([Frame], Flow)? {
             var flow = start
             let shaped = zip(rects, lines).map { Rect(x: $0.x, y: $0.y, width: $0.width, height: min(full, Double($1) * pitch)) }

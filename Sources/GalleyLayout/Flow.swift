@@ -11,6 +11,17 @@ struct PageFloat {
     var captionCut = false
 }
 
+/// A `<vertical>` block in a column: its top and height, the width its paragraphs took from
+/// the right, the column's x and the last paragraph set in it.
+struct VerticalBlock {
+    var top: Double
+    var height: Double
+    var used: Double
+    var x: Double
+    var paragraph: Int
+    var bottom: Double { top + height }
+}
+
 /// The state of the flow between regions (Typst's `Work`): the next paragraph, the next line of
 /// a paragraph split across regions, and the floats waiting for room. A value: the framesetter
 /// keeps a copy from the start of a page and lays the page out again when a page-wide float
@@ -34,6 +45,8 @@ struct Flow {
     /// (paragraphs are placed in order; see `warnAboutMissingGlyphs`).
     var warnedMissing: Set<UInt32> = []
     var missingGlyphsScanned = -1
+    /// The vertical block being set in this column: its paragraphs go on right to left.
+    var verticalBlock: VerticalBlock?
     /// Vertical paragraphs warned about for lines wider than their column.
     var warnedTooWide: Set<Int> = []
     /// Paragraph layouts taken early (a heading looks at what follows it).
@@ -379,21 +392,31 @@ struct Flow {
 
     /// Sets a vertical paragraph (`<vertical>`) as a block across the column: lines run top to
     /// bottom, one beside the other from right to left, each as long as the block is tall. The
-    /// block is as tall as needed to share the text evenly across the column's width, at most
-    /// the room left; lines that do not fit across go on in the next column. False when the
-    /// block must move on to the next column first.
+    /// block is as tall as its `height`, or the rest of the column, as a vertical frame is; lines
+    /// that do not fit across go on in the next column. False when the block must move on to
+    /// the next column first.
     mutating func placeVertical(_ given: ParagraphLayout, in rect: Rect, at y: inout Double, frame: inout Frame) -> Bool {
         var l = given
         let pitch = l.lines.map(\.height).max() ?? template.body.leading
-        let across = max(1, Int(rect.width / pitch))
         let size = story.styles[Int(l.text.runs.first?.style ?? 0)].size
-        let room = rect.maxY - y
-        if room < size * 4 && !frame.isEmpty { return false }
-        // Height: the rest of the text shared over the lines that fit across, in whole characters.
-        let rest = l.text.x[l.text.length] - l.text.x[line < l.lines.count ? Int(l.lines[line].start) : 0]
-        var height = (rest / Double(across) / size).rounded(.up) * size + size
-        height = min(max(height, size * 4), room)
-        let widths = LineWidths(first: Array(repeating: height, count: line), rest: height)
+        // The paragraph before, of the same block, ended in this column: this one goes on to
+        // its left, from the block's top.
+        var block = VerticalBlock(top: y, height: 0, used: 0, x: rect.x, paragraph: paragraph)
+        if let last = verticalBlock, last.paragraph == paragraph - 1, last.x == rect.x, abs(y - last.top) < 0.01 {
+            // No room left across: below the block, the next column.
+            guard last.used + pitch <= rect.width + 0.01 else {
+                verticalBlock = nil
+                y = last.bottom
+                return false
+            }
+            block = last
+        } else {
+            let room = rect.maxY - y
+            if room < size * 4 && !frame.isEmpty { return false }
+            // Its own `height`, else the rest of the column, as a vertical frame's.
+            block.height = min(story.paragraphs[paragraph].style.verticalHeight ?? room, room)
+        }
+        let widths = LineWidths(first: Array(repeating: block.height, count: line), rest: block.height)
         if !broken(l, from: line, to: widths), let rebreak {
             l = rebreak(l, line, widths, l.unhyphenated)
             current = l
@@ -408,28 +431,37 @@ struct Flow {
                     file: file, at: story.sourceMap.sourceLocation(ofByte: l.storyStart + Int(l.lines[line].start), in: story.text)))
         }
         var k = 0
-        while line < l.lines.count && (Double(k + 1) * pitch <= rect.width + 0.01 || (tooWide && k == 0)) {
+        while line < l.lines.count && (block.used + Double(k + 1) * pitch <= rect.width + 0.01 || (tooWide && k == 0)) {
             let b = l.lines[line]
-            let right = rect.maxX - Double(k) * pitch
+            let right = rect.maxX - block.used - Double(k) * pitch
             frame.lines.append(
                 PlacedLine(
-                    origin: Point(x: right - pitch / 2, y: y),
-                    box: Rect(x: right - pitch, y: y, width: pitch, height: b.availableWidth),
+                    origin: Point(x: right - pitch / 2, y: block.top),
+                    box: Rect(x: right - pitch, y: block.top, width: pitch, height: b.availableWidth),
                     storyRange: (l.storyStart + Int(b.start))..<(l.storyStart + Int(b.end)),
                     contentWidth: b.setWidth, overfull: b.overfull, paragraphIndex: paragraph, lineIndex: line,
                     paragraph: l, vertical: true))
             line += 1
             k += 1
         }
-        y += height
+        y = block.bottom
         if line < l.lines.count {
+            verticalBlock = nil
             y = rect.maxY  // the rest of the block goes on in the next column
             return true
         }
-        y += story.paragraphs[paragraph].style.spacingAfter
+        // The next paragraph of the block starts a line further left (a paragraph's gap).
+        block.used += Double(k) * pitch + pitch / 2
+        block.paragraph = paragraph
+        verticalBlock = block
         current = nil
         line = 0
         paragraph += 1
+        if paragraph < story.paragraphs.count && story.paragraphs[paragraph].style.vertical {
+            y = block.top  // the block goes on beside this paragraph
+        } else {
+            y += story.paragraphs[paragraph - 1].style.spacingAfter
+        }
         return true
     }
 

@@ -168,6 +168,8 @@ public struct ParagraphStyle: Hashable, Sendable {
     public var breakBefore: FlowBreak = .none
     /// Set top to bottom, columns right to left (a `<vertical>` block).
     public var vertical: Bool = false
+    /// A vertical block's height (`<vertical height>`), points; nil: the rest of its column.
+    public var verticalHeight: Double?
     /// Set across every column of the page (`span="all"`, CSS's `column-span: all`): the
     /// columns before it are balanced above it, and the text after it goes on below it.
     public var spansColumns: Bool = false

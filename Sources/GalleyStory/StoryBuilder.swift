@@ -804,6 +804,9 @@ public struct StoryBuilder {
             case "vertical":
                 scope.paragraph.vertical = true
                 if let a = tag.attribute("lang"), let l = language(a) { scope.text.language = l }
+                if let a = tag.attribute("height"), let h = length(a, what: "height", em: scope.text.size, range: 1...20000) {
+                    scope.paragraph.verticalHeight = h
+                }
             default: break  // the parser only passes tags of the vocabulary
             }
         }

@@ -9,7 +9,7 @@ import Testing
 
 /// `<vertical>` blocks: CJK set top to bottom, lines (columns of characters) right to left.
 @Suite struct VerticalTests {
-    let text = "<vertical><p>活字印刷始于北宋，毕昇以胶泥刻字，一字一印，用火烧硬。排版之时，先设铁板，再将字印依次排列。</p></vertical>\nAfter the block."
+    let text = "<vertical height=\"10em\"><p>活字印刷始于北宋，毕昇以胶泥刻字，一字一印，用火烧硬。排版之时，先设铁板，再将字印依次排列。</p></vertical>\nAfter the block."
 
     // Lines run right to left across the column, each a strip as tall as the block, in story
     // order; the text after the block comes below it (in the same column: balancing off).
