@@ -39,7 +39,7 @@ CORPUS_NAMES = ["en-small", "en-large", "en-xl", "cjk-small"]
 COMMON_SUFFIXES = [".txt", ".plain.txt", ".galley.txt", ".pango", ".typ", ".html"]
 EN_SUFFIXES = [".lua.tex", ".pdf.tex", ".ms"]
 
-MEASUREMENTS = ["en-large", "en-xl", "preview", "one-page", "en-small", "cjk-small", "attributes", "floats", "spans", "social-line", "breaks", "line-diagnostics",
+MEASUREMENTS = ["en-large", "en-xl", "preview", "one-page", "en-small", "cjk-small", "attributes", "smart-quotes", "floats", "spans", "social-line", "breaks", "line-diagnostics",
                 "font-tags", "spacing"]
 ISSUE_DIR = os.path.join(CORPUS, "issue")
 PATHOLOGICAL = ["marks", "unclosed-spans", "float-captions", "page-caption", "input-50mb"]
@@ -662,6 +662,14 @@ class Bench:
                                                     os.path.join(OUT, "galley-attributes.pdf"), "-q"]))
         plain = self.without_hooks(self.build("en-large"))
         self.ratio("attributes-no-hooks", mix, plain, "en-large with 2–3 attributes ÷ plain, hooks off", "reported", None)
+
+    def m_smart_quotes(self):
+        log("en-large with typographic quotes (the default) and with them off (interleaved):")
+        on = self.build("en-large")
+        on.key = "en-large"
+        off = self.build("en-large", "--set", "typography.smartQuotes=false")
+        off.key = "smart-quotes-off"
+        self.ratio("smart-quotes", on, off, "en-large with smart quotes ÷ without", "≤ 1.03× (issue 18)", 1.03)
 
     def m_spans(self):
         ensure_variants()
