@@ -308,7 +308,7 @@ package struct FontPlan: Sendable {
         func family(_ name: String) -> String { faces[name]?.family ?? name }
         cjkFamily = candidates.map(family).first { probe.covers($0, [0x4E00, 0x201C]) }
         guard cjkFamily != nil else { return }
-        cjkFaces = Set(styles.map(\.face).filter { probe.covers(family($0), [0x4E00]) })
+        cjkFaces = Set(styles.map(\.face)).filter { probe.covers(family($0), [0x4E00]) }
     }
 
     /// "Hani" as the tag GLib's `g_unicode_script_to_iso15924` gives.
