@@ -1,4 +1,5 @@
 import CPango
+import GalleyStory
 import Glibc
 
 /// Punctuation Unicode shares between Latin and CJK text (…, —, ―, “ ” ‘ ’). Set beside
@@ -10,12 +11,6 @@ enum CJKPunctuation {
     /// The second and third UTF-8 bytes (after 0xE2) of the characters concerned.
     @inline(__always) static func isShared(_ b1: UInt8, _ b2: UInt8) -> Bool {
         b1 == 0x80 && (b2 == 0x94 || b2 == 0x95 || b2 == 0xA6 || b2 == 0x98 || b2 == 0x99 || b2 == 0x9C || b2 == 0x9D)
-    }
-
-    /// Ideographs, kana, CJK punctuation and symbols, full-width forms.
-    static func isCJK(_ v: UInt32) -> Bool {
-        (0x2E80...0x9FFF).contains(v) || (0xF900...0xFAFF).contains(v) || (0xFE30...0xFE4F).contains(v)
-            || (0xFF00...0xFFEF).contains(v) || (0x20000...0x3FFFF).contains(v)
     }
 
     /// The story ranges of shared punctuation that touches CJK text (the character just
@@ -40,7 +35,7 @@ enum CJKPunctuation {
             while end + 2 < length && bytes[end] == 0xE2 && isShared(bytes[end + 1], bytes[end + 2]) { end += 3 }
             let before = scalar(before: i, bytes)
             let after = scalar(at: end, bytes, length: length)
-            var cjk = before.map(isCJK) == true || after.map(isCJK) == true
+            var cjk = isCJK(before) || isCJK(after)
             if end - i == 3 {
                 let mark = bytes[i + 2]
                 if mark == 0x9C || mark == 0x98 {
@@ -58,6 +53,8 @@ enum CJKPunctuation {
         }
         return found.filter(\.cjk).map(\.range)
     }
+
+    private static func isCJK(_ v: UInt32?) -> Bool { v.flatMap(Unicode.Scalar.init)?.isCJK == true }
 
     private static func isLetter(_ v: UInt32?) -> Bool {
         guard let v, let s = Unicode.Scalar(v) else { return false }

@@ -551,8 +551,8 @@ public struct StoryBuilder {
                 endParagraph(at: loc)
             } else if !paragraphIsEmpty && !text.hasSuffix(" ") && !text.hasSuffix("\u{2028}") && next != "\u{2028}" {
                 let joinsCJK =
-                    scope.newlinesAreSpaces && next.map(Self.isCJK) == true
-                    && text.unicodeScalars.last.map(Self.isCJK) == true
+                    scope.newlinesAreSpaces && next?.isCJK == true
+                    && text.unicodeScalars.last?.isCJK == true
                 if !joinsCJK { insert(" ", at: loc) }
             }
             pendingNewlines = 0
@@ -625,16 +625,6 @@ public struct StoryBuilder {
                 }
             }
             return nil
-        }
-
-        /// Han, kana, CJK punctuation and fullwidth forms (Hangul is spaced, so not here).
-        static func isCJK(_ u: Unicode.Scalar) -> Bool {
-            switch u.value {
-            case 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF,
-                0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x20000...0x3FFFD:
-                true
-            default: false
-            }
         }
 
         static func isRightToLeft(_ u: Unicode.Scalar) -> Bool {
@@ -1035,5 +1025,18 @@ extension String {
         let u = utf8
         let a = u.index(u.startIndex, offsetBy: r.lowerBound)
         return self[a..<u.index(a, offsetBy: r.count)]
+    }
+}
+
+extension Unicode.Scalar {
+    /// Han, kana, CJK punctuation and fullwidth forms: text set solid, with no spaces between
+    /// words (Hangul is spaced, so not here).
+    package var isCJK: Bool {
+        switch value {
+        case 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF,
+            0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x20000...0x3FFFD:
+            true
+        default: false
+        }
     }
 }
