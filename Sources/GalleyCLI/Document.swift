@@ -39,6 +39,8 @@ struct DocumentOptions {
     var preparedTemplate: Template?
     /// Story fields an issue's manifest gives the article (`{title}`, `{section}`, `{issue}`).
     var fields: StoryFields?
+    /// `--cache DIR` (issues): each article's layout kept between builds.
+    var cache: String?
 }
 
 /// The fields a manifest gives an article: its own title and section win over the story's,

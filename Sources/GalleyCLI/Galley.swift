@@ -28,6 +28,8 @@ public enum Galley {
         OptionSpec(
             name: "font-path", short: nil, value: "DIR", help: "Use the fonts in DIR ahead of the installed ones (repeatable).",
             repeats: true),
+        OptionSpec(
+            name: "cache", short: nil, value: "DIR", help: "Issues: keep each article's layout in DIR and reuse it while it holds."),
         OptionSpec(name: "threads", short: nil, value: "N", help: "Threads to use, drawing included (default: one per core)."),
         OptionSpec(
             name: "max-image-pixels", short: nil, value: "N",

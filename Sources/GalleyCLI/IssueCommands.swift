@@ -15,7 +15,12 @@ extension Run {
         var planner = IssuePlanner(issue: issue, file: o.input)
         let count = issue.manifest.articles.count
         planner.progress = { [self] done in progress("laying out the articles: \(done) of \(count) done") }
-        let plan = planner.plan(diagnostics: &diagnostics)
+        if let folder = o.cache {
+            planner.cache = ArticleCache(folder: folder, manifest: o.input, options: o, diagnostics: &diagnostics)
+        }
+        var plan = planner.plan(diagnostics: &diagnostics)
+        plan.cached = planner.cache?.used ?? []
+        diagnostics.append(contentsOf: planner.cache?.diagnostics ?? [])
         // The last pass's framesetters: each article's warnings once.
         var seen: Set<Int> = []
         for part in plan.parts where part.article.map({ seen.insert($0).inserted }) ?? true {
@@ -152,6 +157,8 @@ struct IssueSummary: Encodable {
         var lastFolio: Int?
         var pages: Int
         var seconds: Double
+        /// Its layout came from `--cache`.
+        var cached: Bool
     }
 
     var output: String
@@ -171,7 +178,8 @@ struct IssueSummary: Encodable {
             let own = plan.pages.filter { $0.placements.contains { plan.parts[$0.part].article == k } }
             return Article(
                 file: a.written, title: plan.parts.first { $0.article == k }?.bookmark, firstFolio: own.first?.folio,
-                lastFolio: own.last?.folio, pages: own.count, seconds: ((plan.seconds[k] ?? 0) * 1000).rounded() / 1000)
+                lastFolio: own.last?.folio, pages: own.count, seconds: ((plan.seconds[k] ?? 0) * 1000).rounded() / 1000,
+                cached: plan.cached.contains(k))
         }
     }
 

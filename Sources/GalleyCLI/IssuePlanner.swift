@@ -16,13 +16,15 @@ struct IssuePlanner {
     let file: String
     /// Told now and then how many articles are laid out.
     var progress: (Int) -> Void = { _ in }
+    /// `--cache`: articles laid out before, kept.
+    var cache: ArticleCache?
     static let maximumPasses = 4
 
     func plan(diagnostics: inout Diagnostics) -> IssuePlan {
         var contentsPages = issue.manifest.contents == nil ? 0 : 1
         var plan = IssuePlan()
         let threads = min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
-        let prelaid = IssuePrelayout(issue, threads: threads, progress: progress)
+        let prelaid = IssuePrelayout(issue, threads: threads, cache: cache, progress: progress)
         for pass in 1...Self.maximumPasses {
             var warnings = Diagnostics()
             plan = layOut(contentsPages: contentsPages, prelaid: prelaid, warnings: &warnings)

@@ -19,14 +19,16 @@ final class IssuePrelayout: @unchecked Sendable {
 
     private(set) var articles: [Article?]
     private let issue: LoadedIssue
+    private let cache: ArticleCache?
     private let state = Condition()
     private var next = 0
     private var running = 0
 
     /// Lays out every article of `issue` on `threads` threads, the calling one included, which
     /// tells `progress` the number of articles done now and then.
-    init(_ issue: LoadedIssue, threads: Int, progress: (Int) -> Void) {
+    init(_ issue: LoadedIssue, threads: Int, cache: ArticleCache?, progress: (Int) -> Void) {
         self.issue = issue
+        self.cache = cache
         articles = Array(repeating: nil, count: issue.articles.count)
         state.lock()
         for _ in 1..<max(1, min(threads, issue.articles.count)) where startThread(stackSize: 8 << 20, { [self] in work(nil) }) {
@@ -62,18 +64,34 @@ final class IssuePrelayout: @unchecked Sendable {
             progress?(done)
             let started = clock.now
             // Articles in parallel, so one thread each.
-            let framesetter = issue.articles[k].framesetter.numbered(
-                from: Self.guess(issue.manifest.articles[k].startOn), options: LayoutOptions(threads: 1))
-            var pages: [Page] = []
-            framesetter.layOut { page in
-                pages.append(page)
-                return true
-            }
+            let folio = Self.guess(issue.manifest.articles[k].startOn)
+            let framesetter = issue.articles[k].framesetter.numbered(from: folio, options: LayoutOptions(threads: 1))
+            let pages = layOut(k, framesetter, from: folio)
             framesetter.relinquishEngine()
             let article = Article(framesetter: framesetter, pages: pages, seconds: IssuePlanner.seconds(clock.now - started))
             state.lock()
             articles[k] = article
             state.unlock()
         }
+    }
+
+    /// Article `k`'s pages from `framesetter`: those kept in the cache when they are still
+    /// right, else laid out now (and kept).
+    private func layOut(_ k: Int, _ framesetter: Framesetter, from folio: Int) -> [Page] {
+        let slot = cache?.slot(issue.articles[k], article: issue.manifest.articles[k], folio: folio)
+        if let cache, let slot, let kept = cache.load(k, from: slot, for: framesetter, name: issue.manifest.articles[k].written) {
+            framesetter.record(kept.warnings)
+            return kept.pages
+        }
+        let before = framesetter.diagnostics.all.count
+        var pages: [Page] = []
+        framesetter.layOut { page in
+            pages.append(page)
+            return true
+        }
+        if let cache, let slot {
+            cache.store(pages, warnings: Array(framesetter.diagnostics.all[before...]), at: slot, framesetter: framesetter)
+        }
+        return pages
     }
 }

@@ -24,6 +24,8 @@ struct IssuePlan {
     var passes = 0
     /// How long each article's layout took in the last pass, by article.
     var seconds: [Int: Double] = [:]
+    /// The articles whose layout came from the cache (`--cache`).
+    var cached: Set<Int> = []
 }
 
 enum IssueLoader {

@@ -39,6 +39,7 @@ extension DocumentOptions {
         }
         emoticons = a.all("emoticons")
         fontPaths = a.all("font-path")
+        cache = a.value("cache")
         if let t = a.value("threads") {
             guard let n = Int(t), n >= 1, n <= 64 else {
                 throw UsageError(message: "--threads must be a whole number from 1 to 64, got '\(t)'")

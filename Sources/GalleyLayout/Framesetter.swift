@@ -135,6 +135,10 @@ public final class Framesetter {
     /// caller that sets many stories one after another. Not while a page of it is being drawn.
     package func relinquishEngine() { lease.giveBack() }
 
+    /// Adds the warnings that laying out pages read from the layout cache gave when they were
+    /// laid out (see `LayoutArchive`).
+    package func record(_ warnings: [Diagnostic]) { diagnostics.append(contentsOf: warnings) }
+
     /// The font files the lines of `pages` are set in: what a build depends on besides its
     /// text, template and images (`--depfile`).
     package func fontFiles(of pages: [Page]) -> Set<String> {

@@ -13,7 +13,12 @@ package enum RawIO {
     /// endless stream (`/dev/zero`, a pipe that never closes) cannot grow memory without bound.
     package static func readAll(_ fd: Int32, limit: Int = .max) -> Result<[UInt8], SystemError> {
         var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
+        // A regular file's size, so that it is read without growing the array, in pieces of up
+        // to 4 MiB (a stream: 64 KiB at a time).
+        var s = stat()
+        let size = fstat(fd, &s) == 0 && FileIdentity.kind(s) == .regular ? min(Int(s.st_size), limit) : 0
+        bytes.reserveCapacity(size + 1)
+        var buffer = [UInt8](repeating: 0, count: max(65536, min(size + 1, 4 << 20)))
         while bytes.count <= limit {
             let want = min(buffer.count, limit == .max ? buffer.count : limit + 1 - bytes.count)
             let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, want) }

@@ -215,6 +215,7 @@ func usage(_ command: String, _ message: String, positionals: String = " INPUT")
                   --root DIR            The folder images are read from (default: the input's folder).
                   --emoticons DIR       Add an emoticon pack (a folder with pack.json; repeatable).
                   --font-path DIR       Use the fonts in DIR ahead of the installed ones (repeatable).
+                  --cache DIR           Issues: keep each article's layout in DIR and reuse it while it holds.
                   --threads N           Threads to use, drawing included (default: one per core).
                   --max-image-pixels N  The most pixels an image may have, width × height (default 100000000).
               -q, --quiet               Print errors only, no warnings.

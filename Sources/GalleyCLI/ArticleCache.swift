@@ -1,0 +1,197 @@
+import CZlib
+import FoundationEssentials
+import GalleyLayout
+import GalleyMarkup
+import GalleyRender
+import GalleySupport
+import GalleyTemplate
+import Glibc
+import Synchronization
+
+/// `--cache DIR`: each article's layout kept between issue builds, so that editing one article
+/// of twenty lays out that one again and only draws the others. An entry is a file per article
+/// (and per folio parity it was laid out from), overwritten when the article changes, so the
+/// folder does not grow with edits.
+///
+/// An entry is used only when its key, a digest of everything the layout depends on, is the
+/// key of the article now: the bytes of every file the article read (text, images, emoticon
+/// packs), its template with the manifest's and the article's `set`, the options that change
+/// a story, the fields the manifest gives it, the first folio's parity, the fonts installed,
+/// and this executable. The font files the layout used are stamped in the entry and checked
+/// too. A damaged entry, one made by another build of Galley or one whose fonts changed is
+/// not used, with a warning; the layout is then made and the entry written again.
+final class ArticleCache: Sendable {
+    let folder: String
+    private let manifestPath: String
+    private let options: DocumentOptions
+    private let warnings = Mutex<[Diagnostic]>([])
+    private let hits = Mutex<Set<Int>>([])
+
+    /// The first bytes of every entry.
+    static let magic = Array("GALLEY LAYOUT CACHE\n".utf8)
+
+    /// The cache in `folder`, made if missing; nil (with a warning in `diagnostics`) when it
+    /// cannot be made or is not a folder.
+    init?(folder: String, manifest: String, options: DocumentOptions, diagnostics: inout Diagnostics) {
+        if FileIdentity.status(folder) == nil { Self.makeFolders(folder) }
+        guard let s = FileIdentity.status(folder), FileIdentity.kind(s) == .directory, access(folder, W_OK) == 0 else {
+            diagnostics.append(
+                .warning("cannot use '\(folder)' as the layout cache: it is not a writable folder; laying out every article"))
+            return nil
+        }
+        self.folder = folder
+        self.manifestPath = manifest
+        self.options = options
+    }
+
+    private static func makeFolders(_ path: String) {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for part in path.split(separator: "/") {
+            prefix += part
+            mkdir(prefix, 0o777)
+            prefix += "/"
+        }
+    }
+
+    /// What went wrong with entries, said once the issue is laid out.
+    var diagnostics: [Diagnostic] { warnings.withLock { $0 } }
+
+    /// The articles whose layout came from the cache.
+    var used: Set<Int> { hits.withLock { $0 } }
+
+    /// This executable as a version: a cache outlives builds of Galley, and an entry written by
+    /// another one may lay things out otherwise.
+    static let maker: String = {
+        let stamp = FileStamp.of("/proc/self/exe")
+        return "galley \(Galley.version) \(stamp?.size ?? 0) \(stamp?.modified ?? 0)"
+    }()
+}
+
+extension ArticleCache {
+    /// Where article `document` laid out from folio `folio` is kept, and its key.
+    func slot(_ document: Document, article: IssueManifest.Article, folio: Int) -> (path: String, key: String) {
+        let name = ContentDigest()
+        name.add(document.source.path)
+        name.add(count: folio % 2)
+        let key = ContentDigest()
+        key.add(Self.maker)
+        key.add(document.source.path)
+        key.add(document.source.text)
+        for file in Set(document.inputFiles).sorted() {
+            key.add(file)
+            key.add(ContentDigest.ofFile(file) ?? "unreadable")
+        }
+        key.add(TemplateLoader.encode(document.template))
+        key.add(count: folio)
+        let o = options
+        for flag in [o.social, o.allowFileLinks] { key.add(count: flag ? 1 : 0) }
+        for value in o.emoticons + ["|"] + o.fontPaths + ["|", o.root ?? ""] { key.add(value) }
+        for field in [article.title, article.section] { key.add(field ?? "\u{0}") }
+        ProjectFonts.environment(into: key)
+        return (FilePath.join(folder, String(name.hex().prefix(32)) + ".layout"), key.hex())
+    }
+
+    /// The pages kept for article `k` under `key`, with the warnings their layout gave; nil
+    /// when there are none to use.
+    func load(
+        _ k: Int, from slot: (path: String, key: String), for framesetter: Framesetter, name: String
+    ) -> (
+        pages: [Page], warnings: [Diagnostic]
+    )? {
+        guard FileIdentity.status(slot.path) != nil else { return nil }
+        switch Entry.read(slot.path, key: slot.key) {
+        case .success(let entry):
+            if let changed = entry.fonts.first(where: { FileStamp.of($0.path) != $0.stamp }) {
+                warn("the cached layout of '\(name)' was set in '\(changed.path)', which has changed since; laying it out again")
+                return nil
+            }
+            guard let laid = try? framesetter.unarchive(entry.payload) else {
+                warn("the cached layout of '\(name)' is damaged; laying it out again")
+                return nil
+            }
+            hits.withLock { _ = $0.insert(k) }
+            return laid
+        case .failure(.otherInput):
+            return nil
+        case .failure(.otherMaker):
+            warn("the cached layout of '\(name)' was made by another build of Galley; laying it out again")
+            return nil
+        case .failure(.damaged):
+            warn("the cached layout of '\(name)' is damaged; laying it out again")
+            return nil
+        }
+    }
+
+    /// Keeps `pages` of article `k` under `slot`; a cache that cannot be written is a warning.
+    func store(_ pages: [Page], warnings laid: [Diagnostic], at slot: (path: String, key: String), framesetter: Framesetter) {
+        let fonts = framesetter.fontFiles(of: pages).sorted().map { ($0, FileStamp.of($0)) }
+        let entry = Entry(
+            key: slot.key, fonts: fonts.compactMap { f in f.1.map { (f.0, $0) } }, payload: framesetter.archive(pages, warnings: laid))
+        do {
+            try TextOutput.write(entry.bytes(), to: slot.path)
+        } catch {
+            warn("cannot write the layout cache '\(slot.path)': \(error.diagnostic.message)")
+        }
+    }
+
+    private func warn(_ message: String) {
+        warnings.withLock { $0.append(.warning(message, file: manifestPath)) }
+    }
+}
+
+/// One cache file: the magic, the maker, the key, the stamped fonts, the payload's checksum and
+/// the payload (`LayoutArchive`).
+struct Entry {
+    enum Problem: Error {
+        /// Made for other input (the article or its settings changed): not a warning.
+        case otherInput
+        case otherMaker
+        case damaged
+    }
+
+    var key: String
+    var fonts: [(path: String, stamp: FileStamp)]
+    var payload: [UInt8]
+
+    func bytes() -> [UInt8] {
+        var w = ByteWriter()
+        w.append(raw: ArticleCache.magic)
+        w.string(ArticleCache.maker)
+        w.string(key)
+        w.int(fonts.count)
+        for f in fonts {
+            w.string(f.path)
+            w.int(f.stamp.size)
+            w.int(f.stamp.modified)
+        }
+        w.string(Self.digest(payload))
+        w.plain(payload)
+        return w.bytes
+    }
+
+    /// A CRC-32 of the payload: it finds damage (the key says what the entry is for), and at
+    /// a few gigabytes a second it costs nothing beside drawing the pages.
+    static func digest(_ payload: [UInt8]) -> String {
+        let crc = payload.withUnsafeBufferPointer { crc32(0, $0.baseAddress, uInt($0.count)) }
+        return String(crc, radix: 16)
+    }
+
+    static func read(_ path: String, key: String) -> Result<Entry, Problem> {
+        guard case .success(let bytes) = RawIO.readFile(path), bytes.starts(with: ArticleCache.magic) else { return .failure(.damaged) }
+        var r = ByteReader(bytes, from: ArticleCache.magic.count)
+        do {
+            guard try r.string() == ArticleCache.maker else { return .failure(.otherMaker) }
+            guard try r.string() == key else { return .failure(.otherInput) }
+            var fonts: [(String, FileStamp)] = []
+            for _ in 0..<(try r.int(in: 0..<100_000)) {
+                fonts.append((try r.string(), FileStamp(size: try r.int(), modified: try r.int())))
+            }
+            let digest = try r.string()
+            let payload = try r.plain(UInt8.self)
+            guard r.isAtEnd, digest == Self.digest(payload) else { return .failure(.damaged) }
+            return .success(Entry(key: key, fonts: fonts, payload: payload))
+        } catch {
+            return .failure(.damaged)
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `--cache DIR`: an issue's articles laid out once and kept. The PDF is the same bytes with
+/// and without it; an edited article is laid out again, and only that one; an entry that is
+/// damaged, made by another build or set in a font that has changed is not used, with a warning.
+@Suite struct IssueCacheTests {
+    struct Summary: Decodable {
+        struct Article: Decodable {
+            var file: String
+            var cached: Bool
+        }
+        var articles: [Article]
+    }
+
+    /// Builds `manifest` to `pdf` (with the cache in `cache`, if given): the articles' cache
+    /// use by file, and the warnings.
+    static func build(_ manifest: String, _ pdf: String, cache: String?) throws -> (cached: [String: Bool], stderr: String) {
+        let r = run(["build", manifest, "-o", pdf, "--json"] + (cache.map { ["--cache", $0] } ?? []))
+        #expect(r.status == 0, "\(r.stderr)")
+        let summary = try JSONDecoder().decode(Summary.self, from: r.stdout)
+        return (Dictionary(uniqueKeysWithValues: summary.articles.map { ($0.file, $0.cached) }), r.stderr)
+    }
+
+    static func entries(_ cache: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: cache)) ?? []).filter { $0.hasSuffix(".layout") }.sorted().map {
+            (cache as NSString).appendingPathComponent($0)
+        }
+    }
+
+    @Test func sameBytesWithAndWithoutTheCache() throws {
+        let d = TemporaryDirectory("cache")
+        let manifest = IssueBuildTests.issue(d)
+        let cache = d.file("cache/layouts")
+        _ = try Self.build(manifest, d.file("plain.pdf"), cache: nil)
+        let cold = try Self.build(manifest, d.file("cold.pdf"), cache: cache)
+        #expect(cold.cached.values.allSatisfy { !$0 })
+        #expect(Self.entries(cache).count == 3)
+        let warm = try Self.build(manifest, d.file("warm.pdf"), cache: cache)
+        #expect(warm.cached == ["a1.txt": true, "a2.txt": true, "a3.txt": true])
+        #expect(!warm.stderr.contains("cache"), "\(warm.stderr)")
+        let plain = try #require(d.read("plain.pdf"))
+        #expect(d.read("cold.pdf") == plain)
+        #expect(d.read("warm.pdf") == plain)
+    }
+
+    // One article edited: it alone is laid out again, and the PDF is a clean build's, its
+    // contents and folios following the article's new length.
+    @Test func anEditedArticleAloneIsLaidOutAgain() throws {
+        let d = TemporaryDirectory("cache")
+        let manifest = IssueBuildTests.issue(d)
+        let cache = d.file("cache")
+        _ = try Self.build(manifest, d.file("cold.pdf"), cache: cache)
+        let a1 = try #require(d.read("a1.txt"))
+        _ = d.write("a1.txt", String(decoding: a1, as: UTF8.self) + String(repeating: "A paragraph added at the end. ", count: 200) + "\n")
+        let edited = try Self.build(manifest, d.file("edited.pdf"), cache: cache)
+        #expect(edited.cached == ["a1.txt": false, "a2.txt": true, "a3.txt": true])
+        _ = try Self.build(manifest, d.file("clean.pdf"), cache: nil)
+        #expect(d.read("edited.pdf") == d.read("clean.pdf"))
+        #expect(Self.entries(cache).count == 3, "the edited article's entry is replaced, not added")
+    }
+
+    // A damaged entry (a byte changed, or cut short) gives the same PDF and a warning, and is
+    // written again.
+    @Test func aDamagedEntryIsNotTrusted() throws {
+        let d = TemporaryDirectory("cache")
+        let manifest = IssueBuildTests.issue(d)
+        let cache = d.file("cache")
+        _ = try Self.build(manifest, d.file("clean.pdf"), cache: cache)
+        let files = Self.entries(cache)
+        var flipped = try #require(FileManager.default.contents(atPath: files[0]))
+        flipped[flipped.count - 100] ^= 0x55
+        FileManager.default.createFile(atPath: files[0], contents: flipped)
+        let cut = try #require(FileManager.default.contents(atPath: files[1]))
+        FileManager.default.createFile(atPath: files[1], contents: cut.prefix(cut.count / 2))
+        let damaged = try Self.build(manifest, d.file("damaged.pdf"), cache: cache)
+        #expect(damaged.stderr.components(separatedBy: "is damaged; laying it out again").count == 3, "\(damaged.stderr)")
+        #expect(damaged.cached.values.filter { $0 }.count == 1)
+        #expect(d.read("damaged.pdf") == d.read("clean.pdf"))
+        let again = try Self.build(manifest, d.file("again.pdf"), cache: cache)
+        #expect(again.cached.values.allSatisfy { $0 }, "\(again.stderr)")
+    }
+
+    // An entry made by another build of Galley is not used.
+    @Test func anEntryOfAnotherBuildIsNotUsed() throws {
+        let d = TemporaryDirectory("cache")
+        let manifest = IssueBuildTests.issue(d)
+        let cache = d.file("cache")
+        _ = try Self.build(manifest, d.file("clean.pdf"), cache: cache)
+        for file in Self.entries(cache) {
+            var bytes = try #require(FileManager.default.contents(atPath: file))
+            // The maker's name follows the magic line and its length: "galley 0.1.0 …".
+            let at = try #require(bytes.firstIndex(of: UInt8(ascii: "\n"))) + 1 + 8
+            #expect(bytes[at] == UInt8(ascii: "g"))
+            bytes[at] = UInt8(ascii: "G")
+            FileManager.default.createFile(atPath: file, contents: bytes)
+        }
+        let other = try Self.build(manifest, d.file("other.pdf"), cache: cache)
+        #expect(other.stderr.contains("'a2.txt' was made by another build of Galley"), "\(other.stderr)")
+        #expect(other.cached.values.allSatisfy { !$0 })
+        #expect(d.read("other.pdf") == d.read("clean.pdf"))
+    }
+
+    // A font the layout was set in has changed since: the entry is stale. (As a process: the
+    // project font folder is added for the whole process.)
+    @Test func anEntryWhoseFontChangedIsStale() throws {
+        let d = TemporaryDirectory("cache")
+        let fonts = FontsTests.renamedFont(in: d)
+        let manifest = IssueBuildTests.issue(d, articles: ["<font face=\"Qwerty Sans\">Set in a project font.</font>\n"])
+        let args = ["build", manifest, "-o", d.file("issue.pdf"), "--font-path", fonts, "--cache", d.file("cache")]
+        #expect(runExecutable(args).status == 0)
+        let warm = runExecutable(args)
+        #expect(!warm.stderr.contains("laying it out again"), "\(warm.stderr)")
+        let font = (fonts as NSString).appendingPathComponent("QwertySans.ttf")
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 60)], ofItemAtPath: font)
+        let stale = runExecutable(args)
+        #expect(stale.status == 0)
+        #expect(stale.stderr.contains("QwertySans.ttf', which has changed since; laying it out again"), "\(stale.stderr)")
+    }
+
+    @Test func aCacheThatIsAFileIsAWarning() throws {
+        let d = TemporaryDirectory("cache")
+        let manifest = IssueBuildTests.issue(d)
+        let notAFolder = d.write("cache", "a file")
+        let r = run(["build", manifest, "-o", d.file("issue.pdf"), "--cache", notAFolder])
+        #expect(r.status == 0)
+        #expect(r.stderr.contains("cannot use '\(notAFolder)' as the layout cache: it is not a writable folder"), "\(r.stderr)")
+    }
+}
