@@ -9,7 +9,8 @@ extension TextEngine {
     /// is the shaping context. Linear in the paragraph's length.
     /// `hyphens`: also shape the hyphen glyph of every font, for dictionary hyphenation.
     package func shape(
-        _ story: Story, paragraph index: Int, hyphens: Bool = false, attachments: [Attachment] = [], autoSpacing: Bool = false
+        _ story: Story, paragraph index: Int, hyphens: Bool = false, attachments: [Attachment] = [], autoSpacing: Bool = false,
+        cjk: CJKSpec = CJKSpec()
     ) -> ShapedText {
         let p = story.paragraphs[index]
         let start = p.range.lowerBound
@@ -33,11 +34,11 @@ extension TextEngine {
                 !p.style.vertical && Self.isLatinText(shaped.bytes)
                 && shapeText(
                     base, length: length, story: story, paragraph: p, hyphens: hyphens, autoSpacing: autoSpacing,
-                    mergingAlike: true, into: &shaped)
+                    cjk: cjk, mergingAlike: true, into: &shaped)
             if !merged {
                 _ = shapeText(
                     base, length: length, story: story, paragraph: p, hyphens: hyphens, autoSpacing: autoSpacing,
-                    mergingAlike: false, into: &shaped)
+                    cjk: cjk, mergingAlike: false, into: &shaped)
             }
         }
         return shaped
@@ -128,7 +129,7 @@ extension TextEngine {
     /// change which font sets them.
     private func shapeText(
         _ text: UnsafePointer<CChar>, length: Int, story: Story, paragraph p: Paragraph, hyphens: Bool,
-        autoSpacing: Bool, mergingAlike: Bool, into shaped: inout ShapedText
+        autoSpacing: Bool, cjk: CJKSpec, mergingAlike: Bool, into shaped: inout ShapedText
     ) -> Bool {
         let start = p.range.lowerBound
         let charBytes = Self.characterStarts(text, length: length)
@@ -152,6 +153,9 @@ extension TextEngine {
         shaped.rightToLeft = direction == PANGO_DIRECTION_RTL
         if p.style.vertical { setVerticalGravity(true) }
         defer { if p.style.vertical { setVerticalGravity(false) } }
+        // Horizontal CJK punctuation to compress (vertical marks keep their full em).
+        var marks = PunctuationMarks()
+        let marking = (cjk.punctuation != .full || cjk.hanging) && !p.style.vertical
         let items = Self.boundingClusters(
             pango_itemize_with_base_dir(context, direction, text, 0, Int32(length), attrs, nil), logAttrs: logAttrs,
             charBytes: charBytes)
@@ -205,6 +209,16 @@ extension TextEngine {
                             &info, scale: scale, kern: lastOfCluster ? kern : 0,
                             autoSpace: spaced ? Int32((textStyle.size * 0.25 * pangoScale).rounded()) : 0,
                             attachment: shaped.attachments.isEmpty ? nil : shaped.attachment(at: cluster))
+                        if marking && level % 2 == 0 && lastOfCluster && info.attr.is_cluster_start != 0
+                            && PunctuationMarks.isMark(shaped.bytes, at: cluster)
+                        {
+                            let blank = punctuationBlank(
+                                text, at: cluster, glyph: info.glyph, font: font, analysis: item.pointee.analysis)
+                            marks.add(
+                                glyph: glyphs.count, byte: cluster, left: Int32((Double(blank.left) * scale).rounded()),
+                                right: Int32((Double(blank.right) * scale).rounded()),
+                                hangs: PunctuationMarks.mayHang(shaped.bytes, at: cluster))
+                        }
                         glyphs.append(info)
                         clusters.append(Int32(cluster))
                         advance[cluster] += Double(info.geometry.width) / pangoScale
@@ -237,6 +251,10 @@ extension TextEngine {
         }
         if crossed { return false }
         flags[length].insert(.clusterStart)
+        if !marks.isEmpty {
+            shaped.blanks = marks.apply(cjk, glyphs: &glyphs, advance: &advance, flags: &flags)
+            shaped.blankSums = PunctuationMarks.sums(shaped.blanks, length: length)
+        }
 
         Self.prefixWidths(advance, into: &shaped.x)
         (shaped.glyphs, shaped.clusters, shaped.runs) = (glyphs, clusters, runs)
