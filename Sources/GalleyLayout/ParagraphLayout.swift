@@ -35,6 +35,8 @@ package struct ByteFlags: OptionSet, Sendable {
     package static let wide = ByteFlags(rawValue: 2048)
     /// A CJK punctuation mark with blank left in its em box starts here (`ShapedText.blanks`).
     package static let punctuationBlank = ByteFlags(rawValue: 4096)
+    /// A digit of a number set upright as one unit in vertical text (縦中横).
+    package static let uprightUnit = ByteFlags(rawValue: 8192)
 }
 
 /// Consecutive glyphs of one Pango item: one font, one story style, one bidi level.
@@ -109,6 +111,9 @@ package struct ShapedText: Sendable {
     package var hyphens: [FontKey: PangoGlyphInfo]
     /// The paragraph's base direction is right to left.
     package var rightToLeft = false
+    /// Set in a vertical line (`<vertical>`): wide characters and upright units are drawn
+    /// upright, the rest turned (see `VerticalText.swift`).
+    package var vertical = false
     /// Images standing in the text (inline attachments, and float anchors of no width).
     package var attachments: [Attachment] = []
     /// The paragraph's first letter set as an initial beside its first lines; nil for none.

@@ -151,8 +151,6 @@ extension TextEngine {
         let needHyphens = hyphens || flags.contains { $0.contains(.hyphenBreak) }
         let direction = Self.baseDirection(p, bytes: shaped.bytes)
         shaped.rightToLeft = direction == PANGO_DIRECTION_RTL
-        if p.style.vertical { setVerticalGravity(true) }
-        defer { if p.style.vertical { setVerticalGravity(false) } }
         // Horizontal CJK punctuation to compress (vertical marks keep their full em).
         var marks = PunctuationMarks()
         let marking = (cjk.punctuation != .full || cjk.hanging) && !p.style.vertical
@@ -251,6 +249,12 @@ extension TextEngine {
         }
         if crossed { return false }
         flags[length].insert(.clusterStart)
+        if p.style.vertical {
+            shaped.vertical = true
+            Self.setUprightDigits(
+                shaped.bytes, upTo: p.style.uprightDigits, glyphs: &glyphs, clusters: clusters, runs: runs, sizes: story.styles,
+                advance: &advance, flags: &flags)
+        }
         if !marks.isEmpty {
             shaped.blanks = marks.apply(cjk, glyphs: &glyphs, advance: &advance, flags: &flags)
             shaped.blankSums = PunctuationMarks.sums(shaped.blanks, length: length)
@@ -313,17 +317,6 @@ extension TextEngine {
             firstChar = cut
         }
         return head
-    }
-
-    /// Vertical text: CJK upright, other scripts turned (Pango's gravity); the line is drawn
-    /// rotated a quarter turn. Off again, the context's gravity is the usual south.
-    private func setVerticalGravity(_ vertical: Bool) {
-        if vertical {
-            pango_context_set_base_gravity(context, PANGO_GRAVITY_EAST)
-            pango_context_set_gravity_hint(context, PANGO_GRAVITY_HINT_NATURAL)
-        } else {
-            pango_context_set_base_gravity(context, PANGO_GRAVITY_SOUTH)
-        }
     }
 
     /// The paragraph's base direction: its style's, else its first strong character's.
@@ -467,7 +460,7 @@ extension TextEngine {
             let style = story.styles[r.style]
             // Ligatures (NSLigatureAttributeName) and OpenType features as font features.
             var features: [String] = []
-            if p.style.vertical { features.append("vert=1") }  // vertical forms of punctuation
+            if p.style.vertical { features += ["vert=1", "vrt2=1"] }  // vertical forms (see VerticalText.swift)
             if style.ligatures == 0 { features += ["liga=0", "clig=0"] }
             if style.ligatures == 2 { features += ["dlig=1"] }
             features += style.features.map { $0.contains("=") ? $0 : $0 + "=1" }

@@ -352,6 +352,11 @@ final class PageRenderer {
             withGlyphString(placed) { gs in paintColorGlyphs(placed, glyphs: &gs, font: font, on: cr) }
             return
         }
+        if placed.paragraph.text.vertical {
+            setColor(fill, on: cr)
+            drawVertical(placed, font: font, on: cr)
+            return
+        }
         withGlyphString(placed) { gs in
             cairo_save(cr)
             Self.applyGlyphTransform(style, at: placed.start, placed.runBaseline, on: cr)
@@ -459,7 +464,7 @@ final class PageRenderer {
     /// Shows glyphs at the current point as text: with the run's characters and clusters when it
     /// has any, so the PDF maps glyphs back to the real characters (ligatures, and CJK ideographs
     /// that share glyphs with radicals).
-    private func showText(
+    func showText(
         _ placed: PlacedRun, glyphs gs: inout PangoGlyphString, font: UnsafeMutablePointer<PangoFont>, on cr: OpaquePointer
     ) {
         let run = placed.run
