@@ -12,7 +12,8 @@ package struct PunctuationBlank: Sendable, Equatable {
     /// Blank before and after the ink, points.
     package var left: Double
     package var right: Double
-    /// The ink's width, when the mark may hang past a line's end (`cjk.hanging`, 。，、．); else 0.
+    /// What may hang past a line's end (`cjk.hanging`, 。，、．): the ink, or with full-width
+    /// marks the ink and its blank; else 0.
     package var hang: Double
 
     /// All a line may take from the mark when it is not the line's last.
@@ -48,8 +49,12 @@ struct PunctuationMarks {
             return (b1 == 0x80 && (b2 == 0x81 || b2 == 0x82 || (0x88...0x91).contains(b2) || (0x94...0x9B).contains(b2)))
                 || (b1 == 0x83 && b2 == 0xBB)
         case 0xEF:
-            return (b1 == 0xBC && [0x88, 0x89, 0x8C, 0x8E, 0x9A, 0x9B, 0xBB, 0xBD].contains(b2))
-                || (b1 == 0xBD && (b2 == 0x9B || b2 == 0x9D))
+            switch (b1, b2) {
+            case (0xBC, 0x88), (0xBC, 0x89), (0xBC, 0x8C), (0xBC, 0x8E), (0xBC, 0x9A), (0xBC, 0x9B), (0xBC, 0xBB), (0xBC, 0xBD),
+                (0xBD, 0x9B), (0xBD, 0x9D):
+                return true
+            default: return false
+            }
         case 0xE2:
             return b1 == 0x80 && (b2 == 0x98 || b2 == 0x99 || b2 == 0x9C || b2 == 0x9D)
         default: return false
@@ -80,7 +85,7 @@ struct PunctuationMarks {
             marks[k].left -= left
             marks[k].right -= right
         }
-        for k in marks.indices {
+        for k in marks.indices where spec.punctuation != .full {
             if spec.punctuation == .half {
                 cut(k, left: marks[k].left, right: marks[k].right)
             } else if k > 0 && marks[k].byte == marks[k - 1].byte + 3 && marks[k].glyph == marks[k - 1].glyph + 1 {
@@ -94,14 +99,16 @@ struct PunctuationMarks {
             }
         }
         var out: [PunctuationBlank] = []
+        // Full-width marks keep their blank whatever the line needs; only hanging is left.
+        let keeps = spec.punctuation == .full ? 0.0 : 1.0
         for m in marks {
-            let ink = Double(glyphs[m.glyph].geometry.width - m.left - m.right) / pangoScale
-            let hang = spec.hanging && m.hangs ? max(0, ink) : 0
-            guard m.left > 0 || m.right > 0 || hang > 0 else { continue }
+            let (left, right) = (keeps * Double(m.left) / pangoScale, keeps * Double(m.right) / pangoScale)
+            // What hangs is what is left after the line's end drops the blank after the ink.
+            let hanging = Double(glyphs[m.glyph].geometry.width) / pangoScale - left - right
+            let hang = spec.hanging && m.hangs ? max(0, hanging) : 0
+            guard left > 0 || right > 0 || hang > 0 else { continue }
             flags[m.byte].insert(.punctuationBlank)
-            out.append(
-                PunctuationBlank(
-                    byte: Int32(m.byte), left: Double(m.left) / pangoScale, right: Double(m.right) / pangoScale, hang: hang))
+            out.append(PunctuationBlank(byte: Int32(m.byte), left: left, right: right, hang: hang))
         }
         return out
     }

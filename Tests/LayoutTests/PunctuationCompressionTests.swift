@@ -33,6 +33,8 @@ import Testing
 
     @Test func fullAndHalf() {
         #expect(abs(shaped(quote, .full).x[19 * 3] - 190) < 0.01)
+        // Full-width marks keep their blank at a line's end too: nothing for a line to take.
+        #expect(shaped(quote, .full).blanks.isEmpty)
         // Half: every one of the four marks half an em.
         #expect(abs(shaped(quote, .half).x[19 * 3] - 170) < 0.01)
     }
@@ -103,13 +105,20 @@ import Testing
         #expect(hung.text.first == "一二三四。")
         #expect(abs(hung.lines[0].naturalWidth - 40) < 0.01)
         #expect(plain.text.first == "一二三")
+        // With full-width marks, the whole em of 。 hangs.
+        let full = breakParagraph(text, widths: LineWidths(rest: 40), language: "zh-Hans") { request in
+            request.text = hanging(request.text, .full)
+        }
+        #expect(full.text.first == "一二三四。")
+        #expect(abs(full.lines[0].squeeze - 10) < 0.01)
     }
 
     /// The same text shaped with hanging on.
-    func hanging(_ t: ShapedText) -> ShapedText {
+    func hanging(_ t: ShapedText, _ width: CJKPunctuationWidth = .compress) -> ShapedText {
         var template = Template.default
         template.language = "zh-Hans"
         template.cjk.hanging = true
+        template.cjk.punctuation = width
         let story = buildStory(String(decoding: t.bytes, as: UTF8.self), template: template).story
         let (plan, _) = FontPlan.resolve(story: story, fallbackFaces: template.fallbackFaces, language: "zh-Hans", file: "t")
         return TextEngine(plan: plan).shape(story, paragraph: 0, cjk: template.cjk)
