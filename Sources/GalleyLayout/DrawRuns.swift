@@ -47,6 +47,7 @@ extension ParagraphLayout {
             defer { applied = total }
             return total - applied
         }
+        let marks = LineMarks(line, t)
         for run in t.runs(meeting: Int(start)..<Int(end)) {
             let range = t.glyphs(of: run, in: Int(start)..<Int(end))
             var glyphs: [PangoGlyphInfo] = []
@@ -75,6 +76,12 @@ extension ParagraphLayout {
                             info.geometry.width += extra(adjustment(at: next, line))
                         }
                     }
+                }
+                if marks.active && t.flags[Int(c)].contains(.punctuationBlank), let m = t.blank(at: Int(c)) {
+                    // The blank the mark gives up (the line's last mark all that is after its ink).
+                    let (before, after) = marks.cut(m)
+                    info.geometry.width += extra(-(before + after))
+                    info.geometry.x_offset -= Int32((before * pangoScale).rounded())
                 }
                 if info.glyph == 0x0FFF_FFFF, let a = t.attachment(at: Int(c)), a.width > 0 {
                     inline.append((a, advance / pangoScale))
@@ -110,6 +117,32 @@ extension ParagraphLayout {
             x += out[k].width
         }
         return out
+    }
+
+    /// What a line's CJK punctuation marks give up when drawn: the last mark's blank after its
+    /// ink, and the share `squeeze / pool` of every mark's blank (and of hanging ink), as
+    /// `LineSetter` measured it.
+    struct LineMarks {
+        let active: Bool
+        private let lastMark: Int
+        private let share: Double
+
+        init(_ line: LineBreak, _ t: ShapedText) {
+            let (start, end) = (Int(line.start), Int(line.contentEnd))
+            let mark = line.hyphen ? (trim: 0.0, hang: 0.0) : t.lineEndMark(end, from: start)
+            active = !t.blanks.isEmpty && end > start
+            var c = end - 1
+            while c > start && !t.flags[c].contains(.charStart) { c -= 1 }
+            lastMark = mark.trim > 0 || mark.hang > 0 ? c : -1
+            let pool = active ? t.blankSums[end] - t.blankSums[start] - mark.trim + mark.hang : 0
+            share = pool > 0 ? min(1, line.squeeze / pool) : 0
+        }
+
+        /// The blank mark `m` gives before and after its ink, points.
+        func cut(_ m: PunctuationBlank) -> (before: Double, after: Double) {
+            if Int(m.byte) == lastMark { return (share * m.left, m.right + share * m.hang) }
+            return (share * m.left, share * m.right)
+        }
     }
 
     /// What the glue at byte `b` adds to line `line` (see `GlueModel`).

@@ -156,7 +156,7 @@ public final class Framesetter {
     var setting: ParagraphSetting {
         ParagraphSetting(
             breaker: breaker, hyphenation: hyphenation, hyphenator: hyphenator, attachments: attachments,
-            cjkAutoSpacing: template.cjkAutoSpacing)
+            cjkAutoSpacing: template.cjkAutoSpacing, cjk: template.cjk)
     }
 
     /// The column rectangles of the first page, left to right: those of every page unless the

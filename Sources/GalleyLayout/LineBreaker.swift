@@ -87,7 +87,7 @@ package struct GreedyBreaker: LineBreaker {
             while j < opportunities.count {
                 let b = opportunities[j]
                 let hyphen = b < n && t.flags[b].contains(.hyphenBreak)
-                let w = setter.contentWidth(start: s, end: b, hyphen: hyphen)
+                let w = setter.fittedWidth(start: s, end: b, hyphen: hyphen, available: available)
                 guard w <= available + 1e-6 || setter.trimmed(s, b) == s else { break }
                 best = j
                 j += 1
@@ -160,11 +160,28 @@ package struct LineSetter {
         return e
     }
 
-    /// Natural width of the visible content of `start..<end`, with a hyphen when asked.
+    /// Natural width of the visible content of `start..<end`, with a hyphen when asked: up to
+    /// the ink of a last CJK punctuation mark (its blank after is dropped).
     package func contentWidth(start: Int, end: Int, hyphen: Bool) -> Double {
         let e = trimmed(start, end)
         let t = request.text
-        return t.x[e] - t.x[start] + (hyphen ? t.hyphenWidth(before: e) : 0)
+        if hyphen { return t.x[e] - t.x[start] + t.hyphenWidth(before: e) }
+        return t.x[e] - t.x[start] - t.lineEndMark(e, from: start).trim
+    }
+
+    /// The width of `start..<end` once its punctuation marks have given what they may to fit
+    /// `available` (`ShapedText.squeeze`): what the greedy breaker compares with the measure.
+    func fittedWidth(start: Int, end: Int, hyphen: Bool, available: Double) -> Double {
+        let w = contentWidth(start: start, end: end, hyphen: hyphen)
+        return w - squeeze(start, trimmed(start, end), natural: w, available: available, hyphen: hyphen)
+    }
+
+    /// What the marks of a line of natural width `natural` give so that it fits `available`.
+    func squeeze(_ start: Int, _ contentEnd: Int, natural: Double, available: Double, hyphen: Bool) -> Double {
+        let t = request.text
+        guard !hyphen, !t.blanks.isEmpty else { return 0 }
+        let mark = t.lineEndMark(contentEnd, from: start)
+        return t.squeeze(start, contentEnd, over: natural - available, trim: mark.trim, hang: mark.hang)
     }
 
     /// The glue in `start..<end`, totalled by kind.
@@ -234,14 +251,17 @@ package struct LineSetter {
         // A line ended by a forced break (`<br>`, U+2028) is set like a paragraph's last line.
         let isLast = last || (end < request.text.length && request.text.flags[end].contains(.mandatory))
         let contentEnd = trimmed(start, end)
-        let natural = contentWidth(start: start, end: end, hyphen: hyphen)
         let available = available(index)
+        let unsqueezed = contentWidth(start: start, end: end, hyphen: hyphen)
+        let squeeze = squeeze(start, contentEnd, natural: unsqueezed, available: available, hyphen: hyphen)
+        let natural = unsqueezed - squeeze
         let (height, ascent) = box(start, max(contentEnd, min(end, start + 1)))
         var line = LineBreak(
             start: Int32(start), contentEnd: Int32(contentEnd), end: Int32(end), hyphen: hyphen,
             naturalWidth: natural, availableWidth: available, indent: indent(index), alignOffset: 0,
             ratio: 0, setWidth: natural, height: height, ascent: ascent,
             overfull: false)
+        line.squeeze = squeeze
         if request.style.alignment == .justify && !isLast {
             // The ratio is derived from the line itself (the breaker's choice only picked the
             // break), so the set width is exactly the available width whenever the glue allows.

@@ -33,6 +33,10 @@ package struct ByteFlags: OptionSet, Sendable {
     /// The character here is East Asian wide (Han, kana, Hangul, CJK punctuation, fullwidth forms):
     /// justification may space it from its neighbours.
     package static let wide = ByteFlags(rawValue: 2048)
+    /// A CJK punctuation mark with blank left in its em box starts here (`ShapedText.blanks`).
+    package static let punctuationBlank = ByteFlags(rawValue: 4096)
+    /// A digit of a number set upright as one unit in vertical text (縦中横).
+    package static let uprightUnit = ByteFlags(rawValue: 8192)
 }
 
 /// Consecutive glyphs of one Pango item: one font, one story style, one bidi level.
@@ -79,6 +83,9 @@ package struct LineBreak: Sendable, Equatable {
     package var overfull: Bool
     /// The line ends inside a word, with no hyphen: the word is wider than the line.
     package var brokenInWord = false
+    /// What the line's punctuation marks gave up so that it fits (clreq's compression before
+    /// the ideographs are squeezed), points; already out of `naturalWidth`.
+    package var squeeze = 0.0
 }
 
 /// A paragraph shaped once: glyphs, their clusters, and per-byte widths and break facts.
@@ -104,10 +111,19 @@ package struct ShapedText: Sendable {
     package var hyphens: [FontKey: PangoGlyphInfo]
     /// The paragraph's base direction is right to left.
     package var rightToLeft = false
+    /// Set in a vertical line (`<vertical>`): wide characters and upright units are drawn
+    /// upright, the rest turned (see `VerticalText.swift`).
+    package var vertical = false
     /// Images standing in the text (inline attachments, and float anchors of no width).
     package var attachments: [Attachment] = []
     /// The paragraph's first letter set as an initial beside its first lines; nil for none.
     package var dropCap: DropCap?
+    /// The CJK punctuation marks that keep blank a line may give up, by byte (see
+    /// `PunctuationCompression.swift`); empty for most paragraphs.
+    package var blanks: [PunctuationBlank] = []
+    /// `blankSums[b]`: the blank of the marks before byte b, so a line's costs O(1); empty
+    /// when `blanks` is.
+    package var blankSums: [Double] = []
 
     /// Width of the hyphen drawn after byte `b` (in the font of the run holding b - 1).
     package func hyphenWidth(before b: Int) -> Double {

@@ -9,7 +9,8 @@ extension TextEngine {
     /// is the shaping context. Linear in the paragraph's length.
     /// `hyphens`: also shape the hyphen glyph of every font, for dictionary hyphenation.
     package func shape(
-        _ story: Story, paragraph index: Int, hyphens: Bool = false, attachments: [Attachment] = [], autoSpacing: Bool = false
+        _ story: Story, paragraph index: Int, hyphens: Bool = false, attachments: [Attachment] = [], autoSpacing: Bool = false,
+        cjk: CJKSpec = CJKSpec()
     ) -> ShapedText {
         let p = story.paragraphs[index]
         let start = p.range.lowerBound
@@ -33,11 +34,11 @@ extension TextEngine {
                 !p.style.vertical && Self.isLatinText(shaped.bytes)
                 && shapeText(
                     base, length: length, story: story, paragraph: p, hyphens: hyphens, autoSpacing: autoSpacing,
-                    mergingAlike: true, into: &shaped)
+                    cjk: cjk, mergingAlike: true, into: &shaped)
             if !merged {
                 _ = shapeText(
                     base, length: length, story: story, paragraph: p, hyphens: hyphens, autoSpacing: autoSpacing,
-                    mergingAlike: false, into: &shaped)
+                    cjk: cjk, mergingAlike: false, into: &shaped)
             }
         }
         return shaped
@@ -128,7 +129,7 @@ extension TextEngine {
     /// change which font sets them.
     private func shapeText(
         _ text: UnsafePointer<CChar>, length: Int, story: Story, paragraph p: Paragraph, hyphens: Bool,
-        autoSpacing: Bool, mergingAlike: Bool, into shaped: inout ShapedText
+        autoSpacing: Bool, cjk: CJKSpec, mergingAlike: Bool, into shaped: inout ShapedText
     ) -> Bool {
         let start = p.range.lowerBound
         let charBytes = Self.characterStarts(text, length: length)
@@ -150,8 +151,9 @@ extension TextEngine {
         let needHyphens = hyphens || flags.contains { $0.contains(.hyphenBreak) }
         let direction = Self.baseDirection(p, bytes: shaped.bytes)
         shaped.rightToLeft = direction == PANGO_DIRECTION_RTL
-        if p.style.vertical { setVerticalGravity(true) }
-        defer { if p.style.vertical { setVerticalGravity(false) } }
+        // Horizontal CJK punctuation to compress (vertical marks keep their full em).
+        var marks = PunctuationMarks()
+        let marking = (cjk.punctuation != .full || cjk.hanging) && !p.style.vertical
         let items = Self.boundingClusters(
             pango_itemize_with_base_dir(context, direction, text, 0, Int32(length), attrs, nil), logAttrs: logAttrs,
             charBytes: charBytes)
@@ -205,6 +207,16 @@ extension TextEngine {
                             &info, scale: scale, kern: lastOfCluster ? kern : 0,
                             autoSpace: spaced ? Int32((textStyle.size * 0.25 * pangoScale).rounded()) : 0,
                             attachment: shaped.attachments.isEmpty ? nil : shaped.attachment(at: cluster))
+                        if marking && level % 2 == 0 && lastOfCluster && info.attr.is_cluster_start != 0
+                            && PunctuationMarks.isMark(shaped.bytes, at: cluster)
+                        {
+                            let blank = punctuationBlank(
+                                text, at: cluster, glyph: info.glyph, font: font, analysis: item.pointee.analysis)
+                            marks.add(
+                                glyph: glyphs.count, byte: cluster, left: Int32((Double(blank.left) * scale).rounded()),
+                                right: Int32((Double(blank.right) * scale).rounded()),
+                                hangs: PunctuationMarks.mayHang(shaped.bytes, at: cluster))
+                        }
                         glyphs.append(info)
                         clusters.append(Int32(cluster))
                         advance[cluster] += Double(info.geometry.width) / pangoScale
@@ -237,6 +249,16 @@ extension TextEngine {
         }
         if crossed { return false }
         flags[length].insert(.clusterStart)
+        if p.style.vertical {
+            shaped.vertical = true
+            Self.setUprightDigits(
+                shaped.bytes, upTo: p.style.uprightDigits, glyphs: &glyphs, clusters: clusters, runs: runs, sizes: story.styles,
+                advance: &advance, flags: &flags)
+        }
+        if !marks.isEmpty {
+            shaped.blanks = marks.apply(cjk, glyphs: &glyphs, advance: &advance, flags: &flags)
+            shaped.blankSums = PunctuationMarks.sums(shaped.blanks, length: length)
+        }
 
         Self.prefixWidths(advance, into: &shaped.x)
         (shaped.glyphs, shaped.clusters, shaped.runs) = (glyphs, clusters, runs)
@@ -295,17 +317,6 @@ extension TextEngine {
             firstChar = cut
         }
         return head
-    }
-
-    /// Vertical text: CJK upright, other scripts turned (Pango's gravity); the line is drawn
-    /// rotated a quarter turn. Off again, the context's gravity is the usual south.
-    private func setVerticalGravity(_ vertical: Bool) {
-        if vertical {
-            pango_context_set_base_gravity(context, PANGO_GRAVITY_EAST)
-            pango_context_set_gravity_hint(context, PANGO_GRAVITY_HINT_NATURAL)
-        } else {
-            pango_context_set_base_gravity(context, PANGO_GRAVITY_SOUTH)
-        }
     }
 
     /// The paragraph's base direction: its style's, else its first strong character's.
@@ -449,7 +460,7 @@ extension TextEngine {
             let style = story.styles[r.style]
             // Ligatures (NSLigatureAttributeName) and OpenType features as font features.
             var features: [String] = []
-            if p.style.vertical { features.append("vert=1") }  // vertical forms of punctuation
+            if p.style.vertical { features += ["vert=1", "vrt2=1"] }  // vertical forms (see VerticalText.swift)
             if style.ligatures == 0 { features += ["liga=0", "clig=0"] }
             if style.ligatures == 2 { features += ["dlig=1"] }
             features += style.features.map { $0.contains("=") ? $0 : $0 + "=1" }

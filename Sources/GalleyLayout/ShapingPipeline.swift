@@ -146,6 +146,8 @@ struct ParagraphSetting: Sendable {
     var attachments: AttachmentIndex
     /// A quarter em between ideographs and Latin letters or digits that touch.
     var cjkAutoSpacing = false
+    /// CJK punctuation compression and hanging.
+    var cjk = CJKSpec()
 
     /// Shapes and breaks one paragraph with an engine of the calling thread (nil for block
     /// objects, which are not shaped).
@@ -155,7 +157,8 @@ struct ParagraphSetting: Sendable {
         let hyphenator = p.style.hyphenate ? self.hyphenator : nil
         let attachments = self.attachments.attachments(of: p, story: story, plan: engine.plan)
         var shaped = engine.shape(
-            story, paragraph: i, hyphens: hyphenator != nil, attachments: attachments, autoSpacing: cjkAutoSpacing)
+            story, paragraph: i, hyphens: hyphenator != nil, attachments: attachments, autoSpacing: cjkAutoSpacing,
+            cjk: cjk)
         if let asked = p.style.dropCap, !p.style.vertical {
             shaped.dropCap = engine.dropCap(asked, for: shaped, style: p.style)
         }

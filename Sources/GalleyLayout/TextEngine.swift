@@ -31,6 +31,8 @@ package final class TextEngine {
     private var fonts: [FontKey: UnsafeMutablePointer<PangoFont>] = [:]
     /// The hyphen glyph of each font, shaped once.
     var hyphenCache: [FontKey: PangoGlyphInfo] = [:]
+    /// The blank of each CJK punctuation glyph met, by font and glyph (`punctuationBlank`).
+    var blankCache: [BlankKey: (left: Int32, right: Int32)] = [:]
     /// This thread's FreeType for loading glyph outlines ahead of Cairo (made on first use).
     private var glyphLoader: OpaquePointer?
     /// The executable's hooks, when they are on (taken once: they are installed before any engine).

@@ -38,6 +38,10 @@ package struct TotalFitBreaker: LineBreaker {
         var forced: Bool
         /// A break inside a word with no hyphen (final pass only).
         var emergency = false
+        /// The blank after a last CJK punctuation mark, dropped, and its ink that may hang
+        /// (`ShapedText.lineEndMark`): the same for every line ending here.
+        var trim = 0.0
+        var hang = 0.0
     }
 
     /// A feasible break, and the best way found to reach it.
@@ -135,6 +139,11 @@ package struct TotalFitBreaker: LineBreaker {
             return lastEnd
         }
         for b in (r.start + 1)...n {
+            defer {
+                if !t.blanks.isEmpty, let k = out.indices.last, out[k].position == b, !out[k].addsHyphen {
+                    (out[k].trim, out[k].hang) = t.lineEndMark(out[k].contentEnd, from: r.start)
+                }
+            }
             let f = t.flags[b]
             if b == n {
                 out.append(
@@ -209,7 +218,22 @@ package struct TotalFitBreaker: LineBreaker {
                 let available = setter.available(a.line)
                 let end = max(start, p.contentEnd)
                 var natural = t.x[end] - t.x[start]
-                if p.addsHyphen { natural += t.hyphenWidth(before: p.position) }
+                // What squeezing the line's punctuation costs: as much as shrinking its
+                // spaces by the same share, so a line squeezes its marks only to avoid a
+                // looser one, never to take a character that stretching would leave out.
+                var squeezeBadness = 0.0
+                if p.addsHyphen {
+                    natural += t.hyphenWidth(before: p.position)
+                } else if !t.blanks.isEmpty && end > start {
+                    // CJK punctuation gives its blank before the ideographs are squeezed.
+                    natural -= p.trim
+                    let squeeze = t.squeeze(start, end, over: natural - available, trim: p.trim, hang: p.hang)
+                    if squeeze > 0 {
+                        let share = squeeze / t.squeezePool(start, end, trim: p.trim, hang: p.hang)
+                        squeezeBadness = 100 * share * share * share
+                        natural -= squeeze
+                    }
+                }
                 let isLast = p.forced  // the paragraph's end, or a forced break: filled with white
                 let ratio: Double
                 if isLast && natural <= available {
@@ -226,7 +250,8 @@ package struct TotalFitBreaker: LineBreaker {
                     line.letterShrink = sums[end].letterShrink - sums[first].letterShrink
                     ratio = line.ratio(slack: available - natural)
                 }
-                var badness = ratio < -1 ? Double.infinity : (ratio.isInfinite ? 10_000 : min(10_000, 100 * abs(ratio * ratio * ratio)))
+                let stretched = ratio.isInfinite ? 10_000 : min(10_000, 100 * abs(ratio * ratio * ratio) + squeezeBadness)
+                var badness = ratio < -1 ? Double.infinity : stretched
                 if badness >= 10_000 && ratio > 0 && !isLast && ragged == 0 {
                     // Past TeX's cap every underfull line is as bad as any other, so a line a
                     // fifth full ("Auto-") could win over one three quarters full: beyond the

@@ -72,7 +72,7 @@ public struct Vocabulary: Sendable {
         TagSpec(name: "h1", attributes: Set(paragraphAttributes + ["class"])),
         TagSpec(name: "h2", attributes: Set(paragraphAttributes + ["class"])),
         TagSpec(name: "h3", attributes: Set(paragraphAttributes + ["class"])),
-        .tag("vertical", "lang", "height"),
+        .tag("vertical", "lang", "height", "tcy"),
         .void("columnbreak"),
         .void("pagebreak"),
         TagSpec(name: "meta", attributes: Set(metaFields), isVoid: true),

@@ -352,6 +352,11 @@ final class PageRenderer {
             withGlyphString(placed) { gs in paintColorGlyphs(placed, glyphs: &gs, font: font, on: cr) }
             return
         }
+        if placed.paragraph.text.vertical {
+            setColor(fill, on: cr)
+            drawVertical(placed, font: font, on: cr)
+            return
+        }
         withGlyphString(placed) { gs in
             cairo_save(cr)
             Self.applyGlyphTransform(style, at: placed.start, placed.runBaseline, on: cr)
@@ -397,6 +402,21 @@ final class PageRenderer {
         cairo_restore(cr)
     }
 
+    /// Cairo leaves out text whose ink box is empty, and a blank glyph's box is a point, which
+    /// rounds to an empty box when it falls on a whole device unit in x or y (to Cairo's 1/256):
+    /// an emoji at such a place (a line starting at a margin of 50 pt) lost its text. The blank
+    /// is moved 1/128 of a unit off it, which no reader sees, so every cluster's text is kept.
+    static func offWholeUnits(_ x: Double, _ y: Double, on cr: OpaquePointer) -> (x: Double, y: Double) {
+        var (dx, dy) = (x, y)
+        cairo_user_to_device(cr, &dx, &dy)
+        func whole(_ v: Double) -> Bool { (v * 256).rounded().truncatingRemainder(dividingBy: 256) == 0 }
+        guard whole(dx) || whole(dy) else { return (x, y) }
+        if whole(dx) { dx += 1.0 / 128 }
+        if whole(dy) { dy += 1.0 / 128 }
+        cairo_device_to_user(cr, &dx, &dy)
+        return (dx, dy)
+    }
+
     /// The characters of colour glyphs drawn as images, as text a PDF reader extracts and
     /// searches: each glyph's cluster shown as one blank glyph (a space of the template's body
     /// face) at the glyph's place, which Cairo maps back to the cluster's characters.
@@ -440,7 +460,8 @@ final class PageRenderer {
             }
             let next = j < n ? Int(gs.log_clusters[j]) + first : end
             guard next > c else { return }  // not in logical order: leave the text out
-            glyphs.append(cairo_glyph_t(index: space, x: x, y: 0))
+            let (gx, gy) = Self.offWholeUnits(x, 0, on: cr)
+            glyphs.append(cairo_glyph_t(index: space, x: gx, y: gy))
             clusters.append(cairo_text_cluster_t(num_bytes: Int32(next - c), num_glyphs: 1))
             x += width
             i = j
@@ -459,7 +480,7 @@ final class PageRenderer {
     /// Shows glyphs at the current point as text: with the run's characters and clusters when it
     /// has any, so the PDF maps glyphs back to the real characters (ligatures, and CJK ideographs
     /// that share glyphs with radicals).
-    private func showText(
+    func showText(
         _ placed: PlacedRun, glyphs gs: inout PangoGlyphString, font: UnsafeMutablePointer<PangoFont>, on cr: OpaquePointer
     ) {
         let run = placed.run

@@ -170,6 +170,9 @@ public struct ParagraphStyle: Hashable, Sendable {
     public var vertical: Bool = false
     /// A vertical block's height (`<vertical height>`), points; nil: the rest of its column.
     public var verticalHeight: Double?
+    /// In a vertical block, numbers of at most this many digits are set upright, as one unit
+    /// across the column (縦中横, `<vertical tcy>`); longer ones are turned with Latin text. 0: none.
+    public var uprightDigits: Int = 2
     /// Set across every column of the page (`span="all"`, CSS's `column-span: all`): the
     /// columns before it are balanced above it, and the text after it goes on below it.
     public var spansColumns: Bool = false

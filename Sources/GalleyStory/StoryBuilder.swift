@@ -797,6 +797,10 @@ public struct StoryBuilder {
                 if let a = tag.attribute("height"), let h = length(a, what: "height", em: scope.text.size, range: 1...20000) {
                     scope.paragraph.verticalHeight = h
                 }
+                if let a = tag.attribute("tcy") {
+                    let options: [(String, Int)] = [("auto", 2), ("none", 0), ("2", 2), ("3", 3)]
+                    if let digits = choice(a, what: "tcy", options) { scope.paragraph.uprightDigits = digits }
+                }
             default: break  // the parser only passes tags of the vocabulary
             }
         }

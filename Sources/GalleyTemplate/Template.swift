@@ -237,6 +237,8 @@ public struct Template: Equatable, Sendable {
     public var cjkAutoSpacing = false
     /// Typographic punctuation: curly quotes, apostrophes, dashes. JSON key `typography`.
     public var typography = TypographySpec()
+    /// Chinese punctuation: compression and hanging (clreq). JSON key `cjk`.
+    public var cjk = CJKSpec()
     /// The most pixels an image may have (width × height): decoding one costs 4 bytes a pixel,
     /// so this bounds an image's memory. JSON key `maxImagePixels`, 100 megapixels by default.
     public var maxImagePixels = 100_000_000
@@ -497,6 +499,31 @@ public struct TypographySpec: Equatable, Sendable {
         self.dashes = dashes
         self.cjkQuotes = cjkQuotes
     }
+}
+
+/// How CJK punctuation is set (clreq §3.1): JSON key `cjk`.
+public struct CJKSpec: Equatable, Sendable {
+    /// `cjk.punctuation`: the width of full-width punctuation marks.
+    public var punctuation: CJKPunctuationWidth
+    /// `cjk.hanging`: 。，、 at a line's end may hang past the right edge when the line needs it.
+    public var hanging: Bool
+
+    /// clreq's default: compression, no hanging.
+    public init(punctuation: CJKPunctuationWidth = .compress, hanging: Bool = false) {
+        self.punctuation = punctuation
+        self.hanging = hanging
+    }
+}
+
+/// The width of CJK punctuation marks (标点挤压).
+public enum CJKPunctuationWidth: String, Sendable, CaseIterable {
+    /// clreq's default: adjacent marks share half an em of blank, and a line may compress its
+    /// marks (its first opening bracket, its last closing mark) to half width when it needs to.
+    case compress
+    /// Every mark a full em, as the font draws it.
+    case full
+    /// Every mark half an em (the font's `halt` forms).
+    case half
 }
 
 /// Which quotation marks Chinese and Japanese text gets.

@@ -54,7 +54,7 @@ enum TemplateSchema {
         "paragraphSpacing", "firstLineIndent", "firstLineIndentRule", "alignment", "paragraphs", "language", "fallback", "fonts", "footer",
         "header", "lineBreaking", "hyphenation", "widows", "orphans", "keepWithNext", "baselineGrid", "balance", "blockImages",
         "dropcap", "headings", "styles", "link", "caption", "wrapMinWidth", "social", "cjkAutoSpacing", "typography",
-        "maxImagePixels", "startPage",
+        "cjk", "maxImagePixels", "startPage",
     ]
 
     /// The keys of the footer and of the header.
@@ -92,6 +92,7 @@ enum TemplateSchema {
         "social.topic": socialStyleKeys("topic"),
         "social.url": socialStyleKeys("url"),
         "typography": ["smartQuotes", "dashes", "cjkQuotes"],
+        "cjk": ["punctuation", "hanging"],
     ]
 
     /// Every valid dotted key (`body.size`, `headings.h2.size`), for suggestions on `--set`.
@@ -231,6 +232,7 @@ struct TemplateDecoder {
             case "social": try social(v)
             case "cjkAutoSpacing": template.cjkAutoSpacing = try flag(key, v)
             case "typography": try typography(v)
+            case "cjk": try cjk(v)
             case "maxImagePixels": template.maxImagePixels = try whole(key, v, 1...Template.largestImagePixels)
             case "startPage": template.startPage = try whole(key, v, 0...99_999)
             default: preconditionFailure("unchecked key \(key)")
@@ -486,6 +488,18 @@ struct TemplateDecoder {
             default:
                 template.typography.cjkQuotes = CJKQuotes(
                     rawValue: try choice(path, m.value, what: "CJK quote style", CJKQuotes.allCases.map(\.rawValue)))!
+            }
+        }
+    }
+
+    private mutating func cjk(_ v: JSONValue) throws(Diagnostic) {
+        for (path, m) in try objectMembers(v, at: "cjk") {
+            switch m.key {
+            case "hanging": template.cjk.hanging = try flag(path, m.value)
+            default:
+                template.cjk.punctuation = CJKPunctuationWidth(
+                    rawValue: try choice(
+                        path, m.value, what: "CJK punctuation width", CJKPunctuationWidth.allCases.map(\.rawValue)))!
             }
         }
     }

@@ -52,7 +52,8 @@ import Glibc
 ///     "emoticons": []
 ///   },
 ///   "cjkAutoSpacing": false,
-///   "typography": {"smartQuotes": true, "dashes": false, "cjkQuotes": "curly"}
+///   "typography": {"smartQuotes": true, "dashes": false, "cjkQuotes": "curly"},
+///   "cjk": {"punctuation": "compress", "hanging": false}
 /// }
 /// ```
 ///
@@ -105,6 +106,9 @@ import Glibc
 /// * `typography`: `smartQuotes` (straight quotes become the language's, apostrophes ’),
 ///   `dashes` (`--` and `---` become en and em dashes, `...` an ellipsis) and `cjkQuotes`
 ///   (`curly` or `corner`: 「…」 in Chinese and Japanese).
+/// * `cjk`: `punctuation` (`compress`, clreq's default: adjacent marks share half an em and a
+///   line compresses its marks before its ideographs; `full`; `half`) and `hanging` (。，、 at a
+///   line's end may hang past the edge).
 /// * `startPage`: the folio of the first page (0–99999); the PDF's page labels follow it.
 /// * `maxImagePixels`: the most pixels (width × height) an image may have, 100 000 000 by
 ///   default; Cairo's limit of 32767 pixels a side holds whatever it says.
@@ -319,10 +323,11 @@ private enum EncodedTemplate {
             ("smartQuotes", bool(t.typography.smartQuotes)), ("dashes", bool(t.typography.dashes)),
             ("cjkQuotes", q(t.typography.cjkQuotes.rawValue)),
         ])
+        let cjk = object([("punctuation", q(t.cjk.punctuation.rawValue)), ("hanging", bool(t.cjk.hanging))])
         return [
             ("headings", headings), ("styles", styles(t.styles)), ("link", link), ("caption", caption),
             ("wrapMinWidth", len(t.wrapMinWidth)), ("social", social), ("cjkAutoSpacing", bool(t.cjkAutoSpacing)),
-            ("typography", typography), ("maxImagePixels", String(t.maxImagePixels)), ("startPage", String(t.startPage)),
+            ("typography", typography), ("cjk", cjk), ("maxImagePixels", String(t.maxImagePixels)), ("startPage", String(t.startPage)),
         ]
     }
 

@@ -39,7 +39,7 @@ CORPUS_NAMES = ["en-small", "en-large", "en-xl", "cjk-small"]
 COMMON_SUFFIXES = [".txt", ".plain.txt", ".galley.txt", ".pango", ".typ", ".html"]
 EN_SUFFIXES = [".lua.tex", ".pdf.tex", ".ms"]
 
-MEASUREMENTS = ["en-large", "en-xl", "preview", "one-page", "en-small", "cjk-small", "attributes", "smart-quotes", "floats", "spans", "social-line", "breaks", "line-diagnostics",
+MEASUREMENTS = ["en-large", "en-xl", "preview", "one-page", "en-small", "cjk-small", "cjk-punctuation", "attributes", "smart-quotes", "floats", "spans", "social-line", "breaks", "line-diagnostics",
                 "font-tags", "spacing"]
 ISSUE_DIR = os.path.join(CORPUS, "issue")
 PATHOLOGICAL = ["marks", "unclosed-spans", "float-captions", "page-caption", "input-50mb"]
@@ -701,6 +701,15 @@ class Bench:
         off = self.build("en-large", "--set", "typography.smartQuotes=false")
         off.key = "smart-quotes-off"
         self.ratio("smart-quotes", on, off, "en-large with smart quotes ÷ without", "≤ 1.03× (issue 18)", 1.03)
+
+    def m_cjk_punctuation(self):
+        log("cjk-small with punctuation compression (the default) and with full-width marks (interleaved):")
+        social = ("--social",) if self.social else ()
+        on = self.build("cjk-small", *social)
+        on.key = "cjk-small"
+        off = self.build("cjk-small", *social, "--set", "cjk.punctuation=full")
+        off.key = "cjk-punctuation-full"
+        self.ratio("cjk-punctuation", on, off, "cjk-small with punctuation compression ÷ full-width", "≤ 1.05× (issue 23)", 1.05)
 
     def m_spans(self):
         ensure_variants()

@@ -7,7 +7,8 @@ import Testing
 /// A change of layout shows here line by line; after reviewing it, `GALLEY_RECORD=1 make test`
 /// writes the new dumps (and fails, so that they are looked at before they are committed).
 @Suite struct LayoutGoldenTests {
-    @Test(arguments: ["article", "attributes", "chinese", "feed", "feature", "figures", "long"]) func sampleLayout(name: String) throws {
+    @Test(arguments: ["article", "attributes", "chinese", "feed", "feature", "figures", "long", "vertical"])
+    func sampleLayout(name: String) throws {
         let r = run(["inspect", repoPath("samples/\(name).txt"), "--social", "--lines", "-q"])
         #expect(r.status == 0, "\(r.stderr)")
         let dump = r.output.replacingOccurrences(of: repoPath("") + "/", with: "").replacingOccurrences(of: repoPath(""), with: "")

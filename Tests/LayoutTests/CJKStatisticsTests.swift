@@ -15,9 +15,10 @@ import Testing
     }
 
     @Test func aLineOpenedUpByAProhibitedStartIsLoose() {
-        // Ten characters fill the first line but 。 may not start the next: the line breaks
-        // before the tenth, and nine characters share 10.5 ems (a fifth of an em a gap).
-        let s = statistics(framesetter("一二三四五六七八九十。一二三四五六七八九十一二三四五六七八九十", template: column(ems: 10.5)))
+        // Ten characters fill the first line but ！ may not start the next (nor be compressed,
+        // as 。 would be, to end the line on its ink): the line breaks before the tenth, and
+        // nine characters share 10.5 ems (a fifth of an em a gap).
+        let s = statistics(framesetter("一二三四五六七八九十！一二三四五六七八九十一二三四五六七八九十", template: column(ems: 10.5)))
         #expect(s.cjkJustifiedLines >= 2)
         #expect(s.cjkLooseLines >= 1 && s.cjkVeryLooseLines == 0)
         #expect(s.justifiedLines == 0)

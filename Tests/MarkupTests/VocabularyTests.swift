@@ -35,13 +35,13 @@ import Testing
     }
 
     /// p and the headings take the paragraph attributes; a takes href and class; vertical takes
-    /// lang and height; short tags take none.
+    /// lang, height and tcy; short tags take none.
     @Test func otherAttributes() throws {
         let v = Vocabulary.standard
         let paragraph: Set<String> = ["align", "indent", "firstindent", "before", "after", "leading", "lineheight", "dir", "hyphenate", "span", "dropcap", "class", "lang"]
         for name in ["p", "h1", "h2", "h3"] { #expect(v.spec(name)?.attributes == paragraph, "\(name)") }
         #expect(v.spec("a")?.attributes == ["href", "class"])
-        #expect(v.spec("vertical")?.attributes == ["lang", "height"])
+        #expect(v.spec("vertical")?.attributes == ["lang", "height", "tcy"])
         for name in ["b", "i", "u", "s", "sup", "sub", "social", "br", "columnbreak", "pagebreak"] {
             #expect(v.spec(name)?.attributes == [], "\(name)")
         }

@@ -51,8 +51,9 @@ private let standardSocial = SocialSpec(
     // The new keys come after link, in this order; the objects' keys too.
     @Test func schema() {
         #expect(
-            Array(TemplateSchema.topKeys.suffix(8)) == [
-                "link", "caption", "wrapMinWidth", "social", "cjkAutoSpacing", "typography", "maxImagePixels", "startPage",
+            Array(TemplateSchema.topKeys.suffix(9)) == [
+                "link", "caption", "wrapMinWidth", "social", "cjkAutoSpacing", "typography", "cjk", "maxImagePixels",
+                "startPage",
             ])
         #expect(TemplateSchema.objectKeys["caption"] == ["face", "size", "color", "italic", "gap"])
         #expect(TemplateSchema.objectKeys["social"] == ["enabled", "mention", "topic", "url", "emoticons"])
@@ -499,6 +500,7 @@ private let standardSocial = SocialSpec(
                   },
                   "cjkAutoSpacing": false,
                   "typography": {"smartQuotes": true, "dashes": false, "cjkQuotes": "curly"},
+                  "cjk": {"punctuation": "compress", "hanging": false},
                   "maxImagePixels": 100000000,
                   "startPage": 1
                 }

@@ -1,0 +1,146 @@
+import CCairo
+import CPango
+import GalleyLayout
+
+extension PageRenderer {
+    /// Where the centre of a CJK face's em lies above its baseline, in ems: Noto CJK's
+    /// ideographic em box runs from −0.12 to 0.88.
+    static let emCentre = 0.38
+    /// How far a turned run's baseline is moved across its column, in ems, so that its letters
+    /// sit on the column's centre line (about half a capital's height).
+    static let turnedShift = 0.35
+
+    /// Draws a run of a vertical line in the line's turned space (see `VerticalText.swift`):
+    /// turned text as it is, each wide character and each upright unit (縦中横) turned back
+    /// about the centre of its em so that it stands upright. A PDF reader reads upright
+    /// characters one to a line, columns left to right; so an upright piece is drawn with no
+    /// text, and its characters ride on a blank glyph (the font's ideographic space, an em
+    /// long) turned with the line, as turned text is: the reader then reads each column as one
+    /// turned line, top to bottom, and the columns right to left.
+    func drawVertical(_ placed: PlacedRun, font: UnsafeMutablePointer<PangoFont>, on cr: OpaquePointer) {
+        let run = placed.run
+        let t = placed.paragraph.text
+        let size = placed.style.size
+        let n = run.glyphs.count
+        var i = 0
+        var x = placed.start
+        while i < n {
+            let j = Self.verticalPiece(run, from: i, in: t)
+            let upright = Self.isUpright(run.clusters[i], t)
+            let width = run.glyphs[i..<j].reduce(0.0) { $0 + Double($1.geometry.width) } / pangoScale
+            var piece = placed
+            piece.run = Self.slice(run, i..<j, storyStart: t.storyStart)
+            cairo_save(cr)
+            if upright {
+                cairo_translate(cr, x + width / 2, placed.runBaseline)
+                cairo_rotate(cr, -Double.pi / 2)
+                // An upright unit wider than its em (three wide digits) is narrowed to fit.
+                let ink = width - 2 * Double(run.glyphs[i].geometry.x_offset) / pangoScale
+                if t.flags[Int(run.clusters[i])].contains(.uprightUnit) && ink > width * 0.95 {
+                    cairo_scale(cr, width * 0.95 / ink, 1)
+                }
+                cairo_translate(cr, -width / 2, size * Self.emCentre)
+            } else {
+                cairo_translate(cr, x, placed.runBaseline + size * Self.turnedShift)
+            }
+            cairo_move_to(cr, 0, 0)
+            withGlyphString(piece) { gs in
+                if !upright || !showWithoutText(&gs, font: font, on: cr) { showText(piece, glyphs: &gs, font: font, on: cr) }
+            }
+            cairo_restore(cr)
+            if upright { carryText(piece, at: x, width: width, font: font, on: cr) }
+            x += width
+            i = j
+        }
+    }
+
+    /// Shows glyphs mapped to no text (an empty ActualText in a PDF): their characters are
+    /// carried by `carryText`. False when the surface takes no text (a PNG): shown as usual.
+    func showWithoutText(_ gs: inout PangoGlyphString, font: UnsafeMutablePointer<PangoFont>, on cr: OpaquePointer) -> Bool {
+        guard cairo_surface_has_show_text_glyphs(cairo_get_target(cr)) != 0, let scaled = galley_font_scaled(font) else {
+            return false
+        }
+        var glyphs: [cairo_glyph_t] = []
+        var pen = 0.0
+        for i in 0..<Int(gs.num_glyphs) {
+            let g = gs.glyphs[i]
+            if g.glyph != 0x0FFF_FFFF {
+                let x = pen + Double(g.geometry.x_offset) / pangoScale
+                glyphs.append(cairo_glyph_t(index: UInt(g.glyph), x: x, y: Double(g.geometry.y_offset) / pangoScale))
+            }
+            pen += Double(g.geometry.width) / pangoScale
+        }
+        guard !glyphs.isEmpty else { return true }
+        var cluster = cairo_text_cluster_t(num_bytes: 0, num_glyphs: Int32(glyphs.count))
+        cairo_save(cr)
+        cairo_set_scaled_font(cr, scaled)
+        cairo_show_text_glyphs(cr, "", 0, glyphs, Int32(glyphs.count), &cluster, 1, cairo_text_cluster_flags_t(0))
+        cairo_restore(cr)
+        return true
+    }
+
+    /// Shows the characters of an upright `piece` (at `x` along the line) on the ideographic
+    /// space of the story's CJK face (an em long, whatever face the piece is in: digits too),
+    /// turned with the line and on the turned text's baseline.
+    func carryText(_ piece: PlacedRun, at x: Double, width: Double, font: UnsafeMutablePointer<PangoFont>, on cr: OpaquePointer) {
+        let t = piece.paragraph.text
+        let range = (piece.run.storyRange.lowerBound - t.storyStart)..<(piece.run.storyRange.upperBound - t.storyStart)
+        guard !range.isEmpty, cairo_surface_has_show_text_glyphs(cairo_get_target(cr)) != 0 else { return }
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        let face = framesetter.engine.plan.cjkFamily ?? "Noto Serif CJK SC"
+        cairo_select_font_face(cr, face, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
+        cairo_set_font_size(cr, max(width, 0.01))  // the space as long as the piece
+        var space: UnsafeMutablePointer<cairo_glyph_t>?
+        var count: Int32 = 0
+        guard
+            cairo_scaled_font_text_to_glyphs(cairo_get_scaled_font(cr), 0, 0, "\u{3000}", 3, &space, &count, nil, nil, nil)
+                == CAIRO_STATUS_SUCCESS, let space
+        else { return }
+        defer { cairo_glyph_free(space) }
+        guard count == 1 && space[0].index != 0 else { return }
+        cairo_set_source_rgb(cr, 0, 0, 0)  // opaque: a blank inks nothing, and clear drawing is dropped
+        let (gx, gy) = Self.offWholeUnits(x, piece.runBaseline + piece.style.size * Self.turnedShift, on: cr)
+        var glyph = cairo_glyph_t(index: space[0].index, x: gx, y: gy)
+        var cluster = cairo_text_cluster_t(num_bytes: Int32(range.count), num_glyphs: 1)
+        t.bytes.withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { chars in
+                cairo_show_text_glyphs(
+                    cr, chars.baseAddress! + range.lowerBound, Int32(range.count), &glyph, 1, &cluster, 1, cairo_text_cluster_flags_t(0))
+            }
+        }
+    }
+
+    /// Drawn upright: a wide character (ideograph, kana, full-width mark) or an upright unit.
+    static func isUpright(_ cluster: Int32, _ t: ShapedText) -> Bool {
+        !t.flags[Int(cluster)].intersection([.wide, .uprightUnit]).isEmpty
+    }
+
+    /// The end of the piece of `run` starting at glyph `i`: a wide character's glyphs, an
+    /// upright unit, or the turned glyphs that follow one another.
+    static func verticalPiece(_ run: DrawRun, from i: Int, in t: ShapedText) -> Int {
+        let n = run.glyphs.count
+        var j = i + 1
+        let c = run.clusters[i]
+        if t.flags[Int(c)].contains(.uprightUnit) {
+            while j < n && t.flags[Int(run.clusters[j])].contains(.uprightUnit) && run.clusters[j] == run.clusters[j - 1] + 1 { j += 1 }
+        } else if isUpright(c, t) {
+            while j < n && run.clusters[j] == c { j += 1 }
+        } else {
+            while j < n && !isUpright(run.clusters[j], t) { j += 1 }
+        }
+        return j
+    }
+
+    /// Glyphs `range` of `run` as a run of their own, with the story bytes they show.
+    static func slice(_ run: DrawRun, _ range: Range<Int>, storyStart: Int) -> DrawRun {
+        var piece = run
+        piece.glyphs = Array(run.glyphs[range])
+        piece.clusters = Array(run.clusters[range])
+        let lower = storyStart + Int(run.clusters[range.lowerBound])
+        let upper = range.upperBound < run.clusters.count ? storyStart + Int(run.clusters[range.upperBound]) : run.storyRange.upperBound
+        piece.storyRange = max(lower, run.storyRange.lowerBound)..<max(lower, upper)
+        piece.attachments = []
+        return piece
+    }
+}
