@@ -31,7 +31,7 @@ extension Run {
         do {
             let clock = ContinuousClock()
             let started = clock.now
-            try writeIssuePDF(issue, plan, to: destination, metadata: metadata, compression: o.compression) { n in
+            try writeIssuePDF(issue, plan, to: destination, metadata: metadata, compression: o.compression, press: o.press?.output(issue.base, input: o.document.input, environment: io.environment)) { n in
                 progress(
                     Self.drawingProgress(n, of: plan.pages.count, plan: plan, names: issue.manifest.articles, since: clock.now - started))
             }
@@ -131,7 +131,7 @@ extension Run {
             try withOutput(destination) { path throws(RenderError) in
                 try IssueExport.png(
                     parts: plan.parts, pages: plan.pages, page: o.page, pageSize: (issue.base.pageWidth, issue.base.pageHeight), to: path,
-                    dpi: o.dpi)
+                    dpi: o.dpi, press: o.press?.output(issue.base, input: o.document.input, environment: io.environment))
             }
         } catch {
             diagnostics.append(error.diagnostic)
