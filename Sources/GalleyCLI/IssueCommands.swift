@@ -31,7 +31,8 @@ extension Run {
         do {
             let clock = ContinuousClock()
             let started = clock.now
-            try writeIssuePDF(issue, plan, to: destination, metadata: metadata, compression: o.compression, press: o.press?.output(issue.base, input: o.document.input, environment: io.environment)) { n in
+            let press = o.press?.output(issue.base, input: o.document.input, environment: io.environment)
+            try writeIssuePDF(issue, plan, to: destination, metadata: metadata, compression: o.compression, press: press) { n in
                 progress(
                     Self.drawingProgress(n, of: plan.pages.count, plan: plan, names: issue.manifest.articles, since: clock.now - started))
             }

@@ -169,8 +169,8 @@ extension Run {
             case .pdf(let path):
                 let destination = try OutputDestination.checked(path, inputs: issue.inputFiles)
                 let metadata = pdfMetadata(input: o.document.input, title: o.title, manifestTitle: issue.manifest.title)
-                try writeIssuePDF(issue, plan, to: destination, metadata: metadata, compression: o.compression,
-                    press: o.press?.output(issue.base, input: o.document.input, environment: io.environment))
+                let press = o.press?.output(issue.base, input: o.document.input, environment: io.environment)
+                try writeIssuePDF(issue, plan, to: destination, metadata: metadata, compression: o.compression, press: press)
                 let texts = plan.parts.map { Array($0.framesetter.story.text.utf8) }
                 result.pages = plan.pages.indices.map { Self.fingerprint(plan, page: $0, texts: texts) }
             case .pngs(let numbers, let path):

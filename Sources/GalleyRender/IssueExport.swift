@@ -138,7 +138,9 @@ public enum IssueExport {
                         surface, root, title, "page=\(index + 1)", cairo_pdf_outline_flags_t(0))
                 }
                 renderers[p].bleed = sheet?.print.bleed ?? 0
-                try PageRenderer.onSheet(sheet, cr) { () throws(RenderError) in try renderers[p].draw(page, on: cr, paper: p == entry.part) }
+                try PageRenderer.onSheet(sheet, cr) { () throws(RenderError) in
+                    try renderers[p].draw(page, on: cr, paper: p == entry.part)
+                }
                 outlines[p].add(page, story: parts[p].framesetter.story, to: surface, pageIndex: index + 1)
                 if p == entry.part, let note = entry.note {
                     PageRenderer.onSheet(sheet, cr) { renderers[p].drawNote(note, on: page, cr: cr, linked: note.target > 0) }

@@ -24,7 +24,8 @@ package struct Outline {
                 guard !title.isEmpty else { continue }
                 while let last = open.last, last.level >= level { open.removeLast() }
                 let parent = open.last?.id ?? self.parent
-                let target = "page=\(pageIndex ?? page.number) pos=[\(Int((line.box.x + offset).rounded())) \(Int((line.box.y + offset).rounded()))]"
+                let (x, y) = (Int((line.box.x + offset).rounded()), Int((line.box.y + offset).rounded()))
+                let target = "page=\(pageIndex ?? page.number) pos=[\(x) \(y)]"
                 let flags = level == 1 ? CAIRO_PDF_OUTLINE_FLAG_OPEN : cairo_pdf_outline_flags_t(0)
                 let id = cairo_pdf_surface_add_outline(surface, parent, title, target, flags)
                 open.append((level, id))

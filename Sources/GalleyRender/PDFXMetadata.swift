@@ -10,7 +10,7 @@ extension PDFXWriter {
     /// and the PDF/X version.
     func addOutputIntentAndMetadata(id: (document: String, instance: String)) {
         let root = qpdf_get_root(q)
-        let profile = stream(press.intent.bytes, [("/N", qpdf_oh_new_integer(q, Int64(press.intent.components)))])
+        let profile = stream(press.intent.bytes, [("/N", qpdf_oh_new_integer(q, Int64(press.intent.components)))], deflated: true)
         let condition = qpdf_oh_new_unicode_string(q, press.intent.name)
         let intent = dictionary([
             ("/Type", name("/OutputIntent")), ("/S", name("/GTS_PDFX")), ("/OutputConditionIdentifier", condition),
@@ -46,16 +46,19 @@ extension PDFXWriter {
         guard case .success(let bytes) = RawIO.readFile(draft) else {
             throw RenderError(.error("the PDF/X post-pass cannot read Cairo's PDF again"))
         }
-        return (Self.uuid(bytes, seed: 0xcbf2_9ce4_8422_2325), Self.uuid(bytes, seed: 0x6c62_272e_07bb_0142))
+        var a: UInt64 = 0xcbf2_9ce4_8422_2325, b: UInt64 = 0x6c62_272e_07bb_0142
+        bytes.withUnsafeBufferPointer { p in
+            for byte in p {
+                a = (a ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+                b = (b ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 &+ 1
+            }
+        }
+        // The instance is this rendition of the document: the same hash, told apart.
+        return (Self.uuid(a, b), Self.uuid(a ^ 0x9e37_79b9_7f4a_7c15, b &+ 0x9e37_79b9_7f4a_7c15))
     }
 
-    /// `uuid:` and 128 bits of two FNV-1a hashes, shaped as a version 4 UUID.
-    static func uuid(_ bytes: [UInt8], seed: UInt64) -> String {
-        var a = seed, b = seed ^ 0x9e37_79b9_7f4a_7c15
-        for byte in bytes {
-            a = (a ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-            b = (b ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 &+ 1
-        }
+    /// `uuid:` and the 128 bits of two FNV-1a hashes, shaped as a version 4 UUID.
+    static func uuid(_ a: UInt64, _ b: UInt64) -> String {
         let hex = (String(a, radix: 16).leftPadded(16) + String(b, radix: 16).leftPadded(16)).map { $0 }
         let h = String(hex[0..<8]) + "-" + String(hex[8..<12]) + "-4" + String(hex[13..<16]) + "-8" + String(hex[17..<20])
         return "uuid:" + h + "-" + String(hex[20..<32])

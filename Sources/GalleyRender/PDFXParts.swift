@@ -81,7 +81,7 @@ extension PDFXWriter {
     /// `rg` and `RG` colours of their content), and the ICC space in place of `/DeviceRGB` on
     /// images, shadings and transparency groups. Walks Cairo's objects once, by number.
     func declareRGB() {
-        let profile = stream(press.sRGB.bytes, [("/N", qpdf_oh_new_integer(q, 3)), ("/Alternate", name("/DeviceRGB"))])
+        let profile = stream(press.sRGB.bytes, [("/N", qpdf_oh_new_integer(q, 3)), ("/Alternate", name("/DeviceRGB"))], deflated: true)
         let icc = qpdf_make_indirect_object(q, array([name("/ICCBased"), profile]))
         let size = Int32(qpdf_oh_get_int_value_as_int(q, qpdf_oh_get_key(q, qpdf_get_trailer(q), "/Size")))
         for id in 1..<max(1, size) {

@@ -76,8 +76,10 @@ public struct PressSheet: Sendable, Equatable {
     public var registrationMarks: [Target] {
         guard print.marks.contains(.registration) else { return [] }
         let t = trim, half = markLength / 2, band = markOffset + half
-        let centres = [(t.x + t.width / 2, t.y - band), (t.x + t.width / 2, t.maxY + band), (t.x - band, t.y + t.height / 2),
-                       (t.maxX + band, t.y + t.height / 2)]
+        let centres = [
+            (t.x + t.width / 2, t.y - band), (t.x + t.width / 2, t.maxY + band), (t.x - band, t.y + t.height / 2),
+            (t.maxX + band, t.y + t.height / 2),
+        ]
         return centres.map { x, y in
             Target(
                 x: x, y: y, radius: half * 0.6,

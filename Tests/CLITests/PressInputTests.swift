@@ -52,7 +52,7 @@ import Testing
     }
 
     // --output-intent without --press is a usage error, for build and preview alike.
-    @Test(arguments: ["build", "preview"]) func intentNeedsPress(command: String) {
+    @Test(arguments: ["build", "preview", "watch"]) func intentNeedsPress(command: String) {
         let d = folder()
         let r = run([command, d.file("in.txt"), "-o", d.file("out.pdf"), "--output-intent", "x.icc"])
         #expect(r.status == 2 && r.stderr.hasPrefix("galley \(command): error: --output-intent goes with --press\n"), "\(r.stderr)")

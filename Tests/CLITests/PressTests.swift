@@ -74,7 +74,8 @@ import Testing
         let (pages, objects) = try json(pdf)
         #expect(!pages.isEmpty)
         for page in pages {
-            let media = try box(page, objects, "/MediaBox"), bleed = try box(page, objects, "/BleedBox"), trim = try box(page, objects, "/TrimBox")
+            let media = try box(page, objects, "/MediaBox"), bleed = try box(page, objects, "/BleedBox")
+            let trim = try box(page, objects, "/TrimBox")
             #expect(abs((trim[2] - trim[0]) - 100 * Self.mm) < 0.01 && abs((trim[3] - trim[1]) - 80 * Self.mm) < 0.01)
             for i in 0..<2 {
                 #expect(abs(trim[i] - bleed[i] - 3 * Self.mm) < 0.01 && abs(bleed[i + 2] - trim[i + 2] - 3 * Self.mm) < 0.01)
@@ -183,6 +184,29 @@ import Testing
         let px = try PNGPixels(path: png)
         #expect(px.width == Int(((100 + 26) * Self.mm * 4).rounded()))
         checkCropMarks(px, dpi: 288)
+    }
+
+    // An issue on press sheets: PDF/X-4 and clean, and the cover photograph runs into the bleed
+    // on every side, in the PDF and in the preview of the sheet.
+    @Test func issueCoverBleeds() throws {
+        let d = TemporaryDirectory("press-issue")
+        let samples = repoPath("samples")
+        let pdf = d.file("issue.pdf")
+        let r = run(["build", samples + "/issue/issue.json", "--root", samples, "--press", "-o", pdf, "-q"])
+        try #require(r.status == 0, "\(r.stderr)")
+        #expect(tool("qpdf", ["--check", pdf]).status == 0)
+        #expect(tool("pdfinfo", [pdf]).output.contains("PDF subtype:    PDF/X-4"))
+        let png = d.file("cover.png")
+        let p = run(["preview", samples + "/issue/issue.json", "--root", samples, "--press", "--dpi", "72", "-o", png, "-q"])
+        try #require(p.status == 0, "\(p.stderr)")
+        for px in [try render(pdf, dpi: 72, in: d), try PNGPixels(path: png)] {
+            let edge = Int((10 * Self.mm).rounded()) + 1, w = px.width, h = px.height
+            for (x, y) in [(edge, edge), (w - edge - 1, edge), (edge, h - edge - 1), (w - edge - 1, h - edge - 1)] {
+                let c = px[x, y]
+                #expect(!(c.r > 240 && c.g > 240 && c.b > 240), "paper at \(x),\(y): \(c)")
+            }
+            #expect(px[edge - 4, px.height / 3] == PNGPixels.Pixel(255, 255, 255))
+        }
     }
 
     // The print section changes nothing without --press: the same bytes as without it.

@@ -16,7 +16,8 @@ import Testing
         let img = try #require(v.spec("IMG"))
         #expect(
             img.attributes == [
-                "src", "width", "height", "float", "wrap", "margin", "caption", "shape", "inline", "span", "columns", "alt", "class", "bleed",
+                "src", "width", "height", "float", "wrap", "margin", "caption", "shape", "inline", "span", "columns", "alt", "class",
+                "bleed",
             ])
         #expect(img.isVoid)
         #expect(v.spec("blink") == nil)
