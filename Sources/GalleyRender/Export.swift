@@ -79,7 +79,7 @@ public enum Export {
             do {
                 if let sheet, let press {
                     try renderer.draw(page, on: cr, sheet: sheet)
-                    renderer.drawSlugLine(press.slugLine(folio: String(page.folio)), sheet: sheet, on: cr)
+                    PageRenderer.drawSlugLine(press.slugLine(folio: String(page.folio)), sheet: sheet, on: cr)
                 } else {
                     try renderer.draw(page, on: cr)
                 }
@@ -180,7 +180,7 @@ public enum Export {
         let sheet = PressSheet(trimWidth: page.width, trimHeight: page.height, print: press.print)
         try writePNG(to: path, width: sheet.width, height: sheet.height, dpi: dpi) { cr throws(RenderError) in
             try renderer.draw(page, on: cr, sheet: sheet)
-            renderer.drawSlugLine(press.slugLine(folio: String(page.folio)), sheet: sheet, on: cr)
+            PageRenderer.drawSlugLine(press.slugLine(folio: String(page.folio)), sheet: sheet, on: cr)
             PageRenderer.drawMarks(sheet, on: cr)
         }
     }

@@ -126,9 +126,7 @@ public enum IssueExport {
             try PageRenderer.onSheet(sheet, cr) { () throws(RenderError) in
                 if let image = entry.image { try images.fill(image, width: size.0, height: size.1, bleed: sheet?.print.bleed ?? 0, on: cr) }
             }
-            if let sheet, let press, let first = renderers.first {
-                first.drawSlugLine(press.slugLine(folio: entry.label ?? String(entry.folio)), sheet: sheet, on: cr)
-            }
+            if let sheet, let press { PageRenderer.drawSlugLine(press.slugLine(folio: entry.label ?? String(entry.folio)), sheet: sheet, on: cr) }
             for (p, page) in entry.placements {
                 // One part's pages after another's: one engine serves them in turn.
                 if let last = drawing, last != p { parts[last].framesetter.relinquishEngine() }
@@ -178,9 +176,8 @@ public enum IssueExport {
                     if p == entry.part, let note = entry.note { renderer.drawNote(note, on: page, cr: cr, linked: false) }
                 }
             }
-            if let sheet, let press, let part = parts.first {
-                PageRenderer(framesetter: part.framesetter).drawSlugLine(
-                    press.slugLine(folio: entry.label ?? String(entry.folio)), sheet: sheet, on: cr)
+            if let sheet, let press {
+                PageRenderer.drawSlugLine(press.slugLine(folio: entry.label ?? String(entry.folio)), sheet: sheet, on: cr)
                 PageRenderer.drawMarks(sheet, on: cr)
             }
         }

@@ -38,7 +38,7 @@ public struct PressOutput: Sendable {
 extension PressOutput {
     /// The slug line of a page: the document, the page's folio, the build's date.
     func slugLine(folio: String) -> String {
-        "\(label)   page \(folio)   \(Export.iso8601(date).prefix(10))"
+        "\(label)  \u{B7}  page \(folio)  \u{B7}  \(Export.iso8601(date).prefix(10))"
     }
 }
 

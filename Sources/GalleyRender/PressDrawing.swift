@@ -1,7 +1,5 @@
 import CCairo
-import CPango
 import GalleyLayout
-import GalleyMarkup
 import GalleyTemplate
 
 // Drawing on a press sheet (`--press`): the page moved inside the sheet, what touches the trim
@@ -63,23 +61,20 @@ extension PageRenderer {
     }
 
     /// The slug line under the trim: the document's name, the page and the date, in 6 pt
-    /// black; cut short of the registration mark.
-    func drawSlugLine(_ text: String, sheet: PressSheet, on cr: OpaquePointer) {
+    /// black DejaVu Sans; cut short of the registration mark. Cairo's own text call, not the
+    /// story's engine: the line is ASCII and plain, and the engine's fallback list would send
+    /// its digits to whatever face the story's plan puts first for them.
+    static func drawSlugLine(_ text: String, sheet: PressSheet, on cr: OpaquePointer) {
         guard let box = sheet.slugLineBox, box.width > 0 else { return }
-        let style = CaptionSpec(face: "DejaVu Sans", size: 6, color: RGBA(0, 0, 0), italic: false, gap: 0)
-        let layout = framesetter.engine.captionLayout(text, width: box.width, style: style)
-        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
-        pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
-        pango_layout_set_width(layout, -1)
-        var logical = PangoRectangle()
-        pango_layout_get_pixel_extents(layout, nil, &logical)
         cairo_save(cr)
         defer { cairo_restore(cr) }
         cairo_rectangle(cr, box.x, box.y, box.width, box.height)
         cairo_clip(cr)
-        setColor(style.color, on: cr)
-        cairo_move_to(cr, box.x, box.y + max(0, (box.height - Double(logical.height)) / 2))
-        pango_cairo_show_layout(cr, layout)
+        cairo_set_source_rgb(cr, 0, 0, 0)
+        cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
+        cairo_set_font_size(cr, 6)
+        cairo_move_to(cr, box.x, box.y + box.height / 2 + 2)
+        cairo_show_text(cr, text)
     }
 
     /// The marks as a preview shows them, in black (in the PDF the post-pass draws them in the

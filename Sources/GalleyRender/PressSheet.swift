@@ -87,11 +87,11 @@ public struct PressSheet: Sendable, Equatable {
         }
     }
 
-    /// Where the slug line goes: under the trim from its left edge, in the marks' band, short of
-    /// the registration target at the middle.
+    /// Where the slug line goes: under the trim, in the marks' band, clear of the crop mark at
+    /// the left edge and short of the registration target at the middle.
     var slugLineBox: Rect? {
         guard print.marks.contains(.slug) else { return nil }
-        let t = trim
-        return Rect(x: t.x, y: t.maxY + markOffset, width: max(0, t.width / 2 - markLength), height: markLength)
+        let t = trim, clear = 6.0
+        return Rect(x: t.x + clear, y: t.maxY + markOffset, width: max(0, t.width / 2 - markLength - 2 * clear), height: markLength)
     }
 }

@@ -71,6 +71,8 @@ import Testing
         let check = tool("qpdf", ["--check", pdf])
         #expect(check.status == 0 && check.output.contains("No syntax or stream encoding errors"), "\(check.output)\(check.stderr)")
         #expect(check.output.contains("PDF Version: 1.6"))
+        // The slug line: the file, the folio, the build's date.
+        #expect(tool("pdftotext", [pdf, "-"]).output.contains("in.txt · page 1 · 2000-01-01"))
         let (pages, objects) = try json(pdf)
         #expect(!pages.isEmpty)
         for page in pages {
@@ -98,6 +100,7 @@ import Testing
         let intents = try #require(root["/OutputIntents"] as? [Any])
         let intent = try #require(intents.first as? [String: Any])
         #expect(intent["/S"] as? String == "/GTS_PDFX")
+        #expect(intent["/OutputConditionIdentifier"] as? String == "u:Artifex CMYK SWOP Profile")
         let icc = try streamData(pdf, try #require(intent["/DestOutputProfile"] as? String))
         #expect(icc.count > 128 && String(decoding: icc[36..<40], as: UTF8.self) == "acsp")
         #expect(String(decoding: icc[16..<20], as: UTF8.self) == "CMYK")
