@@ -126,7 +126,9 @@ public enum IssueExport {
             try PageRenderer.onSheet(sheet, cr) { () throws(RenderError) in
                 if let image = entry.image { try images.fill(image, width: size.0, height: size.1, bleed: sheet?.print.bleed ?? 0, on: cr) }
             }
-            if let sheet, let press { PageRenderer.drawSlugLine(press.slugLine(folio: entry.label ?? String(entry.folio)), sheet: sheet, on: cr) }
+            if let sheet, let press {
+                PageRenderer.drawSlugLine(press.slugLine(folio: entry.label ?? String(entry.folio)), sheet: sheet, on: cr)
+            }
             for (p, page) in entry.placements {
                 // One part's pages after another's: one engine serves them in turn.
                 if let last = drawing, last != p { parts[last].framesetter.relinquishEngine() }
