@@ -51,7 +51,7 @@ private let standardSocial = SocialSpec(
     // The new keys come after link, in this order; the objects' keys too.
     @Test func schema() {
         #expect(
-            Array(TemplateSchema.topKeys.suffix(8)) == [
+            Array(TemplateSchema.topKeys.suffix(9).dropLast()) == [
                 "link", "caption", "wrapMinWidth", "social", "cjkAutoSpacing", "typography", "maxImagePixels", "startPage",
             ])
         #expect(TemplateSchema.objectKeys["caption"] == ["face", "size", "color", "italic", "gap"])
@@ -500,7 +500,8 @@ private let standardSocial = SocialSpec(
                   "cjkAutoSpacing": false,
                   "typography": {"smartQuotes": true, "dashes": false, "cjkQuotes": "curly"},
                   "maxImagePixels": 100000000,
-                  "startPage": 1
+                  "startPage": 1,
+                  "print": {"bleed": "3mm", "slug": "10mm", "marks": ["crop", "registration", "slug"]}
                 }
 
                 """#))
