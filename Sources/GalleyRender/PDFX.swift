@@ -29,6 +29,10 @@ public struct PressOutput: Sendable {
         let intent = ColorProfile.read(intentPath ?? ColorProfile.defaultOutputIntent, colorSpace: "CMYK")
         let rgb = ColorProfile.read(ColorProfile.sRGB, colorSpace: "RGB ")
         switch (intent, rgb) {
+        case (.success(let i), _) where i.deviceClass != "prtr":
+            // PDF/X's output intent is a printing condition: a display or link profile is not one.
+            let shown = i.deviceClass.trimmed()
+            return .failure(RenderError(.error("'\(i.path)' is a '\(shown)' profile, not a printer's ('prtr') profile")))
         case (.success(let i), .success(let s)): return .success((i, s))
         case (.failure(let e), _), (_, .failure(let e)): return .failure(e)
         }

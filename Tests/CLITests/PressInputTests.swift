@@ -32,11 +32,15 @@ import Testing
         header.replaceSubrange(36..<40, with: Array("acsp".utf8))
         header.replaceSubrange(16..<20, with: Array("CMYK".utf8))
         header.replaceSubrange(0..<4, with: [0, 0, 0x10, 0])
+        var display = header
+        display.replaceSubrange(0..<4, with: [0, 0, 0, 200])
+        display.replaceSubrange(12..<16, with: Array("mntr".utf8))
         let cases: [(String, Data?, String)] = [
             ("missing.icc", nil, "cannot read ICC profile '\(d.file("missing.icc"))': No such file or directory"),
             ("text.icc", Data(String(repeating: "not a profile ", count: 20).utf8), "no 'acsp' signature at byte 36 (not an ICC profile)"),
             ("short.icc", Data("tiny".utf8), "it is 4 bytes, shorter than an ICC header"),
             ("cut.icc", Data(header), "its header says 4096 bytes, the file has 200"),
+            ("display.icc", Data(display), "is a 'mntr' profile, not a printer's ('prtr') profile"),
         ]
         for (name, bytes, message) in cases {
             if let bytes { d.write(name, bytes) }
