@@ -9,14 +9,15 @@ OUT          ?= out
 # Tests see only the fonts setup installs (see Tests/fonts.conf).
 TEST_FONTS   := $(CURDIR)/Tests/fonts.conf
 
-# Everything the project needs from Debian: libraries, fonts, hyphenation dictionaries, PDF tools.
+# Everything the project needs from Debian: libraries, fonts, hyphenation dictionaries, PDF tools
+# (libqpdf-dev for the press post-pass; ghostscript ships the default output intent and sRGB profiles).
 APT_PACKAGES := pkg-config zlib1g-dev libdeflate-dev libisal-dev libfreetype-dev libcairo2-dev libpango1.0-dev libpng-dev libgdk-pixbuf-2.0-dev librsvg2-2 \
                 libhyphen-dev hyphen-en-us hyphen-en-gb hyphen-de hyphen-fr hyphen-es hyphen-it \
                 hyphen-nl hyphen-pt-pt hyphen-pt-br \
                 fonts-dejavu fonts-urw-base35 fonts-liberation2 fonts-noto-cjk fonts-noto-color-emoji \
                 fonts-croscore fonts-crosextra-carlito fonts-crosextra-caladea fonts-roboto-slab \
                 fonts-comic-neue fonts-arphic-ukai \
-                poppler-utils qpdf texlive-binaries
+                poppler-utils qpdf libqpdf-dev ghostscript texlive-binaries
 # Only for `make bench`: the corpus sources and timing tools.
 BENCH_PACKAGES := bible-kjv fortunes-zh hyperfine time python3-venv
 

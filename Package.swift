@@ -32,6 +32,9 @@ let package = Package(
         .systemLibrary(
             name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(
+            name: "CQPDF", path: "Sources/CQPDF", pkgConfig: "libqpdf",
+            providers: [.apt(["libqpdf-dev"])]),
 
         // Hooks into libraries as Cairo calls them (C, by symbol interposition): PDF streams
         // compressed by igzip and libdeflate, glyphs loaded once, compact CFF tables. Linked into
@@ -58,7 +61,7 @@ let package = Package(
         .target(name: "GalleyLayout", dependencies: ["GalleyStory", "CPango", "CHyphen", "CPixbuf"]),
         .target(
             name: "GalleyRender",
-            dependencies: ["GalleyLayout", "CCairo", "CPango", "CPNG", "CPixbuf", "CZlib", "CGalleySignals", "CGalleyPixels"]),
+            dependencies: ["GalleyLayout", "CCairo", "CPango", "CPNG", "CPixbuf", "CZlib", "CQPDF", "CGalleySignals", "CGalleyPixels"]),
         .target(name: "GalleyCLI", dependencies: ["GalleyRender"]),
         .executableTarget(name: "galley", dependencies: ["GalleyCLI", "GalleySupport", "GalleyLayout", "CGalleyHooks"]),
 

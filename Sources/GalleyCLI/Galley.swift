@@ -37,6 +37,16 @@ public enum Galley {
         OptionSpec(name: "quiet", short: "q", value: nil, help: "Print errors only, no warnings."),
     ]
 
+    /// Printing: the press sheet and PDF/X-4 (build, preview, watch).
+    static let pressOptions: [OptionSpec] = [
+        OptionSpec(
+            name: "press", short: nil, value: nil,
+            help: "Print-ready: pages on a sheet with bleed and marks (template 'print'); PDF/X-4."),
+        OptionSpec(
+            name: "output-intent", short: nil, value: "FILE",
+            help: "With --press: the printer's CMYK ICC profile (default: Ghostscript's SWOP profile)."),
+    ]
+
     static let commands: [CommandSpec] = [
         CommandSpec(
             name: "build", summary: "Typeset a text file into a PDF, every page.", positionals: ["INPUT"],
@@ -53,7 +63,7 @@ public enum Galley {
                 OptionSpec(
                     name: "synctex", short: nil, value: nil,
                     help: "Also write OUT.synctex.gz, for viewers that jump between page and source."),
-            ] + documentOptions,
+            ] + pressOptions + documentOptions,
             discussion: "INPUT is a UTF-8 text file with Galley markup, or - for standard input."),
         CommandSpec(
             name: "preview", summary: "Render one page to PNG.", positionals: ["INPUT"],
@@ -62,7 +72,7 @@ public enum Galley {
                 OptionSpec(
                     name: "output", short: "o", value: "FILE", help: "The PNG to write (default: INPUT-pN.png; - for standard output)."),
                 OptionSpec(name: "dpi", short: nil, value: "D", help: "Resolution in dots per inch (default 144)."),
-            ] + documentOptions),
+            ] + pressOptions + documentOptions),
         CommandSpec(
             name: "watch", summary: "Build, then build again whenever a file the build read changes.", positionals: ["INPUT"],
             options: [
@@ -76,7 +86,7 @@ public enum Galley {
                 OptionSpec(name: "title", short: nil, value: "TEXT", help: "Document title in the PDF (default: the input's name)."),
                 OptionSpec(
                     name: "compression", short: nil, value: "LEVEL", help: "PDF stream compression, 1 (fastest, default) to 9 (smallest)."),
-            ] + documentOptions,
+            ] + pressOptions + documentOptions,
             discussion:
                 "Watches the input, its images, template and emoticon packs (an issue's manifest and every file it names). Each build prints one line: the time it took, the pages, how many changed. After an error the last good output is kept. Stop it with Ctrl-C."
         ),

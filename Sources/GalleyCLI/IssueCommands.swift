@@ -36,7 +36,8 @@ extension Run {
         do {
             let clock = ContinuousClock()
             let started = clock.now
-            try writeIssuePDF(issue, plan, to: destination, metadata: metadata, compression: o.compression) { n in
+            let press = o.press?.output(issue.base, input: o.document.input, environment: io.environment)
+            try writeIssuePDF(issue, plan, to: destination, metadata: metadata, compression: o.compression, press: press) { n in
                 progress(
                     Self.drawingProgress(n, of: plan.pages.count, plan: plan, names: issue.manifest.articles, since: clock.now - started))
             }
@@ -136,7 +137,7 @@ extension Run {
             try withOutput(destination) { path throws(RenderError) in
                 try IssueExport.png(
                     parts: plan.parts, pages: plan.pages, page: o.page, pageSize: (issue.base.pageWidth, issue.base.pageHeight), to: path,
-                    dpi: o.dpi)
+                    dpi: o.dpi, press: o.press?.output(issue.base, input: o.document.input, environment: io.environment))
             }
         } catch {
             diagnostics.append(error.diagnostic)

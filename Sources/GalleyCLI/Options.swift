@@ -1,3 +1,4 @@
+import GalleyRender
 import GalleyStory
 import GalleySupport
 import GalleyTemplate
@@ -49,6 +50,33 @@ extension DocumentOptions {
     }
 }
 
+/// `--press` and `--output-intent FILE` (build, preview, watch): the profiles are read and
+/// checked here, so a missing or wrong profile is a usage error before any input is read.
+struct PressRequest {
+    var intent: ColorProfile
+    var sRGB: ColorProfile
+
+    /// Nil without `--press`.
+    static func parse(_ a: ParsedArguments) throws(UsageError) -> PressRequest? {
+        let path = a.value("output-intent")
+        guard a.flag("press") else {
+            if path != nil { throw UsageError(message: "--output-intent goes with --press") }
+            return nil
+        }
+        switch PressOutput.profiles(intentPath: path) {
+        case .success(let p): return PressRequest(intent: p.intent, sRGB: p.sRGB)
+        case .failure(let e): throw UsageError(message: "--output-intent: " + e.diagnostic.message)
+        }
+    }
+
+    /// What the export needs: the template's sheet, the profiles, the name on the slug line.
+    func output(_ template: Template, input: String, environment: [String: String]) -> PressOutput {
+        PressOutput(
+            print: template.print, intent: intent, sRGB: sRGB, label: input == "-" ? "stdin" : FilePath.name(of: input),
+            date: PDFMetadata.reproducibleDate(environment: environment))
+    }
+}
+
 /// `galley build`.
 struct BuildOptions {
     var document: DocumentOptions
@@ -65,6 +93,8 @@ struct BuildOptions {
     var json = false
     /// `--synctex`: `OUT.synctex.gz` beside the PDF.
     var synctex = false
+    /// `--press`: the press sheet and PDF/X-4.
+    var press: PressRequest?
 
     init(_ a: ParsedArguments) throws(UsageError) {
         document = try DocumentOptions(a, drawsEveryPage: true)
@@ -80,6 +110,7 @@ struct BuildOptions {
         split = a.value("split")
         json = a.flag("json")
         synctex = a.flag("synctex")
+        press = try PressRequest.parse(a)
         if synctex && output == "-" { throw UsageError(message: "--synctex writes beside the PDF; give -o FILE") }
         if json && output == "-" { throw UsageError(message: "--json prints to standard output, which the PDF takes; give -o FILE") }
     }
@@ -92,6 +123,8 @@ struct PreviewOptions {
     var dpi = 144.0
     /// The PNG to write: `-o`, else `INPUT-pN.png`.
     var output: String
+    /// `--press`: the whole sheet, marks and trim outlined.
+    var press: PressRequest?
 
     init(_ a: ParsedArguments) throws(UsageError) {
         document = try DocumentOptions(a, drawsEveryPage: false)
@@ -104,6 +137,7 @@ struct PreviewOptions {
             dpi = v
         }
         output = a.value("output") ?? (document.input == "-" ? "-" : replacingExtension(document.input, with: "png", suffix: "-p\(page)"))
+        press = try PressRequest.parse(a)
     }
 }
 

@@ -91,12 +91,12 @@ extension Run {
     /// Writes every page of `doc` as a PDF; `drawn` sees each page once it is drawn. The number
     /// of pages.
     func writePDF(
-        _ doc: Document, to destination: OutputDestination, metadata: PDFMetadata, compression: Int,
+        _ doc: Document, to destination: OutputDestination, metadata: PDFMetadata, compression: Int, press: PressOutput? = nil,
         drawn: (Page) -> Void = { _ in }
     ) throws(RenderError) -> Int {
         var pages = 0
         try withOutput(destination) { path throws(RenderError) in
-            pages = try Export.pdf(doc.framesetter, to: path, metadata: metadata, compression: compression) { n in
+            pages = try Export.pdf(doc.framesetter, to: path, metadata: metadata, compression: compression, press: press) { n in
                 progress("page \(n)")
             } drawn: { page in
                 drawn(page)
@@ -109,13 +109,13 @@ extension Run {
     /// Writes every page of an issue as a PDF, with the manifest's subject and keywords.
     func writeIssuePDF(
         _ issue: LoadedIssue, _ plan: IssuePlan, to destination: OutputDestination, metadata: PDFMetadata, compression: Int,
-        page: (Int) -> Void = { _ in }
+        press: PressOutput? = nil, page: (Int) -> Void = { _ in }
     ) throws(RenderError) {
         try withOutput(destination) { path throws(RenderError) in
             try IssueExport.pdf(
                 parts: plan.parts, pages: plan.pages, pageSize: (issue.base.pageWidth, issue.base.pageHeight), to: path,
                 metadata: metadata, subject: issue.manifest.subtitle, keywords: issue.manifest.keywords, compression: compression,
-                progress: page)
+                press: press, progress: page)
         }
         endProgress()
     }

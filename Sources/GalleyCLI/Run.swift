@@ -112,7 +112,8 @@ struct Run {
         var pages = 0
         var synctex = o.synctex ? SyncTeXWriter(pdf: o.output, files: [input]) : nil
         do {
-            pages = try writePDF(doc, to: destination, metadata: metadata, compression: o.compression) { page in
+            let press = o.press?.output(doc.template, input: input, environment: io.environment)
+            pages = try writePDF(doc, to: destination, metadata: metadata, compression: o.compression, press: press) { page in
                 synctex?.add(sheet: page.number, [(page, doc.story, input)])
             }
             if let synctex { try writeSyncTeX(synctex, for: o.output, inputs: doc.inputFiles) }
@@ -136,7 +137,8 @@ struct Run {
         let before = doc.framesetter.diagnostics.all.count
         do {
             try withOutput(destination) { path throws(RenderError) in
-                try Export.png(doc.framesetter, page: o.page, to: path, dpi: o.dpi)
+                let press = o.press?.output(doc.template, input: o.document.input, environment: io.environment)
+                try Export.png(doc.framesetter, page: o.page, to: path, dpi: o.dpi, press: press)
             }
         } catch {
             return failedWriting(doc, before: before, error)

@@ -20,6 +20,8 @@ struct WatchOptions {
     var dpi = 144.0
     var compression = 1
     var title: String?
+    /// `--press`: each build on press sheets (PDF/X-4), or sheet previews.
+    var press: PressRequest?
 
     init(_ a: ParsedArguments) throws(UsageError) {
         document = try DocumentOptions(a, drawsEveryPage: true)
@@ -28,6 +30,7 @@ struct WatchOptions {
         let build = try BuildOptions(a)
         compression = build.compression
         title = build.title
+        press = build.press
         if a.value("page") != nil && a.value("pages") != nil { throw UsageError(message: "give --page N or --pages LIST, not both") }
         if let list = a.value("pages") {
             let pages = list.split(separator: ",").map { Int($0.trimmed()) }
@@ -139,12 +142,14 @@ extension Run {
             case .pdf(let path):
                 let destination = try OutputDestination.checked(path, inputs: doc.inputFiles)
                 let metadata = pdfMetadata(input: o.document.input, title: o.title)
-                _ = try writePDF(doc, to: destination, metadata: metadata, compression: o.compression) { page in
+                let press = o.press?.output(doc.template, input: o.document.input, environment: io.environment)
+                _ = try writePDF(doc, to: destination, metadata: metadata, compression: o.compression, press: press) { page in
                     result.pages.append(Self.fingerprint(page, text: text))
                 }
             case .pngs(let numbers, let path):
                 for n in numbers { _ = try OutputDestination.checked(path(n), inputs: doc.inputFiles) }
-                let pages = try Export.pngs(doc.framesetter, pages: numbers, to: path, dpi: o.dpi)
+                let press = o.press?.output(doc.template, input: o.document.input, environment: io.environment)
+                let pages = try Export.pngs(doc.framesetter, pages: numbers, to: path, dpi: o.dpi, press: press)
                 result.pages = numbers.filter { $0 <= pages.count }.map { Self.fingerprint(pages[$0 - 1], text: text) }
             }
             result.written = true
@@ -164,13 +169,16 @@ extension Run {
             case .pdf(let path):
                 let destination = try OutputDestination.checked(path, inputs: issue.inputFiles)
                 let metadata = pdfMetadata(input: o.document.input, title: o.title, manifestTitle: issue.manifest.title)
-                try writeIssuePDF(issue, plan, to: destination, metadata: metadata, compression: o.compression)
+                let press = o.press?.output(issue.base, input: o.document.input, environment: io.environment)
+                try writeIssuePDF(issue, plan, to: destination, metadata: metadata, compression: o.compression, press: press)
                 let texts = plan.parts.map { Array($0.framesetter.story.text.utf8) }
                 result.pages = plan.pages.indices.map { Self.fingerprint(plan, page: $0, texts: texts) }
             case .pngs(let numbers, let path):
                 for n in numbers {
                     _ = try OutputDestination.checked(path(n), inputs: issue.inputFiles)
-                    try IssueExport.png(parts: plan.parts, pages: plan.pages, page: n, pageSize: size, to: path(n), dpi: o.dpi)
+                    try IssueExport.png(
+                        parts: plan.parts, pages: plan.pages, page: n, pageSize: size, to: path(n), dpi: o.dpi,
+                        press: o.press?.output(issue.base, input: o.document.input, environment: io.environment))
                 }
                 let texts = plan.parts.map { Array($0.framesetter.story.text.utf8) }
                 result.pages = numbers.filter { $0 <= plan.pages.count }.map { Self.fingerprint(plan, page: $0 - 1, texts: texts) }

@@ -61,7 +61,9 @@ public struct Vocabulary: Sendable {
     ///   `meta`, whose attributes are the story's fields (see `metaFields`), not text.
     public static let standard = Vocabulary([
         TagSpec(name: "font", attributes: Set(characterAttributes)),
-        .void("img", "src", "width", "height", "float", "wrap", "margin", "caption", "shape", "inline", "span", "columns", "alt", "class"),
+        .void(
+            "img", "src", "width", "height", "float", "wrap", "margin", "caption", "shape", "inline", "span", "columns", "alt", "class",
+            "bleed"),
         TagSpec(name: "span", attributes: Set(characterAttributes + ["class"])),
         .tag("b"), .tag("i"), .tag("u"), .tag("s"), .tag("sup"), .tag("sub"),
         .tag("a", "href", "class"),

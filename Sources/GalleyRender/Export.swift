@@ -36,11 +36,12 @@ public struct PDFMetadata: Sendable {
 public enum Export {
     /// Lays out the whole story and writes every page to one PDF, drawing each page as soon as
     /// it is laid out. `compression` is the level the PDF's streams are compressed at, 1
-    /// (fastest) to 9 (smallest). `progress` is told each page number. Returns the number of
-    /// pages.
+    /// (fastest) to 9 (smallest). With `press`, each page is drawn on its press sheet into a
+    /// draft that the PDF/X post-pass (`PDFXWriter`) writes out. `progress` is told each page
+    /// number. Returns the number of pages.
     @discardableResult
     public static func pdf(
-        _ framesetter: Framesetter, to path: String, metadata: PDFMetadata, compression: Int = 1,
+        _ framesetter: Framesetter, to path: String, metadata: PDFMetadata, compression: Int = 1, press: PressOutput? = nil,
         progress: (Int) -> Void = { _ in }, drawn: (Page) -> Void = { _ in }
     ) throws(RenderError) -> Int {
         // Cairo compresses its streams at zlib's default level; only the executable's hooks
@@ -52,7 +53,10 @@ public enum Export {
         var committed = false
         defer { if !committed { out.discard() } }
         let t = framesetter.template
-        guard let surface = cairo_pdf_surface_create(out.temporaryPath, t.pageWidth, t.pageHeight),
+        let sheet = press.map { PressSheet(trimWidth: t.pageWidth, trimHeight: t.pageHeight, print: $0.print) }
+        let draft = try press.map { _ throws(RenderError) in try PressDraft(beside: out) }
+        let size = sheet.map { ($0.width, $0.height) } ?? (t.pageWidth, t.pageHeight)
+        guard let surface = cairo_pdf_surface_create(draft?.file.path ?? out.temporaryPath, size.0, size.1),
             cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS
         else { throw RenderError(.error("cannot write '\(path)'")) }
         defer { cairo_surface_destroy(surface) }
@@ -68,11 +72,17 @@ public enum Export {
         var failure: RenderError?
         let story = framesetter.story
         var outline = Outline()
+        outline.offset = sheet?.margin ?? 0
         let pages = framesetter.layOut(preparing: { layout, engine in
             PageRenderer.prepareShadows(layout, engine: engine, story: story)
         }) { page in
             do {
-                try renderer.draw(page, on: cr)
+                if let sheet, let press {
+                    try renderer.draw(page, on: cr, sheet: sheet)
+                    PageRenderer.drawSlugLine(press.slugLine(folio: String(page.folio)), sheet: sheet, on: cr)
+                } else {
+                    try renderer.draw(page, on: cr)
+                }
             } catch let e as RenderError {
                 failure = e
                 return false
@@ -90,6 +100,9 @@ public enum Export {
         cairo_surface_finish(surface)
         let status = cairo_surface_status(surface)
         guard status == CAIRO_STATUS_SUCCESS else { throw RenderError(.error(finishFailure(status, path: path))) }
+        if let draft, let sheet, let press {
+            try draft.finish(into: out, sheets: Array(repeating: sheet, count: pages), press: press, metadata: metadata, target: path)
+        }
         try out.commit()
         committed = true
         return pages
@@ -114,7 +127,9 @@ public enum Export {
     /// Lays out the story up to page `number` and writes that page as a PNG at `dpi`, on the
     /// template's paper (on white, when the paper is translucent or none).
     /// Throws when the page does not exist (saying how many there are).
-    public static func png(_ framesetter: Framesetter, page number: Int, to path: String, dpi: Double) throws(RenderError) {
+    public static func png(
+        _ framesetter: Framesetter, page number: Int, to path: String, dpi: Double, press: PressOutput? = nil
+    ) throws(RenderError) {
         var found: Page?
         var count = 0
         count = framesetter.layOut { page in
@@ -128,9 +143,7 @@ public enum Export {
             let s = count == 1 ? "" : "s"
             throw RenderError(.error("page \(number) does not exist: the document has \(count) page\(s)"))
         }
-        try writePNG(to: path, width: page.width, height: page.height, dpi: dpi) { cr throws(RenderError) in
-            try PageRenderer(framesetter: framesetter).draw(page, on: cr)
-        }
+        try writePNG(page, to: path, dpi: dpi, renderer: PageRenderer(framesetter: framesetter), press: press)
     }
 
     /// Lays the story out once, up to the last of `numbers`, and writes each of those pages as a
@@ -138,7 +151,7 @@ public enum Export {
     /// exist, once the pages before it are written.
     @discardableResult
     public static func pngs(
-        _ framesetter: Framesetter, pages numbers: [Int], to path: (Int) -> String, dpi: Double
+        _ framesetter: Framesetter, pages numbers: [Int], to path: (Int) -> String, dpi: Double, press: PressOutput? = nil
     ) throws(RenderError) -> [Page] {
         let last = numbers.max() ?? 0
         var laid: [Page] = []
@@ -152,12 +165,24 @@ public enum Export {
                 let s = laid.count == 1 ? "" : "s"
                 throw RenderError(.error("page \(n) does not exist: the document has \(laid.count) page\(s)"))
             }
-            let page = laid[n - 1]
-            try writePNG(to: path(n), width: page.width, height: page.height, dpi: dpi) { cr throws(RenderError) in
+            try writePNG(laid[n - 1], to: path(n), dpi: dpi, renderer: renderer, press: press)
+        }
+        return laid
+    }
+
+    /// One page as a PNG: the page alone, or with `press` its whole sheet, marks and trim.
+    static func writePNG(_ page: Page, to path: String, dpi: Double, renderer: PageRenderer, press: PressOutput?) throws(RenderError) {
+        guard let press else {
+            return try writePNG(to: path, width: page.width, height: page.height, dpi: dpi) { cr throws(RenderError) in
                 try renderer.draw(page, on: cr)
             }
         }
-        return laid
+        let sheet = PressSheet(trimWidth: page.width, trimHeight: page.height, print: press.print)
+        try writePNG(to: path, width: sheet.width, height: sheet.height, dpi: dpi) { cr throws(RenderError) in
+            try renderer.draw(page, on: cr, sheet: sheet)
+            PageRenderer.drawSlugLine(press.slugLine(folio: String(page.folio)), sheet: sheet, on: cr)
+            PageRenderer.drawMarks(sheet, on: cr)
+        }
     }
 
     /// Draws a page `width` × `height` points with `draw` (in points, on white) and writes it as

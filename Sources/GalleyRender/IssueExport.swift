@@ -94,12 +94,14 @@ public struct IssuePart: @unchecked Sendable {
 public enum IssueExport {
     public static func pdf(
         parts: [IssuePart], pages: [IssuePage], pageSize: (Double, Double), to path: String, metadata: PDFMetadata,
-        subject: String?, keywords: [String], compression: Int = 1, progress: (Int) -> Void = { _ in }
+        subject: String?, keywords: [String], compression: Int = 1, press: PressOutput? = nil, progress: (Int) -> Void = { _ in }
     ) throws(RenderError) {
         let out = try AtomicFile(target: path)
         var committed = false
         defer { if !committed { out.discard() } }
-        guard let surface = cairo_pdf_surface_create(out.temporaryPath, pageSize.0, pageSize.1),
+        let draft = try press.map { _ throws(RenderError) in try PressDraft(beside: out) }
+        var sheets: [PressSheet] = []
+        guard let surface = cairo_pdf_surface_create(draft?.file.path ?? out.temporaryPath, pageSize.0, pageSize.1),
             cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS
         else { throw RenderError(.error("cannot write '\(path)'")) }
         defer { cairo_surface_destroy(surface) }
@@ -116,9 +118,17 @@ public enum IssueExport {
         for (index, entry) in pages.enumerated() {
             progress(index + 1)
             let size = entry.page.map { ($0.width, $0.height) } ?? pageSize
-            cairo_pdf_surface_set_size(surface, size.0, size.1)
+            let sheet = press.map { PressSheet(trimWidth: size.0, trimHeight: size.1, print: $0.print) }
+            sheets += sheet.map { [$0] } ?? []
+            cairo_pdf_surface_set_size(surface, sheet?.width ?? size.0, sheet?.height ?? size.1)
             if let label = entry.label { cairo_pdf_surface_set_page_label(surface, label) }
-            if let image = entry.image { try images.fill(image, width: size.0, height: size.1, on: cr) }
+            for o in outlines.indices { outlines[o].offset = sheet?.margin ?? 0 }
+            try PageRenderer.onSheet(sheet, cr) { () throws(RenderError) in
+                if let image = entry.image { try images.fill(image, width: size.0, height: size.1, bleed: sheet?.print.bleed ?? 0, on: cr) }
+            }
+            if let sheet, let press {
+                PageRenderer.drawSlugLine(press.slugLine(folio: entry.label ?? String(entry.folio)), sheet: sheet, on: cr)
+            }
             for (p, page) in entry.placements {
                 // One part's pages after another's: one engine serves them in turn.
                 if let last = drawing, last != p { parts[last].framesetter.relinquishEngine() }
@@ -127,35 +137,50 @@ public enum IssueExport {
                     outlines[p].parent = cairo_pdf_surface_add_outline(
                         surface, root, title, "page=\(index + 1)", cairo_pdf_outline_flags_t(0))
                 }
-                try renderers[p].draw(page, on: cr, paper: p == entry.part)
+                renderers[p].bleed = sheet?.print.bleed ?? 0
+                try PageRenderer.onSheet(sheet, cr) { () throws(RenderError) in
+                    try renderers[p].draw(page, on: cr, paper: p == entry.part)
+                }
                 outlines[p].add(page, story: parts[p].framesetter.story, to: surface, pageIndex: index + 1)
-                if p == entry.part, let note = entry.note { renderers[p].drawNote(note, on: page, cr: cr, linked: note.target > 0) }
+                if p == entry.part, let note = entry.note {
+                    PageRenderer.onSheet(sheet, cr) { renderers[p].drawNote(note, on: page, cr: cr, linked: note.target > 0) }
+                }
             }
             cairo_show_page(cr)
         }
         cairo_surface_finish(surface)
         let status = cairo_surface_status(surface)
         guard status == CAIRO_STATUS_SUCCESS else { throw RenderError(.error(Export.finishFailure(status, path: path))) }
+        if let draft, let press { try draft.finish(into: out, sheets: sheets, press: press, metadata: metadata, target: path) }
         try out.commit()
         committed = true
     }
 
     /// Page `number` of the issue (from 1) as a PNG at `dpi`.
     public static func png(
-        parts: [IssuePart], pages: [IssuePage], page number: Int, pageSize: (Double, Double), to path: String, dpi: Double
+        parts: [IssuePart], pages: [IssuePage], page number: Int, pageSize: (Double, Double), to path: String, dpi: Double,
+        press: PressOutput? = nil
     ) throws(RenderError) {
         guard number >= 1 && number <= pages.count else {
             throw RenderError(.error("page \(number) does not exist: the issue has \(pages.count) page\(pages.count == 1 ? "" : "s")"))
         }
         let entry = pages[number - 1]
         let size = entry.page.map { ($0.width, $0.height) } ?? pageSize
-        try Export.writePNG(to: path, width: size.0, height: size.1, dpi: dpi) { cr throws(RenderError) in
-            var images = IssueImages()
-            if let image = entry.image { try images.fill(image, width: size.0, height: size.1, on: cr) }
-            for (p, page) in entry.placements {
-                let renderer = PageRenderer(framesetter: parts[p].framesetter)
-                try renderer.draw(page, on: cr, paper: p == entry.part)
-                if p == entry.part, let note = entry.note { renderer.drawNote(note, on: page, cr: cr, linked: false) }
+        let sheet = press.map { PressSheet(trimWidth: size.0, trimHeight: size.1, print: $0.print) }
+        try Export.writePNG(to: path, width: sheet?.width ?? size.0, height: sheet?.height ?? size.1, dpi: dpi) { cr throws(RenderError) in
+            try PageRenderer.onSheet(sheet, cr) { () throws(RenderError) in
+                var images = IssueImages()
+                if let image = entry.image { try images.fill(image, width: size.0, height: size.1, bleed: sheet?.print.bleed ?? 0, on: cr) }
+                for (p, page) in entry.placements {
+                    let renderer = PageRenderer(framesetter: parts[p].framesetter)
+                    renderer.bleed = sheet?.print.bleed ?? 0
+                    try renderer.draw(page, on: cr, paper: p == entry.part)
+                    if p == entry.part, let note = entry.note { renderer.drawNote(note, on: page, cr: cr, linked: false) }
+                }
+            }
+            if let sheet, let press {
+                PageRenderer.drawSlugLine(press.slugLine(folio: entry.label ?? String(entry.folio)), sheet: sheet, on: cr)
+                PageRenderer.drawMarks(sheet, on: cr)
             }
         }
     }
@@ -195,14 +220,16 @@ struct IssueImages {
     private var store = ImageStore(file: "")
     private var references: [String: ImageReference] = [:]
 
-    mutating func fill(_ path: String, width: Double, height: Double, on cr: OpaquePointer) throws(RenderError) {
+    /// `bleed`: on a press sheet the image covers the page and its bleed.
+    mutating func fill(_ path: String, width: Double, height: Double, bleed: Double = 0, on cr: OpaquePointer) throws(RenderError) {
         let image = try reference(path)
         let (iw, ih) = (Double(image.info.pixelWidth), Double(image.info.pixelHeight))
-        let scale = max(width / iw, height / ih)
+        let (w, h) = (width + 2 * bleed, height + 2 * bleed)
+        let scale = max(w / iw, h / ih)
         let rect = Rect(x: (width - iw * scale) / 2, y: (height - ih * scale) / 2, width: iw * scale, height: ih * scale)
         cairo_save(cr)
         defer { cairo_restore(cr) }
-        cairo_rectangle(cr, 0, 0, width, height)
+        cairo_rectangle(cr, bleed > 0 ? -bleed : 0, bleed > 0 ? -bleed : 0, w, h)
         cairo_clip(cr)
         if image.info.format == .svg {
             try store.drawSVG(image, in: rect, on: cr)

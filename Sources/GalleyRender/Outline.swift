@@ -9,6 +9,8 @@ package struct Outline {
     private var open: [(level: Int, id: Int32)] = []
     /// The entry the top-level headings go under: the outline's root, or an issue's article.
     var parent = Int32(CAIRO_PDF_OUTLINE_ROOT)
+    /// Where the page's top left is on the PDF's page: the trim's place on a press sheet.
+    var offset = 0.0
 
     /// The bookmarks of the headings that start on `page`, which is page `pageIndex` of the PDF
     /// (from 1; by default the page's own number).
@@ -22,7 +24,8 @@ package struct Outline {
                 guard !title.isEmpty else { continue }
                 while let last = open.last, last.level >= level { open.removeLast() }
                 let parent = open.last?.id ?? self.parent
-                let target = "page=\(pageIndex ?? page.number) pos=[\(Int(line.box.x.rounded())) \(Int(line.box.y.rounded()))]"
+                let (x, y) = (Int((line.box.x + offset).rounded()), Int((line.box.y + offset).rounded()))
+                let target = "page=\(pageIndex ?? page.number) pos=[\(x) \(y)]"
                 let flags = level == 1 ? CAIRO_PDF_OUTLINE_FLAG_OPEN : cairo_pdf_outline_flags_t(0)
                 let id = cairo_pdf_surface_add_outline(surface, parent, title, target, flags)
                 open.append((level, id))

@@ -44,6 +44,11 @@ final class PageRenderer {
     private var blankGlyph: UInt??
     /// The renderers of the pull quotes and sidebars drawn so far, by the set block.
     private var blockRenderers: [ObjectIdentifier: PageRenderer] = [:]
+    /// How far past the trim the paper, backgrounds and bleeding images run: the press
+    /// sheet's bleed (`--press`), else 0, where nothing is drawn past the page.
+    var bleed = 0.0
+    /// The size of the page being drawn, whose edges are the trim.
+    private(set) var trimSize = (width: 0.0, height: 0.0)
 
     init(framesetter: Framesetter) {
         self.framesetter = framesetter
@@ -72,6 +77,7 @@ final class PageRenderer {
         let target = Target(cr)
         drawingPDF = target.isPDF
         imagesOnPage.removeAll(keepingCapacity: true)
+        trimSize = (page.width, page.height)
         // Cairo 1.16 makes link annotations structure elements, and with links alone it
         // writes a structure tree that refers to an object it never writes (a damaged PDF).
         // Each page of a story with links is therefore one `Part` element holding the page's
@@ -118,7 +124,9 @@ final class PageRenderer {
     private func drawPaper(_ page: Page, on cr: OpaquePointer) {
         guard let paper = framesetter.template.pageColor else { return }
         setColor(paper, on: cr)
-        cairo_rectangle(cr, 0, 0, page.width, page.height)
+        // Without a bleed, exactly the page (-0 would be written as such, changing the PDF).
+        let b = bleed > 0 ? bleed : 0
+        cairo_rectangle(cr, b > 0 ? -b : 0, b > 0 ? -b : 0, page.width + 2 * b, page.height + 2 * b)
         cairo_fill(cr)
     }
 
@@ -140,7 +148,11 @@ final class PageRenderer {
             try drawBlock(block, in: placed.rect, on: cr)
             return
         }
-        try drawImage(placed.image, in: placed.rect, on: cr)
+        if bleed > 0 && story.images[placed.image].bleed {
+            try drawBleeding(placed.image, in: placed.rect, on: cr)
+        } else {
+            try drawImage(placed.image, in: placed.rect, on: cr)
+        }
         if let caption = placed.caption, let box = placed.captionRect {
             let style = framesetter.template.caption
             let layout = framesetter.engine.captionLayout(caption, width: box.width, style: style)
@@ -168,7 +180,8 @@ final class PageRenderer {
         let box = set.block.box
         if let background = box.background {
             setColor(background, on: cr)
-            cairo_rectangle(cr, rect.x, rect.y, rect.width, rect.height)
+            let r = bleeding(rect)
+            cairo_rectangle(cr, r.x, r.y, r.width, r.height)
             cairo_fill(cr)
         }
         if box.frame > 0 {
@@ -198,7 +211,7 @@ final class PageRenderer {
     }
 
     /// Draws image `index` scaled into `rect`: SVG as vectors, PNG and JPEG as pixels.
-    private func drawImage(_ index: Int, in rect: Rect, on cr: OpaquePointer) throws(RenderError) {
+    func drawImage(_ index: Int, in rect: Rect, on cr: OpaquePointer) throws(RenderError) {
         let image = story.images[index]
         if image.info.format == .svg {
             try images.drawSVG(image, in: rect, on: cr)

@@ -78,6 +78,15 @@ extension StoryBuilder.Run {
         guard let placement = placement(tag), let options = wrapOptions(tag, info: info) else { return }
         image.placement = placement
         (image.wrap, image.margin, image.shape) = options
+        if let b = tag.attribute("bleed") {
+            switch b.value.trimmed().lowercased() {
+            case "true", "yes", "": image.bleed = true
+            case "false", "no": image.bleed = false
+            default:
+                error("bleed must be true or false, got '\(b.value)'", b)
+                return
+            }
+        }
         if let c = tag.attribute("caption") {
             let caption = c.value.trimmed()
             // A caption is prose set on the page, so it gets the text's punctuation.

@@ -239,6 +239,9 @@ public struct ImageReference: Hashable, Sendable {
     public var shape: ImageShape = .box
     /// Caption set under the image in the template's caption style.
     public var caption: String?
+    /// `bleed="true"`: on a press sheet (`--press`), the sides that touch the trim run on into
+    /// the bleed, so the cut never shows a sliver of paper.
+    public var bleed = false
     /// Story byte of the image's U+FFFC when it stands inside a text paragraph (inline images
     /// and floats anchored in running text); nil for block images, which are paragraphs.
     public var anchor: Int?

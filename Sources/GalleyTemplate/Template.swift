@@ -245,6 +245,9 @@ public struct Template: Equatable, Sendable {
     /// The folio of the first page: pages are numbered from it, in the footer and in the PDF's
     /// page labels. JSON key `startPage`.
     public var startPage = 1
+    /// What a printer's sheet adds around the page with `--press`: bleed, slug and marks.
+    /// JSON key `print`.
+    public var print = PrintSpec()
     /// The limit on `maxImagePixels` itself: Cairo's largest image, 32767 pixels a side.
     public static let largestImagePixels = 32767 * 32767
 
@@ -524,6 +527,43 @@ public enum CJKPunctuationWidth: String, Sendable, CaseIterable {
     case full
     /// Every mark half an em (the font's `halt` forms).
     case half
+}
+
+/// The press sheet around each page (`--press`): the bleed that page-colour, backgrounds and
+/// bleeding images run into, and the slug outside it where the marks go. JSON key `print`.
+public struct PrintSpec: Equatable, Sendable {
+    /// How far past the trim what touches it is drawn, points. JSON key `print.bleed`.
+    public var bleed: Double
+    /// The width of the area outside the bleed that holds the marks, points. JSON key
+    /// `print.slug`.
+    public var slug: Double
+    /// The marks drawn in the slug, in `PrintMark` order. JSON key `print.marks`.
+    public var marks: [PrintMark]
+
+    /// The most bleed a template may ask for: printers ask for 3 to 5 mm, and 20 mm is past
+    /// any press's need while keeping the sheet within reach of PDF's page limits.
+    public static let largestBleed = LengthUnit.mm.of(20)
+    /// The narrowest slug that holds marks: a crop mark's length and its gap from the bleed.
+    public static let narrowestMarkedSlug = LengthUnit.mm.of(5)
+    /// The widest slug: the marks never need more, and a slug is paper that is thrown away.
+    public static let widestSlug = LengthUnit.mm.of(50)
+
+    /// 3 mm of bleed, the usual printer's request; a 10 mm slug with every mark.
+    public init(bleed: Double = LengthUnit.mm.of(3), slug: Double = LengthUnit.mm.of(10), marks: [PrintMark] = PrintMark.allCases) {
+        self.bleed = bleed
+        self.slug = slug
+        self.marks = marks
+    }
+}
+
+/// A mark in the slug of a press sheet.
+public enum PrintMark: String, Sendable, CaseIterable {
+    /// Lines at the corners, on the trim's edges extended, where the sheet is cut.
+    case crop
+    /// Targets at the middle of each side, for the press to align the plates.
+    case registration
+    /// A line of text under the page: file, page and date.
+    case slug
 }
 
 /// Which quotation marks Chinese and Japanese text gets.

@@ -54,7 +54,7 @@ enum TemplateSchema {
         "paragraphSpacing", "firstLineIndent", "firstLineIndentRule", "alignment", "paragraphs", "language", "fallback", "fonts", "footer",
         "header", "lineBreaking", "hyphenation", "widows", "orphans", "keepWithNext", "baselineGrid", "balance", "blockImages",
         "dropcap", "headings", "styles", "link", "caption", "wrapMinWidth", "social", "cjkAutoSpacing", "typography",
-        "cjk", "maxImagePixels", "startPage",
+        "cjk", "maxImagePixels", "startPage", "print",
     ]
 
     /// The keys of the footer and of the header.
@@ -93,6 +93,7 @@ enum TemplateSchema {
         "social.url": socialStyleKeys("url"),
         "typography": ["smartQuotes", "dashes", "cjkQuotes"],
         "cjk": ["punctuation", "hanging"],
+        "print": ["bleed", "slug", "marks"],
     ]
 
     /// Every valid dotted key (`body.size`, `headings.h2.size`), for suggestions on `--set`.
@@ -235,6 +236,7 @@ struct TemplateDecoder {
             case "cjk": try cjk(v)
             case "maxImagePixels": template.maxImagePixels = try whole(key, v, 1...Template.largestImagePixels)
             case "startPage": template.startPage = try whole(key, v, 0...99_999)
+            case "print": try print(v)
             default: preconditionFailure("unchecked key \(key)")
             }
             record(key, v)
@@ -502,6 +504,56 @@ struct TemplateDecoder {
                         path, m.value, what: "CJK punctuation width", CJKPunctuationWidth.allCases.map(\.rawValue)))!
             }
         }
+    }
+
+    /// `print`: bleed up to 20 mm, a slug wide enough for the marks it holds, marks by name.
+    private mutating func print(_ v: JSONValue) throws(Diagnostic) {
+        for (path, m) in try objectMembers(v, at: "print") {
+            switch m.key {
+            case "bleed":
+                let bleed = try length(path, m.value, atLeastZero: true)
+                if bleed > PrintSpec.largestBleed {
+                    throw typeError(path, "expected a bleed of at most 20 mm", m.value)
+                }
+                template.print.bleed = bleed
+            case "slug":
+                let slug = try length(path, m.value, atLeastZero: true)
+                if slug > PrintSpec.widestSlug {
+                    throw typeError(path, "expected a slug of at most 50 mm", m.value)
+                }
+                template.print.slug = slug
+            default: template.print.marks = try marks(path, m.value)
+            }
+        }
+        guard !template.print.marks.isEmpty, template.print.slug < PrintSpec.narrowestMarkedSlug else { return }
+        let spot = given["print.slug"] ?? given["print.marks"] ?? given["print"]!
+        throw spot.error("print.slug must be at least 5 mm to hold marks; make it wider, or give \"marks\": []", key: nil)
+    }
+
+    /// `print.marks`: a list of mark names (a comma-separated string in `--set`), kept in
+    /// `PrintMark` order; `[]` is no marks.
+    private func marks(_ path: String, _ v: JSONValue) throws(Diagnostic) -> [PrintMark] {
+        let names: [(String, JSONValue)]
+        switch v.kind {
+        case .array(let elements):
+            names = try elements.enumerated().map { (i, e) throws(Diagnostic) in (try line("\(path)[\(i)]", e, allowEmpty: false), e) }
+        case .string(let s) where isOverride:
+            names = try commaList(path, s, v).map { ($0, v) }
+        default:
+            throw typeError(path, "expected a list of marks (crop, registration, slug)", v)
+        }
+        var marks: Set<PrintMark> = []
+        for (name, e) in names {
+            guard let mark = PrintMark(rawValue: name.lowercased()) else {
+                var message = "unknown mark '\(name)'"
+                if let near = Suggestion.closest(to: name.lowercased(), in: PrintMark.allCases.map(\.rawValue)) {
+                    message += "; did you mean '\(near)'?"
+                }
+                throw TemplateSpot(origin, e).error(message + " (use crop, registration or slug)", key: path)
+            }
+            marks.insert(mark)
+        }
+        return PrintMark.allCases.filter(marks.contains)
     }
 
     private mutating func social(_ v: JSONValue) throws(Diagnostic) {

@@ -109,6 +109,11 @@ import Glibc
 /// * `cjk`: `punctuation` (`compress`, clreq's default: adjacent marks share half an em and a
 ///   line compresses its marks before its ideographs; `full`; `half`) and `hanging` (。，、 at a
 ///   line's end may hang past the edge).
+/// * `print`: the press sheet of `--press`. `bleed` (0 to 20 mm, 3 mm by default) is how far
+///   the page colour, backgrounds, full-page images and images with `bleed="true"` run past the
+///   trim; `slug` (0 to 50 mm, 10 mm by default) is the width of the paper outside the bleed;
+///   `marks` lists what is drawn there: `crop`, `registration`, `slug` (a line with the file,
+///   page and date); `[]` for none. Marks need a slug of at least 5 mm.
 /// * `startPage`: the folio of the first page (0–99999); the PDF's page labels follow it.
 /// * `maxImagePixels`: the most pixels (width × height) an image may have, 100 000 000 by
 ///   default; Cairo's limit of 32767 pixels a side holds whatever it says.
@@ -328,7 +333,15 @@ private enum EncodedTemplate {
             ("headings", headings), ("styles", styles(t.styles)), ("link", link), ("caption", caption),
             ("wrapMinWidth", len(t.wrapMinWidth)), ("social", social), ("cjkAutoSpacing", bool(t.cjkAutoSpacing)),
             ("typography", typography), ("cjk", cjk), ("maxImagePixels", String(t.maxImagePixels)), ("startPage", String(t.startPage)),
+            ("print", printSheet(t.print)),
         ]
+    }
+
+    /// The press sheet (`len` writes 3 mm as `"3mm"`).
+    static func printSheet(_ p: PrintSpec) -> String {
+        object([
+            ("bleed", len(p.bleed)), ("slug", len(p.slug)), ("marks", "[" + p.marks.map { q($0.rawValue) }.joined(separator: ", ") + "]"),
+        ])
     }
 
     /// One social style; URLs have no link pattern.

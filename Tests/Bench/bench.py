@@ -39,7 +39,7 @@ CORPUS_NAMES = ["en-small", "en-large", "en-xl", "cjk-small"]
 COMMON_SUFFIXES = [".txt", ".plain.txt", ".galley.txt", ".pango", ".typ", ".html"]
 EN_SUFFIXES = [".lua.tex", ".pdf.tex", ".ms"]
 
-MEASUREMENTS = ["en-large", "en-xl", "preview", "one-page", "en-small", "cjk-small", "cjk-punctuation", "attributes", "smart-quotes", "floats", "spans", "social-line", "breaks", "line-diagnostics",
+MEASUREMENTS = ["en-large", "en-xl", "preview", "one-page", "en-small", "cjk-small", "cjk-punctuation", "attributes", "smart-quotes", "press", "floats", "spans", "social-line", "breaks", "line-diagnostics",
                 "font-tags", "spacing"]
 ISSUE_DIR = os.path.join(CORPUS, "issue")
 PATHOLOGICAL = ["marks", "unclosed-spans", "float-captions", "page-caption", "input-50mb"]
@@ -710,6 +710,16 @@ class Bench:
         off = self.build("cjk-small", *social, "--set", "cjk.punctuation=full")
         off.key = "cjk-punctuation-full"
         self.ratio("cjk-punctuation", on, off, "cjk-small with punctuation compression ÷ full-width", "≤ 1.05× (issue 23)", 1.05)
+
+    def m_press(self):
+        log("en-large on press sheets, PDF/X-4 (--press), and plain (interleaved):")
+        press = Cmd("galley", [self.galley, "build", self.corpus("en-large"), "--press", "-o",
+                               os.path.join(OUT, "galley-en-large-press.pdf")])
+        press.key = "press"
+        plain = self.build("en-large")
+        plain.key = "en-large"
+        self.ratio("press", press, plain, "en-large with --press (sheet, marks, PDF/X-4 post-pass) ÷ plain build",
+                   "≤ 1.15× (issue 19)", 1.15)
 
     def m_spans(self):
         ensure_variants()

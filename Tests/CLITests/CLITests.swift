@@ -207,6 +207,8 @@ func usage(_ command: String, _ message: String, positionals: String = " INPUT")
                   --split DIR           Issues: also write each article as a PDF of its own into DIR.
                   --json                Issues: print a build summary as JSON.
                   --synctex             Also write OUT.synctex.gz, for viewers that jump between page and source.
+                  --press               Print-ready: pages on a sheet with bleed and marks (template 'print'); PDF/X-4.
+                  --output-intent FILE  With --press: the printer's CMYK ICC profile (default: Ghostscript's SWOP profile).
               -t, --template NAME|FILE  Template: a built-in name or a JSON file (default magazine).
                   --set KEY=VALUE       Override a template key, e.g. --set columns=3 (repeatable).
                   --paragraphs MODE     newline (a newline ends a paragraph) or blank-line (hard-wrapped text).

@@ -17,6 +17,7 @@ import Testing
         #expect(
             img.attributes == [
                 "src", "width", "height", "float", "wrap", "margin", "caption", "shape", "inline", "span", "columns", "alt", "class",
+                "bleed",
             ])
         #expect(img.isVoid)
         #expect(v.spec("blink") == nil)

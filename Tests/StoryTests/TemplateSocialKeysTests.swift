@@ -51,7 +51,7 @@ private let standardSocial = SocialSpec(
     // The new keys come after link, in this order; the objects' keys too.
     @Test func schema() {
         #expect(
-            Array(TemplateSchema.topKeys.suffix(9)) == [
+            Array(TemplateSchema.topKeys.suffix(10).dropLast()) == [
                 "link", "caption", "wrapMinWidth", "social", "cjkAutoSpacing", "typography", "cjk", "maxImagePixels",
                 "startPage",
             ])
@@ -502,7 +502,8 @@ private let standardSocial = SocialSpec(
                   "typography": {"smartQuotes": true, "dashes": false, "cjkQuotes": "curly"},
                   "cjk": {"punctuation": "compress", "hanging": false},
                   "maxImagePixels": 100000000,
-                  "startPage": 1
+                  "startPage": 1,
+                  "print": {"bleed": "3mm", "slug": "10mm", "marks": ["crop", "registration", "slug"]}
                 }
 
                 """#))

@@ -1,0 +1,102 @@
+import CCairo
+import GalleyLayout
+import GalleyTemplate
+
+// Drawing on a press sheet (`--press`): the page moved inside the sheet, what touches the trim
+// run on into the bleed, the slug line, and in previews the marks and the trim.
+extension PageRenderer {
+    /// The trim's edges `rect` touches (within half a point), carried out by the bleed: what
+    /// reaches the page's edge reaches the bleed's. `rect` itself when no bleed is drawn.
+    func bleeding(_ rect: Rect) -> Rect {
+        guard bleed > 0 else { return rect }
+        let near = 0.5
+        let left = rect.x <= near, top = rect.y <= near
+        let right = rect.maxX >= trimSize.width - near, bottom = rect.maxY >= trimSize.height - near
+        let x = left ? -bleed : rect.x, y = top ? -bleed : rect.y
+        let maxX = right ? trimSize.width + bleed : rect.maxX, maxY = bottom ? trimSize.height + bleed : rect.maxY
+        return Rect(x: x, y: y, width: maxX - x, height: maxY - y)
+    }
+
+    /// An image with `bleed="true"`: where it touches the trim it is scaled, in proportion, to
+    /// cover the bleed as well, from its opposite edge (so the side inside the page moves the
+    /// least), and clipped to its rectangle carried into the bleed.
+    func drawBleeding(_ index: Int, in rect: Rect, on cr: OpaquePointer) throws(RenderError) {
+        let out = bleeding(rect)
+        guard out != rect, rect.width > 0, rect.height > 0 else { return try drawImage(index, in: rect, on: cr) }
+        let s = max(out.width / rect.width, out.height / rect.height)
+        let (w, h) = (rect.width * s, rect.height * s)
+        func place(_ start: Double, _ end: Double, _ outStart: Double, _ outEnd: Double, _ size: Double) -> Double {
+            let before = outStart < start, after = outEnd > end
+            if before && !after { return outEnd - size }
+            if after && !before { return outStart }
+            return (outStart + outEnd - size) / 2
+        }
+        let drawn = Rect(
+            x: place(rect.x, rect.maxX, out.x, out.maxX, w), y: place(rect.y, rect.maxY, out.y, out.maxY, h), width: w, height: h)
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        cairo_rectangle(cr, out.x, out.y, out.width, out.height)
+        cairo_clip(cr)
+        try drawImage(index, in: drawn, on: cr)
+    }
+
+    /// Draws `page` on a press sheet: moved to the trim's place, clipped to the bleed (nothing
+    /// of the page reaches the marks), its paper and what touches its edges run into the bleed.
+    func draw(_ page: Page, on cr: OpaquePointer, sheet: PressSheet, paper: Bool = true) throws(RenderError) {
+        bleed = sheet.print.bleed
+        try Self.onSheet(sheet, cr) { () throws(RenderError) in try draw(page, on: cr, paper: paper) }
+    }
+
+    /// Runs `body` in the page's space on `sheet` (the trim's top left at the origin), clipped
+    /// to the bleed; with no sheet, as it is.
+    static func onSheet<E: Error>(_ sheet: PressSheet?, _ cr: OpaquePointer, _ body: () throws(E) -> Void) throws(E) {
+        guard let sheet else { return try body() }
+        let b = sheet.bleed
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        cairo_rectangle(cr, b.x, b.y, b.width, b.height)
+        cairo_clip(cr)
+        cairo_translate(cr, sheet.margin, sheet.margin)
+        try body()
+    }
+
+    /// The slug line under the trim: the document's name, the page and the date, in 6 pt
+    /// black DejaVu Sans; cut short of the registration mark. Cairo's own text call, not the
+    /// story's engine: the line is ASCII and plain, and the engine's fallback list would send
+    /// its digits to whatever face the story's plan puts first for them.
+    static func drawSlugLine(_ text: String, sheet: PressSheet, on cr: OpaquePointer) {
+        guard let box = sheet.slugLineBox, box.width > 0 else { return }
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        cairo_rectangle(cr, box.x, box.y, box.width, box.height)
+        cairo_clip(cr)
+        cairo_set_source_rgb(cr, 0, 0, 0)
+        cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
+        cairo_set_font_size(cr, 6)
+        cairo_move_to(cr, box.x, box.y + box.height / 2 + 2)
+        cairo_show_text(cr, text)
+    }
+
+    /// The marks as a preview shows them, in black (in the PDF the post-pass draws them in the
+    /// registration colour), and the trim outlined in cyan.
+    static func drawMarks(_ sheet: PressSheet, on cr: OpaquePointer) {
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        cairo_set_source_rgb(cr, 0, 0, 0)
+        cairo_set_line_width(cr, PressSheet.markWeight)
+        for seg in sheet.cropMarks + sheet.registrationMarks.flatMap(\.cross) {
+            cairo_move_to(cr, seg.from.x, seg.from.y)
+            cairo_line_to(cr, seg.to.x, seg.to.y)
+        }
+        cairo_stroke(cr)
+        for t in sheet.registrationMarks {
+            cairo_new_sub_path(cr)
+            cairo_arc(cr, t.x, t.y, t.radius, 0, 2 * Double.pi)
+        }
+        cairo_stroke(cr)
+        let trim = sheet.trim
+        cairo_set_source_rgb(cr, 0, 0.68, 0.94)
+        cairo_rectangle(cr, trim.x, trim.y, trim.width, trim.height)
+        cairo_stroke(cr)
+    }
+}
