@@ -207,6 +207,13 @@ extension ArchiveWriter {
         }
         o.bool(t.dropCap != nil)
         if let d = t.dropCap { encode(d, into: &o) }
+        o.bool(t.vertical)
+        o.int(t.blanks.count)
+        for b in t.blanks {
+            o.int(Int(b.byte))
+            for v in [b.left, b.right, b.hang] { o.double(v) }
+        }
+        o.plain(t.blankSums)
         o.int(p.lines.count)
         for line in p.lines { Self.encode(line, into: &o) }
         let g = p.glue
@@ -235,6 +242,7 @@ extension ArchiveWriter {
         }
         o.bool(l.overfull)
         o.bool(l.brokenInWord)
+        o.double(l.squeeze)
     }
 }
 
@@ -400,8 +408,17 @@ extension ArchiveReader {
                 Attachment(byte: Int32(byte), image: image, width: try r.double(), height: try r.double(), descent: try r.double()))
         }
         if try r.bool() { text.dropCap = try dropCap(&r, bytes: bytes.count) }
+        text.vertical = try r.bool()
+        for _ in 0..<(try r.int(in: 0..<bytes.count + 1)) {
+            let byte = try r.int(in: 0..<bytes.count)
+            text.blanks.append(PunctuationBlank(byte: Int32(byte), left: try r.double(), right: try r.double(), hang: try r.double()))
+        }
+        text.blankSums = try r.plain(Double.self)
+        // Lines reach `length`, where the sums end.
+        let ends = text.blankSums.isEmpty ? flags.count : min(flags.count, text.blankSums.count - 1)
+        guard length <= ends else { throw ByteReader.Malformed() }
         var lines: [LineBreak] = []
-        for _ in 0..<(try r.int(in: 0..<bytes.count + 2)) { lines.append(try line(&r, bytes: flags.count)) }
+        for _ in 0..<(try r.int(in: 0..<bytes.count + 2)) { lines.append(try line(&r, bytes: ends)) }
         var glue = GlueModel()
         glue.spaceStretch = try r.double()
         glue.spaceShrink = try r.double()
@@ -438,6 +455,7 @@ extension ArchiveReader {
             availableWidth: try r.double(), indent: try r.double(), alignOffset: try r.double(), ratio: try r.double(),
             setWidth: try r.double(), height: try r.double(), ascent: try r.double(), overfull: try r.bool())
         l.brokenInWord = try r.bool()
+        l.squeeze = try r.double()
         return l
     }
 }

@@ -45,6 +45,27 @@ import Testing
         #expect(d.read("warm.pdf") == plain)
     }
 
+    // The sample issue (every sample as an article: Chinese with compressed punctuation,
+    // vertical text, pull quotes, floats, drop caps, a jump, an article sharing a page) is the
+    // same bytes from the cache, and every article set on its own page comes from it.
+    @Test func theSampleIssueFromTheCache() throws {
+        let d = TemporaryDirectory("cache")
+        let manifest = repoPath("samples/issue/issue.json")
+        func build(_ name: String, _ extra: [String]) -> CLIResult {
+            let r = run(["build", manifest, "--root", repoPath("samples"), "-o", d.file(name), "--json"] + extra)
+            #expect(r.status == 0, "\(r.stderr)")
+            return r
+        }
+        _ = build("plain.pdf", [])
+        _ = build("cold.pdf", ["--cache", d.file("cache")])
+        let warm = build("warm.pdf", ["--cache", d.file("cache")])
+        #expect(!warm.stderr.contains("cache"), "\(warm.stderr)")
+        let summary = try JSONDecoder().decode(Summary.self, from: warm.stdout)
+        #expect(summary.articles.filter(\.cached).count >= summary.articles.count - 1, "\(summary.articles)")
+        #expect(d.read("warm.pdf") == d.read("plain.pdf"))
+        #expect(d.read("cold.pdf") == d.read("plain.pdf"))
+    }
+
     // One article edited: it alone is laid out again, and the PDF is a clean build's, its
     // contents and folios following the article's new length.
     @Test func anEditedArticleAloneIsLaidOutAgain() throws {
