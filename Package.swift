@@ -33,7 +33,7 @@ let package = Package(
             name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(
-            name: "CQPDF", path: "Sources/CQPDF", pkgConfig: "libqpdf",
+            name: "CQPDF", path: "Sources/CQPDF",
             providers: [.apt(["libqpdf-dev"])]),
 
         // Hooks into libraries as Cairo calls them (C, by symbol interposition): PDF streams

@@ -82,69 +82,73 @@ struct PDFXWriter {
     static func write(
         draft: String, to output: String, sheets: [PressSheet], press: PressOutput, metadata: PDFMetadata, target: String
     ) throws(RenderError) {
-        var handle = qpdf_init()
+        guard galley_qpdf_available() != 0 else {
+            throw RenderError(.error("cannot make '\(target)': --press needs libqpdf, which is not installed (apt-get install libqpdf29)"))
+        }
+        var handle = galley_qpdf_init()
         guard let data = handle else { throw RenderError(.error("cannot make '\(target)': libqpdf could not start")) }
-        defer { qpdf_cleanup(&handle) }
-        qpdf_silence_errors(data)
-        qpdf_set_suppress_warnings(data, 1)
+        defer { galley_qpdf_cleanup(&handle) }
+        galley_qpdf_silence_errors(data)
+        galley_qpdf_set_suppress_warnings(data, 1)
         let writer = PDFXWriter(q: data, press: press, metadata: metadata)
-        try writer.check(qpdf_read(data, draft, nil), target)
+        try writer.check(galley_qpdf_read(data, draft, nil), target)
         let id = try writer.documentID(draft)
         try writer.addBoxesAndMarks(sheets)
         writer.declareRGB()
         writer.addOutputIntentAndMetadata(id: id)
-        try writer.check(qpdf_has_error(data) != 0 ? QPDF_ERRORS : QPDF_SUCCESS, target)
+        try writer.check(galley_qpdf_has_error(data) != 0 ? QPDF_ERRORS : QPDF_SUCCESS, target)
         try writer.save(to: output, target)
     }
 
     /// Throws libqpdf's last error, naming the output.
     func check(_ code: QPDF_ERROR_CODE, _ target: String) throws(RenderError) {
         guard code & QPDF_ERRORS != 0 else { return }
-        let detail = qpdf_has_error(q) != 0 ? String(cString: qpdf_get_error_full_text(q, qpdf_get_error(q))) : "unknown error"
+        let detail =
+            galley_qpdf_has_error(q) != 0 ? String(cString: galley_qpdf_get_error_full_text(q, galley_qpdf_get_error(q))) : "unknown error"
         throw RenderError(.error("cannot make '\(target)': the PDF/X post-pass failed: \(detail)"))
     }
 
     /// Writes with every stream as Cairo compressed it (decoding none), PDF 1.6 at least (what
     /// PDF/X-4 is based on), and an `/ID` computed from the content, so a build is reproducible.
     func save(to output: String, _ target: String) throws(RenderError) {
-        try check(qpdf_init_write(q, output), target)
-        qpdf_set_decode_level(q, qpdf_dl_none)
+        try check(galley_qpdf_init_write(q, output), target)
+        galley_qpdf_set_decode_level(q, qpdf_dl_none)
         // Preserve: Cairo's streams are compressed already, and the profiles are compressed by
         // `stream(_:_:deflated:)` at zlib's fastest level (qpdf's default level took 12 ms of a
         // 280 ms build for a 187 KB profile).
-        qpdf_set_stream_data_mode(q, qpdf_s_preserve)
-        qpdf_set_object_stream_mode(q, qpdf_o_preserve)
-        qpdf_set_minimum_pdf_version(q, "1.6")
-        qpdf_set_deterministic_ID(q, 1)
-        try check(qpdf_write(q), target)
+        galley_qpdf_set_stream_data_mode(q, qpdf_s_preserve)
+        galley_qpdf_set_object_stream_mode(q, qpdf_o_preserve)
+        galley_qpdf_set_minimum_pdf_version(q, "1.6")
+        galley_qpdf_set_deterministic_ID(q, 1)
+        try check(galley_qpdf_write(q), target)
     }
 
     // MARK: object helpers
 
-    func name(_ s: String) -> qpdf_oh { qpdf_oh_new_name(q, s) }
-    func real(_ v: Double) -> qpdf_oh { qpdf_oh_new_real_from_double(q, v, 4) }
+    func name(_ s: String) -> qpdf_oh { galley_qpdf_oh_new_name(q, s) }
+    func real(_ v: Double) -> qpdf_oh { galley_qpdf_oh_new_real_from_double(q, v, 4) }
     func array(_ items: [qpdf_oh]) -> qpdf_oh {
-        let a = qpdf_oh_new_array(q)
-        for item in items { qpdf_oh_append_item(q, a, item) }
+        let a = galley_qpdf_oh_new_array(q)
+        for item in items { galley_qpdf_oh_append_item(q, a, item) }
         return a
     }
     func dictionary(_ pairs: [(String, qpdf_oh)]) -> qpdf_oh {
-        let d = qpdf_oh_new_dictionary(q)
-        for (k, v) in pairs { qpdf_oh_replace_key(q, d, k, v) }
+        let d = galley_qpdf_oh_new_dictionary(q)
+        for (k, v) in pairs { galley_qpdf_oh_replace_key(q, d, k, v) }
         return d
     }
     /// A new indirect stream holding `bytes`, its dictionary's other keys `pairs`; `deflated`,
     /// compressed at zlib's fastest level (else written as it is: the marks and the XMP packet,
     /// which PDF/X wants readable, are small).
     func stream(_ bytes: [UInt8], _ pairs: [(String, qpdf_oh)], deflated: Bool = false) -> qpdf_oh {
-        let s = qpdf_oh_new_stream(q)
+        let s = galley_qpdf_oh_new_stream(q)
         let data = deflated ? Self.deflate(bytes) : nil
         (data ?? bytes).withUnsafeBufferPointer { b in
-            let filter = data == nil ? qpdf_oh_new_null(q) : name("/FlateDecode")
-            qpdf_oh_replace_stream_data(q, s, b.baseAddress, b.count, filter, qpdf_oh_new_null(q))
+            let filter = data == nil ? galley_qpdf_oh_new_null(q) : name("/FlateDecode")
+            galley_qpdf_oh_replace_stream_data(q, s, b.baseAddress, b.count, filter, galley_qpdf_oh_new_null(q))
         }
-        let dict = qpdf_oh_get_dict(q, s)
-        for (k, v) in pairs { qpdf_oh_replace_key(q, dict, k, v) }
+        let dict = galley_qpdf_oh_get_dict(q, s)
+        for (k, v) in pairs { galley_qpdf_oh_replace_key(q, dict, k, v) }
         return s
     }
     func box(_ values: [Double]) -> qpdf_oh { array(values.map(real)) }
@@ -156,5 +160,5 @@ struct PDFXWriter {
         guard compress2(&out, &size, bytes, uLong(bytes.count), 1) == Z_OK else { return nil }
         return Array(out[0..<Int(size)])
     }
-    func isName(_ oh: qpdf_oh, _ s: String) -> Bool { qpdf_oh_is_name_and_equals(q, oh, s) != 0 }
+    func isName(_ oh: qpdf_oh, _ s: String) -> Bool { galley_qpdf_oh_is_name_and_equals(q, oh, s) != 0 }
 }

@@ -9,34 +9,34 @@ extension PDFXWriter {
     /// Info dictionary's dates in PDF's form (Cairo 1.16 leaves out the `D:`), `/Trapped /False`
     /// and the PDF/X version.
     func addOutputIntentAndMetadata(id: (document: String, instance: String)) {
-        let root = qpdf_get_root(q)
-        let profile = stream(press.intent.bytes, [("/N", qpdf_oh_new_integer(q, Int64(press.intent.components)))], deflated: true)
-        let condition = qpdf_oh_new_unicode_string(q, press.intent.name)
+        let root = galley_qpdf_get_root(q)
+        let profile = stream(press.intent.bytes, [("/N", galley_qpdf_oh_new_integer(q, Int64(press.intent.components)))], deflated: true)
+        let condition = galley_qpdf_oh_new_unicode_string(q, press.intent.name)
         let intent = dictionary([
             ("/Type", name("/OutputIntent")), ("/S", name("/GTS_PDFX")), ("/OutputConditionIdentifier", condition),
-            ("/OutputCondition", condition), ("/Info", condition), ("/RegistryName", qpdf_oh_new_string(q, "http://www.color.org")),
+            ("/OutputCondition", condition), ("/Info", condition), ("/RegistryName", galley_qpdf_oh_new_string(q, "http://www.color.org")),
             ("/DestOutputProfile", profile),
         ])
-        qpdf_oh_replace_key(q, root, "/OutputIntents", array([intent]))
+        galley_qpdf_oh_replace_key(q, root, "/OutputIntents", array([intent]))
         let info = infoDictionary()
-        let producer = qpdf_oh_get_utf8_value(q, qpdf_oh_get_key(q, info, "/Producer")).map { String(cString: $0) } ?? ""
+        let producer = galley_qpdf_oh_get_utf8_value(q, galley_qpdf_oh_get_key(q, info, "/Producer")).map { String(cString: $0) } ?? ""
         let xmp = Self.xmp(metadata: metadata, producer: producer, id: id)
         let packet = stream(Array(xmp.utf8), [("/Type", name("/Metadata")), ("/Subtype", name("/XML"))])
-        qpdf_oh_replace_key(q, root, "/Metadata", packet)
-        let date = qpdf_oh_new_string(q, Self.pdfDate(metadata.date))
-        qpdf_oh_replace_key(q, info, "/CreationDate", date)
-        qpdf_oh_replace_key(q, info, "/ModDate", date)
-        qpdf_oh_replace_key(q, info, "/Trapped", name("/False"))
-        qpdf_oh_replace_key(q, info, "/GTS_PDFXVersion", qpdf_oh_new_string(q, "PDF/X-4"))
+        galley_qpdf_oh_replace_key(q, root, "/Metadata", packet)
+        let date = galley_qpdf_oh_new_string(q, Self.pdfDate(metadata.date))
+        galley_qpdf_oh_replace_key(q, info, "/CreationDate", date)
+        galley_qpdf_oh_replace_key(q, info, "/ModDate", date)
+        galley_qpdf_oh_replace_key(q, info, "/Trapped", name("/False"))
+        galley_qpdf_oh_replace_key(q, info, "/GTS_PDFXVersion", galley_qpdf_oh_new_string(q, "PDF/X-4"))
     }
 
     /// The trailer's Info dictionary, made when Cairo wrote none.
     func infoDictionary() -> qpdf_oh {
-        let trailer = qpdf_get_trailer(q)
-        let info = qpdf_oh_get_key(q, trailer, "/Info")
-        if qpdf_oh_is_dictionary(q, info) != 0 { return info }
-        let made = qpdf_make_indirect_object(q, qpdf_oh_new_dictionary(q))
-        qpdf_oh_replace_key(q, trailer, "/Info", made)
+        let trailer = galley_qpdf_get_trailer(q)
+        let info = galley_qpdf_oh_get_key(q, trailer, "/Info")
+        if galley_qpdf_oh_is_dictionary(q, info) != 0 { return info }
+        let made = galley_qpdf_make_indirect_object(q, galley_qpdf_oh_new_dictionary(q))
+        galley_qpdf_oh_replace_key(q, trailer, "/Info", made)
         return made
     }
 

@@ -9,31 +9,34 @@ extension PDFXWriter {
     /// `q … Q` pair so that whatever graphics state it ends in does not reach the marks. Pages
     /// of one size share one marks stream.
     func addBoxesAndMarks(_ sheets: [PressSheet]) throws(RenderError) {
-        let count = Int(qpdf_get_num_pages(q))
+        let count = Int(galley_qpdf_get_num_pages(q))
         guard count == sheets.count else {
             throw RenderError(.error("the PDF/X post-pass found \(count) pages where \(sheets.count) were drawn"))
         }
-        let registration = qpdf_make_indirect_object(
-            q, qpdf_oh_parse(q, "[/Separation /All /DeviceCMYK << /FunctionType 2 /Domain [0 1] /C0 [0 0 0 0] /C1 [1 1 1 1] /N 1 >>]"))
+        let registration = galley_qpdf_make_indirect_object(
+            q,
+            galley_qpdf_oh_parse(q, "[/Separation /All /DeviceCMYK << /FunctionType 2 /Domain [0 1] /C0 [0 0 0 0] /C1 [1 1 1 1] /N 1 >>]"))
         let open = stream(Array("q\n".utf8), [])
         var shared: (sheet: PressSheet, marks: qpdf_oh)?
         for (i, sheet) in sheets.enumerated() {
-            let page = qpdf_get_page_n(q, i)
-            qpdf_oh_replace_key(q, page, "/MediaBox", box(sheet.pdfBox(sheet.media)))
-            qpdf_oh_replace_key(q, page, "/BleedBox", box(sheet.pdfBox(sheet.bleed)))
-            qpdf_oh_replace_key(q, page, "/TrimBox", box(sheet.pdfBox(sheet.trim)))
+            let page = galley_qpdf_get_page_n(q, i)
+            galley_qpdf_oh_replace_key(q, page, "/MediaBox", box(sheet.pdfBox(sheet.media)))
+            galley_qpdf_oh_replace_key(q, page, "/BleedBox", box(sheet.pdfBox(sheet.bleed)))
+            galley_qpdf_oh_replace_key(q, page, "/TrimBox", box(sheet.pdfBox(sheet.trim)))
             guard !sheet.cropMarks.isEmpty || !sheet.registrationMarks.isEmpty else { continue }
             if shared?.sheet != sheet { shared = (sheet, stream(Array(Self.marksContent(sheet).utf8), [])) }
-            colorSpaces(of: page, create: true).map { qpdf_oh_replace_key(q, $0, "/GalleyRegistration", registration) }
-            let contents = qpdf_oh_get_key(q, page, "/Contents")
+            colorSpaces(of: page, create: true).map { galley_qpdf_oh_replace_key(q, $0, "/GalleyRegistration", registration) }
+            let contents = galley_qpdf_oh_get_key(q, page, "/Contents")
             let all = array([open])
-            if qpdf_oh_is_array(q, contents) != 0 {
-                for k in 0..<qpdf_oh_get_array_n_items(q, contents) { qpdf_oh_append_item(q, all, qpdf_oh_get_array_item(q, contents, k)) }
+            if galley_qpdf_oh_is_array(q, contents) != 0 {
+                for k in 0..<galley_qpdf_oh_get_array_n_items(q, contents) {
+                    galley_qpdf_oh_append_item(q, all, galley_qpdf_oh_get_array_item(q, contents, k))
+                }
             } else {
-                qpdf_oh_append_item(q, all, contents)
+                galley_qpdf_oh_append_item(q, all, contents)
             }
-            qpdf_oh_append_item(q, all, shared!.marks)
-            qpdf_oh_replace_key(q, page, "/Contents", all)
+            galley_qpdf_oh_append_item(q, all, shared!.marks)
+            galley_qpdf_oh_replace_key(q, page, "/Contents", all)
         }
     }
 
@@ -62,16 +65,16 @@ extension PDFXWriter {
     /// The `/ColorSpace` dictionary of `holder`'s resources (a page, a form, a pattern), made
     /// when `create` and missing; nil when the holder has no resources and none are made.
     func colorSpaces(of holder: qpdf_oh, create: Bool) -> qpdf_oh? {
-        var resources = qpdf_oh_get_key(q, holder, "/Resources")
-        if qpdf_oh_is_dictionary(q, resources) == 0 {
+        var resources = galley_qpdf_oh_get_key(q, holder, "/Resources")
+        if galley_qpdf_oh_is_dictionary(q, resources) == 0 {
             guard create else { return nil }
-            resources = qpdf_oh_new_dictionary(q)
-            qpdf_oh_replace_key(q, holder, "/Resources", resources)
+            resources = galley_qpdf_oh_new_dictionary(q)
+            galley_qpdf_oh_replace_key(q, holder, "/Resources", resources)
         }
-        var spaces = qpdf_oh_get_key(q, resources, "/ColorSpace")
-        if qpdf_oh_is_dictionary(q, spaces) == 0 {
-            spaces = qpdf_oh_new_dictionary(q)
-            qpdf_oh_replace_key(q, resources, "/ColorSpace", spaces)
+        var spaces = galley_qpdf_oh_get_key(q, resources, "/ColorSpace")
+        if galley_qpdf_oh_is_dictionary(q, spaces) == 0 {
+            spaces = galley_qpdf_oh_new_dictionary(q)
+            galley_qpdf_oh_replace_key(q, resources, "/ColorSpace", spaces)
         }
         return spaces
     }
@@ -81,30 +84,33 @@ extension PDFXWriter {
     /// `rg` and `RG` colours of their content), and the ICC space in place of `/DeviceRGB` on
     /// images, shadings and transparency groups. Walks Cairo's objects once, by number.
     func declareRGB() {
-        let profile = stream(press.sRGB.bytes, [("/N", qpdf_oh_new_integer(q, 3)), ("/Alternate", name("/DeviceRGB"))], deflated: true)
-        let icc = qpdf_make_indirect_object(q, array([name("/ICCBased"), profile]))
-        let size = Int32(qpdf_oh_get_int_value_as_int(q, qpdf_oh_get_key(q, qpdf_get_trailer(q), "/Size")))
+        let profile = stream(
+            press.sRGB.bytes, [("/N", galley_qpdf_oh_new_integer(q, 3)), ("/Alternate", name("/DeviceRGB"))], deflated: true)
+        let icc = galley_qpdf_make_indirect_object(q, array([name("/ICCBased"), profile]))
+        let size = Int32(galley_qpdf_oh_get_int_value_as_int(q, galley_qpdf_oh_get_key(q, galley_qpdf_get_trailer(q), "/Size")))
         for id in 1..<max(1, size) {
-            let object = qpdf_get_object_by_id(q, id, 0)
-            let dict = qpdf_oh_is_stream(q, object) != 0 ? qpdf_oh_get_dict(q, object) : object
-            if qpdf_oh_is_dictionary(q, dict) != 0 { declareRGB(in: dict, icc: icc) }
-            qpdf_oh_release(q, object)
+            let object = galley_qpdf_get_object_by_id(q, id, 0)
+            let dict = galley_qpdf_oh_is_stream(q, object) != 0 ? galley_qpdf_oh_get_dict(q, object) : object
+            if galley_qpdf_oh_is_dictionary(q, dict) != 0 { declareRGB(in: dict, icc: icc) }
+            galley_qpdf_oh_release(q, object)
         }
     }
 
     /// One dictionary and the direct dictionaries it holds where colour spaces are named.
     private func declareRGB(in dict: qpdf_oh, icc: qpdf_oh) {
-        for key in ["/ColorSpace", "/CS"] where isName(qpdf_oh_get_key(q, dict, key), "/DeviceRGB") {
+        for key in ["/ColorSpace", "/CS"] where isName(galley_qpdf_oh_get_key(q, dict, key), "/DeviceRGB") {
             // `/CS` names a colour space only in a transparency group's dictionary.
-            if key == "/CS" && !isName(qpdf_oh_get_key(q, dict, "/S"), "/Transparency") { continue }
-            qpdf_oh_replace_key(q, dict, key, icc)
+            if key == "/CS" && !isName(galley_qpdf_oh_get_key(q, dict, "/S"), "/Transparency") { continue }
+            galley_qpdf_oh_replace_key(q, dict, key, icc)
         }
-        if qpdf_oh_is_dictionary(q, qpdf_oh_get_key(q, dict, "/Resources")) != 0, !isName(qpdf_oh_get_key(q, dict, "/Type"), "/Font") {
-            colorSpaces(of: dict, create: false).map { qpdf_oh_replace_key(q, $0, "/DefaultRGB", icc) }
+        if galley_qpdf_oh_is_dictionary(q, galley_qpdf_oh_get_key(q, dict, "/Resources")) != 0,
+            !isName(galley_qpdf_oh_get_key(q, dict, "/Type"), "/Font")
+        {
+            colorSpaces(of: dict, create: false).map { galley_qpdf_oh_replace_key(q, $0, "/DefaultRGB", icc) }
         }
         for key in ["/Group", "/Shading"] {
-            let inner = qpdf_oh_get_key(q, dict, key)
-            if qpdf_oh_is_dictionary(q, inner) != 0, qpdf_oh_is_indirect(q, inner) == 0 { declareRGB(in: inner, icc: icc) }
+            let inner = galley_qpdf_oh_get_key(q, dict, key)
+            if galley_qpdf_oh_is_dictionary(q, inner) != 0, galley_qpdf_oh_is_indirect(q, inner) == 0 { declareRGB(in: inner, icc: icc) }
         }
     }
 }
