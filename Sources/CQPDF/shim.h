@@ -10,8 +10,8 @@
 /* libqpdf, opened once (NULL when it is not installed). */
 static inline void *galley_qpdf_library(void) {
     static void *library;
-    if (!library) library = dlopen("libqpdf.so.29", RTLD_NOW | RTLD_LOCAL);
-    if (!library) library = dlopen("libqpdf.so", RTLD_NOW | RTLD_LOCAL);
+    if (!library) library = dlopen("libqpdf.so.29", RTLD_LAZY | RTLD_LOCAL);
+    if (!library) library = dlopen("libqpdf.so", RTLD_LAZY | RTLD_LOCAL);
     return library;
 }
 
