@@ -84,6 +84,9 @@ enum Loader {
             }
         }
         if let p = o.paragraphs { template.paragraphMode = p }
+        if o.cache != nil {
+            diagnostics.append(.warning("--cache keeps the articles of an issue; a single document is laid out afresh"))
+        }
         diagnostics.append(contentsOf: ProjectFonts.add(o.fontPaths + template.fontFolders))
         // Font work that needs no story, on the idle core while the input is read.
         let warmup = FontWarmup(template: template)

@@ -72,6 +72,7 @@ enum IssueLoader {
             var a = o
             a.input = article.file
             a.preparedTemplate = t
+            a.cache = nil  // the issue's, used by the planner
             a.root = o.root ?? manifest.folder
             a.fields = StoryFields(title: article.title, section: article.section, issue: manifest.title)
             guard let doc = try Loader.load(a, io: io, diagnostics: &diagnostics, sources: &sources) else { return nil }

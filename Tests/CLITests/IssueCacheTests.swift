@@ -148,4 +148,12 @@ import Testing
         #expect(r.status == 0)
         #expect(r.stderr.contains("cannot use '\(notAFolder)' as the layout cache: it is not a writable folder"), "\(r.stderr)")
     }
+
+    @Test func aSingleDocumentSaysTheCacheIsForIssues() {
+        let d = TemporaryDirectory("cache")
+        let doc = d.write("doc.txt", "One paragraph.\n")
+        let r = run(["build", doc, "-o", d.file("doc.pdf"), "--cache", d.file("cache")])
+        #expect(r.status == 0)
+        #expect(r.stderr.contains("--cache keeps the articles of an issue; a single document is laid out afresh"), "\(r.stderr)")
+    }
 }
