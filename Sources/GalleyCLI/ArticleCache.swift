@@ -24,6 +24,8 @@ final class ArticleCache: Sendable {
     let folder: String
     private let manifestPath: String
     private let options: DocumentOptions
+    /// The fonts installed when the build started (see `ProjectFonts.environment`).
+    private let fontEnvironment: String
     private let warnings = Mutex<[Diagnostic]>([])
     private let hits = Mutex<Set<Int>>([])
 
@@ -42,6 +44,10 @@ final class ArticleCache: Sendable {
         self.folder = folder
         self.manifestPath = manifest
         self.options = options
+        // Once, on this thread: fontconfig's configuration is read, not changed, after this.
+        let fonts = ContentDigest()
+        ProjectFonts.environment(into: fonts)
+        fontEnvironment = fonts.hex()
     }
 
     private static func makeFolders(_ path: String) {
@@ -87,7 +93,7 @@ extension ArticleCache {
         for flag in [o.social, o.allowFileLinks] { key.add(count: flag ? 1 : 0) }
         for value in o.emoticons + ["|"] + o.fontPaths + ["|", o.root ?? ""] { key.add(value) }
         for field in [article.title, article.section] { key.add(field ?? "\u{0}") }
-        ProjectFonts.environment(into: key)
+        key.add(fontEnvironment)
         return (FilePath.join(folder, String(name.hex().prefix(32)) + ".layout"), key.hex())
     }
 
