@@ -182,11 +182,8 @@ extension TextEngine {
                 while true {
                     let style = styleCursor < styleRuns.endIndex ? styleRuns[styleCursor].style : styleRuns.last!.style
                     let styleEnd = styleCursor < styleRuns.endIndex ? styleRuns[styleCursor].range.upperBound - start : itemEnd
-                    var end = count
-                    if mergingAlike && styleEnd < itemEnd {
-                        end = first
-                        while end < count && Int(gs.pointee.log_clusters[end]) + offset < styleEnd { end += 1 }
-                    }
+                    let end =
+                        mergingAlike && styleEnd < itemEnd ? Self.firstGlyph(of: gs, from: first, atOrPast: styleEnd - offset) : count
                     let textStyle = story.styles[style]
                     // Kern (NSKernAttributeName) after each character; expansion scales advances
                     // and offsets (the renderer scales the glyphs to match).
@@ -207,15 +204,10 @@ extension TextEngine {
                             &info, scale: scale, kern: lastOfCluster ? kern : 0,
                             autoSpace: spaced ? Int32((textStyle.size * 0.25 * pangoScale).rounded()) : 0,
                             attachment: shaped.attachments.isEmpty ? nil : shaped.attachment(at: cluster))
-                        if marking && level % 2 == 0 && lastOfCluster && info.attr.is_cluster_start != 0
-                            && PunctuationMarks.isMark(shaped.bytes, at: cluster)
-                        {
-                            let blank = punctuationBlank(
-                                text, at: cluster, glyph: info.glyph, font: font, analysis: item.pointee.analysis)
-                            marks.add(
-                                glyph: glyphs.count, byte: cluster, left: Int32((Double(blank.left) * scale).rounded()),
-                                right: Int32((Double(blank.right) * scale).rounded()),
-                                hangs: PunctuationMarks.mayHang(shaped.bytes, at: cluster))
+                        if marking && level % 2 == 0 && lastOfCluster {
+                            noteMark(
+                                info, at: cluster, glyph: glyphs.count, in: text, shaped.bytes, font: font,
+                                analysis: item.pointee.analysis, scale: scale, into: &marks)
                         }
                         glyphs.append(info)
                         clusters.append(Int32(cluster))
@@ -249,21 +241,52 @@ extension TextEngine {
         }
         if crossed { return false }
         flags[length].insert(.clusterStart)
+        Self.finish(
+            p, story: story, cjk: cjk, marks: &marks, glyphs: &glyphs, clusters: clusters, runs: runs, advance: &advance,
+            flags: &flags, into: &shaped)
+        return true
+    }
+
+    /// The first glyph from `first` whose cluster is at item byte `b` or past it (the glyph
+    /// count when none is).
+    private static func firstGlyph(of gs: UnsafeMutablePointer<PangoGlyphString>, from first: Int, atOrPast b: Int) -> Int {
+        var end = first
+        while end < Int(gs.pointee.num_glyphs) && Int(gs.pointee.log_clusters[end]) < b { end += 1 }
+        return end
+    }
+
+    /// A CJK punctuation mark's blank, kept for compression (`PunctuationMarks`), scaled as
+    /// its glyph is; nothing for any other glyph.
+    private func noteMark(
+        _ info: PangoGlyphInfo, at cluster: Int, glyph: Int, in text: UnsafePointer<CChar>, _ bytes: [UInt8], font: FontKey,
+        analysis: PangoAnalysis, scale: Double, into marks: inout PunctuationMarks
+    ) {
+        guard info.attr.is_cluster_start != 0 && PunctuationMarks.isMark(bytes, at: cluster) else { return }
+        let blank = punctuationBlank(text, at: cluster, glyph: info.glyph, font: font, analysis: analysis)
+        marks.add(
+            glyph: glyph, byte: cluster, left: Int32((Double(blank.left) * scale).rounded()),
+            right: Int32((Double(blank.right) * scale).rounded()), hangs: PunctuationMarks.mayHang(bytes, at: cluster))
+    }
+
+    /// What shaping leaves to do once every item is shaped: upright digits in vertical text,
+    /// the compression of punctuation marks, and the widths and glyphs stored.
+    private static func finish(
+        _ p: Paragraph, story: Story, cjk: CJKSpec, marks: inout PunctuationMarks, glyphs: inout [PangoGlyphInfo],
+        clusters: [Int32], runs: [GlyphRun], advance: inout [Double], flags: inout [ByteFlags], into shaped: inout ShapedText
+    ) {
         if p.style.vertical {
             shaped.vertical = true
-            Self.setUprightDigits(
+            setUprightDigits(
                 shaped.bytes, upTo: p.style.uprightDigits, glyphs: &glyphs, clusters: clusters, runs: runs, sizes: story.styles,
                 advance: &advance, flags: &flags)
         }
         if !marks.isEmpty {
             shaped.blanks = marks.apply(cjk, glyphs: &glyphs, advance: &advance, flags: &flags)
-            shaped.blankSums = PunctuationMarks.sums(shaped.blanks, length: length)
+            shaped.blankSums = PunctuationMarks.sums(shaped.blanks, length: advance.count - 1)
         }
-
-        Self.prefixWidths(advance, into: &shaped.x)
+        prefixWidths(advance, into: &shaped.x)
         (shaped.glyphs, shaped.clusters, shaped.runs) = (glyphs, clusters, runs)
         shaped.flags = flags
-        return true
     }
 
     /// Break opportunities (UAX #14 with Pango's script tailoring), one entry per character + 1,
