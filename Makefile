@@ -17,7 +17,7 @@ APT_PACKAGES := pkg-config zlib1g-dev libdeflate-dev libisal-dev libfreetype-dev
                 fonts-dejavu fonts-urw-base35 fonts-liberation2 fonts-noto-cjk fonts-noto-color-emoji \
                 fonts-croscore fonts-crosextra-carlito fonts-crosextra-caladea fonts-roboto-slab \
                 fonts-comic-neue fonts-arphic-ukai \
-                poppler-utils qpdf libqpdf-dev ghostscript texlive-binaries
+                poppler-utils qpdf libqpdf-dev liblcms2-dev ghostscript texlive-binaries
 # Only for `make bench`: the corpus sources and timing tools.
 BENCH_PACKAGES := bible-kjv fortunes-zh hyperfine time python3-venv
 

@@ -35,6 +35,9 @@ let package = Package(
         .systemLibrary(
             name: "CQPDF", path: "Sources/CQPDF",
             providers: [.apt(["libqpdf-dev"])]),
+        .systemLibrary(
+            name: "CLCMS", path: "Sources/CLCMS",
+            providers: [.apt(["liblcms2-dev"])]),
 
         // Hooks into libraries as Cairo calls them (C, by symbol interposition): PDF streams
         // compressed by igzip and libdeflate, glyphs loaded once, compact CFF tables. Linked into
@@ -61,7 +64,7 @@ let package = Package(
         .target(name: "GalleyLayout", dependencies: ["GalleyStory", "CPango", "CHyphen", "CPixbuf"]),
         .target(
             name: "GalleyRender",
-            dependencies: ["GalleyLayout", "CCairo", "CPango", "CPNG", "CPixbuf", "CZlib", "CQPDF", "CGalleySignals", "CGalleyPixels"]),
+            dependencies: ["GalleyLayout", "CCairo", "CPango", "CPNG", "CPixbuf", "CZlib", "CQPDF", "CLCMS", "CGalleySignals", "CGalleyPixels"]),
         .target(name: "GalleyCLI", dependencies: ["GalleyRender"]),
         .executableTarget(name: "galley", dependencies: ["GalleyCLI", "GalleySupport", "GalleyLayout", "CGalleyHooks"]),
 

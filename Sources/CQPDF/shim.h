@@ -59,6 +59,7 @@ static inline void *galley_qpdf_symbol(const char *name) {
     FUNCTION(qpdf_oh, qpdf_oh_new_unicode_string, (qpdf_data qpdf, char const* utf8_str), (qpdf, utf8_str)) \
     FUNCTION(qpdf_oh, qpdf_oh_parse, (qpdf_data qpdf, char const* object_str), (qpdf, object_str)) \
     PROCEDURE(qpdf_oh_release, (qpdf_data qpdf, qpdf_oh oh), (qpdf, oh)) \
+    PROCEDURE(qpdf_oh_remove_key, (qpdf_data qpdf, qpdf_oh oh, char const* key), (qpdf, oh, key)) \
     PROCEDURE(qpdf_oh_replace_key, (qpdf_data qpdf, qpdf_oh oh, char const* key, qpdf_oh item), (qpdf, oh, key, item)) \
     PROCEDURE(qpdf_oh_replace_stream_data, (qpdf_data qpdf, qpdf_oh stream_oh, unsigned char const* buf, size_t len, qpdf_oh filter, qpdf_oh decode_parms), (qpdf, stream_oh, buf, len, filter, decode_parms)) \
     FUNCTION(QPDF_ERROR_CODE, qpdf_read, (qpdf_data qpdf, char const* filename, char const* password), (qpdf, filename, password)) \

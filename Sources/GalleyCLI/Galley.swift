@@ -47,6 +47,11 @@ public enum Galley {
             help: "With --press: the printer's CMYK ICC profile (default: Ghostscript's SWOP profile)."),
     ]
 
+    /// `--cmyk` (build, watch): a preview stays in the screen's RGB.
+    static let cmykOption = OptionSpec(
+        name: "cmyk", short: nil, value: nil,
+        help: "With --press: convert to the output intent's CMYK with Ghostscript; black text on black ink alone.")
+
     static let commands: [CommandSpec] = [
         CommandSpec(
             name: "build", summary: "Typeset a text file into a PDF, every page.", positionals: ["INPUT"],
@@ -63,7 +68,7 @@ public enum Galley {
                 OptionSpec(
                     name: "synctex", short: nil, value: nil,
                     help: "Also write OUT.synctex.gz, for viewers that jump between page and source."),
-            ] + pressOptions + documentOptions,
+            ] + pressOptions + [cmykOption] + documentOptions,
             discussion: "INPUT is a UTF-8 text file with Galley markup, or - for standard input."),
         CommandSpec(
             name: "preview", summary: "Render one page to PNG.", positionals: ["INPUT"],
@@ -86,7 +91,7 @@ public enum Galley {
                 OptionSpec(name: "title", short: nil, value: "TEXT", help: "Document title in the PDF (default: the input's name)."),
                 OptionSpec(
                     name: "compression", short: nil, value: "LEVEL", help: "PDF stream compression, 1 (fastest, default) to 9 (smallest)."),
-            ] + pressOptions + documentOptions,
+            ] + pressOptions + [cmykOption] + documentOptions,
             discussion:
                 "Watches the input, its images, template and emoticon packs (an issue's manifest and every file it names). Each build prints one line: the time it took, the pages, how many changed. After an error the last good output is kept. Stop it with Ctrl-C."
         ),

@@ -2,6 +2,7 @@ import GalleyRender
 import GalleyStory
 import GalleySupport
 import GalleyTemplate
+import Glibc
 
 // Each command's options, read once from the parsed command line into typed values and checked
 // (a bad value is a usage error, exit 2, before any input is read).
@@ -55,25 +56,36 @@ extension DocumentOptions {
 struct PressRequest {
     var intent: ColorProfile
     var sRGB: ColorProfile
+    /// `--cmyk` (build, watch): Ghostscript found, and Little CMS.
+    var cmyk: CMYKConversion?
 
     /// Nil without `--press`.
     static func parse(_ a: ParsedArguments) throws(UsageError) -> PressRequest? {
         let path = a.value("output-intent")
         guard a.flag("press") else {
             if path != nil { throw UsageError(message: "--output-intent goes with --press") }
+            if a.flag("cmyk") { throw UsageError(message: "--cmyk goes with --press") }
             return nil
         }
+        var request: PressRequest
         switch PressOutput.profiles(intentPath: path) {
-        case .success(let p): return PressRequest(intent: p.intent, sRGB: p.sRGB)
+        case .success(let p): request = PressRequest(intent: p.intent, sRGB: p.sRGB)
         case .failure(let e): throw UsageError(message: "--output-intent: " + e.diagnostic.message)
         }
+        if a.flag("cmyk") {
+            switch CMYKConversion.locate(searchPath: getenv("PATH").map { String(cString: $0) }) {
+            case .success(let c): request.cmyk = c
+            case .failure(let e): throw UsageError(message: e.diagnostic.message)
+            }
+        }
+        return request
     }
 
     /// What the export needs: the template's sheet, the profiles, the name on the slug line.
     func output(_ template: Template, input: String, environment: [String: String]) -> PressOutput {
         PressOutput(
             print: template.print, intent: intent, sRGB: sRGB, label: input == "-" ? "stdin" : FilePath.name(of: input),
-            date: PDFMetadata.reproducibleDate(environment: environment))
+            date: PDFMetadata.reproducibleDate(environment: environment), cmyk: cmyk)
     }
 }
 

@@ -48,6 +48,7 @@ struct WatchOptions {
             output = .pdf(build.output)
         }
         if document.input == "-" { throw UsageError(message: "watch needs a file to watch, not standard input") }
+        if case .pngs = output, press?.cmyk != nil { throw UsageError(message: "--cmyk converts the PDF; PNGs stay in RGB") }
     }
 
     /// The files written, for the line after each build.

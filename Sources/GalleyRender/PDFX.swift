@@ -15,13 +15,16 @@ public struct PressOutput: Sendable {
     public var label: String
     /// The date on the slug line: the build's (reproducible) date.
     public var date: Date
+    /// `--cmyk`: the conversion to the output intent's CMYK, before the post-pass.
+    public var cmyk: CMYKConversion?
 
-    public init(print: PrintSpec, intent: ColorProfile, sRGB: ColorProfile, label: String, date: Date) {
+    public init(print: PrintSpec, intent: ColorProfile, sRGB: ColorProfile, label: String, date: Date, cmyk: CMYKConversion? = nil) {
         self.print = print
         self.intent = intent
         self.sRGB = sRGB
         self.label = label
         self.date = date
+        self.cmyk = cmyk
     }
 
     /// The profiles of a press build: `intentPath` (a CMYK profile) or the default, and sRGB.
@@ -56,12 +59,24 @@ struct PressDraft {
         file = try TemporaryFile(in: folder.isEmpty ? "." : folder, name: FilePath.name(of: out.target) + ".draft")
     }
 
-    /// Runs the post-pass from the draft into `out`'s temporary file, then removes the draft.
+    /// Runs the post-pass from the draft into `out`'s temporary file (with `--cmyk`, from the
+    /// draft converted to CMYK beside it), then removes the draft.
     func finish(
         into out: AtomicFile, sheets: [PressSheet], press: PressOutput, metadata: PDFMetadata, target: String
     ) throws(RenderError) {
         defer { file.discard() }
-        try PDFXWriter.write(draft: file.path, to: out.temporaryPath, sheets: sheets, press: press, metadata: metadata, target: target)
+        var source = file.path
+        var converted: TemporaryFile?
+        defer { converted?.discard() }
+        if let cmyk = press.cmyk {
+            let folder = FilePath.directory(of: out.temporaryPath)
+            let cmykFile = try TemporaryFile(in: folder.isEmpty ? "." : folder, name: FilePath.name(of: out.target) + ".cmyk")
+            converted = cmykFile
+            try cmyk.convert(file.path, to: cmykFile.path, press: press, target: target)
+            source = cmykFile.path
+        }
+        try PDFXWriter.write(
+            draft: source, identity: file.path, to: out.temporaryPath, sheets: sheets, press: press, metadata: metadata, target: target)
     }
 }
 
@@ -78,9 +93,12 @@ struct PDFXWriter {
     let press: PressOutput
     let metadata: PDFMetadata
 
-    /// Rewrites `draft` (Cairo's PDF) into `output`; `sheets` are the pages' sheets in order.
+    /// Rewrites `draft` (Cairo's PDF, or Ghostscript's CMYK rendering of it) into `output`;
+    /// `sheets` are the pages' sheets in order. The XMP IDs are a hash of `identity` (Cairo's
+    /// PDF, the same for the same build where Ghostscript's output is not).
     static func write(
-        draft: String, to output: String, sheets: [PressSheet], press: PressOutput, metadata: PDFMetadata, target: String
+        draft: String, identity: String, to output: String, sheets: [PressSheet], press: PressOutput, metadata: PDFMetadata,
+        target: String
     ) throws(RenderError) {
         guard galley_qpdf_available() != 0 else {
             throw RenderError(.error("cannot make '\(target)': --press needs libqpdf, which is not installed (apt-get install libqpdf29)"))
@@ -92,7 +110,7 @@ struct PDFXWriter {
         galley_qpdf_set_suppress_warnings(data, 1)
         let writer = PDFXWriter(q: data, press: press, metadata: metadata)
         try writer.check(galley_qpdf_read(data, draft, nil), target)
-        let id = try writer.documentID(draft)
+        let id = try writer.documentID(identity)
         try writer.addBoxesAndMarks(sheets)
         writer.declareRGB()
         writer.addOutputIntentAndMetadata(id: id)
@@ -119,6 +137,9 @@ struct PDFXWriter {
         galley_qpdf_set_stream_data_mode(q, qpdf_s_preserve)
         galley_qpdf_set_object_stream_mode(q, qpdf_o_preserve)
         galley_qpdf_set_minimum_pdf_version(q, "1.6")
+        // qpdf keeps the first half of an `/ID` the input has, and Ghostscript's (`--cmyk`)
+        // comes from the clock: without it, both halves are a hash of the content.
+        galley_qpdf_oh_remove_key(q, galley_qpdf_get_trailer(q), "/ID")
         galley_qpdf_set_deterministic_ID(q, 1)
         try check(galley_qpdf_write(q), target)
     }

@@ -1,0 +1,83 @@
+import CLCMS
+import GalleySupport
+import Glibc
+
+/// `--cmyk`: Ghostscript's pdfwrite converts Cairo's PDF to the output intent's CMYK before
+/// the PDF/X post-pass writes the boxes, marks, output intent and XMP (Ghostscript would drop
+/// or rewrite them, so they are added after it).
+///
+/// Images go from sRGB to the output intent by Ghostscript's colour management. Text and
+/// vector graphics go through `NeutralLink`, so black and grey text is black ink alone. Images
+/// are kept lossless (Flate) and at their resolution, and pages are never turned.
+public struct CMYKConversion: Sendable {
+    /// Ghostscript's `gs`, found on `PATH` when the options were read.
+    public let ghostscript: String
+
+    /// Ghostscript on `searchPath` (the `PATH` variable's value) and Little CMS, or what is
+    /// missing, said the way the user mends it.
+    public static func locate(searchPath: String?) -> Result<CMYKConversion, RenderError> {
+        guard let gs = Subprocess.locate("gs", searchPath: searchPath) else {
+            return .failure(RenderError(.error("--cmyk needs Ghostscript ('gs' on PATH), which is not installed (apt-get install ghostscript)")))
+        }
+        guard galley_lcms_available() != 0 else {
+            return .failure(RenderError(.error("--cmyk needs Little CMS (liblcms2-2), which is not installed (apt-get install liblcms2-2)")))
+        }
+        return .success(CMYKConversion(ghostscript: gs))
+    }
+
+    /// Converts `draft` into `output`. The link and Ghostscript's list of object profiles are
+    /// temporary files, removed when done or on a signal.
+    func convert(_ draft: String, to output: String, press: PressOutput, target: String) throws(RenderError) {
+        let link = try scratch("link.icc")
+        defer { link.discard() }
+        try write(NeutralLink.make(sRGB: press.sRGB, intent: press.intent), to: link.path)
+        let objects = try scratch("objects.txt")
+        defer { objects.discard() }
+        // Ghostscript splits this file at spaces and commas: hence `scratch`'s folder.
+        try write(Array("Text_RGB \(link.path) 1 0 0\nGraphic_RGB \(link.path) 1 0 0\n".utf8), to: objects.path)
+        var error = ""
+        let arguments = self.arguments(draft, output, press: press, link: link.path, objects: objects.path)
+        guard let outcome = Subprocess.run(ghostscript, arguments, error: &error) else {
+            throw RenderError(.error("cannot make '\(target)': could not run Ghostscript ('\(ghostscript)'): \(error)"))
+        }
+        guard outcome.status == 0 else {
+            let said = outcome.output.split(separator: "\n").suffix(4).joined(separator: "\n")
+            throw RenderError(.error("cannot make '\(target)': Ghostscript's CMYK conversion failed (status \(outcome.status)):\n\(said)"))
+        }
+    }
+
+    private func arguments(_ draft: String, _ output: String, press: PressOutput, link: String, objects: String) -> [String] {
+        [
+            "-q", "-dBATCH", "-dNOPAUSE", "-dSAFER",
+            "--permit-file-read=\(link)", "--permit-file-read=\(objects)", "--permit-file-read=\(press.intent.path)",
+            "--permit-file-read=\(press.sRGB.path)",
+            "-sDEVICE=pdfwrite", "-dCompatibilityLevel=1.6",
+            "-sColorConversionStrategy=CMYK", "-sProcessColorModel=DeviceCMYK",
+            "-sOutputICCProfile=\(press.intent.path)", "-sDefaultRGBProfile=\(press.sRGB.path)",
+            "-sSourceObjectICC=\(objects)",
+            // A page of vertical text must not be turned to make its lines run across.
+            "-dAutoRotatePages=/None",
+            "-dDownsampleColorImages=false", "-dDownsampleGrayImages=false", "-dDownsampleMonoImages=false",
+            "-dAutoFilterColorImages=false", "-sColorImageFilter=FlateEncode",
+            "-dAutoFilterGrayImages=false", "-sGrayImageFilter=FlateEncode",
+            // A `%` in the output's name would otherwise be a page-number template.
+            "-sOutputFile=\(output.replacing("%", with: "%%"))",
+            "-f", draft,
+        ]
+    }
+
+    /// A temporary file in `TMPDIR` (else /tmp), or /tmp when that folder's name holds a
+    /// character Ghostscript's object list splits at.
+    private func scratch(_ name: String) throws(RenderError) -> TemporaryFile {
+        let tmp = FilePath.temporaryDirectory
+        let folder = tmp.contains(where: { " ,\t\n\r".contains($0) }) ? "/tmp" : tmp
+        return try TemporaryFile(in: folder, name: "galley-cmyk-" + name)
+    }
+
+    private func write(_ bytes: [UInt8], to path: String) throws(RenderError) {
+        let fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW)
+        let failure: SystemError? = fd < 0 ? SystemError() : bytes.withUnsafeBytes { RawIO.writeAll(fd, $0) }
+        if fd >= 0 { close(fd) }
+        if let failure { throw RenderError(.error("cannot write '\(path)': \(failure.message)")) }
+    }
+}

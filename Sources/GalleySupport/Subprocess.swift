@@ -1,0 +1,72 @@
+import Glibc
+
+/// Another program run to its end: Ghostscript for `--cmyk` and the preflight's ink check.
+package enum Subprocess {
+    /// What a run left: its exit status (128 + the signal when a signal ended it) and everything
+    /// it wrote to standard output and standard error, interleaved.
+    package struct Outcome: Sendable {
+        package var status: Int32
+        package var output: String
+    }
+
+    /// The executable `name` in the folders of `searchPath` (a `PATH` value; nil: the
+    /// system's default), or nil.
+    package static func locate(_ name: String, searchPath: String?) -> String? {
+        let path = searchPath ?? "/usr/local/bin:/usr/bin:/bin"
+        for folder in path.split(separator: ":") where !folder.isEmpty {
+            let candidate = FilePath.join(String(folder), name)
+            var s = stat()
+            if stat(candidate, &s) == 0, s.st_mode & S_IFMT == S_IFREG, access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+
+    /// Runs `executable` with `arguments`, standard input from /dev/null, and waits for it.
+    /// Nil when it could not be started (the reason in `error`).
+    package static func run(_ executable: String, _ arguments: [String], error: inout String) -> Outcome? {
+        var pipeEnds: [Int32] = [0, 0]
+        guard pipe(&pipeEnds) == 0 else {
+            error = String(cString: strerror(errno))
+            return nil
+        }
+        // Neither end may leak into the child past its own standard output and error.
+        for fd in pipeEnds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 2)
+        var argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { for a in argv { free(a) } }
+        var pid: pid_t = 0
+        let started = posix_spawn(&pid, executable, &actions, nil, &argv, environ)
+        close(pipeEnds[1])
+        defer { close(pipeEnds[0]) }
+        guard started == 0 else {
+            error = String(cString: strerror(started))
+            return nil
+        }
+        let output = readAll(pipeEnds[0])
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let code = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        return Outcome(status: code, output: String(decoding: output, as: UTF8.self))
+    }
+
+    /// Everything until end of file; the program's messages are short, but a chatty one must not
+    /// block on a full pipe, so the pipe is read while it runs.
+    private static func readAll(_ fd: Int32) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16384)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n > 0 {
+                bytes += chunk[0..<n]
+            } else if n == 0 || errno != EINTR {
+                break
+            }
+        }
+        return bytes
+    }
+}
