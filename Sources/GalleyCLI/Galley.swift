@@ -47,6 +47,11 @@ public enum Galley {
             help: "With --press: the printer's CMYK ICC profile (default: Ghostscript's SWOP profile)."),
     ]
 
+    /// The preflight: `check --preflight`, and every `build --press`.
+    static let strictOption = OptionSpec(
+        name: "strict", short: nil, value: nil,
+        help: "Preflight findings that spoil the print (images under 150 ppi, overset text, missing glyphs, fonts that may not be embedded) are errors.")
+
     static let commands: [CommandSpec] = [
         CommandSpec(
             name: "build", summary: "Typeset a text file into a PDF, every page.", positionals: ["INPUT"],
@@ -63,8 +68,8 @@ public enum Galley {
                 OptionSpec(
                     name: "synctex", short: nil, value: nil,
                     help: "Also write OUT.synctex.gz, for viewers that jump between page and source."),
-            ] + pressOptions + documentOptions,
-            discussion: "INPUT is a UTF-8 text file with Galley markup, or - for standard input."),
+            ] + pressOptions + [strictOption] + documentOptions,
+            discussion: "INPUT is a UTF-8 text file with Galley markup, or - for standard input. With --press the preflight runs too."),
         CommandSpec(
             name: "preview", summary: "Render one page to PNG.", positionals: ["INPUT"],
             options: [
@@ -92,7 +97,13 @@ public enum Galley {
         ),
         CommandSpec(
             name: "check", summary: "Parse and lay out a file, printing diagnostics only.", positionals: ["INPUT"],
-            options: documentOptions),
+            options: [
+                OptionSpec(
+                    name: "preflight", short: nil, value: nil,
+                    help: "Also check for print: image resolution, small text, thin rules, overset, bleed, font licences."),
+                strictOption,
+                OptionSpec(name: "json", short: nil, value: nil, help: "Print the diagnostics (and the preflight's findings) as JSON."),
+            ] + documentOptions),
         CommandSpec(
             name: "inspect", summary: "Show what landed where: pages, columns, visible ranges.", positionals: ["INPUT"],
             options: [
