@@ -50,7 +50,7 @@ public enum Galley {
     /// The preflight: `check --preflight`, and every `build --press`.
     static let strictOption = OptionSpec(
         name: "strict", short: nil, value: nil,
-        help: "Preflight findings that spoil the print (images under 150 ppi, overset text, missing glyphs, fonts that may not be embedded) are errors.")
+        help: "Preflight: images under 150 ppi, overset text, missing glyphs and unembeddable fonts are errors.")
 
     static let commands: [CommandSpec] = [
         CommandSpec(

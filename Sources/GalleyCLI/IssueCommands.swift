@@ -121,7 +121,7 @@ extension Run {
     }
 
     mutating func checkIssue(_ o: CheckOptions) throws -> Int32 {
-        guard let (issue, plan) = try loadIssue(o.document) else { return checked(o.document.input, pages: 0, json: o.json) }
+        guard let (issue, plan) = try loadIssue(o.document) else { return failedCheck(o) }
         let preflight = o.preflight ? Self.preflight(issue, plan, manifest: o.document.input, strict: o.strict) : nil
         if let preflight { addPreflight(preflight) }
         return checked(o.document.input, pages: plan.pages.count, json: o.json, preflight: preflight)

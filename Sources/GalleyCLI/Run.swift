@@ -182,7 +182,7 @@ struct Run {
     mutating func check() throws -> Int32 {
         let o = try CheckOptions(arguments)
         if IssueLoader.isManifest(o.document.input) { return try checkIssue(o) }
-        guard let doc = try load(o.document) else { return checked(o.document.input, pages: 0, json: o.json) }
+        guard let doc = try load(o.document) else { return failedCheck(o) }
         let before = doc.framesetter.diagnostics.all.count
         var preflight = o.preflight ? Preflight(strict: o.strict) : nil
         let bleed = doc.template.print.bleed
@@ -194,6 +194,12 @@ struct Run {
         collectLayoutDiagnostics(doc, before: before)
         if let preflight { addPreflight(preflight) }
         return checked(doc.source.path, pages: pages, json: o.json, preflight: preflight)
+    }
+
+    /// A check whose input did not load: the diagnostics, with `--json` as JSON as well.
+    mutating func failedCheck(_ o: CheckOptions) -> Int32 {
+        if o.json { io.writeOutput(Data(CheckReport(file: o.document.input, pages: 0, diagnostics: diagnostics, preflight: nil).json().utf8)) }
+        return failed()
     }
 
     /// What `check` ends with: the diagnostics (with `--json`, on standard output as well),
