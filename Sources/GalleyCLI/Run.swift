@@ -198,7 +198,10 @@ struct Run {
 
     /// A check whose input did not load: the diagnostics, with `--json` as JSON as well.
     mutating func failedCheck(_ o: CheckOptions) -> Int32 {
-        if o.json { io.writeOutput(Data(CheckReport(file: o.document.input, pages: 0, diagnostics: diagnostics, preflight: nil).json().utf8)) }
+        if o.json {
+            let report = CheckReport(file: o.document.input, pages: 0, diagnostics: diagnostics, preflight: nil)
+            io.writeOutput(Data(report.json().utf8))
+        }
         return failed()
     }
 

@@ -157,7 +157,8 @@ package final class TextEngine {
     /// `fsType` embedding bits (FreeType's reading; 0, installable, when unreadable).
     package func embeddingLicence(_ key: FontKey) -> (file: String?, family: String?, fsType: UInt16) {
         let f = font(key)
-        return (galley_font_file(f).map { String(cString: $0) }, galley_font_family(f).map { String(cString: $0) }, galley_font_fs_type(f))
+        let file = galley_font_file(f).map { String(cString: $0) }
+        return (file, galley_font_family(f).map { String(cString: $0) }, galley_font_fs_type(f))
     }
 
     /// The fonts this engine has loaded.

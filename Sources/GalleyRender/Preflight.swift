@@ -1,8 +1,8 @@
 import GalleyLayout
 import GalleyMarkup
 import GalleyStory
-import GalleyTemplate
 import GalleySupport
+import GalleyTemplate
 
 // The preflight (`galley check --preflight`, and every `--press` build): what a printer would
 // reject or regret, read from the laid-out pages (what the renderer will draw), not from the

@@ -1,8 +1,8 @@
 import GalleyLayout
 import GalleyMarkup
 import GalleyStory
-import GalleyTemplate
 import GalleySupport
+import GalleyTemplate
 
 // The preflight's checks, one function each (see `Preflight.pageChecks`).
 extension Preflight {
@@ -133,7 +133,8 @@ extension Preflight {
         for placed in p.images {
             guard let box = placed.block?.block.box else { continue }
             let at = p.story.images[placed.image].location
-            for (width, what) in [(box.rule, "the rules of this box"), (box.frame, "the frame of this box")] where width > 0 && width < limit {
+            for (width, what) in [(box.rule, "the rules of this box"), (box.frame, "the frame of this box")]
+            where width > 0 && width < limit {
                 thinRule(p, what, placed.image, at: at, width: width, what: what)
             }
         }
@@ -194,7 +195,8 @@ extension Preflight {
                     p.key("overset-block", placed.image),
                     PreflightFinding(
                         .overset, severity(.overset), page: p.index, file: p.file, at: image.location,
-                        "this \(set.block.kind == .pullquote ? "pull quote" : "sidebar")'s text is longer than its box; the rest is not printed"))
+                        "this \(set.block.kind == .pullquote ? "pull quote" : "sidebar")'s text is longer than its box; the rest is not printed"
+                    ))
             } else if let caption = placed.caption, let box = placed.captionRect,
                 p.framesetter.engine.captionHeight(caption, width: box.width, style: p.framesetter.template.caption) > box.height + 1
             {
@@ -239,7 +241,8 @@ extension Preflight {
             let image = p.story.images[placed.image]
             let what = placed.block.map { $0.block.kind == .pullquote ? "this pull quote's box" : "this sidebar's box" }
             let advice =
-                placed.block != nil ? "give it a background and no frame, or keep it inside the page"
+                placed.block != nil
+                ? "give it a background and no frame, or keep it inside the page"
                 : p.bleed > 0 ? "add bleed=\"true\", or keep it inside the page" : "the template's print.bleed is 0"
             atTrim(p, "image", placed.image, edges, at: image.location, what ?? "image '\(FilePath.name(of: image.source))'", advice)
             if let caption = placed.captionRect {
@@ -251,12 +254,16 @@ extension Preflight {
             for l in frame.lines {
                 let edges = TrimEdges(touchedBy: inkBox(l), trimWidth: p.page.width, trimHeight: p.page.height)
                 guard !edges.isEmpty else { continue }
-                atTrim(p, "text", l.paragraphIndex, edges, at: p.location(ofByte: l.storyRange.lowerBound), "text", "keep text inside the page")
+                atTrim(
+                    p, "text", l.paragraphIndex, edges, at: p.location(ofByte: l.storyRange.lowerBound), "text", "keep text inside the page"
+                )
             }
             for cap in frame.dropCaps {
                 let edges = TrimEdges(touchedBy: cap.rect, trimWidth: p.page.width, trimHeight: p.page.height)
                 if edges.isEmpty { continue }
-                atTrim(p, "dropcap", cap.paragraphIndex, edges, at: p.location(ofByte: cap.storyRange.lowerBound), "a drop cap", "keep text inside the page")
+                atTrim(
+                    p, "dropcap", cap.paragraphIndex, edges, at: p.location(ofByte: cap.storyRange.lowerBound), "a drop cap",
+                    "keep text inside the page")
             }
         }
     }

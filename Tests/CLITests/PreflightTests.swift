@@ -75,7 +75,8 @@ import Testing
 
     @Test func lowResolutionImage() throws {
         // 100 pixels across 100 pt: 72 ppi.
-        let (r, all) = try findings(#"<img src="low.png" float="left" width="100pt">"# + "\nText.\n", files: ["low.png": Self.png(width: 100, height: 50)])
+        let (r, all) = try findings(
+            #"<img src="low.png" float="left" width="100pt">"# + "\nText.\n", files: ["low.png": Self.png(width: 100, height: 50)])
         let found = of("low-resolution", all)
         try #require(found.count == 1, "\(all)")
         #expect(found[0]["value"] as? Double == 72)
@@ -83,13 +84,15 @@ import Testing
         #expect(found[0]["line"] as? Int == 1 && found[0]["column"] as? Int == 1)
         #expect((found[0]["subject"] as? String)?.hasSuffix("low.png") == true)
         #expect(r.status == 0)
-        #expect(r.stderr.contains("in.txt:1:1: warning: page 1: image 'low.png' is 72 ppi at its placed size; print wants 300"), "\(r.stderr)")
+        #expect(
+            r.stderr.contains("in.txt:1:1: warning: page 1: image 'low.png' is 72 ppi at its placed size; print wants 300"), "\(r.stderr)")
         #expect(r.stderr.contains("[low-resolution]\n<img src=\"low.png\""))
     }
 
     @Test func sharpImage() throws {
         // 400 pixels across 72 pt: 400 ppi.
-        let (_, all) = try findings(#"<img src="fine.png" float="left" width="72pt">"# + "\nText.\n", files: ["fine.png": Self.png(width: 400, height: 200)])
+        let (_, all) = try findings(
+            #"<img src="fine.png" float="left" width="72pt">"# + "\nText.\n", files: ["fine.png": Self.png(width: 400, height: 200)])
         #expect(of("low-resolution", all).isEmpty, "\(all)")
     }
 
@@ -102,7 +105,8 @@ import Testing
     // MARK: - Text size
 
     @Test func smallText() throws {
-        let (_, all) = try findings("Body text, then <span size=\"5\">five-point type</span>.\n<span size=\"7\" expansion=\"-0.4\">Condensed.</span>\n")
+        let (_, all) = try findings(
+            "Body text, then <span size=\"5\">five-point type</span>.\n<span size=\"7\" expansion=\"-0.4\">Condensed.</span>\n")
         let found = of("small-text", all)
         try #require(found.count == 2, "\(all)")
         #expect(found[0]["value"] as? Double == 5 && found[0]["line"] as? Int == 1 && found[0]["column"] as? Int == 32)
@@ -125,7 +129,8 @@ import Testing
 
     @Test func thinRules() throws {
         // An outline of 2 % of 10 pt is 0.2 pt; an underline at 4 pt takes the font's thickness at 4 pt.
-        let (_, all) = try findings("<span strokeWidth=\"2\">Hollow</span> text.\n<span size=\"4\" underline=\"single\">Underlined</span>\n")
+        let (_, all) = try findings(
+            "<span strokeWidth=\"2\">Hollow</span> text.\n<span size=\"4\" underline=\"single\">Underlined</span>\n")
         let found = of("thin-rule", all)
         try #require(found.count == 2, "\(all)")
         #expect(found[0]["value"] as? Double == 0.2 && (found[0]["message"] as? String)?.contains("outline") == true)
@@ -184,14 +189,16 @@ import Testing
     // MARK: - Bleed
 
     @Test func imageAtTheTrimWithoutBleed() throws {
-        let (_, all) = try findings(#"<img src="a.png">"# + "\n", files: ["a.png": Self.png(width: 1200, height: 600)], template: "edge.json")
+        let (_, all) = try findings(
+            #"<img src="a.png">"# + "\n", files: ["a.png": Self.png(width: 1200, height: 600)], template: "edge.json")
         let found = of("no-bleed", all)
         try #require(found.count == 1, "\(all)")
         #expect((found[0]["message"] as? String)?.contains("image 'a.png' touches the left, top and right edges") == true, "\(found)")
     }
 
     @Test func bleedingImageAtTheTrim() throws {
-        let (_, all) = try findings(#"<img src="a.png" bleed="true">"# + "\n", files: ["a.png": Self.png(width: 1300, height: 650)], template: "edge.json")
+        let (_, all) = try findings(
+            #"<img src="a.png" bleed="true">"# + "\n", files: ["a.png": Self.png(width: 1300, height: 650)], template: "edge.json")
         #expect(of("no-bleed", all).isEmpty, "\(all)")
         #expect(of("low-resolution", all).isEmpty, "\(all)")
     }
@@ -209,7 +216,8 @@ import Testing
 
     @Test func bleedScalesTheImageUp() throws {
         // 800 pixels over 100 mm is 203 ppi; carried 3 mm past two sides it is drawn wider, at 191.
-        let (_, all) = try findings(#"<img src="a.png" bleed="true">"# + "\n", files: ["a.png": Self.png(width: 800, height: 400)], template: "edge.json")
+        let (_, all) = try findings(
+            #"<img src="a.png" bleed="true">"# + "\n", files: ["a.png": Self.png(width: 800, height: 400)], template: "edge.json")
         let found = of("low-resolution", all)
         #expect(found.count == 1 && found.first?["value"] as? Double == 191, "\(all)")
     }
@@ -259,7 +267,8 @@ import Testing
     // MARK: - The CLI
 
     @Test func buildPressPrintsTheFindings() throws {
-        let d = folder(#"<img src="low.png" float="left" width="100pt">"# + "\nText.\n", files: ["low.png": Self.png(width: 100, height: 50)])
+        let d = folder(
+            #"<img src="low.png" float="left" width="100pt">"# + "\nText.\n", files: ["low.png": Self.png(width: 100, height: 50)])
         let out = d.file("out.pdf")
         let r = run(["build", d.file("in.txt"), "-t", d.file("t.json"), "--press", "-o", out])
         #expect(r.status == 0, "\(r.stderr)")
@@ -271,7 +280,8 @@ import Testing
     }
 
     @Test func strictMakesALowResolutionImageAnError() throws {
-        let d = folder(#"<img src="low.png" float="left" width="100pt">"# + "\nText.\n", files: ["low.png": Self.png(width: 100, height: 50)])
+        let d = folder(
+            #"<img src="low.png" float="left" width="100pt">"# + "\nText.\n", files: ["low.png": Self.png(width: 100, height: 50)])
         let out = d.file("out.pdf")
         let r = run(["build", d.file("in.txt"), "-t", d.file("t.json"), "--press", "--strict", "-o", out])
         #expect(r.status == 1, "\(r.stderr)")
@@ -284,7 +294,8 @@ import Testing
 
     @Test func strictKeepsAMiddlingImageAWarning() throws {
         // 200 ppi: under 300, over 150.
-        let d = folder(#"<img src="mid.png" float="left" width="72pt">"# + "\nText.\n", files: ["mid.png": Self.png(width: 200, height: 100)])
+        let d = folder(
+            #"<img src="mid.png" float="left" width="72pt">"# + "\nText.\n", files: ["mid.png": Self.png(width: 200, height: 100)])
         let out = d.file("out.pdf")
         let r = run(["build", d.file("in.txt"), "-t", d.file("t.json"), "--press", "--strict", "-o", out])
         #expect(r.status == 0 && r.stderr.contains("warning: page 1: image 'mid.png' is 200 ppi"), "\(r.stderr)")
@@ -313,7 +324,8 @@ import Testing
     }
 
     @Test func issueBuildRunsThePreflight() throws {
-        let d = folder("Text of an article with <span size=\"5\">fine print</span>.\n", files: ["cover.png": Self.png(width: 200, height: 280)])
+        let d = folder(
+            "Text of an article with <span size=\"5\">fine print</span>.\n", files: ["cover.png": Self.png(width: 200, height: 280)])
         let manifest = d.write(
             "issue.json", #"{"title": "Test", "template": "t.json", "cover": {"image": "cover.png"}, "articles": [{"file": "in.txt"}]}"#)
         let r = run(["build", manifest, "--press", "-o", d.file("issue.pdf"), "--json"])
