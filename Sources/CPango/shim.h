@@ -109,3 +109,16 @@ static inline int galley_font_h_top(PangoFont *font) {
     pango_font_get_glyph_extents(font, glyph, &ink, NULL);
     return -ink.y;
 }
+
+/* A font's embedding licence: FreeType's FT_Get_FSType_Flags (the OS/2 table's fsType, or a
+ * Type 1 font's FSType entry); 0 (installable) when the face cannot be read. */
+static inline unsigned short galley_font_fs_type(PangoFont *font) {
+    PangoFcFont *fc = PANGO_FC_FONT(font);
+    FT_Face face = pango_fc_font_lock_face(fc);
+    unsigned short flags = 0;
+    if (face) {
+        flags = FT_Get_FSType_Flags(face);
+        pango_fc_font_unlock_face(fc);
+    }
+    return flags;
+}

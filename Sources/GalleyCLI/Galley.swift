@@ -52,6 +52,11 @@ public enum Galley {
         name: "cmyk", short: nil, value: nil,
         help: "With --press: convert to the output intent's CMYK with Ghostscript; black text on black ink alone.")
 
+    /// The preflight: `check --preflight`, and every `build --press`.
+    static let strictOption = OptionSpec(
+        name: "strict", short: nil, value: nil,
+        help: "Preflight: images under 150 ppi, overset text, missing glyphs and unembeddable fonts are errors.")
+
     static let commands: [CommandSpec] = [
         CommandSpec(
             name: "build", summary: "Typeset a text file into a PDF, every page.", positionals: ["INPUT"],
@@ -68,8 +73,8 @@ public enum Galley {
                 OptionSpec(
                     name: "synctex", short: nil, value: nil,
                     help: "Also write OUT.synctex.gz, for viewers that jump between page and source."),
-            ] + pressOptions + [cmykOption] + documentOptions,
-            discussion: "INPUT is a UTF-8 text file with Galley markup, or - for standard input."),
+            ] + pressOptions + [cmykOption, strictOption] + documentOptions,
+            discussion: "INPUT is a UTF-8 text file with Galley markup, or - for standard input. With --press the preflight runs too."),
         CommandSpec(
             name: "preview", summary: "Render one page to PNG.", positionals: ["INPUT"],
             options: [
@@ -97,7 +102,13 @@ public enum Galley {
         ),
         CommandSpec(
             name: "check", summary: "Parse and lay out a file, printing diagnostics only.", positionals: ["INPUT"],
-            options: documentOptions),
+            options: [
+                OptionSpec(
+                    name: "preflight", short: nil, value: nil,
+                    help: "Also check for print: image resolution, small text, thin rules, overset, bleed, font licences."),
+                strictOption,
+                OptionSpec(name: "json", short: nil, value: nil, help: "Print the diagnostics (and the preflight's findings) as JSON."),
+            ] + documentOptions),
         CommandSpec(
             name: "inspect", summary: "Show what landed where: pages, columns, visible ranges.", positionals: ["INPUT"],
             options: [

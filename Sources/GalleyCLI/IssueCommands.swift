@@ -32,6 +32,10 @@ extension Run {
     mutating func buildIssue(_ o: BuildOptions) throws -> Int32 {
         guard let (issue, plan) = try loadIssue(o.document) else { return failed() }
         let destination = try OutputDestination.checked(o.output, inputs: issue.inputFiles)
+        // A press build runs the preflight first: with --strict, its errors write nothing.
+        let preflight = o.press.map { _ in Self.preflight(issue, plan, manifest: o.document.input, strict: o.strict) }
+        if let preflight { addPreflight(preflight) }
+        if preflight?.hasErrors == true { return failed() }
         let metadata = pdfMetadata(input: o.document.input, title: o.title, manifestTitle: issue.manifest.title)
         do {
             let clock = ContinuousClock()
@@ -49,7 +53,7 @@ extension Run {
             report()
             return 1
         }
-        if o.json { io.writeOutput(Data(IssueSummary(o.output, issue, plan, diagnostics).json().utf8)) }
+        if o.json { io.writeOutput(Data(IssueSummary(o.output, issue, plan, diagnostics, preflight).json().utf8)) }
         report()
         if !quiet && o.output != "-" && io.errorIsTerminal {
             io.writeError("wrote \(o.output): \(count(plan.pages.count, "page")), the contents set in \(count(plan.passes, "pass"))\n")
@@ -116,9 +120,11 @@ extension Run {
         return s
     }
 
-    mutating func checkIssue(_ o: DocumentOptions) throws -> Int32 {
-        guard let (_, plan) = try loadIssue(o) else { return failed() }
-        return checked(o.input, pages: plan.pages.count)
+    mutating func checkIssue(_ o: CheckOptions) throws -> Int32 {
+        guard let (issue, plan) = try loadIssue(o.document) else { return failedCheck(o) }
+        let preflight = o.preflight ? Self.preflight(issue, plan, manifest: o.document.input, strict: o.strict) : nil
+        if let preflight { addPreflight(preflight) }
+        return checked(o.document.input, pages: plan.pages.count, json: o.json, preflight: preflight)
     }
 
     /// The page map: every page with its folio, label, kind, article and visible range.
@@ -168,8 +174,11 @@ struct IssueSummary: Encodable {
     var warnings: Int
     var contentsPasses: Int
     var articles: [Article]
+    /// With `--press`, the preflight's findings.
+    var preflight: [PreflightEntry]?
 
-    init(_ output: String, _ issue: LoadedIssue, _ plan: IssuePlan, _ diagnostics: Diagnostics) {
+    init(_ output: String, _ issue: LoadedIssue, _ plan: IssuePlan, _ diagnostics: Diagnostics, _ preflight: Preflight? = nil) {
+        self.preflight = preflight.map { $0.inPageOrder.map(PreflightEntry.init) }
         self.output = output
         pages = plan.pages.count
         errors = diagnostics.errors.count

@@ -107,6 +107,8 @@ struct BuildOptions {
     var synctex = false
     /// `--press`: the press sheet and PDF/X-4.
     var press: PressRequest?
+    /// `--strict` (with `--press`): the preflight's worst findings are errors.
+    var strict = false
 
     init(_ a: ParsedArguments) throws(UsageError) {
         document = try DocumentOptions(a, drawsEveryPage: true)
@@ -123,6 +125,8 @@ struct BuildOptions {
         json = a.flag("json")
         synctex = a.flag("synctex")
         press = try PressRequest.parse(a)
+        strict = a.flag("strict")
+        if strict && press == nil { throw UsageError(message: "--strict goes with --press, whose builds run the preflight") }
         if synctex && output == "-" { throw UsageError(message: "--synctex writes beside the PDF; give -o FILE") }
         if json && output == "-" { throw UsageError(message: "--json prints to standard output, which the PDF takes; give -o FILE") }
     }
@@ -150,6 +154,24 @@ struct PreviewOptions {
         }
         output = a.value("output") ?? (document.input == "-" ? "-" : replacingExtension(document.input, with: "png", suffix: "-p\(page)"))
         press = try PressRequest.parse(a)
+    }
+}
+
+/// `galley check`.
+struct CheckOptions {
+    var document: DocumentOptions
+    /// `--preflight`: the print checks too.
+    var preflight: Bool
+    /// `--strict`: the preflight's worst findings are errors.
+    var strict: Bool
+    var json: Bool
+
+    init(_ a: ParsedArguments) throws(UsageError) {
+        document = try DocumentOptions(a, drawsEveryPage: false)
+        preflight = a.flag("preflight")
+        strict = a.flag("strict")
+        json = a.flag("json")
+        if strict && !preflight { throw UsageError(message: "--strict goes with --preflight") }
     }
 }
 

@@ -77,6 +77,19 @@ extension Run {
     }
 }
 
+extension Run {
+    /// Copies a finished output from the scratch file it was written to (`build --strict`,
+    /// which writes nothing when the preflight finds an error) to where it goes.
+    func deliver(_ scratch: String, to destination: OutputDestination) throws(RenderError) {
+        let bytes: [UInt8]
+        switch RawIO.readFile(scratch) {
+        case .success(let b): bytes = b
+        case .failure(let e): throw RenderError(.error("cannot read back the output: \(e.message)"))
+        }
+        try withOutput(destination) { path throws(RenderError) in try TextOutput.write(bytes, to: path) }
+    }
+}
+
 /// Writing the PDF of a document or an issue: one place for `build` and `watch`.
 extension Run {
     /// A build's metadata: the title given with `--title`, else the manifest's, else the

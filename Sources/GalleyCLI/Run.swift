@@ -111,17 +111,31 @@ struct Run {
         let metadata = pdfMetadata(input: input, title: o.title)
         var pages = 0
         var synctex = o.synctex ? SyncTeXWriter(pdf: o.output, files: [input]) : nil
+        // A press build runs the preflight on each page as it is drawn.
+        var preflight = o.press.map { _ in Preflight(strict: o.strict) }
+        let bleed = doc.template.print.bleed
         do {
             let press = o.press?.output(doc.template, input: input, environment: io.environment)
-            pages = try writePDF(doc, to: destination, metadata: metadata, compression: o.compression, press: press) { page in
+            // With --strict an error of the preflight writes nothing: the PDF waits in a
+            // scratch file until every page has been checked.
+            let scratch = o.strict ? try TemporaryFile(in: FilePath.temporaryDirectory, name: "galley-strict", mode: 0o600) : nil
+            defer { scratch?.discard() }
+            pages = try writePDF(
+                doc, to: scratch.map { .file($0.path) } ?? destination, metadata: metadata, compression: o.compression, press: press
+            ) { page in
                 synctex?.add(sheet: page.number, [(page, doc.story, input)])
+                preflight?.check(page, of: doc.framesetter, index: page.number, bleed: bleed)
             }
-            if let synctex { try writeSyncTeX(synctex, for: o.output, inputs: doc.inputFiles) }
+            preflight?.finish()
+            if let scratch, preflight?.hasErrors == false { try deliver(scratch.path, to: destination) }
+            if let synctex, preflight?.hasErrors != true { try writeSyncTeX(synctex, for: o.output, inputs: doc.inputFiles) }
         } catch {
             endProgress()
             return failedWriting(doc, before: before, error)
         }
         collectLayoutDiagnostics(doc, before: before)
+        if let preflight { addPreflight(preflight) }
+        if preflight?.hasErrors == true { return failed() }
         report()
         if !quiet && o.output != "-" && io.errorIsTerminal {
             io.writeError("wrote \(o.output): \(count(pages, "page"))\n")
@@ -166,20 +180,39 @@ struct Run {
     }
 
     mutating func check() throws -> Int32 {
-        let options = try DocumentOptions(arguments, drawsEveryPage: false)
-        if IssueLoader.isManifest(options.input) { return try checkIssue(options) }
-        guard let doc = try load(options) else { return failed() }
+        let o = try CheckOptions(arguments)
+        if IssueLoader.isManifest(o.document.input) { return try checkIssue(o) }
+        guard let doc = try load(o.document) else { return failedCheck(o) }
         let before = doc.framesetter.diagnostics.all.count
-        let pages = doc.framesetter.layOut { _ in true }
+        var preflight = o.preflight ? Preflight(strict: o.strict) : nil
+        let bleed = doc.template.print.bleed
+        let pages = doc.framesetter.layOut { page in
+            preflight?.check(page, of: doc.framesetter, index: page.number, bleed: bleed)
+            return true
+        }
+        preflight?.finish()
         collectLayoutDiagnostics(doc, before: before)
-        return checked(doc.source.path, pages: pages)
+        if let preflight { addPreflight(preflight) }
+        return checked(doc.source.path, pages: pages, json: o.json, preflight: preflight)
     }
 
-    /// What `check` ends with: the diagnostics, then "FILE: N pages, N errors, N warnings",
-    /// and exit status 1 when there were errors.
-    mutating func checked(_ file: String, pages: Int) -> Int32 {
+    /// A check whose input did not load: the diagnostics, with `--json` as JSON as well.
+    mutating func failedCheck(_ o: CheckOptions) -> Int32 {
+        if o.json {
+            let report = CheckReport(file: o.document.input, pages: 0, diagnostics: diagnostics, preflight: nil)
+            io.writeOutput(Data(report.json().utf8))
+        }
+        return failed()
+    }
+
+    /// What `check` ends with: the diagnostics (with `--json`, on standard output as well),
+    /// then "FILE: N pages, N errors, N warnings", and exit status 1 when there were errors.
+    mutating func checked(_ file: String, pages: Int, json: Bool = false, preflight: Preflight? = nil) -> Int32 {
         let errors = diagnostics.errors.count
         let warnings = diagnostics.warnings.count
+        if json {
+            io.writeOutput(Data(CheckReport(file: file, pages: pages, diagnostics: diagnostics, preflight: preflight).json().utf8))
+        }
         report()
         if !quiet { io.writeError("\(file): \(count(pages, "page")), \(count(errors, "error")), \(count(warnings, "warning"))\n") }
         return errors > 0 ? 1 : 0

@@ -153,6 +153,14 @@ package final class TextEngine {
         galley_font_file(font(key)).map { String(cString: $0) }
     }
 
+    /// What the preflight needs of a font's licence: its file, its family, and its OS/2
+    /// `fsType` embedding bits (FreeType's reading; 0, installable, when unreadable).
+    package func embeddingLicence(_ key: FontKey) -> (file: String?, family: String?, fsType: UInt16) {
+        let f = font(key)
+        let file = galley_font_file(f).map { String(cString: $0) }
+        return (file, galley_font_family(f).map { String(cString: $0) }, galley_font_fs_type(f))
+    }
+
     /// The fonts this engine has loaded.
     var fontCount: Int { fonts.count }
 

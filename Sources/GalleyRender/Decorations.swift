@@ -171,6 +171,11 @@ extension PageRenderer {
         }
     }
 
+    /// The thinnest stroke `draw(_:on:)` makes of a segment: `t`, or `2t` for a thick one.
+    static func thinnestStroke(_ s: DecorationSegment) -> Double {
+        s.style == .thick ? 2 * s.thickness : s.thickness
+    }
+
     /// A filled bar from `x0` to `x1`, `w` thick, centred on `y`.
     private func bar(_ x0: Double, _ x1: Double, _ y: Double, _ w: Double, on cr: OpaquePointer) {
         cairo_rectangle(cr, x0, y - w / 2, x1 - x0, w)

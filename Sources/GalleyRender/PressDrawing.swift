@@ -9,11 +9,10 @@ extension PageRenderer {
     /// reaches the page's edge reaches the bleed's. `rect` itself when no bleed is drawn.
     func bleeding(_ rect: Rect) -> Rect {
         guard bleed > 0 else { return rect }
-        let near = 0.5
-        let left = rect.x <= near, top = rect.y <= near
-        let right = rect.maxX >= trimSize.width - near, bottom = rect.maxY >= trimSize.height - near
-        let x = left ? -bleed : rect.x, y = top ? -bleed : rect.y
-        let maxX = right ? trimSize.width + bleed : rect.maxX, maxY = bottom ? trimSize.height + bleed : rect.maxY
+        let edges = TrimEdges(touchedBy: rect, trimWidth: trimSize.width, trimHeight: trimSize.height)
+        let x = edges.contains(.left) ? -bleed : rect.x, y = edges.contains(.top) ? -bleed : rect.y
+        let maxX = edges.contains(.right) ? trimSize.width + bleed : rect.maxX
+        let maxY = edges.contains(.bottom) ? trimSize.height + bleed : rect.maxY
         return Rect(x: x, y: y, width: maxX - x, height: maxY - y)
     }
 
@@ -98,5 +97,33 @@ extension PageRenderer {
         cairo_set_source_rgb(cr, 0, 0.68, 0.94)
         cairo_rectangle(cr, trim.x, trim.y, trim.width, trim.height)
         cairo_stroke(cr)
+    }
+}
+
+/// The edges of the trim (the page) a rectangle touches: within half a point of one, or past
+/// it. What the renderer carries into the bleed, and what the preflight looks for.
+struct TrimEdges: OptionSet {
+    let rawValue: UInt8
+    static let left = TrimEdges(rawValue: 1)
+    static let top = TrimEdges(rawValue: 2)
+    static let right = TrimEdges(rawValue: 4)
+    static let bottom = TrimEdges(rawValue: 8)
+
+    init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    init(touchedBy rect: Rect, trimWidth: Double, trimHeight: Double) {
+        let near = 0.5
+        self = []
+        if rect.x <= near { insert(.left) }
+        if rect.y <= near { insert(.top) }
+        if rect.maxX >= trimWidth - near { insert(.right) }
+        if rect.maxY >= trimHeight - near { insert(.bottom) }
+    }
+
+    /// "the left and top edges".
+    var described: String {
+        let names = [(TrimEdges.left, "left"), (.top, "top"), (.right, "right"), (.bottom, "bottom")].filter { contains($0.0) }.map(\.1)
+        let list = names.count <= 1 ? names.joined() : names.dropLast().joined(separator: ", ") + " and " + names.last!
+        return "the \(list) edge\(names.count == 1 ? "" : "s")"
     }
 }

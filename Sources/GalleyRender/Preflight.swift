@@ -1,0 +1,199 @@
+import GalleyLayout
+import GalleyMarkup
+import GalleyStory
+import GalleySupport
+import GalleyTemplate
+
+// The preflight (`galley check --preflight`, and every `--press` build): what a printer would
+// reject or regret, read from the laid-out pages (what the renderer will draw), not from the
+// PDF. Each kind of finding is one function in `Preflight.pageChecks` (PreflightChecks.swift),
+// or, for what is known only once every page is seen, a step of `finish()`.
+
+/// What a finding is about: one kind per check.
+public enum PreflightKind: String, Sendable, CaseIterable, Encodable {
+    case lowResolution = "low-resolution"
+    case smallText = "small-text"
+    case thinRule = "thin-rule"
+    case overset
+    case missingGlyph = "missing-glyph"
+    case noBleed = "no-bleed"
+    case fontLicence = "font-licence"
+}
+
+/// One thing the preflight found.
+public struct PreflightFinding: Sendable, Equatable {
+    public var kind: PreflightKind
+    public var severity: Severity
+    /// The page of the PDF it is on, from 1.
+    public var page: Int
+    /// The source file and the place in it, when the finding has one (a running footer's size
+    /// is the template's, a cover image the manifest's).
+    public var file: String?
+    public var location: SourceLocation?
+    public var length = 1
+    /// What is wrong and what to do, without the page (`diagnostic` adds it).
+    public var message: String
+    /// The measure, when there is one: an image's ppi, text's size or a rule's width in points.
+    public var value: Double?
+    /// What it is about, when it is a file or a character: the image's or the font's file,
+    /// the missing character ("U+12000").
+    public var subject: String?
+
+    public init(
+        _ kind: PreflightKind, _ severity: Severity = .warning, page: Int, file: String?, at location: SourceLocation?,
+        length: Int = 1, _ message: String, value: Double? = nil, subject: String? = nil
+    ) {
+        self.kind = kind
+        self.severity = severity
+        self.page = page
+        self.file = file
+        self.location = location
+        self.length = length
+        self.message = message
+        self.value = value
+        self.subject = subject
+    }
+
+    /// The finding as a compiler-style diagnostic: "page 3: … [low-resolution]".
+    public var diagnostic: Diagnostic {
+        Diagnostic(severity, "page \(page): \(message) [\(kind.rawValue)]", file: file, at: location, length: length)
+    }
+}
+
+/// The preflight's thresholds.
+public enum PreflightLimits {
+    /// Offset screens print at up to 150 lines per inch, and an image needs two pixels per line
+    /// to hold its detail: printers ask for 300 ppi at the printed size.
+    public static let imagePPI = 300.0
+    /// Below half of that the pixels themselves show in print: an error with `--strict`.
+    public static let strictImagePPI = 150.0
+    /// Smaller type fills in and misregisters in colour on coated stock, and breaks up on
+    /// uncoated: 6 pt is the floor printers and legibility guides give.
+    public static let textSize = 6.0
+    /// Hairlines thinner than a quarter point break up or vanish on a plate (many RIPs and
+    /// Acrobat's own preflight flag them): 0.25 pt is the usual minimum rule.
+    public static let ruleWidth = 0.25
+    /// A font whose OS/2 fsType low nibble is exactly this may not be embedded at all
+    /// ("restricted licence embedding"); the PDF embeds every font it uses.
+    public static let restrictedLicence: UInt16 = 0x0002
+}
+
+/// Runs the checks over pages as they are laid out (or drawn) and collects what they find,
+/// each thing once.
+public struct Preflight {
+    public internal(set) var findings: [PreflightFinding] = []
+    /// `--strict`: the findings that spoil the print are errors.
+    public let strict: Bool
+    /// What has been reported already (see `once(_:_:)`).
+    private var reported: Set<String> = []
+    /// Each font the pages are set in, with the page it is first used on and a framesetter
+    /// whose engine can load it.
+    var fonts: [(key: FontKey, page: Int, framesetter: Framesetter)] = []
+    var fontKeys: Set<FontKey> = []
+    /// Renderers made to measure decorations as they are drawn, one per story.
+    var renderers: [ObjectIdentifier: PageRenderer] = [:]
+
+    public init(strict: Bool) { self.strict = strict }
+
+    /// The checks each page goes through, in order: a new kind of finding is one more here.
+    static let pageChecks: [@Sendable (inout Preflight, PreflightPage) -> Void] = [
+        { $0.checkImages($1) }, { $0.checkTextSize($1) }, { $0.checkRules($1) }, { $0.checkOverset($1) },
+        { $0.checkMissingGlyphs($1) }, { $0.checkTrim($1) }, { $0.collectFonts($1) },
+    ]
+
+    /// Checks a laid-out page of `framesetter`'s story, page `index` of the PDF (from 1),
+    /// on a sheet whose bleed is `bleed` points (the template's `print.bleed`).
+    public mutating func check(_ page: Page, of framesetter: Framesetter, index: Int, bleed: Double) {
+        check(PreflightPage(page: page, index: index, framesetter: framesetter, bleed: bleed, nested: false))
+    }
+
+    private mutating func check(_ p: PreflightPage) {
+        for check in Self.pageChecks { check(&self, p) }
+        // A pull quote's or sidebar's text is a page of its own, drawn in its box.
+        for placed in p.page.floats + p.page.frames.flatMap(\.images) {
+            guard let set = placed.block, let inner = set.page else { continue }
+            check(PreflightPage(page: inner, index: p.index, framesetter: set.framesetter, bleed: 0, nested: true))
+        }
+    }
+
+    /// Adds a finding made elsewhere (a check that reads the PDF, such as ink coverage).
+    public mutating func add(_ finding: PreflightFinding) { findings.append(finding) }
+
+    /// Adds `finding` the first time `key` is met: a thing is reported once, however many
+    /// lines or pages show it.
+    mutating func once(_ key: String, _ finding: PreflightFinding) {
+        guard reported.insert(key).inserted else { return }
+        findings.append(finding)
+    }
+
+    /// The severity of a finding of `kind`: with `--strict`, what spoils the print (an image
+    /// under 150 ppi, text lost or drawn as boxes, a font that may not be embedded) is an error.
+    func severity(_ kind: PreflightKind, ppi: Double = .infinity) -> Severity {
+        guard strict else { return .warning }
+        switch kind {
+        case .lowResolution: return ppi < PreflightLimits.strictImagePPI ? .error : .warning
+        case .overset, .missingGlyph, .fontLicence: return .error
+        case .smallText, .thinRule, .noBleed: return .warning
+        }
+    }
+
+    /// What is known once every page has been seen: the fonts' licences.
+    public mutating func finish() {
+        checkFontLicences()
+    }
+
+    /// The findings in the order of the PDF's pages, each page's in the order found.
+    public var inPageOrder: [PreflightFinding] {
+        findings.enumerated().sorted { ($0.element.page, $0.offset) < ($1.element.page, $1.offset) }.map(\.element)
+    }
+
+    public var hasErrors: Bool { findings.contains { $0.severity == .error } }
+}
+
+/// A page as the checks see it: the page, where it is in the PDF, and its story.
+struct PreflightPage {
+    var page: Page
+    /// The page of the PDF, from 1.
+    var index: Int
+    var framesetter: Framesetter
+    /// How far the sheet's bleed reaches past the trim.
+    var bleed: Double
+    /// A pull quote's or sidebar's text, drawn inside its box: its edges are the box's, not
+    /// the trim, and what does not fit the box is the host page's overset.
+    var nested: Bool
+
+    var story: Story { framesetter.story }
+    var file: String { framesetter.file }
+
+    /// The source position of story byte `b`.
+    func location(ofByte b: Int) -> SourceLocation? {
+        story.sourceMap.sourceLocation(ofByte: b, in: story.text)
+    }
+
+    /// A key naming a thing of this page's story for `Preflight.once`.
+    func key(_ parts: Any...) -> String {
+        "\(UInt(bitPattern: ObjectIdentifier(framesetter)))|" + parts.map { "\($0)" }.joined(separator: "|")
+    }
+
+    /// Every placed line, with the paragraph bytes it holds (its trailing space included).
+    var lines: [(line: PlacedLine, bytes: Range<Int>)] {
+        page.frames.flatMap(\.lines).map { l in
+            let text = l.paragraph.text
+            let lo = min(text.length, max(0, l.storyRange.lowerBound - text.storyStart))
+            let hi = min(text.length, max(lo, l.storyRange.upperBound - text.storyStart))
+            return (l, lo..<hi)
+        }
+    }
+
+    /// The placed images and text blocks, page-wide ones first.
+    var images: [PlacedImage] { page.floats + page.frames.flatMap(\.images) }
+}
+
+/// "12.3": a measure for a message, to `places` decimals at most (a tenth by default).
+func preflightNumber(_ v: Double, places: Int = 1) -> String {
+    guard v.isFinite else { return "?" }
+    var scale = 1.0
+    for _ in 0..<places { scale *= 10 }
+    let r = (v * scale).rounded() / scale
+    return r == r.rounded() ? String(Int(r)) : String(r)
+}
