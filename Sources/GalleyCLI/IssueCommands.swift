@@ -33,7 +33,7 @@ extension Run {
         guard let (issue, plan) = try loadIssue(o.document) else { return failed() }
         let destination = try OutputDestination.checked(o.output, inputs: issue.inputFiles)
         // A press build runs the preflight first: with --strict, its errors write nothing.
-        let preflight = o.press.map { _ in Self.preflight(issue, plan, manifest: o.document.input, strict: o.strict) }
+        var preflight = o.press.map { _ in Self.preflight(issue, plan, manifest: o.document.input, strict: o.strict) }
         if let preflight { addPreflight(preflight) }
         if preflight?.hasErrors == true { return failed() }
         let metadata = pdfMetadata(input: o.document.input, title: o.title, manifestTitle: issue.manifest.title)
@@ -44,6 +44,13 @@ extension Run {
             try writeIssuePDF(issue, plan, to: destination, metadata: metadata, compression: o.compression, press: press) { n in
                 progress(
                     Self.drawingProgress(n, of: plan.pages.count, plan: plan, names: issue.manifest.articles, since: clock.now - started))
+            }
+            if let ink = press?.cmyk?.ink.pages {
+                // The ink is known only once the PDF is made: its findings come after the rest.
+                var inkCheck = Preflight(strict: o.strict)
+                inkCheck.checkInk(ink)
+                addPreflight(inkCheck)
+                for f in inkCheck.findings { preflight?.add(f) }
             }
             if o.synctex { try writeSyncTeX(Self.syncTeX(issue, plan, pdf: o.output), for: o.output, inputs: issue.inputFiles) }
             if let dir = o.split { try writeSplit(issue, plan, into: dir, metadata: metadata, compression: o.compression) }

@@ -12,6 +12,8 @@ import Glibc
 public struct CMYKConversion: Sendable {
     /// Ghostscript's `gs`, found on `PATH` when the options were read.
     public let ghostscript: String
+    /// Where the pages' ink goes for the preflight, measured from the CMYK file.
+    public let ink = InkLog()
 
     /// Ghostscript on `searchPath` (the `PATH` variable's value) and Little CMS, or what is
     /// missing, said the way the user mends it.
@@ -44,6 +46,7 @@ public struct CMYKConversion: Sendable {
             let said = outcome.output.split(separator: "\n").suffix(4).joined(separator: "\n")
             throw RenderError(.error("cannot make '\(target)': Ghostscript's CMYK conversion failed (status \(outcome.status)):\n\(said)"))
         }
+        ink.record(InkMeter.measure(output, ghostscript: ghostscript))
     }
 
     private func arguments(_ draft: String, _ output: String, press: PressOutput, link: String, objects: String) -> [String] {

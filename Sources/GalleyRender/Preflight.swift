@@ -18,6 +18,7 @@ public enum PreflightKind: String, Sendable, CaseIterable, Encodable {
     case missingGlyph = "missing-glyph"
     case noBleed = "no-bleed"
     case fontLicence = "font-licence"
+    case inkCoverage = "ink-coverage"
 }
 
 /// One thing the preflight found.
@@ -133,8 +134,31 @@ public struct Preflight {
         switch kind {
         case .lowResolution: return ppi < PreflightLimits.strictImagePPI ? .error : .warning
         case .overset, .missingGlyph, .fontLicence: return .error
-        case .smallText, .thinRule, .noBleed: return .warning
+        case .smallText, .thinRule, .noBleed, .inkCoverage: return .warning
         }
+    }
+
+    /// The ink of a `--cmyk` build's pages (measured once its PDF is made): a page whose ink
+    /// goes over the limit anywhere, or why it could not be measured.
+    public mutating func checkInk(_ measured: Result<[InkCoverage], RenderError>) {
+        switch measured {
+        case .failure(let e):
+            add(PreflightFinding(.inkCoverage, page: 1, file: nil, at: nil, e.diagnostic.message))
+        case .success(let pages):
+            for p in pages where p.maximum > InkMeter.limit + 0.5 {
+                let share = p.overLimit * 100
+                let area = share < 0.1 ? "a spot" : "\(Self.oneDecimal(share)) % of the sheet"
+                let message =
+                    "total ink reaches \(Int(p.maximum.rounded())) % over \(area) (the press takes at most \(Int(InkMeter.limit)) %);"
+                    + " lighten the darkest colours or use the printer's profile"
+                add(PreflightFinding(.inkCoverage, severity(.inkCoverage), page: p.page, file: nil, at: nil, message, value: p.maximum))
+            }
+        }
+    }
+
+    static func oneDecimal(_ v: Double) -> String {
+        let tenths = Int((v * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
     }
 
     /// What is known once every page has been seen: the fonts' licences.

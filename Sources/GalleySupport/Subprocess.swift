@@ -24,6 +24,17 @@ package enum Subprocess {
     /// Runs `executable` with `arguments`, standard input from /dev/null, and waits for it.
     /// Nil when it could not be started (the reason in `error`).
     package static func run(_ executable: String, _ arguments: [String], error: inout String) -> Outcome? {
+        var output: [UInt8] = []
+        let status = stream(executable, arguments, errors: true, error: &error) { output += $0 }
+        return status.map { Outcome(status: $0, output: String(decoding: output, as: UTF8.self)) }
+    }
+
+    /// Runs `executable` and hands `consume` its standard output piece by piece as it comes (and
+    /// standard error too when `errors`; else that goes to /dev/null), so a large output is
+    /// never held whole. Returns the exit status, or nil when it could not be started.
+    package static func stream(
+        _ executable: String, _ arguments: [String], errors: Bool, error: inout String, consume: ([UInt8]) -> Void
+    ) -> Int32? {
         var pipeEnds: [Int32] = [0, 0]
         guard pipe(&pipeEnds) == 0 else {
             error = String(cString: strerror(errno))
@@ -36,7 +47,11 @@ package enum Subprocess {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 2)
+        if errors {
+            posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 2)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
         var argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for a in argv { free(a) } }
         var pid: pid_t = 0
@@ -47,26 +62,23 @@ package enum Subprocess {
             error = String(cString: strerror(started))
             return nil
         }
-        let output = readAll(pipeEnds[0])
+        readAll(pipeEnds[0], consume)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let code = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return Outcome(status: code, output: String(decoding: output, as: UTF8.self))
+        return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     }
 
-    /// Everything until end of file; the program's messages are short, but a chatty one must not
-    /// block on a full pipe, so the pipe is read while it runs.
-    private static func readAll(_ fd: Int32) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16384)
+    /// Reads `fd` to its end while the program runs (a chatty one must not block on a full
+    /// pipe).
+    private static func readAll(_ fd: Int32, _ consume: ([UInt8]) -> Void) {
+        var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n > 0 {
-                bytes += chunk[0..<n]
+                consume(Array(chunk[0..<n]))
             } else if n == 0 || errno != EINTR {
                 break
             }
         }
-        return bytes
     }
 }
