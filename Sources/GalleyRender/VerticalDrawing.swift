@@ -28,9 +28,11 @@ extension PageRenderer {
         let n = run.glyphs.count
         var i = 0
         var x = placed.start
+        let size = placed.style.size
+        let stands = { (g: Int) in color || Self.isUpright(run.clusters[g], t) || Self.isFullWidthQuote(run, g, t, font, size) }
         while i < n {
-            let j = Self.verticalPiece(run, from: i, in: t, color: color)
-            let upright = color || Self.isUpright(run.clusters[i], t)
+            let j = Self.verticalPiece(run, from: i, in: t, upright: stands)
+            let upright = stands(i)
             let width = run.glyphs[i..<j].reduce(0.0) { $0 + Double($1.geometry.width) } / pangoScale
             var piece = placed
             piece.run = Self.slice(run, i..<j, storyStart: t.storyStart)
@@ -154,18 +156,33 @@ extension PageRenderer {
 
     /// The end of the piece of `run` starting at glyph `i`: a wide character's glyphs, an
     /// upright unit, or the turned glyphs that follow one another.
-    static func verticalPiece(_ run: DrawRun, from i: Int, in t: ShapedText, color: Bool = false) -> Int {
+    static func verticalPiece(_ run: DrawRun, from i: Int, in t: ShapedText, upright: (Int) -> Bool) -> Int {
         let n = run.glyphs.count
         var j = i + 1
         let c = run.clusters[i]
         if t.flags[Int(c)].contains(.uprightUnit) {
             while j < n && t.flags[Int(run.clusters[j])].contains(.uprightUnit) && run.clusters[j] == run.clusters[j - 1] + 1 { j += 1 }
-        } else if color || isUpright(c, t) {
+        } else if upright(i) {
             while j < n && run.clusters[j] == c { j += 1 }
         } else {
-            while j < n && !isUpright(run.clusters[j], t) { j += 1 }
+            while j < n && !upright(j) { j += 1 }
         }
         return j
+    }
+
+    /// A curly quote (‘’“”) set from a CJK face between ideographs (`CJKPunctuation`): an em
+    /// wide, its vertical form a corner bracket, so it stands upright like 「」; a narrow one
+    /// from a Latin face turns with the line, as its words do.
+    static func isFullWidthQuote(
+        _ run: DrawRun, _ g: Int, _ t: ShapedText, _ font: UnsafeMutablePointer<PangoFont>, _ size: Double
+    ) -> Bool {
+        let c = Int(run.clusters[g])
+        guard c + 2 < t.bytes.count, t.bytes[c] == 0xE2, t.bytes[c + 1] == 0x80,
+            [0x98, 0x99, 0x9C, 0x9D].contains(t.bytes[c + 2])
+        else { return false }
+        var logical = PangoRectangle()
+        pango_font_get_glyph_extents(font, run.glyphs[g].glyph, nil, &logical)
+        return Double(logical.width) / pangoScale > 0.9 * size
     }
 
     /// Glyphs `range` of `run` as a run of their own, with the story bytes they show.

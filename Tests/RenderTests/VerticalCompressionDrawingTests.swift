@@ -93,6 +93,17 @@ import Testing
         }
     }
 
+    // “好” between ideographs: the quotes come from the CJK face, an em wide, and stand upright
+    // in their vertical forms like 「」: “ inks the lower half of its cell, ” the upper.
+    @Test func curlyQuotesStandUprightLikeCornerBrackets() throws {
+        let (line, png, pdf) = try drawn(column("　“好”　"))
+        for (image, name) in [(png, "png"), (pdf, "pdf")] {
+            expectInk(image, line, rows: 40..<80, inside: 60...80, "\(name) “")
+            expectInk(image, line, rows: 120..<160, inside: 120...140, "\(name) ”")
+            expectBlank(image, line, rows: 160..<200, "\(name) after ”")
+        }
+    }
+
     /// The pixels of `box` in `png`, row after row, and its size.
     func crop(_ png: PNGPixels, _ box: (Int, Int, Int, Int)) -> (w: Int, h: Int, at: (Int, Int) -> PNGPixels.Pixel) {
         (box.2 - box.0 + 1, box.3 - box.1 + 1, { png[box.0 + $0, box.1 + $1] })
