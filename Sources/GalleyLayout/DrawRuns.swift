@@ -80,8 +80,9 @@ extension ParagraphLayout {
                 if marks.active && t.flags[Int(c)].contains(.punctuationBlank), let m = t.blank(at: Int(c)) {
                     // The blank the mark gives up (the line's last mark all that is after its ink).
                     let (before, after) = marks.cut(m)
-                    info.geometry.width += extra(-(before + after))
-                    info.geometry.x_offset -= Int32((before * pangoScale).rounded())
+                    let cut = -extra(-(before + after))
+                    let cutBefore = Int32((before * pangoScale).rounded())
+                    PunctuationMarks.cut(&info.geometry, before: cutBefore, after: cut - cutBefore, vertical: t.vertical)
                 }
                 if info.glyph == 0x0FFF_FFFF, let a = t.attachment(at: Int(c)), a.width > 0 {
                     inline.append((a, advance / pangoScale))

@@ -49,6 +49,8 @@ struct Flow {
     var verticalBlock: VerticalBlock?
     /// Vertical paragraphs warned about for lines wider than their column.
     var warnedTooWide: Set<Int> = []
+    /// Vertical blocks whose `height` was more than their column had room for, warned about.
+    var warnedTooTall: Set<Int> = []
     /// Paragraph layouts taken early (a heading looks at what follows it).
     var lookahead: [Int: ParagraphLayout] = [:]
     /// Images already placed (floats are met again when a page is laid out again).
@@ -415,6 +417,14 @@ struct Flow {
             if room < size * 4 && !frame.isEmpty { return false }
             // Its own `height`, else the rest of the column, as a vertical frame's.
             block.height = min(story.paragraphs[paragraph].style.verticalHeight ?? room, room)
+            if let asked = story.paragraphs[paragraph].style.verticalHeight, asked > room + 0.01,
+                warnedTooTall.insert(paragraph).inserted
+            {
+                diagnostics.append(
+                    .warning(
+                        "a vertical block \(format(asked)) pt tall does not fit the \(format(room)) pt left in its column; set \(format(room)) pt tall",
+                        file: file, at: story.sourceMap.sourceLocation(ofByte: l.storyStart, in: story.text)))
+            }
         }
         let widths = LineWidths(first: Array(repeating: block.height, count: line), rest: block.height)
         if !broken(l, from: line, to: widths), let rebreak {

@@ -32,9 +32,12 @@ package struct PunctuationBlank: Sendable, Equatable {
 /// measure takes the blank of its marks (its first opening bracket, the marks inside, hanging
 /// 。，、 when asked) before its ideographs are squeezed: `LineBreak.squeeze`.
 struct PunctuationMarks {
-    /// The marks met while shaping: glyph index, paragraph byte, blank left and right (Pango
-    /// units), and whether the mark may hang.
+    /// The marks met while shaping: glyph index, paragraph byte, blank before and after the
+    /// ink along the line (Pango units), and whether the mark may hang.
     private(set) var marks: [(glyph: Int, byte: Int, left: Int32, right: Int32, hangs: Bool)] = []
+    /// Vertical text: the blank is above and below the ink of the vertical forms, and a cut
+    /// moves the glyph along the column (`cut(_:before:after:vertical:)`).
+    var vertical = false
 
     var isEmpty: Bool { marks.isEmpty }
 
@@ -78,9 +81,7 @@ struct PunctuationMarks {
     ) -> [PunctuationBlank] {
         func cut(_ k: Int, left: Int32, right: Int32) {
             guard left > 0 || right > 0 else { return }
-            let g = marks[k].glyph
-            glyphs[g].geometry.width -= left + right
-            glyphs[g].geometry.x_offset -= left
+            Self.cut(&glyphs[marks[k].glyph].geometry, before: left, after: right, vertical: vertical)
             advance[marks[k].byte] -= Double(left + right) / pangoScale
             marks[k].left -= left
             marks[k].right -= right
@@ -111,6 +112,19 @@ struct PunctuationMarks {
             out.append(PunctuationBlank(byte: Int32(m.byte), left: left, right: right, hang: hang))
         }
         return out
+    }
+
+    /// Takes `before` and `after` (Pango units) from a mark's advance. Horizontally its ink moves
+    /// back by `before`. A vertical line is drawn turned, each mark upright and centred in its
+    /// cell along the column (`VerticalDrawing.swift`); `y_offset` (along the column there) moves
+    /// it from that centre by half the difference, so that what is cut is its blank, not its ink.
+    static func cut(_ g: inout PangoGlyphGeometry, before: Int32, after: Int32, vertical: Bool) {
+        g.width -= before + after
+        if vertical {
+            g.y_offset += (after - before) / 2
+        } else {
+            g.x_offset -= before
+        }
     }
 
     /// `blankSums` for `blanks` over a paragraph of `length` bytes.
@@ -169,6 +183,7 @@ struct BlankKey: Hashable {
     var font: FontKey
     var glyph: PangoGlyph
     var language: UInt
+    var vertical: Bool
 }
 
 extension TextEngine {
@@ -178,10 +193,15 @@ extension TextEngine {
     /// Shaped alone, never measured in context (kerning there would pass for blank), so the
     /// answer is the same on every thread. Once per font, glyph and language.
     func punctuationBlank(
-        _ text: UnsafePointer<CChar>, at b: Int, glyph: PangoGlyph, font: FontKey, analysis: PangoAnalysis
+        _ text: UnsafePointer<CChar>, at b: Int, glyph: PangoGlyph, font: FontKey, analysis: PangoAnalysis, vertical: Bool
     ) -> (left: Int32, right: Int32) {
-        let key = BlankKey(font: font, glyph: glyph, language: UInt(bitPattern: analysis.language))
+        let key = BlankKey(font: font, glyph: glyph, language: UInt(bitPattern: analysis.language), vertical: vertical)
         if let known = blankCache[key] { return known }
+        if vertical {
+            let found = verticalBlank(text + b, glyph: glyph, analysis: analysis)
+            blankCache[key] = found
+            return found
+        }
         let full = shapedAlone(text + b, glyph: glyph, analysis: analysis, feature: nil)
         let half = shapedAlone(text + b, glyph: glyph, analysis: analysis, feature: "halt=1")
         var found: (left: Int32, right: Int32) = (0, 0)
@@ -213,5 +233,51 @@ extension TextEngine {
         pango_shape(text, 3, &a, gs)
         guard gs.pointee.num_glyphs == 1 && gs.pointee.glyphs[0].glyph == glyph else { return nil }
         return gs.pointee.glyphs[0].geometry
+    }
+}
+
+extension TextEngine {
+    /// The blank above and below the ink of a vertical form, Pango units, from the font's
+    /// vertical half-width form (`vhal`): the character shaped alone top to bottom by HarfBuzz,
+    /// with and without the feature; the glyph moved up is the blank above, the rest of the
+    /// advance lost the blank below. (`halt` leaves most vertical forms alone, and Pango shapes
+    /// vertical lines horizontally, so only HarfBuzz's own vertical direction reads `vhal`.)
+    /// Scaled to the glyph's advance in the line; none if HarfBuzz picks another glyph.
+    fileprivate func verticalBlank(
+        _ text: UnsafePointer<CChar>, glyph: PangoGlyph, analysis: PangoAnalysis
+    ) -> (left: Int32, right: Int32) {
+        guard let font = analysis.font, let hbFont = pango_font_get_hb_font(font),
+            let full = Self.shapedDown(text, hbFont, analysis, glyph: glyph, halfWidth: false),
+            let half = Self.shapedDown(text, hbFont, analysis, glyph: glyph, halfWidth: true),
+            full.advance > 0, half.advance < full.advance
+        else { return (0, 0) }
+        let above = max(0, half.rise - full.rise)
+        let below = max(0, full.advance - half.advance - above)
+        // HarfBuzz's units are the hb_font's scale; the line's are the advance Pango shaped.
+        let em = Double(shapedAlone(text, glyph: glyph, analysis: analysis, feature: nil)?.width ?? 0)
+        let scale = em / Double(full.advance)
+        return (Int32((Double(above) * scale).rounded()), Int32((Double(below) * scale).rounded()))
+    }
+
+    /// The character at `text` shaped alone top to bottom: its advance down the column and how
+    /// far its glyph is raised (HarfBuzz units); nil unless it is the one glyph `glyph`.
+    private static func shapedDown(
+        _ text: UnsafePointer<CChar>, _ font: OpaquePointer, _ analysis: PangoAnalysis, glyph: PangoGlyph, halfWidth: Bool
+    ) -> (advance: Int32, rise: Int32)? {
+        let buffer = hb_buffer_create()
+        defer { hb_buffer_destroy(buffer) }
+        hb_buffer_add_utf8(buffer, text, 3, 0, 3)
+        hb_buffer_set_direction(buffer, HB_DIRECTION_TTB)
+        hb_buffer_set_script(buffer, HB_SCRIPT_HAN)
+        hb_buffer_set_language(buffer, hb_language_from_string(pango_language_to_string(analysis.language), -1))
+        var features = [hb_feature_t(), hb_feature_t()]
+        _ = hb_feature_from_string("vrt2", -1, &features[0])
+        _ = hb_feature_from_string("vhal", -1, &features[1])
+        hb_shape(font, buffer, features, halfWidth ? 2 : 1)
+        var count: UInt32 = 0
+        guard let info = hb_buffer_get_glyph_infos(buffer, &count), count == 1, info[0].codepoint == glyph,
+            let position = hb_buffer_get_glyph_positions(buffer, nil)
+        else { return nil }
+        return (-position[0].y_advance, position[0].y_offset)
     }
 }

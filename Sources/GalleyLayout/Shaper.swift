@@ -151,9 +151,10 @@ extension TextEngine {
         let needHyphens = hyphens || flags.contains { $0.contains(.hyphenBreak) }
         let direction = Self.baseDirection(p, bytes: shaped.bytes)
         shaped.rightToLeft = direction == PANGO_DIRECTION_RTL
-        // Horizontal CJK punctuation to compress (vertical marks keep their full em).
+        // CJK punctuation to compress.
         var marks = PunctuationMarks()
-        let marking = (cjk.punctuation != .full || cjk.hanging) && !p.style.vertical
+        marks.vertical = p.style.vertical
+        let marking = cjk.punctuation != .full || cjk.hanging
         let items = Self.boundingClusters(
             pango_itemize_with_base_dir(context, direction, text, 0, Int32(length), attrs, nil), logAttrs: logAttrs,
             charBytes: charBytes)
@@ -262,7 +263,8 @@ extension TextEngine {
         analysis: PangoAnalysis, scale: Double, into marks: inout PunctuationMarks
     ) {
         guard info.attr.is_cluster_start != 0 && PunctuationMarks.isMark(bytes, at: cluster) else { return }
-        let blank = punctuationBlank(text, at: cluster, glyph: info.glyph, font: font, analysis: analysis)
+        let blank = punctuationBlank(
+            text, at: cluster, glyph: info.glyph, font: font, analysis: analysis, vertical: marks.vertical)
         marks.add(
             glyph: glyph, byte: cluster, left: Int32((Double(blank.left) * scale).rounded()),
             right: Int32((Double(blank.right) * scale).rounded()), hangs: PunctuationMarks.mayHang(bytes, at: cluster))

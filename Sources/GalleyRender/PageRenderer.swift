@@ -361,13 +361,14 @@ final class PageRenderer {
         // Colour emoji: Cairo 1.16 puts them in a PDF as ~20 px bitmaps. They are drawn here as
         // an image rendered at 576 ppi instead, with blank text under it carrying their
         // characters, so a PDF reader still extracts and finds them.
-        if target.isPDF && FontRegistry.shared.isColor(run.font) {
-            withGlyphString(placed) { gs in paintColorGlyphs(placed, glyphs: &gs, font: font, on: cr) }
-            return
-        }
+        let colorImages = target.isPDF && FontRegistry.shared.isColor(run.font)
         if placed.paragraph.text.vertical {
             setColor(fill, on: cr)
-            drawVertical(placed, font: font, on: cr)
+            drawVertical(placed, font: font, colorImages: colorImages, on: cr)
+            return
+        }
+        if colorImages {
+            withGlyphString(placed) { gs in paintColorGlyphs(placed, glyphs: &gs, font: font, on: cr) }
             return
         }
         withGlyphString(placed) { gs in
@@ -395,6 +396,15 @@ final class PageRenderer {
     ) {
         cairo_save(cr)
         Self.applyGlyphTransform(placed.style, at: placed.start, placed.runBaseline, on: cr)
+        paintColorImages(placed, glyphs: &gs, font: font, on: cr)
+        extractableText(placed, glyphs: &gs, on: cr)
+        cairo_restore(cr)
+    }
+
+    /// The images of colour glyphs `gs` from the current point's origin, without their text.
+    func paintColorImages(
+        _ placed: PlacedRun, glyphs gs: inout PangoGlyphString, font: UnsafeMutablePointer<PangoFont>, on cr: OpaquePointer
+    ) {
         var x = 0.0
         for i in 0..<Int(gs.num_glyphs) {
             let g = gs.glyphs[i]
@@ -411,8 +421,6 @@ final class PageRenderer {
             paint(image.surface, width: Double(image.width), height: Double(image.height), on: cr)
             cairo_restore(cr)
         }
-        extractableText(placed, glyphs: &gs, on: cr)
-        cairo_restore(cr)
     }
 
     /// Cairo leaves out text whose ink box is empty, and a blank glyph's box is a point, which

@@ -17,16 +17,22 @@ extension PageRenderer {
     /// text, and its characters ride on a blank glyph (the font's ideographic space, an em
     /// long) turned with the line, as turned text is: the reader then reads each column as one
     /// turned line, top to bottom, and the columns right to left.
-    func drawVertical(_ placed: PlacedRun, font: UnsafeMutablePointer<PangoFont>, on cr: OpaquePointer) {
+    /// A colour run (emoji) stands upright too, one piece per cluster; in a PDF
+    /// (`colorImages`) it is painted as images (`paintColorImages`).
+    func drawVertical(
+        _ placed: PlacedRun, font: UnsafeMutablePointer<PangoFont>, colorImages: Bool = false, on cr: OpaquePointer
+    ) {
         let run = placed.run
         let t = placed.paragraph.text
-        let size = placed.style.size
+        let color = FontRegistry.shared.isColor(run.font)
         let n = run.glyphs.count
         var i = 0
         var x = placed.start
+        let size = placed.style.size
+        let stands = { (g: Int) in color || Self.isUpright(run.clusters[g], t) || Self.isFullWidthQuote(run, g, t, font, size) }
         while i < n {
-            let j = Self.verticalPiece(run, from: i, in: t)
-            let upright = Self.isUpright(run.clusters[i], t)
+            let j = Self.verticalPiece(run, from: i, in: t, upright: stands)
+            let upright = stands(i)
             let width = run.glyphs[i..<j].reduce(0.0) { $0 + Double($1.geometry.width) } / pangoScale
             var piece = placed
             piece.run = Self.slice(run, i..<j, storyStart: t.storyStart)
@@ -34,24 +40,56 @@ extension PageRenderer {
             if upright {
                 cairo_translate(cr, x + width / 2, placed.runBaseline)
                 cairo_rotate(cr, -Double.pi / 2)
-                // An upright unit wider than its em (three wide digits) is narrowed to fit.
-                let ink = width - 2 * Double(run.glyphs[i].geometry.x_offset) / pangoScale
-                if t.flags[Int(run.clusters[i])].contains(.uprightUnit) && ink > width * 0.95 {
-                    cairo_scale(cr, width * 0.95 / ink, 1)
-                }
-                cairo_translate(cr, -width / 2, size * Self.emCentre)
+                standUpright(piece, color: color, font: font, on: cr)
             } else {
-                cairo_translate(cr, x, placed.runBaseline + size * Self.turnedShift)
+                cairo_translate(cr, x, placed.runBaseline + placed.style.size * Self.turnedShift)
             }
             cairo_move_to(cr, 0, 0)
             withGlyphString(piece) { gs in
-                if !upright || !showWithoutText(&gs, font: font, on: cr) { showText(piece, glyphs: &gs, font: font, on: cr) }
+                if colorImages {
+                    paintColorImages(piece, glyphs: &gs, font: font, on: cr)
+                } else if !upright || !showWithoutText(&gs, font: font, on: cr) {
+                    showText(piece, glyphs: &gs, font: font, on: cr)
+                }
             }
             cairo_restore(cr)
             if upright { carryText(piece, at: x, width: width, font: font, on: cr) }
             x += width
             i = j
         }
+    }
+
+    /// Moves the origin, turned upright about the centre of an upright `piece`'s cell, to where
+    /// the piece's glyphs start: across the column, its em (the glyphs' own advance, not the
+    /// cell's, which justification and punctuation compression change) centred on the column's
+    /// centre line; along it, the em box centred in the cell (a compressed mark's `y_offset`
+    /// then moves it so that its blank, not its ink, is what was cut). A colour glyph has no
+    /// ideographic em box: its ink is centred.
+    private func standUpright(_ piece: PlacedRun, color: Bool, font: UnsafeMutablePointer<PangoFont>, on cr: OpaquePointer) {
+        let glyphs = piece.run.glyphs
+        let size = piece.style.size
+        if color {
+            var ink = PangoRectangle()
+            pango_font_get_glyph_extents(font, glyphs[0].glyph, &ink, nil)
+            let (cx, cy) = (Double(ink.x) + Double(ink.width) / 2, Double(ink.y) + Double(ink.height) / 2)
+            cairo_translate(cr, -cx / pangoScale, -cy / pangoScale)
+            return
+        }
+        let t = piece.paragraph.text
+        if t.flags[Int(piece.run.clusters[0])].contains(.uprightUnit) {
+            // The unit's em; one wider than that (three wide digits) is narrowed to fit.
+            let ink = size - 2 * Double(glyphs[0].geometry.x_offset) / pangoScale
+            if ink > size * 0.95 { cairo_scale(cr, size * 0.95 / ink, 1) }
+            cairo_translate(cr, -size / 2, size * Self.emCentre)
+            return
+        }
+        var em: Int32 = 0
+        for g in glyphs where g.glyph != 0x0FFF_FFFF {
+            var logical = PangoRectangle()
+            pango_font_get_glyph_extents(font, g.glyph, nil, &logical)
+            em += logical.width
+        }
+        cairo_translate(cr, -Double(em) / pangoScale / 2, size * Self.emCentre)
     }
 
     /// Shows glyphs mapped to no text (an empty ActualText in a PDF): their characters are
@@ -118,18 +156,33 @@ extension PageRenderer {
 
     /// The end of the piece of `run` starting at glyph `i`: a wide character's glyphs, an
     /// upright unit, or the turned glyphs that follow one another.
-    static func verticalPiece(_ run: DrawRun, from i: Int, in t: ShapedText) -> Int {
+    static func verticalPiece(_ run: DrawRun, from i: Int, in t: ShapedText, upright: (Int) -> Bool) -> Int {
         let n = run.glyphs.count
         var j = i + 1
         let c = run.clusters[i]
         if t.flags[Int(c)].contains(.uprightUnit) {
             while j < n && t.flags[Int(run.clusters[j])].contains(.uprightUnit) && run.clusters[j] == run.clusters[j - 1] + 1 { j += 1 }
-        } else if isUpright(c, t) {
+        } else if upright(i) {
             while j < n && run.clusters[j] == c { j += 1 }
         } else {
-            while j < n && !isUpright(run.clusters[j], t) { j += 1 }
+            while j < n && !upright(j) { j += 1 }
         }
         return j
+    }
+
+    /// A curly quote (‘’“”) set from a CJK face between ideographs (`CJKPunctuation`): an em
+    /// wide, its vertical form a corner bracket, so it stands upright like 「」; a narrow one
+    /// from a Latin face turns with the line, as its words do.
+    static func isFullWidthQuote(
+        _ run: DrawRun, _ g: Int, _ t: ShapedText, _ font: UnsafeMutablePointer<PangoFont>, _ size: Double
+    ) -> Bool {
+        let c = Int(run.clusters[g])
+        guard c + 2 < t.bytes.count, t.bytes[c] == 0xE2, t.bytes[c + 1] == 0x80,
+            [0x98, 0x99, 0x9C, 0x9D].contains(t.bytes[c + 2])
+        else { return false }
+        var logical = PangoRectangle()
+        pango_font_get_glyph_extents(font, run.glyphs[g].glyph, nil, &logical)
+        return Double(logical.width) / pangoScale > 0.9 * size
     }
 
     /// Glyphs `range` of `run` as a run of their own, with the story bytes they show.

@@ -15,6 +15,18 @@ import Testing
         #expect(!lines.isEmpty && lines.allSatisfy { abs($0.box.height - 80) < 0.01 })
     }
 
+    // A height the column has no room for: the block takes the room there is, and says so.
+    @Test func heightTallerThanTheColumnIsCutWithAWarning() {
+        let fs = framesetter("<vertical height=\"2000\"><p>活字印刷始于北宋。</p></vertical>")
+        let frame = pages(of: fs)[0].frames[0]
+        let line = frame.lines.first { $0.vertical }!
+        #expect(abs(line.box.maxY - frame.rect.maxY) < 0.01, "\(line.box) in \(frame.rect)")
+        let warnings = fs.diagnostics.warnings.filter { $0.message.hasPrefix("a vertical block 2000 pt tall does not fit") }
+        #expect(warnings.count == 1, "\(fs.diagnostics.warnings.map(\.message))")
+        let fits = framesetter("<vertical height=\"8em\"><p>活字。</p></vertical>")
+        #expect(!pages(of: fits).isEmpty && fits.diagnostics.warnings.isEmpty)
+    }
+
     @Test func withoutHeightTheBlockTakesTheRestOfTheColumn() {
         let fs = framesetter("<vertical><p>活字印刷始于北宋，毕昇以胶泥刻字。</p></vertical>")
         let frame = pages(of: fs)[0].frames[0]
