@@ -59,6 +59,8 @@ struct ParsedArguments {
     var flags: Set<String> = []
     var positionals: [String] = []
     var help = false
+    /// The `PATH` the command runs with (where `--cmyk` looks for Ghostscript).
+    var searchPath: String?
 
     func value(_ name: String) -> String? { values[name]?.last }
     func all(_ name: String) -> [String] { values[name] ?? [] }

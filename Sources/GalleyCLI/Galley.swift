@@ -184,9 +184,10 @@ public enum Galley {
             io.writeError(m + "\n(commands: \(commands.map(\.name).joined(separator: ", ")); see 'galley --help')\n")
             return 2
         }
-        let parsed: ParsedArguments
+        var parsed: ParsedArguments
         do {
             parsed = try parseArguments(Array(arguments.dropFirst()), spec: spec)
+            parsed.searchPath = io.environment["PATH"]
         } catch {
             io.writeError("galley \(spec.name): error: \(error.message)\nUsage: \(spec.usage) (see 'galley \(spec.name) --help')\n")
             return 2

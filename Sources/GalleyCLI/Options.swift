@@ -2,7 +2,6 @@ import GalleyRender
 import GalleyStory
 import GalleySupport
 import GalleyTemplate
-import Glibc
 
 // Each command's options, read once from the parsed command line into typed values and checked
 // (a bad value is a usage error, exit 2, before any input is read).
@@ -73,7 +72,7 @@ struct PressRequest {
         case .failure(let e): throw UsageError(message: "--output-intent: " + e.diagnostic.message)
         }
         if a.flag("cmyk") {
-            switch CMYKConversion.locate(searchPath: getenv("PATH").map { String(cString: $0) }) {
+            switch CMYKConversion.locate(searchPath: a.searchPath) {
             case .success(let c): request.cmyk = c
             case .failure(let e): throw UsageError(message: e.diagnostic.message)
             }

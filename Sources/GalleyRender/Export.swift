@@ -73,13 +73,14 @@ public enum Export {
         let story = framesetter.story
         var outline = Outline()
         outline.offset = sheet?.margin ?? 0
+        var slugs: [String] = []
         let pages = framesetter.layOut(preparing: { layout, engine in
             PageRenderer.prepareShadows(layout, engine: engine, story: story)
         }) { page in
             do {
                 if let sheet, let press {
                     try renderer.draw(page, on: cr, sheet: sheet)
-                    PageRenderer.drawSlugLine(press.slugLine(folio: String(page.folio)), sheet: sheet, on: cr)
+                    slugs.append(press.slugLine(folio: String(page.folio)))
                 } else {
                     try renderer.draw(page, on: cr)
                 }
@@ -101,7 +102,8 @@ public enum Export {
         let status = cairo_surface_status(surface)
         guard status == CAIRO_STATUS_SUCCESS else { throw RenderError(.error(finishFailure(status, path: path))) }
         if let draft, let sheet, let press {
-            try draft.finish(into: out, sheets: Array(repeating: sheet, count: pages), press: press, metadata: metadata, target: path)
+            try draft.finish(
+                into: out, sheets: Array(repeating: sheet, count: pages), slugs: slugs, press: press, metadata: metadata, target: path)
         }
         try out.commit()
         committed = true

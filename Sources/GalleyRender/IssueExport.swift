@@ -101,6 +101,7 @@ public enum IssueExport {
         defer { if !committed { out.discard() } }
         let draft = try press.map { _ throws(RenderError) in try PressDraft(beside: out) }
         var sheets: [PressSheet] = []
+        var slugs: [String] = []
         guard let surface = cairo_pdf_surface_create(draft?.file.path ?? out.temporaryPath, pageSize.0, pageSize.1),
             cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS
         else { throw RenderError(.error("cannot write '\(path)'")) }
@@ -126,9 +127,7 @@ public enum IssueExport {
             try PageRenderer.onSheet(sheet, cr) { () throws(RenderError) in
                 if let image = entry.image { try images.fill(image, width: size.0, height: size.1, bleed: sheet?.print.bleed ?? 0, on: cr) }
             }
-            if let sheet, let press {
-                PageRenderer.drawSlugLine(press.slugLine(folio: entry.label ?? String(entry.folio)), sheet: sheet, on: cr)
-            }
+            if let press { slugs.append(press.slugLine(folio: entry.label ?? String(entry.folio))) }
             for (p, page) in entry.placements {
                 // One part's pages after another's: one engine serves them in turn.
                 if let last = drawing, last != p { parts[last].framesetter.relinquishEngine() }
@@ -151,7 +150,7 @@ public enum IssueExport {
         cairo_surface_finish(surface)
         let status = cairo_surface_status(surface)
         guard status == CAIRO_STATUS_SUCCESS else { throw RenderError(.error(Export.finishFailure(status, path: path))) }
-        if let draft, let press { try draft.finish(into: out, sheets: sheets, press: press, metadata: metadata, target: path) }
+        if let draft, let press { try draft.finish(into: out, sheets: sheets, slugs: slugs, press: press, metadata: metadata, target: path) }
         try out.commit()
         committed = true
     }

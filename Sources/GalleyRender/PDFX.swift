@@ -60,9 +60,10 @@ struct PressDraft {
     }
 
     /// Runs the post-pass from the draft into `out`'s temporary file (with `--cmyk`, from the
-    /// draft converted to CMYK beside it), then removes the draft.
+    /// draft converted to CMYK beside it), then removes the draft. `slugs` are the pages' slug
+    /// lines, which the post-pass draws.
     func finish(
-        into out: AtomicFile, sheets: [PressSheet], press: PressOutput, metadata: PDFMetadata, target: String
+        into out: AtomicFile, sheets: [PressSheet], slugs: [String], press: PressOutput, metadata: PDFMetadata, target: String
     ) throws(RenderError) {
         defer { file.discard() }
         var source = file.path
@@ -76,7 +77,8 @@ struct PressDraft {
             source = cmykFile.path
         }
         try PDFXWriter.write(
-            draft: source, identity: file.path, to: out.temporaryPath, sheets: sheets, press: press, metadata: metadata, target: target)
+            draft: source, identity: file.path, to: out.temporaryPath, sheets: sheets, slugs: slugs, press: press, metadata: metadata,
+            target: target)
     }
 }
 
@@ -97,8 +99,8 @@ struct PDFXWriter {
     /// `sheets` are the pages' sheets in order. The XMP IDs are a hash of `identity` (Cairo's
     /// PDF, the same for the same build where Ghostscript's output is not).
     static func write(
-        draft: String, identity: String, to output: String, sheets: [PressSheet], press: PressOutput, metadata: PDFMetadata,
-        target: String
+        draft: String, identity: String, to output: String, sheets: [PressSheet], slugs: [String], press: PressOutput,
+        metadata: PDFMetadata, target: String
     ) throws(RenderError) {
         guard galley_qpdf_available() != 0 else {
             throw RenderError(.error("cannot make '\(target)': --press needs libqpdf, which is not installed (apt-get install libqpdf29)"))
@@ -111,7 +113,7 @@ struct PDFXWriter {
         let writer = PDFXWriter(q: data, press: press, metadata: metadata)
         try writer.check(galley_qpdf_read(data, draft, nil), target)
         let id = try writer.documentID(identity)
-        try writer.addBoxesAndMarks(sheets)
+        try writer.addBoxesAndMarks(sheets, slugs: slugs)
         writer.declareRGB()
         writer.addOutputIntentAndMetadata(id: id)
         try writer.check(galley_qpdf_has_error(data) != 0 ? QPDF_ERRORS : QPDF_SUCCESS, target)

@@ -5,10 +5,11 @@ import GalleySupport
 // The parts of PDF/X-4 the post-pass adds (see `PDFXWriter`).
 extension PDFXWriter {
     /// Each page's boxes, and its marks: a content stream of the sheet's crop and registration
-    /// marks in the registration colour, after the page's own content, which is put inside a
-    /// `q … Q` pair so that whatever graphics state it ends in does not reach the marks. Pages
-    /// of one size share one marks stream.
-    func addBoxesAndMarks(_ sheets: [PressSheet]) throws(RenderError) {
+    /// marks and one of its slug line (`slugs`, a page's each), in the registration colour,
+    /// after the page's own content, which is put inside a `q … Q` pair so that whatever
+    /// graphics state it ends in does not reach the marks. Pages of one size share one marks
+    /// stream, and the slug lines' glyphs are forms every page shares.
+    func addBoxesAndMarks(_ sheets: [PressSheet], slugs: [String]) throws(RenderError) {
         let count = Int(galley_qpdf_get_num_pages(q))
         guard count == sheets.count else {
             throw RenderError(.error("the PDF/X post-pass found \(count) pages where \(sheets.count) were drawn"))
@@ -16,15 +17,22 @@ extension PDFXWriter {
         let registration = galley_qpdf_make_indirect_object(
             q,
             galley_qpdf_oh_parse(q, "[/Separation /All /DeviceCMYK << /FunctionType 2 /Domain [0 1] /C0 [0 0 0 0] /C1 [1 1 1 1] /N 1 >>]"))
-        let open = stream(Array("q\n".utf8), [])
+        let open = stream(Array("q\n".utf8), []), close = stream(Array("Q\n".utf8), [])
         var shared: (sheet: PressSheet, marks: qpdf_oh)?
+        var slugLines = SlugLines(writer: self)
+        defer { slugLines.outlines.close() }
         for (i, sheet) in sheets.enumerated() {
             let page = galley_qpdf_get_page_n(q, i)
             galley_qpdf_oh_replace_key(q, page, "/MediaBox", box(sheet.pdfBox(sheet.media)))
             galley_qpdf_oh_replace_key(q, page, "/BleedBox", box(sheet.pdfBox(sheet.bleed)))
             galley_qpdf_oh_replace_key(q, page, "/TrimBox", box(sheet.pdfBox(sheet.trim)))
-            guard !sheet.cropMarks.isEmpty || !sheet.registrationMarks.isEmpty else { continue }
-            if shared?.sheet != sheet { shared = (sheet, stream(Array(Self.marksContent(sheet).utf8), [])) }
+            var marks: [qpdf_oh] = []
+            if !sheet.cropMarks.isEmpty || !sheet.registrationMarks.isEmpty {
+                if shared?.sheet != sheet { shared = (sheet, stream(Array(Self.marksContent(sheet).utf8), [])) }
+                marks.append(shared!.marks)
+            }
+            if i < slugs.count, let slug = slugLines.add(slugs[i], on: page, sheet: sheet) { marks.append(slug) }
+            guard !marks.isEmpty else { continue }
             colorSpaces(of: page, create: true).map { galley_qpdf_oh_replace_key(q, $0, "/GalleyRegistration", registration) }
             let contents = galley_qpdf_oh_get_key(q, page, "/Contents")
             let all = array([open])
@@ -35,7 +43,7 @@ extension PDFXWriter {
             } else {
                 galley_qpdf_oh_append_item(q, all, contents)
             }
-            galley_qpdf_oh_append_item(q, all, shared!.marks)
+            for item in [close] + marks { galley_qpdf_oh_append_item(q, all, item) }
             galley_qpdf_oh_replace_key(q, page, "/Contents", all)
         }
     }
@@ -45,7 +53,7 @@ extension PDFXWriter {
     static func marksContent(_ sheet: PressSheet) -> String {
         func n(_ v: Double) -> String { String((v * 1000).rounded() / 1000) }
         func point(_ x: Double, _ y: Double) -> String { "\(n(x)) \(n(sheet.height - y))" }
-        var s = "Q q /GalleyRegistration CS 1 SCN \(n(PressSheet.markWeight)) w 0 J\n"
+        var s = "q /GalleyRegistration CS 1 SCN \(n(PressSheet.markWeight)) w 0 J\n"
         let targets = sheet.registrationMarks
         for seg in sheet.cropMarks + targets.flatMap(\.cross) {
             s += "\(point(seg.from.x, seg.from.y)) m \(point(seg.to.x, seg.to.y)) l S\n"
@@ -65,18 +73,24 @@ extension PDFXWriter {
     /// The `/ColorSpace` dictionary of `holder`'s resources (a page, a form, a pattern), made
     /// when `create` and missing; nil when the holder has no resources and none are made.
     func colorSpaces(of holder: qpdf_oh, create: Bool) -> qpdf_oh? {
+        resources(of: holder, "/ColorSpace", create: create)
+    }
+
+    /// The dictionary `key` (`/ColorSpace`, `/XObject`) of `holder`'s resources, made when it
+    /// is missing; nil when the holder has no resources and `create` is false.
+    func resources(of holder: qpdf_oh, _ key: String, create: Bool) -> qpdf_oh? {
         var resources = galley_qpdf_oh_get_key(q, holder, "/Resources")
         if galley_qpdf_oh_is_dictionary(q, resources) == 0 {
             guard create else { return nil }
             resources = galley_qpdf_oh_new_dictionary(q)
             galley_qpdf_oh_replace_key(q, holder, "/Resources", resources)
         }
-        var spaces = galley_qpdf_oh_get_key(q, resources, "/ColorSpace")
-        if galley_qpdf_oh_is_dictionary(q, spaces) == 0 {
-            spaces = galley_qpdf_oh_new_dictionary(q)
-            galley_qpdf_oh_replace_key(q, resources, "/ColorSpace", spaces)
+        var named = galley_qpdf_oh_get_key(q, resources, key)
+        if galley_qpdf_oh_is_dictionary(q, named) == 0 {
+            named = galley_qpdf_oh_new_dictionary(q)
+            galley_qpdf_oh_replace_key(q, resources, key, named)
         }
-        return spaces
+        return named
     }
 
     /// Declares Cairo's device RGB to be sRGB, as PDF/X-4 asks of device colour that differs from
@@ -112,5 +126,45 @@ extension PDFXWriter {
             let inner = galley_qpdf_oh_get_key(q, dict, key)
             if galley_qpdf_oh_is_dictionary(q, inner) != 0, galley_qpdf_oh_is_indirect(q, inner) == 0 { declareRGB(in: inner, icc: icc) }
         }
+    }
+}
+
+/// The slug lines of the post-pass: each page's a content stream placing the line's glyphs,
+/// each glyph a form (its outline, filled) made the first time a page uses it.
+struct SlugLines {
+    let writer: PDFXWriter
+    var outlines = SlugOutlines()
+    /// The forms made so far, by glyph.
+    var forms: [UInt: qpdf_oh] = [:]
+
+    /// The content stream of `text` as `sheet`'s slug line on `page`, its forms added to the
+    /// page's resources; nil when the sheet has no slug line.
+    mutating func add(_ text: String, on page: qpdf_oh, sheet: PressSheet) -> qpdf_oh? {
+        guard let box = sheet.slugLineBox, box.width > 0, !text.isEmpty else { return nil }
+        let placed = outlines.glyphs(text)
+        guard !placed.isEmpty, let named = writer.resources(of: page, "/XObject", create: true) else { return nil }
+        func n(_ v: Double) -> String { String((v * 1000).rounded() / 1000) }
+        // The baseline where previews draw it, the line clipped to its box as there.
+        let (x, y) = (box.x, sheet.height - (box.y + box.height / 2 + 2))
+        var s = "q \(n(box.x)) \(n(sheet.height - box.maxY)) \(n(box.width)) \(n(box.height)) re W n /GalleyRegistration cs 1 scn\n"
+        for p in placed {
+            galley_qpdf_oh_replace_key(writer.q, named, "/GalleySlug\(p.glyph)", form(p.glyph))
+            s += "q 1 0 0 1 \(n(x + p.x)) \(n(y)) cm /GalleySlug\(p.glyph) Do Q\n"
+        }
+        return writer.stream(Array((s + "Q\n").utf8), [])
+    }
+
+    /// The form of `glyph`: its outline, in a box wide enough for any glyph at 6 pt.
+    private mutating func form(_ glyph: UInt) -> qpdf_oh {
+        if let made = forms[glyph] { return made }
+        let q = writer.q
+        let made = writer.stream(
+            Array((outlines.outlines[glyph] ?? "").utf8),
+            [
+                ("/Type", writer.name("/XObject")), ("/Subtype", writer.name("/Form")), ("/BBox", writer.box([-6, -6, 12, 12])),
+                ("/Resources", galley_qpdf_oh_new_dictionary(q)),
+            ], deflated: true)
+        forms[glyph] = made
+        return made
     }
 }

@@ -209,6 +209,7 @@ func usage(_ command: String, _ message: String, positionals: String = " INPUT")
                   --synctex             Also write OUT.synctex.gz, for viewers that jump between page and source.
                   --press               Print-ready: pages on a sheet with bleed and marks (template 'print'); PDF/X-4.
                   --output-intent FILE  With --press: the printer's CMYK ICC profile (default: Ghostscript's SWOP profile).
+                  --cmyk                With --press: convert to the output intent's CMYK with Ghostscript; black text on black ink alone.
                   --strict              Preflight: images under 150 ppi, overset text, missing glyphs and unembeddable fonts are errors.
               -t, --template NAME|FILE  Template: a built-in name or a JSON file (default magazine).
                   --set KEY=VALUE       Override a template key, e.g. --set columns=3 (repeatable).

@@ -1,0 +1,162 @@
+import CLCMS
+import Foundation
+import TestSupport
+import Testing
+
+/// `--press --cmyk`: Ghostscript's conversion to the output intent, read back with Ghostscript's
+/// `inkcov` device (each page's coverage per ink), qpdf and pdfinfo.
+@Suite struct CMYKTests {
+    /// A small page with no marks, so that `inkcov` sees the page's own ink alone (the marks are
+    /// in the registration colour, every ink).
+    static let template = """
+        {"extends": "magazine", "page": {"width": "100mm", "height": "80mm"}, "columns": 1,
+         "footer": {"enabled": false}, "print": {"marks": []}}
+        """
+
+    func folder(_ text: String) -> TemporaryDirectory {
+        let d = TemporaryDirectory("cmyk")
+        d.write("t.json", Self.template)
+        d.write("in.txt", text)
+        return d
+    }
+
+    func build(_ d: TemporaryDirectory, _ extra: [String] = []) -> CLIResult {
+        run(["build", d.file("in.txt"), "-t", d.file("t.json"), "--press", "--cmyk", "-o", d.file("out.pdf")] + extra)
+    }
+
+    /// Each page's coverage of C, M, Y and K (0–1), from Ghostscript's `inkcov` device.
+    func inkCoverage(_ pdf: String) throws -> [[Double]] {
+        let r = tool("gs", ["-q", "-dBATCH", "-dNOPAUSE", "-dSAFER", "-sDEVICE=inkcov", "-o", "-", pdf])
+        try #require(r.status == 0, "\(r.stderr)")
+        return r.output.split(separator: "\n").map { line in line.split(separator: " ").prefix(4).compactMap { Double($0) } }
+    }
+
+    // Black and grey text come out on the K plate alone, with no C, M or Y under them; red
+    // text, the control, takes magenta and yellow.
+    @Test func blackAndGreyTextOnBlackInkAlone() throws {
+        let d = folder("The press runs at night and the ink is black.\n<font color=\"#777777\">Grey notes in the margin.</font>\n")
+        let r = build(d, ["-q"])
+        try #require(r.status == 0, "\(r.stderr)")
+        let pages = try inkCoverage(d.file("out.pdf"))
+        try #require(pages.count == 1 && pages[0].count == 4, "\(pages)")
+        #expect(pages[0][0] == 0 && pages[0][1] == 0 && pages[0][2] == 0, "\(pages)")
+        #expect(pages[0][3] > 0.001, "\(pages)")
+
+        let red = folder("<font color=\"#cc1100\">Red headline text set large.</font>\n")
+        try #require(build(red, ["-q"]).status == 0)
+        let inks = try inkCoverage(red.file("out.pdf"))[0]
+        #expect(inks[1] > 0.001 && inks[2] > 0.001, "\(inks)")
+    }
+
+    // Ghostscript's rewrite keeps what the post-pass adds after it: the boxes, the output
+    // intent, the XMP declaring PDF/X-4, qpdf finds nothing wrong, no RGB is left, and two
+    // builds are the same bytes.
+    @Test func printerFileAfterConversion() throws {
+        let d = folder("<img src=\"sky.svg\" width=\"100\" height=\"50\">\nThe press runs at night.\n")
+        d.write(
+            "sky.svg",
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100\" height=\"50\"><rect width=\"100\" height=\"50\" fill=\"#3366cc\"/></svg>")
+        try #require(build(d, ["-q"]).status == 0)
+        let pdf = d.file("out.pdf")
+        let first = try #require(d.read("out.pdf"))
+        #expect(tool("qpdf", ["--check", pdf]).status == 0)
+        let info = tool("pdfinfo", ["-box", pdf]).output
+        #expect(info.contains("PDF subtype:    PDF/X-4") && info.contains("TrimBox:") && info.contains("BleedBox:"), "\(info)")
+        let plain = tool("qpdf", ["--qdf", "--object-streams=disable", pdf, d.file("plain.pdf")])
+        #expect(plain.status == 0)
+        let text = String(decoding: try #require(d.read("plain.pdf")), as: UTF8.self)
+        #expect(text.contains("/GTS_PDFX") && text.contains("<pdfxid:GTS_PDFXVersion>PDF/X-4</pdfxid:GTS_PDFXVersion>"))
+        // RGB is left only as the sRGB profile the post-pass declares (its `/Alternate`).
+        #expect(!text.contains(" rg\n") && !text.contains(" RG\n") && !text.contains("/ColorSpace /DeviceRGB"))
+        #expect(text.contains(" k\n"), "no CMYK colour")
+        try #require(build(d, ["-q"]).status == 0)
+        #expect(d.read("out.pdf") == first, "a second build differs")
+    }
+
+    // Without Ghostscript on PATH, --cmyk is a usage error before any work, naming the
+    // package; without --press, and on PNGs, it is refused; nothing is written.
+    @Test func refusedWhereItCannotRun() {
+        let d = folder("The press runs at night.\n")
+        d.write("out.pdf", "the previous build\n")
+        let r = run(
+            ["build", d.file("in.txt"), "--press", "--cmyk", "-o", d.file("out.pdf")], env: ["PATH": d.file("empty")])
+        #expect(r.status == 2 && r.stderr.contains("--cmyk needs Ghostscript ('gs' on PATH), which is not installed"), "\(r.stderr)")
+        let alone = run(["build", d.file("in.txt"), "--cmyk", "-o", d.file("out.pdf")])
+        #expect(alone.status == 2 && alone.stderr.contains("--cmyk goes with --press"), "\(alone.stderr)")
+        let png = run(["watch", d.file("in.txt"), "--press", "--cmyk", "--page", "1", "-o", d.file("p.png")])
+        #expect(png.status == 2 && png.stderr.contains("--cmyk converts the PDF; PNGs stay in RGB"), "\(png.stderr)")
+        #expect(d.read("out.pdf") == Data("the previous build\n".utf8))
+        #expect(d.contents.allSatisfy { !$0.hasSuffix(".tmp") }, "\(d.contents)")
+    }
+
+    // Ink over 300 % anywhere is a preflight warning naming the page: a printer's profile
+    // that lays all four inks under dark colours triggers it; Ghostscript's SWOP profile,
+    // which holds its darkest colour near 295 %, does not.
+    @Test func inkOverTheLimit() throws {
+        let d = folder("<font color=\"#1a0030\" size=\"60\">Dark</font>\n")
+        let heavy = d.file("heavy.icc")
+        try HeavyInkProfile.bytes().write(to: URL(fileURLWithPath: heavy))
+        let r = build(d, ["--output-intent", heavy])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("warning: page 1: total ink reaches "), "\(r.stderr)")
+        #expect(r.stderr.contains("(the press takes at most 300 %)") && r.stderr.contains("[ink-coverage]"), "\(r.stderr)")
+        let swop = build(d)
+        #expect(swop.status == 0 && !swop.stderr.contains("[ink-coverage]"), "\(swop.stderr)")
+    }
+}
+
+/// A printer's profile for the ink test, made with Little CMS: every colour printed as a grey
+/// of all four inks, C = M = Y = K = 1 − L*, so a dark colour takes nearly 400 %.
+enum HeavyInkProfile {
+    static func bytes() throws -> Data {
+        try #require(galley_lcms_available() != 0)
+        let p = try #require(galley_cmsCreateProfilePlaceholder(nil))
+        defer { _ = galley_cmsCloseProfile(p) }
+        galley_cmsSetProfileVersion(p, 4.3)
+        galley_cmsSetDeviceClass(p, cmsSigOutputClass)
+        galley_cmsSetColorSpace(p, cmsSigCmykData)
+        galley_cmsSetPCS(p, cmsSigLabData)
+        let toLab = try table(4, 3) { input, output in
+            let ink = (0..<4).map { Double(input[$0]) / 65535 }.max()!
+            (output[0], output[1], output[2]) = (UInt16((1 - ink) * 65535), 0x8080, 0x8080)
+        }
+        let toInk = try table(3, 4) { input, output in
+            let ink = UInt16(65535 - Int(input[0]))
+            (output[0], output[1], output[2], output[3]) = (ink, ink, ink, ink)
+        }
+        defer {
+            galley_cmsPipelineFree(toLab)
+            galley_cmsPipelineFree(toInk)
+        }
+        try #require(galley_cmsWriteTag(p, cmsSigAToB0Tag, UnsafeRawPointer(toLab)) != 0)
+        try #require(galley_cmsWriteTag(p, cmsSigBToA0Tag, UnsafeRawPointer(toInk)) != 0)
+        var size: UInt32 = 0
+        try #require(galley_cmsSaveProfileToMem(p, nil, &size) != 0)
+        var bytes = [UInt8](repeating: 0, count: Int(size))
+        try #require(bytes.withUnsafeMutableBytes { galley_cmsSaveProfileToMem(p, $0.baseAddress, &size) } != 0)
+        return Data(bytes)
+    }
+
+    typealias Sampler = (UnsafePointer<UInt16>, UnsafeMutablePointer<UInt16>) -> Void
+
+    /// Curves, a 9-point table sampled from `fill`, curves: an `mAB`/`mBA` tag's shape.
+    static func table(_ inputs: UInt32, _ outputs: UInt32, _ fill: @escaping Sampler) throws -> OpaquePointer {
+        let pipeline = try #require(galley_cmsPipelineAlloc(nil, inputs, outputs))
+        let grid = try #require(galley_cmsStageAllocCLut16bit(nil, 9, inputs, outputs, nil))
+        var box = fill
+        let sampled = withUnsafeMutablePointer(to: &box) { cargo in
+            galley_cmsStageSampleCLut16bit(
+                grid,
+                { input, output, cargo in
+                    guard let input, let output, let cargo else { return 0 }
+                    cargo.assumingMemoryBound(to: Sampler.self).pointee(input, output)
+                    return 1
+                }, cargo, 0)
+        }
+        try #require(sampled != 0)
+        _ = galley_cmsPipelineInsertStage(pipeline, cmsAT_END, galley_cmsStageAllocToneCurves(nil, inputs, nil))
+        _ = galley_cmsPipelineInsertStage(pipeline, cmsAT_END, grid)
+        _ = galley_cmsPipelineInsertStage(pipeline, cmsAT_END, galley_cmsStageAllocToneCurves(nil, outputs, nil))
+        return pipeline
+    }
+}
