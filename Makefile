@@ -10,7 +10,8 @@ OUT          ?= out
 TEST_FONTS   := $(CURDIR)/Tests/fonts.conf
 
 # Everything the project needs from Debian: libraries, fonts, hyphenation dictionaries, PDF tools
-# (libqpdf-dev for the press post-pass; ghostscript ships the default output intent and sRGB profiles).
+# (libqpdf-dev for the press post-pass; ghostscript ships the default output intent and sRGB profiles
+# and converts --cmyk builds; liblcms2-dev builds their device link).
 APT_PACKAGES := pkg-config zlib1g-dev libdeflate-dev libisal-dev libfreetype-dev libcairo2-dev libpango1.0-dev libpng-dev libgdk-pixbuf-2.0-dev librsvg2-2 \
                 libhyphen-dev hyphen-en-us hyphen-en-gb hyphen-de hyphen-fr hyphen-es hyphen-it \
                 hyphen-nl hyphen-pt-pt hyphen-pt-br \

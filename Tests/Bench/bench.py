@@ -39,7 +39,7 @@ CORPUS_NAMES = ["en-small", "en-large", "en-xl", "cjk-small"]
 COMMON_SUFFIXES = [".txt", ".plain.txt", ".galley.txt", ".pango", ".typ", ".html"]
 EN_SUFFIXES = [".lua.tex", ".pdf.tex", ".ms"]
 
-MEASUREMENTS = ["en-large", "en-xl", "preview", "one-page", "en-small", "cjk-small", "cjk-punctuation", "attributes", "smart-quotes", "press", "floats", "spans", "social-line", "breaks", "line-diagnostics",
+MEASUREMENTS = ["en-large", "en-xl", "preview", "one-page", "en-small", "cjk-small", "cjk-punctuation", "attributes", "smart-quotes", "press", "cmyk", "floats", "spans", "social-line", "breaks", "line-diagnostics",
                 "font-tags", "spacing"]
 ISSUE_DIR = os.path.join(CORPUS, "issue")
 PATHOLOGICAL = ["marks", "unclosed-spans", "float-captions", "page-caption", "input-50mb"]
@@ -720,6 +720,17 @@ class Bench:
         plain.key = "en-large"
         self.ratio("press", press, plain, "en-large with --press (sheet, marks, PDF/X-4 post-pass) ÷ plain build",
                    "≤ 1.15× (issue 19)", 1.15)
+
+    def m_cmyk(self):
+        log("en-large converted to CMYK (--press --cmyk) and on press sheets in RGB (--press) (interleaved):")
+        cmyk = Cmd("galley", [self.galley, "build", self.corpus("en-large"), "--press", "--cmyk", "-o",
+                              os.path.join(OUT, "galley-en-large-cmyk.pdf")])
+        cmyk.key = "cmyk"
+        press = Cmd("galley", [self.galley, "build", self.corpus("en-large"), "--press", "-o",
+                               os.path.join(OUT, "galley-en-large-press.pdf")])
+        press.key = "press"
+        self.ratio("cmyk", cmyk, press, "en-large with --press --cmyk (Ghostscript's conversion, ink measured) ÷ --press",
+                   "reported (issue 19)", None)
 
     def m_spans(self):
         ensure_variants()
