@@ -83,7 +83,8 @@ extension ArticleCache {
         key.add(Self.maker)
         key.add(document.source.path)
         key.add(document.source.text)
-        for file in Set(document.inputFiles).sorted() {
+        // The article's own file is the text just added, as it was read: not read again.
+        for file in Set(document.inputFiles).sorted() where file != document.source.path {
             key.add(file)
             key.add(ContentDigest.ofFile(file) ?? "unreadable")
         }

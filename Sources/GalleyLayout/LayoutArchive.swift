@@ -14,9 +14,7 @@ import GalleyTemplate
 /// The bytes are only trusted when they came from this executable for the same input (the
 /// caller's key and checksum say so); reading still checks every index against the story, so
 /// damaged bytes are an error, never a crash.
-package enum LayoutArchive {
-    package struct Malformed: Error {}
-}
+package enum LayoutArchive {}
 
 extension Framesetter {
     /// `pages`, laid out by this framesetter, and the warnings their layout gave, as bytes.
@@ -43,20 +41,16 @@ extension Framesetter {
     }
 
     /// The pages and warnings `archive` wrote, for this framesetter's story.
-    package func unarchive(_ bytes: [UInt8]) throws(LayoutArchive.Malformed) -> (pages: [Page], warnings: [Diagnostic]) {
-        do {
-            var r = ByteReader(bytes)
-            var reader = ArchiveReader(story: story, blocks: TextBlocks(story: story, template: template, file: file))
-            try reader.tables(&r)
-            var warnings: [Diagnostic] = []
-            for _ in 0..<(try r.int(in: 0..<100_000)) { warnings.append(try reader.diagnostic(&r)) }
-            var pages: [Page] = []
-            for _ in 0..<(try r.int(in: 0..<1_000_000)) { pages.append(try reader.page(&r)) }
-            guard r.isAtEnd else { throw ByteReader.Malformed() }
-            return (pages, warnings)
-        } catch {
-            throw LayoutArchive.Malformed()
-        }
+    package func unarchive(_ bytes: [UInt8]) throws(ByteReader.Malformed) -> (pages: [Page], warnings: [Diagnostic]) {
+        var r = ByteReader(bytes)
+        var reader = ArchiveReader(story: story, blocks: TextBlocks(story: story, template: template, file: file))
+        try reader.tables(&r)
+        var warnings: [Diagnostic] = []
+        for _ in 0..<(try r.int(in: 0..<100_000)) { warnings.append(try reader.diagnostic(&r)) }
+        var pages: [Page] = []
+        for _ in 0..<(try r.int(in: 0..<1_000_000)) { pages.append(try reader.page(&r)) }
+        guard r.isAtEnd else { throw ByteReader.Malformed() }
+        return (pages, warnings)
     }
 }
 

@@ -1,5 +1,6 @@
 import GalleyLayout
 import GalleyMarkup
+import GalleySupport
 import GalleyTemplate
 import TestSupport
 import Testing
@@ -82,10 +83,10 @@ import Testing
         let f = framesetter(sample("feature.txt"), threads: 1)
         let bytes = f.archive(pages(of: f), warnings: [])
         for cut in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 200)) {
-            #expect(throws: LayoutArchive.Malformed.self) { try f.unarchive(Array(bytes.prefix(cut))) }
+            #expect(throws: ByteReader.Malformed.self) { try f.unarchive(Array(bytes.prefix(cut))) }
         }
         var huge = bytes
         for k in 0..<8 { huge[k] = 0x7F }
-        #expect(throws: LayoutArchive.Malformed.self) { try f.unarchive(huge) }
+        #expect(throws: ByteReader.Malformed.self) { try f.unarchive(huge) }
     }
 }
