@@ -19,10 +19,12 @@ public struct CMYKConversion: Sendable {
     /// missing, said the way the user mends it.
     public static func locate(searchPath: String?) -> Result<CMYKConversion, RenderError> {
         guard let gs = Subprocess.locate("gs", searchPath: searchPath) else {
-            return .failure(RenderError(.error("--cmyk needs Ghostscript ('gs' on PATH), which is not installed (apt-get install ghostscript)")))
+            return .failure(
+                RenderError(.error("--cmyk needs Ghostscript ('gs' on PATH), which is not installed (apt-get install ghostscript)")))
         }
         guard galley_lcms_available() != 0 else {
-            return .failure(RenderError(.error("--cmyk needs Little CMS (liblcms2-2), which is not installed (apt-get install liblcms2-2)")))
+            return .failure(
+                RenderError(.error("--cmyk needs Little CMS (liblcms2-2), which is not installed (apt-get install liblcms2-2)")))
         }
         return .success(CMYKConversion(ghostscript: gs))
     }

@@ -55,7 +55,8 @@ import Testing
         let d = folder("<img src=\"sky.svg\" width=\"100\" height=\"50\">\nThe press runs at night.\n")
         d.write(
             "sky.svg",
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100\" height=\"50\"><rect width=\"100\" height=\"50\" fill=\"#3366cc\"/></svg>")
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100\" height=\"50\"><rect width=\"100\" height=\"50\" fill=\"#3366cc\"/></svg>"
+        )
         try #require(build(d, ["-q"]).status == 0)
         let pdf = d.file("out.pdf")
         let first = try #require(d.read("out.pdf"))
