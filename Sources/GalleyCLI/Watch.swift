@@ -136,7 +136,13 @@ extension Run {
         var result = WatchBuild(inputs: doc.inputFiles)
         let text = Array(doc.story.text.utf8)
         let before = doc.framesetter.diagnostics.all.count
-        defer { collectLayoutDiagnostics(doc, before: before) }
+        // A press build's preflight, as `build --press` runs it (its findings are warnings),
+        // said after the layout's own warnings, some of which it replaces.
+        var preflight = o.press.map { _ in Preflight(strict: false) }
+        defer {
+            collectLayoutDiagnostics(doc, before: before)
+            if let preflight, result.written { addPreflight(preflight) }
+        }
         if diagnostics.hasErrors { return result }
         do {
             switch o.output {
@@ -144,9 +150,13 @@ extension Run {
                 let destination = try OutputDestination.checked(path, inputs: doc.inputFiles)
                 let metadata = pdfMetadata(input: o.document.input, title: o.title)
                 let press = o.press?.output(doc.template, input: o.document.input, environment: io.environment)
+                let bleed = doc.template.print.bleed
                 _ = try writePDF(doc, to: destination, metadata: metadata, compression: o.compression, press: press) { page in
                     result.pages.append(Self.fingerprint(page, text: text))
+                    preflight?.check(page, of: doc.framesetter, index: page.number, bleed: bleed)
                 }
+                if let ink = press?.cmyk?.ink.pages { preflight?.checkInk(ink) }
+                preflight?.finish()
             case .pngs(let numbers, let path):
                 for n in numbers { _ = try OutputDestination.checked(path(n), inputs: doc.inputFiles) }
                 let press = o.press?.output(doc.template, input: o.document.input, environment: io.environment)
@@ -171,7 +181,10 @@ extension Run {
                 let destination = try OutputDestination.checked(path, inputs: issue.inputFiles)
                 let metadata = pdfMetadata(input: o.document.input, title: o.title, manifestTitle: issue.manifest.title)
                 let press = o.press?.output(issue.base, input: o.document.input, environment: io.environment)
+                var preflight = o.press.map { _ in Self.preflight(issue, plan, manifest: o.document.input, strict: false) }
                 try writeIssuePDF(issue, plan, to: destination, metadata: metadata, compression: o.compression, press: press)
+                if let ink = press?.cmyk?.ink.pages { preflight?.checkInk(ink) }
+                if let preflight { addPreflight(preflight) }
                 let texts = plan.parts.map { Array($0.framesetter.story.text.utf8) }
                 result.pages = plan.pages.indices.map { Self.fingerprint(plan, page: $0, texts: texts) }
             case .pngs(let numbers, let path):

@@ -127,6 +127,22 @@ import Testing
         w.stop()
     }
 
+    // A press build in watch runs the preflight as `build --press` does, each build: a
+    // 72 ppi image is named with its page; at 400 ppi it is not.
+    @Test func pressBuildsAreChecked() throws {
+        let d = TemporaryDirectory("watch")
+        d.write("pic.png", PreflightTests.png(width: 100, height: 100))
+        // 100 pixels across 100 pt: 72 ppi; across 18 pt: 400 ppi.
+        d.write("doc.txt", "A picture.\n<img src=\"pic.png\" float=\"left\" width=\"100pt\">\n")
+        let w = try Watcher(d, ["doc.txt", "--press", "-o", "doc.pdf"])
+        try w.wait("the first build") { w.lines(containing: "wrote doc.pdf") == 1 }
+        #expect(w.text.contains("doc.txt:2:1: warning: page 1: image 'pic.png' is 72 ppi"), "\(w.text)")
+        d.write("doc.txt", "A picture.\n<img src=\"pic.png\" float=\"left\" width=\"18pt\">\n")
+        try w.wait("the second build") { w.lines(containing: "wrote doc.pdf") == 2 }
+        #expect(w.lines(containing: "[low-resolution]") == 1, "\(w.text)")
+        w.stop()
+    }
+
     // Options that cannot go together are usage errors, before anything is watched.
     @Test func usageErrors() {
         let d = TemporaryDirectory("watch")
