@@ -29,11 +29,13 @@ struct SlugOutlines {
         cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
         cairo_set_font_options(cr, options)
         cairo_font_options_destroy(options)
-        font = cairo_get_scaled_font(cr)
+        // The context owns the font it returns: held here for as long as these outlines are.
+        font = cairo_scaled_font_reference(cairo_get_scaled_font(cr))
     }
 
     /// Frees the Cairo objects; the outlines stay.
     func close() {
+        cairo_scaled_font_destroy(font)
         cairo_destroy(cr)
         cairo_surface_destroy(surface)
     }
