@@ -151,7 +151,7 @@ struct SlugLines {
             galley_qpdf_oh_replace_key(writer.q, named, "/GalleySlug\(p.glyph)", form(p.glyph))
             s += "q 1 0 0 1 \(n(x + p.x)) \(n(y)) cm /GalleySlug\(p.glyph) Do Q\n"
         }
-        return writer.stream(Array((s + "Q\n").utf8), [])
+        return writer.stream(Array((s + "Q\n").utf8), [], deflated: true)
     }
 
     /// The form of `glyph`: its outline, in a box wide enough for any glyph at 6 pt.
