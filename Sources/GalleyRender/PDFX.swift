@@ -176,6 +176,10 @@ struct PDFXWriter {
     }
     func box(_ values: [Double]) -> qpdf_oh { array(values.map(real)) }
 
+    /// A number in the operators the post-pass writes: to a thousandth of a point, which no
+    /// press resolves.
+    static func number(_ v: Double) -> String { String((v * 1000).rounded() / 1000) }
+
     /// `bytes` as a zlib stream at level 1; nil if zlib fails (the stream is then written plain).
     static func deflate(_ bytes: [UInt8]) -> [UInt8]? {
         var size = compressBound(uLong(bytes.count))

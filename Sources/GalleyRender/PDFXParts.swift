@@ -51,7 +51,7 @@ extension PDFXWriter {
     /// The marks as PDF operators, in PDF's space (y up): lines, and each target's circle as
     /// four Bézier quarters.
     static func marksContent(_ sheet: PressSheet) -> String {
-        func n(_ v: Double) -> String { String((v * 1000).rounded() / 1000) }
+        let n = number
         func point(_ x: Double, _ y: Double) -> String { "\(n(x)) \(n(sheet.height - y))" }
         var s = "q /GalleyRegistration CS 1 SCN \(n(PressSheet.markWeight)) w 0 J\n"
         let targets = sheet.registrationMarks
@@ -143,9 +143,10 @@ struct SlugLines {
         guard let box = sheet.slugLineBox, box.width > 0, !text.isEmpty else { return nil }
         let placed = outlines.glyphs(text)
         guard !placed.isEmpty, let named = writer.resources(of: page, "/XObject", create: true) else { return nil }
-        func n(_ v: Double) -> String { String((v * 1000).rounded() / 1000) }
-        // The baseline where previews draw it, the line clipped to its box as there.
-        let (x, y) = (box.x, sheet.height - (box.y + box.height / 2 + 2))
+        let n = PDFXWriter.number
+        // The baseline where previews draw it (PDF's y up), the line clipped to its box as there.
+        let origin = PressSheet.slugBaseline(in: box)
+        let (x, y) = (origin.x, sheet.height - origin.y)
         var s = "q \(n(box.x)) \(n(sheet.height - box.maxY)) \(n(box.width)) \(n(box.height)) re W n /GalleyRegistration cs 1 scn\n"
         for p in placed {
             galley_qpdf_oh_replace_key(writer.q, named, "/GalleySlug\(p.glyph)", form(p.glyph))

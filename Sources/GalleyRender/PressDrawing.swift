@@ -70,9 +70,10 @@ extension PageRenderer {
         cairo_rectangle(cr, box.x, box.y, box.width, box.height)
         cairo_clip(cr)
         cairo_set_source_rgb(cr, 0, 0, 0)
-        cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
-        cairo_set_font_size(cr, 6)
-        cairo_move_to(cr, box.x, box.y + box.height / 2 + 2)
+        cairo_select_font_face(cr, PressSheet.slugFace, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
+        cairo_set_font_size(cr, PressSheet.slugSize)
+        let origin = PressSheet.slugBaseline(in: box)
+        cairo_move_to(cr, origin.x, origin.y)
         cairo_show_text(cr, text)
     }
 

@@ -94,4 +94,12 @@ public struct PressSheet: Sendable, Equatable {
         let t = trim, clear = 6.0
         return Rect(x: t.x + clear, y: t.maxY + markOffset, width: max(0, t.width / 2 - markLength - 2 * clear), height: markLength)
     }
+
+    /// The slug line's face and size: plain ASCII in a face every setup installs.
+    static let slugFace = "DejaVu Sans"
+    static let slugSize = 6.0
+
+    /// Where the slug line's baseline starts in `box` (sheet space, y down): at its left, a
+    /// little below its middle, so the 6 pt letters sit centred in the band.
+    static func slugBaseline(in box: Rect) -> (x: Double, y: Double) { (box.x, box.y + box.height / 2 + 2) }
 }

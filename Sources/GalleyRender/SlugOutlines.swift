@@ -20,8 +20,8 @@ struct SlugOutlines {
     init() {
         surface = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1)
         cr = cairo_create(surface)
-        cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
-        cairo_set_font_size(cr, 6)
+        cairo_select_font_face(cr, PressSheet.slugFace, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
+        cairo_set_font_size(cr, PressSheet.slugSize)
         // As a PDF surface sets text: this 1-pixel surface would otherwise round each advance
         // to a whole point and hint the outlines to its grid.
         let options = cairo_font_options_create()
@@ -63,7 +63,7 @@ struct SlugOutlines {
         defer { cairo_path_destroy(path) }
         // A space has no outline (and Cairo gives its path no data).
         guard path.pointee.status == CAIRO_STATUS_SUCCESS, let data = path.pointee.data else { return "" }
-        func n(_ v: Double) -> String { String((v * 1000).rounded() / 1000) }
+        let n = PDFXWriter.number
         func point(_ p: cairo_path_data_t) -> String { "\(n(p.point.x)) \(n(-p.point.y))" }
         var ops = ""
         var i = 0
