@@ -45,10 +45,10 @@ extension Run {
                 progress(
                     Self.drawingProgress(n, of: plan.pages.count, plan: plan, names: issue.manifest.articles, since: clock.now - started))
             }
-            if let ink = press?.cmyk?.ink.pages {
+            if press?.cmyk != nil {
                 // The ink is known only once the PDF is made: its findings come after the rest.
                 var inkCheck = Preflight(strict: o.strict)
-                inkCheck.checkInk(ink)
+                inkCheck.checkInk(of: press)
                 addPreflight(inkCheck)
                 for f in inkCheck.findings { preflight?.add(f) }
             }

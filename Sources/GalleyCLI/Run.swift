@@ -126,7 +126,7 @@ struct Run {
                 synctex?.add(sheet: page.number, [(page, doc.story, input)])
                 preflight?.check(page, of: doc.framesetter, index: page.number, bleed: bleed)
             }
-            if let ink = press?.cmyk?.ink.pages { preflight?.checkInk(ink) }
+            preflight?.checkInk(of: press)
             preflight?.finish()
             if let scratch, preflight?.hasErrors == false { try deliver(scratch.path, to: destination) }
             if let synctex, preflight?.hasErrors != true { try writeSyncTeX(synctex, for: o.output, inputs: doc.inputFiles) }

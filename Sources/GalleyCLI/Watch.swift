@@ -155,7 +155,7 @@ extension Run {
                     result.pages.append(Self.fingerprint(page, text: text))
                     preflight?.check(page, of: doc.framesetter, index: page.number, bleed: bleed)
                 }
-                if let ink = press?.cmyk?.ink.pages { preflight?.checkInk(ink) }
+                preflight?.checkInk(of: press)
                 preflight?.finish()
             case .pngs(let numbers, let path):
                 for n in numbers { _ = try OutputDestination.checked(path(n), inputs: doc.inputFiles) }
@@ -183,7 +183,7 @@ extension Run {
                 let press = o.press?.output(issue.base, input: o.document.input, environment: io.environment)
                 var preflight = o.press.map { _ in Self.preflight(issue, plan, manifest: o.document.input, strict: false) }
                 try writeIssuePDF(issue, plan, to: destination, metadata: metadata, compression: o.compression, press: press)
-                if let ink = press?.cmyk?.ink.pages { preflight?.checkInk(ink) }
+                preflight?.checkInk(of: press)
                 if let preflight { addPreflight(preflight) }
                 let texts = plan.parts.map { Array($0.framesetter.story.text.utf8) }
                 result.pages = plan.pages.indices.map { Self.fingerprint(plan, page: $0, texts: texts) }

@@ -138,9 +138,14 @@ public struct Preflight {
         }
     }
 
-    /// The ink of a `--cmyk` build's pages (measured once its PDF is made): a page whose ink
-    /// goes over the limit anywhere, or why it could not be measured.
-    public mutating func checkInk(_ measured: Result<[InkCoverage], RenderError>) {
+    /// The ink of `press`'s pages when it converted to CMYK (measured once its PDF is made);
+    /// nothing for another build.
+    public mutating func checkInk(of press: PressOutput?) {
+        if let measured = press?.cmyk?.ink.pages { checkInk(measured) }
+    }
+
+    /// A page whose ink goes over the limit anywhere, or why it could not be measured.
+    mutating func checkInk(_ measured: Result<[InkCoverage], RenderError>) {
         switch measured {
         case .failure(let e):
             add(PreflightFinding(.inkCoverage, page: 1, file: nil, at: nil, e.diagnostic.message))
