@@ -266,7 +266,10 @@ extension TextEngine {
     ) -> (advance: Int32, rise: Int32)? {
         let buffer = hb_buffer_create()
         defer { hb_buffer_destroy(buffer) }
-        hb_buffer_add_utf8(buffer, text, 3, 0, 3)
+        // The one character at `text`, however many bytes its UTF-8 takes.
+        let lead = UInt8(bitPattern: text[0])
+        let bytes: Int32 = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+        hb_buffer_add_utf8(buffer, text, bytes, 0, bytes)
         hb_buffer_set_direction(buffer, HB_DIRECTION_TTB)
         hb_buffer_set_script(buffer, HB_SCRIPT_HAN)
         hb_buffer_set_language(buffer, hb_language_from_string(pango_language_to_string(analysis.language), -1))
