@@ -2,12 +2,21 @@ import GalleyMarkup
 import GalleyStory
 
 extension ShapedText {
+    static let unknownFlag: UInt32 = 0x1000_0000  // PANGO_GLYPH_UNKNOWN_FLAG
+    static let emptyGlyph: UInt32 = 0x0FFF_FFFF  // PANGO_GLYPH_EMPTY
+
+    /// Whether any glyph of the paragraph is Pango's box for a character no font has (an
+    /// invisible character's among them): a quick test before `missingCharacters`.
+    package var hasMissingGlyphs: Bool {
+        let (unknownFlag, empty) = (Self.unknownFlag, Self.emptyGlyph)
+        return glyphs.withUnsafeBufferPointer { g in g.contains { $0.glyph & unknownFlag != 0 && $0.glyph != empty } }
+    }
+
     /// Calls `body` with the paragraph byte and the character of each glyph in `range` (paragraph
     /// bytes) that no face could draw. Pango shapes such a character as a box, an "unknown"
     /// glyph that carries the character itself.
     package func missingCharacters(in range: Range<Int>, _ body: (_ byte: Int, _ character: Unicode.Scalar) -> Void) {
-        let unknownFlag: UInt32 = 0x1000_0000  // PANGO_GLYPH_UNKNOWN_FLAG
-        let empty: UInt32 = 0x0FFF_FFFF  // PANGO_GLYPH_EMPTY
+        let (unknownFlag, empty) = (Self.unknownFlag, Self.emptyGlyph)
         for run in runs(meeting: range) {
             for i in glyphs(of: run, in: range) {
                 let glyph = glyphs[i].glyph
@@ -45,6 +54,7 @@ extension Flow {
     mutating func warnAboutMissingGlyphs(in l: ParagraphLayout) {
         guard l.index > missingGlyphsScanned else { return }
         missingGlyphsScanned = l.index
+        guard l.text.hasMissingGlyphs else { return }
         l.text.missingCharacters(in: 0..<l.text.length) { byte, c in
             guard warnedMissing.insert(c.value).inserted else { return }
             let at = story.sourceMap.sourceLocation(ofByte: l.storyStart + byte, in: story.text)

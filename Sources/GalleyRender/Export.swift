@@ -4,8 +4,8 @@ import FoundationEssentials
 import GalleyLayout
 import GalleyMarkup
 import GalleyStory
-import GalleyTemplate
 import GalleySupport
+import GalleyTemplate
 import Glibc
 
 /// Document metadata written into the PDF.
@@ -54,7 +54,7 @@ public enum Export {
         defer { if !committed { out.discard() } }
         let t = framesetter.template
         let sheet = press.map { PressSheet(trimWidth: t.pageWidth, trimHeight: t.pageHeight, print: $0.print) }
-        let draft = try press.map { _ throws(RenderError) in try PressDraft(beside: out) }
+        let draft = try press.map { p throws(RenderError) in try PressDraft(beside: out, press: p) }
         let size = sheet.map { ($0.width, $0.height) } ?? (t.pageWidth, t.pageHeight)
         guard let surface = cairo_pdf_surface_create(draft?.file.path ?? out.temporaryPath, size.0, size.1),
             cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS

@@ -99,7 +99,7 @@ public enum IssueExport {
         let out = try AtomicFile(target: path)
         var committed = false
         defer { if !committed { out.discard() } }
-        let draft = try press.map { _ throws(RenderError) in try PressDraft(beside: out) }
+        let draft = try press.map { p throws(RenderError) in try PressDraft(beside: out, press: p) }
         var sheets: [PressSheet] = []
         var slugs: [String] = []
         guard let surface = cairo_pdf_surface_create(draft?.file.path ?? out.temporaryPath, pageSize.0, pageSize.1),
@@ -150,7 +150,9 @@ public enum IssueExport {
         cairo_surface_finish(surface)
         let status = cairo_surface_status(surface)
         guard status == CAIRO_STATUS_SUCCESS else { throw RenderError(.error(Export.finishFailure(status, path: path))) }
-        if let draft, let press { try draft.finish(into: out, sheets: sheets, slugs: slugs, press: press, metadata: metadata, target: path) }
+        if let draft, let press {
+            try draft.finish(into: out, sheets: sheets, slugs: slugs, press: press, metadata: metadata, target: path)
+        }
         try out.commit()
         committed = true
     }

@@ -53,10 +53,13 @@ extension PressOutput {
 /// file (on failure and on a signal), before the post-pass writes the output from it.
 struct PressDraft {
     let file: TemporaryFile
+    /// The post-pass's work begun while the pages are drawn.
+    let preparation: PressPreparation
 
-    init(beside out: AtomicFile) throws(RenderError) {
+    init(beside out: AtomicFile, press: PressOutput) throws(RenderError) {
         let folder = FilePath.directory(of: out.temporaryPath)
         file = try TemporaryFile(in: folder.isEmpty ? "." : folder, name: FilePath.name(of: out.target) + ".draft")
+        preparation = PressPreparation(press)
     }
 
     /// Runs the post-pass from the draft into `out`'s temporary file (with `--cmyk`, from the
@@ -66,6 +69,9 @@ struct PressDraft {
         into out: AtomicFile, sheets: [PressSheet], slugs: [String], press: PressOutput, metadata: PDFMetadata, target: String
     ) throws(RenderError) {
         defer { file.discard() }
+        // The XMP's IDs hash Cairo's PDF: read beside the conversion and the post-pass.
+        let draft = file.path
+        let identity = Background { PDFXWriter.documentID(draft) }
         var source = file.path
         var converted: TemporaryFile?
         defer { converted?.discard() }
@@ -76,9 +82,13 @@ struct PressDraft {
             try cmyk.convert(file.path, to: cmykFile.path, press: press, target: target)
             source = cmykFile.path
         }
+        let prepared = preparation.value
+        // The slug lines' operators are set while libqpdf reads the PDF.
+        let outlines = prepared.outlines
+        let lines = Background { SlugContents(slugs: slugs, sheets: sheets, outlines: outlines) }
         try PDFXWriter.write(
-            draft: source, identity: file.path, to: out.temporaryPath, sheets: sheets, slugs: slugs, press: press, metadata: metadata,
-            target: target)
+            draft: source, identity: identity, prepared: prepared, to: out.temporaryPath, sheets: sheets, slugs: lines,
+            press: press, metadata: metadata, target: target)
     }
 }
 
@@ -94,13 +104,18 @@ struct PDFXWriter {
     let q: OpaquePointer
     let press: PressOutput
     let metadata: PDFMetadata
+    /// What was made while the pages were drawn.
+    let prepared: PressPreparation.Made
+    /// The streams the pass compresses (slug lines, glyph forms) share one.
+    let deflater = Deflater()
 
     /// Rewrites `draft` (Cairo's PDF, or Ghostscript's CMYK rendering of it) into `output`;
     /// `sheets` are the pages' sheets in order. The XMP IDs are a hash of `identity` (Cairo's
     /// PDF, the same for the same build where Ghostscript's output is not).
     static func write(
-        draft: String, identity: String, to output: String, sheets: [PressSheet], slugs: [String], press: PressOutput,
-        metadata: PDFMetadata, target: String
+        draft: String, identity: Background<Result<(document: String, instance: String), RenderError>>, prepared: PressPreparation.Made,
+        to output: String, sheets: [PressSheet], slugs: Background<SlugContents>, press: PressOutput, metadata: PDFMetadata,
+        target: String
     ) throws(RenderError) {
         guard galley_qpdf_available() != 0 else {
             throw RenderError(.error("cannot make '\(target)': --press needs libqpdf, which is not installed (apt-get install libqpdf29)"))
@@ -110,12 +125,12 @@ struct PDFXWriter {
         defer { galley_qpdf_cleanup(&handle) }
         galley_qpdf_silence_errors(data)
         galley_qpdf_set_suppress_warnings(data, 1)
-        let writer = PDFXWriter(q: data, press: press, metadata: metadata)
+        let writer = PDFXWriter(q: data, press: press, metadata: metadata, prepared: prepared)
         try writer.check(galley_qpdf_read(data, draft, nil), target)
-        let id = try writer.documentID(identity)
+        // What was worked out beside libqpdf's reading is waited for only where it is needed.
         try writer.addBoxesAndMarks(sheets, slugs: slugs)
         writer.declareRGB()
-        writer.addOutputIntentAndMetadata(id: id)
+        writer.addOutputIntentAndMetadata(id: try identity.value.get())
         try writer.check(galley_qpdf_has_error(data) != 0 ? QPDF_ERRORS : QPDF_SUCCESS, target)
         try writer.save(to: output, target)
     }
@@ -164,10 +179,14 @@ struct PDFXWriter {
     /// compressed at zlib's fastest level (else written as it is: the marks and the XMP packet,
     /// which PDF/X wants readable, are small).
     func stream(_ bytes: [UInt8], _ pairs: [(String, qpdf_oh)], deflated: Bool = false) -> qpdf_oh {
+        stream(bytes, deflated: deflated ? deflater.deflate(bytes) : nil, pairs)
+    }
+    /// A new indirect stream of `raw`, written as `deflated` (a zlib stream of it) when there
+    /// is one, its dictionary's other keys `pairs`.
+    func stream(_ raw: [UInt8], deflated: [UInt8]?, _ pairs: [(String, qpdf_oh)]) -> qpdf_oh {
         let s = galley_qpdf_oh_new_stream(q)
-        let data = deflated ? Self.deflate(bytes) : nil
-        (data ?? bytes).withUnsafeBufferPointer { b in
-            let filter = data == nil ? galley_qpdf_oh_new_null(q) : name("/FlateDecode")
+        (deflated ?? raw).withUnsafeBufferPointer { b in
+            let filter = deflated == nil ? galley_qpdf_oh_new_null(q) : name("/FlateDecode")
             galley_qpdf_oh_replace_stream_data(q, s, b.baseAddress, b.count, filter, galley_qpdf_oh_new_null(q))
         }
         let dict = galley_qpdf_oh_get_dict(q, s)
@@ -176,16 +195,78 @@ struct PDFXWriter {
     }
     func box(_ values: [Double]) -> qpdf_oh { array(values.map(real)) }
 
-    /// A number in the operators the post-pass writes: to a thousandth of a point, which no
-    /// press resolves.
-    static func number(_ v: Double) -> String { String((v * 1000).rounded() / 1000) }
-
-    /// `bytes` as a zlib stream at level 1; nil if zlib fails (the stream is then written plain).
-    static func deflate(_ bytes: [UInt8]) -> [UInt8]? {
-        var size = compressBound(uLong(bytes.count))
-        var out = [UInt8](repeating: 0, count: Int(size))
-        guard compress2(&out, &size, bytes, uLong(bytes.count), 1) == Z_OK else { return nil }
-        return Array(out[0..<Int(size)])
+    /// A number in the operators the post-pass writes (see `ContentBytes.number`).
+    static func number(_ v: Double) -> String {
+        var ops = ContentBytes()
+        ops.number(v)
+        return String(decoding: ops.bytes, as: UTF8.self)
     }
+
     func isName(_ oh: qpdf_oh, _ s: String) -> Bool { galley_qpdf_oh_is_name_and_equals(q, oh, s) != 0 }
+}
+
+/// zlib at its fastest level, one stream reused for every object the post-pass compresses:
+/// setting a stream up costs more than compressing a slug line.
+final class Deflater {
+    private let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+    private let ready: Bool
+
+    init() {
+        stream.initialize(to: z_stream())
+        ready = deflateInit_(stream, 1, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK
+    }
+
+    deinit {
+        if ready { deflateEnd(stream) }
+        stream.deallocate()
+    }
+
+    /// `bytes` as a zlib stream; nil if zlib fails (the caller then writes them plain).
+    func deflate(_ bytes: [UInt8]) -> [UInt8]? {
+        guard ready, deflateReset(stream) == Z_OK else { return nil }
+        var out = [UInt8](repeating: 0, count: Int(deflateBound(stream, uLong(bytes.count))))
+        let status = bytes.withUnsafeBufferPointer { input in
+            out.withUnsafeMutableBufferPointer { output in
+                stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
+                stream.pointee.avail_in = uInt(input.count)
+                stream.pointee.next_out = output.baseAddress
+                stream.pointee.avail_out = uInt(output.count)
+                return CZlib.deflate(stream, Z_FINISH)
+            }
+        }
+        guard status == Z_STREAM_END else { return nil }
+        return Array(out[0..<Int(stream.pointee.total_out)])
+    }
+}
+
+/// PDF operators as bytes, written without going through strings: a slug line's glyphs are
+/// thousands of numbers per document.
+struct ContentBytes {
+    var bytes: [UInt8] = []
+
+    mutating func text(_ s: String) { bytes.append(contentsOf: s.utf8) }
+
+    /// A number to a thousandth of a point, which no press resolves, with no trailing zeros
+    /// ("12", "0.5", "-3.125").
+    mutating func number(_ v: Double) {
+        guard v.isFinite, abs(v) < 1e12 else { return bytes.append(UInt8(ascii: "0")) }
+        let m = Int((v * 1000).rounded())
+        if m < 0 { bytes.append(UInt8(ascii: "-")) }
+        integer(abs(m) / 1000)
+        var fraction = abs(m) % 1000
+        guard fraction != 0 else { return }
+        bytes.append(UInt8(ascii: "."))
+        var divisor = 100
+        while fraction != 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(fraction / divisor))
+            fraction %= divisor
+            divisor /= 10
+        }
+    }
+
+    /// A whole number, not negative.
+    mutating func integer(_ n: Int) {
+        if n >= 10 { integer(n / 10) }
+        bytes.append(UInt8(ascii: "0") + UInt8(n % 10))
+    }
 }

@@ -10,7 +10,8 @@ extension PDFXWriter {
     /// and the PDF/X version.
     func addOutputIntentAndMetadata(id: (document: String, instance: String)) {
         let root = galley_qpdf_get_root(q)
-        let profile = stream(press.intent.bytes, [("/N", galley_qpdf_oh_new_integer(q, Int64(press.intent.components)))], deflated: true)
+        let profile = stream(
+            press.intent.bytes, deflated: prepared.intent, [("/N", galley_qpdf_oh_new_integer(q, Int64(press.intent.components)))])
         let condition = galley_qpdf_oh_new_unicode_string(q, press.intent.name)
         let intent = dictionary([
             ("/Type", name("/OutputIntent")), ("/S", name("/GTS_PDFX")), ("/OutputConditionIdentifier", condition),
@@ -42,9 +43,9 @@ extension PDFXWriter {
 
     /// The XMP document and instance IDs: UUIDs made from a hash of Cairo's PDF, so the same
     /// build gives the same IDs and another document others.
-    func documentID(_ draft: String) throws(RenderError) -> (document: String, instance: String) {
+    static func documentID(_ draft: String) -> Result<(document: String, instance: String), RenderError> {
         guard case .success(let bytes) = RawIO.readFile(draft) else {
-            throw RenderError(.error("the PDF/X post-pass cannot read Cairo's PDF again"))
+            return .failure(RenderError(.error("the PDF/X post-pass cannot read Cairo's PDF again")))
         }
         // FNV-1a over 8-byte words (a byte at a time cost 4 ms of the post-pass on en-large).
         var a: UInt64 = 0xcbf2_9ce4_8422_2325, b: UInt64 = 0x6c62_272e_07bb_0142
@@ -61,7 +62,7 @@ extension PDFXWriter {
             }
         }
         // The instance is this rendition of the document: the same hash, told apart.
-        return (Self.uuid(a, b), Self.uuid(a ^ 0x9e37_79b9_7f4a_7c15, b &+ 0x9e37_79b9_7f4a_7c15))
+        return .success((Self.uuid(a, b), Self.uuid(a ^ 0x9e37_79b9_7f4a_7c15, b &+ 0x9e37_79b9_7f4a_7c15)))
     }
 
     /// `uuid:` and the 128 bits of two FNV-1a hashes, shaped as a version 4 UUID.

@@ -5,11 +5,11 @@ import GalleySupport
 // The parts of PDF/X-4 the post-pass adds (see `PDFXWriter`).
 extension PDFXWriter {
     /// Each page's boxes, and its marks: a content stream of the sheet's crop and registration
-    /// marks and one of its slug line (`slugs`, a page's each), in the registration colour,
-    /// after the page's own content, which is put inside a `q … Q` pair so that whatever
-    /// graphics state it ends in does not reach the marks. Pages of one size share one marks
+    /// marks and one of its slug line (`slugs`), in the registration colour, after the page's
+    /// own content, which is put inside a `q … Q` pair so that whatever graphics state it ends
+    /// in does not reach the marks. Pages of one size share one marks
     /// stream, and the slug lines' glyphs are forms every page shares.
-    func addBoxesAndMarks(_ sheets: [PressSheet], slugs: [String]) throws(RenderError) {
+    func addBoxesAndMarks(_ sheets: [PressSheet], slugs: Background<SlugContents>) throws(RenderError) {
         let count = Int(galley_qpdf_get_num_pages(q))
         guard count == sheets.count else {
             throw RenderError(.error("the PDF/X post-pass found \(count) pages where \(sheets.count) were drawn"))
@@ -19,8 +19,7 @@ extension PDFXWriter {
             galley_qpdf_oh_parse(q, "[/Separation /All /DeviceCMYK << /FunctionType 2 /Domain [0 1] /C0 [0 0 0 0] /C1 [1 1 1 1] /N 1 >>]"))
         let open = stream(Array("q\n".utf8), []), close = stream(Array("Q\n".utf8), [])
         var shared: (sheet: PressSheet, marks: qpdf_oh)?
-        var slugLines = SlugLines(writer: self)
-        defer { slugLines.outlines.close() }
+        let slugLines = SlugLines(writer: self, contents: slugs.value)
         for (i, sheet) in sheets.enumerated() {
             let page = galley_qpdf_get_page_n(q, i)
             galley_qpdf_oh_replace_key(q, page, "/MediaBox", box(sheet.pdfBox(sheet.media)))
@@ -31,7 +30,7 @@ extension PDFXWriter {
                 if shared?.sheet != sheet { shared = (sheet, stream(Array(Self.marksContent(sheet).utf8), [])) }
                 marks.append(shared!.marks)
             }
-            if i < slugs.count, let slug = slugLines.add(slugs[i], on: page, sheet: sheet) { marks.append(slug) }
+            if let slug = slugLines.add(page: i, on: page, sheet: sheet) { marks.append(slug) }
             guard !marks.isEmpty else { continue }
             colorSpaces(of: page, create: true).map { galley_qpdf_oh_replace_key(q, $0, "/GalleyRegistration", registration) }
             let contents = galley_qpdf_oh_get_key(q, page, "/Contents")
@@ -99,7 +98,7 @@ extension PDFXWriter {
     /// images, shadings and transparency groups. Walks Cairo's objects once, by number.
     func declareRGB() {
         let profile = stream(
-            press.sRGB.bytes, [("/N", galley_qpdf_oh_new_integer(q, 3)), ("/Alternate", name("/DeviceRGB"))], deflated: true)
+            press.sRGB.bytes, deflated: prepared.sRGB, [("/N", galley_qpdf_oh_new_integer(q, 3)), ("/Alternate", name("/DeviceRGB"))])
         let icc = galley_qpdf_make_indirect_object(q, array([name("/ICCBased"), profile]))
         let size = Int32(galley_qpdf_oh_get_int_value_as_int(q, galley_qpdf_oh_get_key(q, galley_qpdf_get_trailer(q), "/Size")))
         for id in 1..<max(1, size) {
@@ -126,46 +125,5 @@ extension PDFXWriter {
             let inner = galley_qpdf_oh_get_key(q, dict, key)
             if galley_qpdf_oh_is_dictionary(q, inner) != 0, galley_qpdf_oh_is_indirect(q, inner) == 0 { declareRGB(in: inner, icc: icc) }
         }
-    }
-}
-
-/// The slug lines of the post-pass: each page's a content stream placing the line's glyphs,
-/// each glyph a form (its outline, filled) made the first time a page uses it.
-struct SlugLines {
-    let writer: PDFXWriter
-    var outlines = SlugOutlines()
-    /// The forms made so far, by glyph.
-    var forms: [UInt: qpdf_oh] = [:]
-
-    /// The content stream of `text` as `sheet`'s slug line on `page`, its forms added to the
-    /// page's resources; nil when the sheet has no slug line.
-    mutating func add(_ text: String, on page: qpdf_oh, sheet: PressSheet) -> qpdf_oh? {
-        guard let box = sheet.slugLineBox, box.width > 0, !text.isEmpty else { return nil }
-        let placed = outlines.glyphs(text)
-        guard !placed.isEmpty, let named = writer.resources(of: page, "/XObject", create: true) else { return nil }
-        let n = PDFXWriter.number
-        // The baseline where previews draw it (PDF's y up), the line clipped to its box as there.
-        let origin = PressSheet.slugBaseline(in: box)
-        let (x, y) = (origin.x, sheet.height - origin.y)
-        var s = "q \(n(box.x)) \(n(sheet.height - box.maxY)) \(n(box.width)) \(n(box.height)) re W n /GalleyRegistration cs 1 scn\n"
-        for p in placed {
-            galley_qpdf_oh_replace_key(writer.q, named, "/GalleySlug\(p.glyph)", form(p.glyph))
-            s += "q 1 0 0 1 \(n(x + p.x)) \(n(y)) cm /GalleySlug\(p.glyph) Do Q\n"
-        }
-        return writer.stream(Array((s + "Q\n").utf8), [], deflated: true)
-    }
-
-    /// The form of `glyph`: its outline, in a box wide enough for any glyph at 6 pt.
-    private mutating func form(_ glyph: UInt) -> qpdf_oh {
-        if let made = forms[glyph] { return made }
-        let q = writer.q
-        let made = writer.stream(
-            Array((outlines.outlines[glyph] ?? "").utf8),
-            [
-                ("/Type", writer.name("/XObject")), ("/Subtype", writer.name("/Form")), ("/BBox", writer.box([-6, -6, 12, 12])),
-                ("/Resources", galley_qpdf_oh_new_dictionary(q)),
-            ], deflated: true)
-        forms[glyph] = made
-        return made
     }
 }

@@ -191,6 +191,29 @@ struct PreflightPage {
     /// the trim, and what does not fit the box is the host page's overset.
     var nested: Bool
 
+    /// Every placed line, with the paragraph bytes it holds (its trailing space included)
+    /// and what its paragraph holds: made once, for every check to read.
+    let lines: [PreflightLine]
+
+    init(page: Page, index: Int, framesetter: Framesetter, bleed: Double, nested: Bool) {
+        self.page = page
+        self.index = index
+        self.framesetter = framesetter
+        self.bleed = bleed
+        self.nested = nested
+        var facts: [ObjectIdentifier: ParagraphFacts] = [:]
+        let styles = framesetter.story.styles
+        lines = page.frames.flatMap(\.lines).map { l in
+            let text = l.paragraph.text
+            let lo = min(text.length, max(0, l.storyRange.lowerBound - text.storyStart))
+            let hi = min(text.length, max(lo, l.storyRange.upperBound - text.storyStart))
+            let id = ObjectIdentifier(l.paragraph)
+            let known = facts[id] ?? ParagraphFacts(text, styles: styles)
+            facts[id] = known
+            return PreflightLine(line: l, bytes: lo..<hi, facts: known)
+        }
+    }
+
     var story: Story { framesetter.story }
     var file: String { framesetter.file }
 
@@ -204,16 +227,6 @@ struct PreflightPage {
         "\(UInt(bitPattern: ObjectIdentifier(framesetter)))|" + parts.map { "\($0)" }.joined(separator: "|")
     }
 
-    /// Every placed line, with the paragraph bytes it holds (its trailing space included).
-    var lines: [(line: PlacedLine, bytes: Range<Int>)] {
-        page.frames.flatMap(\.lines).map { l in
-            let text = l.paragraph.text
-            let lo = min(text.length, max(0, l.storyRange.lowerBound - text.storyStart))
-            let hi = min(text.length, max(lo, l.storyRange.upperBound - text.storyStart))
-            return (l, lo..<hi)
-        }
-    }
-
     /// The placed images and text blocks, page-wide ones first.
     var images: [PlacedImage] { page.floats + page.frames.flatMap(\.images) }
 }
@@ -225,4 +238,37 @@ func preflightNumber(_ v: Double, places: Int = 1) -> String {
     for _ in 0..<places { scale *= 10 }
     let r = (v * scale).rounded() / scale
     return r == r.rounded() ? String(Int(r)) : String(r)
+}
+
+/// A placed line as the checks read it.
+struct PreflightLine {
+    var line: PlacedLine
+    /// The paragraph bytes the line holds, its trailing space included.
+    var bytes: Range<Int>
+    var facts: ParagraphFacts
+}
+
+/// What a paragraph holds that a check of its lines looks for, found once for the paragraph:
+/// most paragraphs have none of it, and their lines are then passed over.
+struct ParagraphFacts {
+    /// A run set under `PreflightLimits.textSize`.
+    var smallText = false
+    /// A run drawn with a stroke: an outline thinner than the limit, an underline or a strikethrough.
+    var strokes = false
+    /// A glyph no installed font has (Pango's unknown glyph).
+    var missingGlyphs = false
+    /// The fonts of the runs.
+    var fonts: Set<FontKey> = []
+
+    init(_ text: ShapedText, styles: [TextStyle]) {
+        for run in text.runs {
+            let style = styles[Int(run.style)]
+            smallText = smallText || style.size * min(1, style.horizontalScale) < PreflightLimits.textSize
+            strokes =
+                strokes || (style.isStroked && style.outlineWidth < PreflightLimits.ruleWidth) || style.underline != nil
+                || style.strikethrough != nil
+            fonts.insert(run.font)
+        }
+        missingGlyphs = text.hasMissingGlyphs
+    }
 }

@@ -17,8 +17,8 @@ extension Preflight {
             if p.bleed > 0 && image.bleed && !p.nested { rect = bledSize(rect, p) }
             checkResolution(placed.image, drawn: rect, p)
         }
-        for (line, bytes) in p.lines {
-            for a in line.paragraph.text.attachments(in: bytes) where a.width > 0 && a.height > 0 {
+        for l in p.lines where !l.line.paragraph.text.attachments.isEmpty {
+            for a in l.line.paragraph.text.attachments(in: l.bytes) where a.width > 0 && a.height > 0 {
                 checkResolution(a.image, drawn: Rect(x: 0, y: 0, width: a.width, height: a.height), p)
             }
         }
@@ -75,10 +75,11 @@ extension Preflight {
     /// the template's sizes. Once per paragraph, at its first run under the limit.
     mutating func checkTextSize(_ p: PreflightPage) {
         let limit = PreflightLimits.textSize
-        for (line, bytes) in p.lines {
-            let text = line.paragraph.text
+        let styles = p.story.styles
+        for l in p.lines where l.facts.smallText {
+            let (line, bytes, text) = (l.line, l.bytes, l.line.paragraph.text)
             for run in text.runs(meeting: bytes) {
-                let style = p.story.styles[Int(run.style)]
+                let style = styles[Int(run.style)]
                 let size = style.size * min(1, style.horizontalScale)
                 guard size < limit else { continue }
                 let start = text.storyStart + max(bytes.lowerBound, Int(run.bytes.lowerBound))
@@ -118,11 +119,12 @@ extension Preflight {
     /// and frames of pull quotes and sidebars. Once per paragraph and kind of rule.
     mutating func checkRules(_ p: PreflightPage) {
         let limit = PreflightLimits.ruleWidth
-        for (line, bytes) in p.lines {
-            let text = line.paragraph.text
+        let styles = p.story.styles
+        for l in p.lines where l.facts.strokes {
+            let (line, bytes, text) = (l.line, l.bytes, l.line.paragraph.text)
             var decorated = false
             for run in text.runs(meeting: bytes) {
-                let style = p.story.styles[Int(run.style)]
+                let style = styles[Int(run.style)]
                 decorated = decorated || style.underline != nil || style.strikethrough != nil
                 guard style.isStroked, style.outlineWidth < limit else { continue }
                 let at = p.location(ofByte: text.storyStart + max(bytes.lowerBound, Int(run.bytes.lowerBound)))
@@ -214,9 +216,9 @@ extension Preflight {
     /// Characters no installed font has, printed as boxes: once per character, where it is
     /// first placed (as the layout's own warning).
     mutating func checkMissingGlyphs(_ p: PreflightPage) {
-        for (line, bytes) in p.lines {
-            let text = line.paragraph.text
-            text.missingCharacters(in: bytes) { byte, c in
+        for l in p.lines where l.facts.missingGlyphs {
+            let text = l.line.paragraph.text
+            text.missingCharacters(in: l.bytes) { byte, c in
                 once(
                     p.key("glyph", c.value),
                     PreflightFinding(
@@ -299,8 +301,8 @@ extension Preflight {
 
     /// Notes the fonts of the page's lines and drop caps (each with the first page it is on).
     mutating func collectFonts(_ p: PreflightPage) {
-        for (line, bytes) in p.lines {
-            for run in line.paragraph.text.runs(meeting: bytes) where fontKeys.insert(run.font).inserted {
+        for l in p.lines where !l.facts.fonts.isSubset(of: fontKeys) {
+            for run in l.line.paragraph.text.runs(meeting: l.bytes) where fontKeys.insert(run.font).inserted {
                 fonts.append((run.font, p.index, p.framesetter))
             }
         }

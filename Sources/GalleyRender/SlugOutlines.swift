@@ -4,7 +4,10 @@ import CCairo
 /// Cairo cannot choose that colour, and text drawn by Cairo would be device RGB. The line is
 /// laid out as previews set it (DejaVu Sans 6 pt, Cairo's own text call) and each glyph's
 /// outline becomes PDF path operators, written once as a form the pages share.
-struct SlugOutlines {
+///
+/// Its Cairo objects are used by one thread at a time: the one that made them, then the one
+/// the post-pass hands them to (through `Background`, which orders the two).
+final class SlugOutlines: @unchecked Sendable {
     /// A glyph of the line: its index in the face and its distance from the line's start.
     struct Placed: Equatable {
         var glyph: UInt
@@ -33,15 +36,14 @@ struct SlugOutlines {
         font = cairo_scaled_font_reference(cairo_get_scaled_font(cr))
     }
 
-    /// Frees the Cairo objects; the outlines stay.
-    func close() {
+    deinit {
         cairo_scaled_font_destroy(font)
         cairo_destroy(cr)
         cairo_surface_destroy(surface)
     }
 
     /// `text`'s glyphs from its start, their outlines added to `outlines`.
-    mutating func glyphs(_ text: String) -> [Placed] {
+    func glyphs(_ text: String) -> [Placed] {
         var glyphs: UnsafeMutablePointer<cairo_glyph_t>?
         var count: Int32 = 0
         let status = text.withCString {

@@ -67,3 +67,38 @@ private final class ThreadBody {
     let body: @Sendable () -> Void
     init(_ body: @escaping @Sendable () -> Void) { self.body = body }
 }
+
+/// A value worked out on a thread of its own while the caller goes on: `value` waits for it,
+/// or works it out there and then when no thread could be started or the thread has not begun.
+package final class Background<Value>: @unchecked Sendable {
+    private let condition = Condition()
+    private var work: (() -> Value)?
+    private var result: Value?
+
+    package init(_ work: @escaping @Sendable () -> Value) {
+        self.work = work
+        startThread { [self] in run() }
+    }
+
+    /// Runs the work unless another thread has taken it.
+    private func run() {
+        condition.lock()
+        let taken = work
+        work = nil
+        condition.unlock()
+        guard let taken else { return }
+        let made = taken()
+        condition.lock()
+        result = made
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    package var value: Value {
+        run()
+        condition.lock()
+        defer { condition.unlock() }
+        while result == nil { condition.wait() }
+        return result!
+    }
+}
