@@ -2,8 +2,8 @@ import FoundationEssentials
 import GalleyLayout
 import GalleyMarkup
 import GalleyStory
-import GalleyTemplate
 import GalleySupport
+import GalleyTemplate
 import Glibc
 
 /// An input file taken through the stages up to a framesetter ready to lay out.
@@ -41,6 +41,9 @@ struct DocumentOptions {
     var fields: StoryFields?
     /// `--cache DIR` (issues): each article's layout kept between builds.
     var cache: String?
+    /// The paragraphs of the builds before, in a process that builds the document again after
+    /// each edit (`galley watch`).
+    var paragraphCache: ParagraphCache?
 }
 
 /// The fields a manifest gives an article: its own title and section win over the story's,
@@ -141,7 +144,7 @@ enum Loader {
         if diagnostics.hasErrors { return nil }
         let framesetter = Framesetter(
             story: story, template: template, file: path, options: LayoutOptions(threads: o.threads, drawsEveryPage: o.drawsEveryPage),
-            warmup: warmup)
+            warmup: warmup, cache: o.paragraphCache)
         if framesetter.diagnostics.hasErrors {
             diagnostics.append(contentsOf: framesetter.diagnostics)
             return nil

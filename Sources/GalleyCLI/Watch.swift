@@ -71,7 +71,9 @@ struct WatchBuild {
 extension Run {
     /// Builds, then builds again whenever a file the build read changes, until interrupted.
     mutating func watch() throws -> Int32 {
-        let o = try WatchOptions(arguments)
+        var o = try WatchOptions(arguments)
+        // An edit reshapes only the paragraphs it touched.
+        o.document.paragraphCache = ParagraphCache()
         let watcher = try FileWatcher()
         // It runs until stopped: a parent that started it with these signals blocked (some
         // test runners, some service managers) would leave it unstoppable but for SIGKILL.

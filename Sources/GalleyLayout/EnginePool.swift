@@ -27,6 +27,9 @@ package enum EnginePool {
         return engine
     }
 
+    /// How many times fonts have been added to fontconfig in this process.
+    static var fontGeneration: Int { generation.load(ordering: .relaxed) }
+
     /// Forgets the idle engines and, as they come back, those lent out: fonts were added.
     package static func fontsChanged() {
         generation.add(1, ordering: .relaxed)

@@ -43,11 +43,17 @@ public final class Framesetter {
     /// Where the text of the first page starts when it follows another story on that page
     /// (`continuing(below:)`); nil: at the top margin.
     package private(set) var firstPageTop: Double?
+    /// Paragraphs laid out by the builds before, for one that follows an edit.
+    let cache: ParagraphCache?
 
     /// `warmup`: font work started before the story existed (see `FontWarmup`), taken over here.
+    /// `cache`: the paragraphs of earlier layouts of the same document (`galley watch`).
     public init(
-        story: Story, template: Template, file: String, options: LayoutOptions = LayoutOptions(), warmup: FontWarmup? = nil
+        story: Story, template: Template, file: String, options: LayoutOptions = LayoutOptions(), warmup: FontWarmup? = nil,
+        cache: ParagraphCache? = nil
     ) {
+        cache?.begin(story: story, template: template)
+        self.cache = cache
         self.story = story
         self.template = template
         self.file = file
@@ -129,6 +135,7 @@ public final class Framesetter {
         lease = other.lease
         plan = other.plan
         diagnostics = other.diagnostics
+        cache = other.cache
     }
 
     /// Gives the engine back to the pool until the framesetter (or a copy) is used again, for a
@@ -156,7 +163,7 @@ public final class Framesetter {
     var setting: ParagraphSetting {
         ParagraphSetting(
             breaker: breaker, hyphenation: hyphenation, hyphenator: hyphenator, attachments: attachments,
-            cjkAutoSpacing: template.cjkAutoSpacing, cjk: template.cjk)
+            cjkAutoSpacing: template.cjkAutoSpacing, cjk: template.cjk, cache: cache)
     }
 
     /// The column rectangles of the first page, left to right: those of every page unless the

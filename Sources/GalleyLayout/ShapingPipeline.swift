@@ -1,7 +1,7 @@
 import FoundationEssentials
 import GalleyStory
-import GalleyTemplate
 import GalleySupport
+import GalleyTemplate
 import Glibc
 
 /// Shapes and breaks paragraphs ahead of the framesetter on dedicated threads, each with its own
@@ -148,14 +148,26 @@ struct ParagraphSetting: Sendable {
     var cjkAutoSpacing = false
     /// CJK punctuation compression and hanging.
     var cjk = CJKSpec()
+    /// Paragraphs laid out by the builds before (`galley watch`).
+    var cache: ParagraphCache?
 
     /// Shapes and breaks one paragraph with an engine of the calling thread (nil for block
-    /// objects, which are not shaped).
+    /// objects, which are not shaped), or takes it from the cache.
     func layOut(story: Story, paragraph i: Int, engine: TextEngine, widths: LineWidths) -> ParagraphLayout? {
         let p = story.paragraphs[i]
         guard case .text = p.content else { return nil }
-        let hyphenator = p.style.hyphenate ? self.hyphenator : nil
         let attachments = self.attachments.attachments(of: p, story: story, plan: engine.plan)
+        guard let cache else { return shape(i, of: story, attachments: attachments, engine: engine, widths: widths) }
+        let key = ParagraphCache.key(p, story: story, attachments: attachments, widths: widths)
+        if let kept = cache.layout(for: key, index: i, storyStart: p.range.lowerBound) { return kept }
+        let made = shape(i, of: story, attachments: attachments, engine: engine, widths: widths)
+        cache.keep(made, for: key)
+        return made
+    }
+
+    private func shape(_ i: Int, of story: Story, attachments: [Attachment], engine: TextEngine, widths: LineWidths) -> ParagraphLayout {
+        let p = story.paragraphs[i]
+        let hyphenator = p.style.hyphenate ? self.hyphenator : nil
         var shaped = engine.shape(
             story, paragraph: i, hyphens: hyphenator != nil, attachments: attachments, autoSpacing: cjkAutoSpacing,
             cjk: cjk)

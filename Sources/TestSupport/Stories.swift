@@ -2,8 +2,8 @@ import Foundation
 import GalleyLayout
 import GalleyMarkup
 import GalleyStory
-import GalleyTemplate
 import GalleySupport
+import GalleyTemplate
 
 /// A story built from in-memory markup, with everything a test may want to look at.
 public struct BuiltStory {
@@ -35,13 +35,13 @@ public func buildStory(
 /// A framesetter for `text` (fonts pinned first).
 public func framesetter(
     _ text: String, template: Template = .default, threads: Int? = nil, drawsEveryPage: Bool = false,
-    baseDirectory: String = repoPath("samples")
+    baseDirectory: String = repoPath("samples"), cache: ParagraphCache? = nil
 ) -> Framesetter {
     TestFonts.pin()
     let built = buildStory(text, template: template, baseDirectory: baseDirectory)
     return Framesetter(
         story: built.story, template: template, file: "t.txt",
-        options: LayoutOptions(threads: threads, drawsEveryPage: drawsEveryPage))
+        options: LayoutOptions(threads: threads, drawsEveryPage: drawsEveryPage), cache: cache)
 }
 
 /// Every page of a layout.

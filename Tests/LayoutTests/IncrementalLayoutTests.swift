@@ -1,0 +1,119 @@
+import Foundation
+import GalleyLayout
+import GalleyRender
+import GalleyTemplate
+import TestSupport
+import Testing
+
+/// Layouts after an edit that take the unchanged paragraphs from the layouts before
+/// (`ParagraphCache`, as `galley watch` keeps them) are a cold layout's: the same pages, and
+/// the same PDF, byte for byte.
+@Suite struct IncrementalLayoutTests {
+    static let words = "the harbour at dawn is a study in grey and silver with boats that rock against quay gulls wheel above masts"
+        .split(separator: " ").map(String.init)
+
+    static func sentence(_ n: Int, _ rng: inout SplitMix) -> String {
+        (0..<n).map { _ in words.randomElement(using: &rng)! }.joined(separator: " ").capitalized + "."
+    }
+
+    /// One edit of the kinds a writer makes, on the document's lines (its paragraphs), or on
+    /// the template: a paragraph inserted, deleted or repeated, a word changed or styled, an
+    /// image or float added or removed, the body size or the columns changed.
+    static func edit(_ text: String, _ template: Template, _ rng: inout SplitMix) -> (String, Template, String) {
+        var lines = text.components(separatedBy: "\n")
+        var t = template
+        let at = Int.random(in: 0..<max(1, lines.count), using: &rng)
+        let what: String
+        switch Int.random(in: 0..<9, using: &rng) {
+        case 0:
+            lines.insert(sentence(Int.random(in: 3...90, using: &rng), &rng), at: at)
+            what = "a paragraph inserted at line \(at + 1)"
+        case 1 where lines.count > 1:
+            lines.remove(at: at)
+            what = "line \(at + 1) deleted"
+        case 2:
+            lines.insert(lines[at], at: at)
+            what = "line \(at + 1) repeated"
+        case 3, 4:
+            let style = ["<b>", "<i>", "<font size=\"14\">", "<font color=\"red\">", "<u>", "<font face=\"Georgia\">"]
+                .randomElement(using: &rng)!
+            let close = style.hasPrefix("<font") ? "</font>" : "</" + style.dropFirst()
+            guard let range = lines[at].range(of: words.randomElement(using: &rng)!, options: .caseInsensitive) else {
+                lines[at] += " " + sentence(Int.random(in: 1...12, using: &rng), &rng)
+                what = "words added to line \(at + 1)"
+                break
+            }
+            let word = lines[at][range]
+            let replaced = Bool.random(using: &rng) ? style + word + close : words.randomElement(using: &rng)! + "ish"
+            lines[at].replaceSubrange(range, with: replaced)
+            what = "a word of line \(at + 1) changed to \(replaced)"
+        case 5:
+            let image = [
+                #"<img src="images/chart.png" float="left" width="40%">"#,
+                #"<img src="images/tall.png" span="page" float="top" width="60%">"#,
+                #"<img src="images/badge.png" width="16" height="16"> inline"#, #"<pullquote>A quote set apart.</pullquote>"#,
+            ].randomElement(using: &rng)!
+            lines.insert(image, at: at)
+            what = "\(image) inserted at line \(at + 1)"
+        case 6:
+            if let k = lines.firstIndex(where: { $0.contains("<img") || $0.contains("<pullquote") || $0.contains("<aside") }) {
+                lines.remove(at: k)
+                what = "the float of line \(k + 1) removed"
+            } else {
+                what = "no float to remove"
+            }
+        case 7:
+            t.body.size += 0.5
+            what = "body.size \(t.body.size)"
+        default:
+            t.columns = t.columns == 2 ? 3 : 2
+            what = "\(t.columns) columns"
+        }
+        return (lines.joined(separator: "\n"), t, what)
+    }
+
+    static func pdf(_ fs: Framesetter, _ dir: TemporaryDirectory, _ name: String) throws -> Data {
+        let path = dir.file(name)
+        try Export.pdf(fs, to: path, metadata: PDFMetadata(title: "t", creator: "test", date: Date(timeIntervalSince1970: 0)))
+        return try Data(contentsOf: URL(fileURLWithPath: path))
+    }
+
+    // Over random documents and every template, five edits each: after each, the PDF made with
+    // the paragraphs kept is the cold one, byte for byte (and where it is not, the pages say
+    // where they part).
+    @Test(arguments: 0..<12) func editsLayOutAsColdBuildsDo(seed: Int) throws {
+        var rng = SplitMix(seed: UInt64(seed) &+ 31_000)
+        var text = randomDocument(&rng)
+        var template = try #require(Template.builtin(named: templateNames[seed % templateNames.count]))
+        let cache = ParagraphCache()
+        let dir = TemporaryDirectory("incremental")
+        var history: [String] = []
+        for step in 0..<6 {
+            if step > 0 {
+                let (edited, t, what) = Self.edit(text, template, &rng)
+                (text, template) = (edited, t)
+                history.append(what)
+            }
+            let warm = framesetter(text, template: template, cache: cache)
+            let cold = framesetter(text, template: template)
+            guard try Self.pdf(warm, dir, "warm.pdf") != Self.pdf(cold, dir, "cold.pdf") else { continue }
+            let dumps = [warm, cold].map { fs in pages(of: fs).map { PageDump.dump($0, story: fs.story) } }
+            let k = zip(dumps[0], dumps[1]).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            Issue.record(
+                "seed \(seed), \(template.name), after \(history): the PDFs differ; first differing page: \(k.map { "\($0 + 1)" } ?? "none")"
+            )
+            return
+        }
+    }
+
+    // The kept paragraphs are used: a layout after a one-word edit shapes only that paragraph.
+    @Test func anEditReshapesOnlyItsParagraph() throws {
+        let paragraphs = (1...40).map { "Paragraph \($0) of the harbour at dawn, grey and silver, with boats that rock." }
+        let cache = ParagraphCache()
+        _ = pages(of: framesetter(paragraphs.joined(separator: "\n"), cache: cache))
+        var edited = paragraphs
+        edited[20] = "Paragraph 21, changed."
+        _ = pages(of: framesetter(edited.joined(separator: "\n"), cache: cache))
+        #expect(cache.statistics == ParagraphCache.Statistics(kept: 39, made: 1))
+    }
+}
