@@ -112,7 +112,7 @@ extension ArticleCache {
                 warn("the cached layout of '\(name)' was set in '\(changed.path)', which has changed since; laying it out again")
                 return nil
             }
-            guard let laid = try? framesetter.unarchive(entry.payload) else {
+            guard let laid = try? framesetter.unarchive(entry.held, from: entry.payloadStart) else {
                 warn("the cached layout of '\(name)' is damaged; laying it out again")
                 return nil
             }
@@ -133,7 +133,7 @@ extension ArticleCache {
     func store(_ pages: [Page], warnings laid: [Diagnostic], at slot: (path: String, key: String), framesetter: Framesetter) {
         let fonts = framesetter.fontFiles(of: pages).sorted().map { ($0, FileStamp.of($0)) }
         let entry = Entry(
-            key: slot.key, fonts: fonts.compactMap { f in f.1.map { (f.0, $0) } }, payload: framesetter.archive(pages, warnings: laid))
+            key: slot.key, fonts: fonts.compactMap { f in f.1.map { (f.0, $0) } }, held: framesetter.archive(pages, warnings: laid))
         do {
             try TextOutput.write(entry.bytes(), to: slot.path)
         } catch {
@@ -158,7 +158,11 @@ struct Entry {
 
     var key: String
     var fonts: [(path: String, stamp: FileStamp)]
-    var payload: [UInt8]
+    /// The payload is `held[payloadStart...]`: an entry read keeps the file's bytes, and its
+    /// payload (megabytes) is not copied out of them.
+    var held: [UInt8]
+    var payloadStart = 0
+    var payload: ArraySlice<UInt8> { held[payloadStart...] }
 
     func bytes() -> [UInt8] {
         var w = ByteWriter()
@@ -172,13 +176,13 @@ struct Entry {
             w.int(f.stamp.modified)
         }
         w.string(Self.digest(payload))
-        w.plain(payload)
+        w.plain(payloadStart == 0 ? held : Array(payload))
         return w.bytes
     }
 
     /// A CRC-32 of the payload: it finds damage (the key says what the entry is for), and at
     /// a few gigabytes a second it costs nothing beside drawing the pages.
-    static func digest(_ payload: [UInt8]) -> String {
+    static func digest(_ payload: ArraySlice<UInt8>) -> String {
         let crc = payload.withUnsafeBufferPointer { crc32(0, $0.baseAddress, uInt($0.count)) }
         return String(crc, radix: 16)
     }
@@ -194,9 +198,11 @@ struct Entry {
                 fonts.append((try r.string(), FileStamp(size: try r.int(), modified: try r.int())))
             }
             let digest = try r.string()
-            let payload = try r.plain(UInt8.self)
-            guard r.isAtEnd, digest == Self.digest(payload) else { return .failure(.damaged) }
-            return .success(Entry(key: key, fonts: fonts, payload: payload))
+            // The payload runs to the end of the file, its length before it.
+            guard try r.int() == bytes.count - r.offset else { return .failure(.damaged) }
+            let entry = Entry(key: key, fonts: fonts, held: bytes, payloadStart: r.offset)
+            guard digest == Self.digest(entry.payload) else { return .failure(.damaged) }
+            return .success(entry)
         } catch {
             return .failure(.damaged)
         }

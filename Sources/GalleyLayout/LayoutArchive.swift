@@ -14,7 +14,10 @@ import GalleyTemplate
 /// The bytes are only trusted when they came from this executable for the same input (the
 /// caller's key and checksum say so); reading still checks every index against the story, so
 /// damaged bytes are an error, never a crash.
-package enum LayoutArchive {}
+package enum LayoutArchive {
+    /// What an archive holds: pages, and the warnings their layout gave.
+    package typealias Contents = (pages: [Page], warnings: [Diagnostic])
+}
 
 extension Framesetter {
     /// `pages`, laid out by this framesetter, and the warnings their layout gave, as bytes.
@@ -41,8 +44,9 @@ extension Framesetter {
     }
 
     /// The pages and warnings `archive` wrote, for this framesetter's story.
-    package func unarchive(_ bytes: [UInt8]) throws(ByteReader.Malformed) -> (pages: [Page], warnings: [Diagnostic]) {
-        var r = ByteReader(bytes)
+    /// `bytes` from `offset` to their end (a cache entry's payload, read in place).
+    package func unarchive(_ bytes: [UInt8], from offset: Int = 0) throws(ByteReader.Malformed) -> LayoutArchive.Contents {
+        var r = ByteReader(bytes, from: offset)
         var reader = ArchiveReader(story: story, blocks: TextBlocks(story: story, template: template, file: file))
         try reader.tables(&r)
         var warnings: [Diagnostic] = []

@@ -12,13 +12,23 @@ package enum RawIO {
     /// `limit + 1` bytes are read (one more than allowed tells the caller it was exceeded), so an
     /// endless stream (`/dev/zero`, a pipe that never closes) cannot grow memory without bound.
     package static func readAll(_ fd: Int32, limit: Int = .max) -> Result<[UInt8], SystemError> {
-        var bytes: [UInt8] = []
-        // A regular file's size, so that it is read without growing the array, in pieces of up
-        // to 4 MiB (a stream: 64 KiB at a time).
+        // A regular file's size, so that it is read straight into the array (a layout cache's
+        // entries are megabytes each); a stream, or a file that grew, 64 KiB at a time after it.
         var s = stat()
         let size = fstat(fd, &s) == 0 && FileIdentity.kind(s) == .regular ? min(Int(s.st_size), limit) : 0
-        bytes.reserveCapacity(size + 1)
-        var buffer = [UInt8](repeating: 0, count: max(65536, min(size + 1, 4 << 20)))
+        var failed: SystemError?
+        var bytes = [UInt8](unsafeUninitializedCapacity: size + 1) { buffer, count in
+            while count <= size {
+                let n = read(fd, buffer.baseAddress! + count, size + 1 - count)
+                if n < 0 && errno == EINTR { continue }
+                if n < 0 { failed = SystemError() }
+                if n <= 0 { break }
+                count += n
+            }
+        }
+        if let failed { return .failure(failed) }
+        if bytes.count < size + 1 { return .success(bytes) }
+        var buffer = [UInt8](repeating: 0, count: 65536)
         while bytes.count <= limit {
             let want = min(buffer.count, limit == .max ? buffer.count : limit + 1 - bytes.count)
             let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, want) }
