@@ -5,6 +5,7 @@ import GalleyStory
 import GalleySupport
 import GalleyTemplate
 import Glibc
+import Synchronization
 
 /// An input file taken through the stages up to a framesetter ready to lay out.
 struct Document {
@@ -41,9 +42,24 @@ struct DocumentOptions {
     var fields: StoryFields?
     /// `--cache DIR` (issues): each article's layout kept between builds.
     var cache: String?
-    /// The paragraphs of the builds before, in a process that builds the document again after
-    /// each edit (`galley watch`).
-    var paragraphCache: ParagraphCache?
+    /// The paragraphs of the builds before, in a process that builds the document (or each
+    /// article of an issue) again after each edit (`galley watch`).
+    var paragraphCaches: ParagraphCaches?
+}
+
+/// A `ParagraphCache` for each file a process builds again and again: the document, or each
+/// article of an issue (whose templates and styles differ, and whose caches must not mix).
+final class ParagraphCaches: Sendable {
+    private let byFile = Mutex<[String: ParagraphCache]>([:])
+
+    func cache(for file: String) -> ParagraphCache {
+        byFile.withLock { caches in
+            if let made = caches[file] { return made }
+            let made = ParagraphCache()
+            caches[file] = made
+            return made
+        }
+    }
 }
 
 /// The fields a manifest gives an article: its own title and section win over the story's,
@@ -144,7 +160,7 @@ enum Loader {
         if diagnostics.hasErrors { return nil }
         let framesetter = Framesetter(
             story: story, template: template, file: path, options: LayoutOptions(threads: o.threads, drawsEveryPage: o.drawsEveryPage),
-            warmup: warmup, cache: o.paragraphCache)
+            warmup: warmup, cache: o.paragraphCaches?.cache(for: path))
         if framesetter.diagnostics.hasErrors {
             diagnostics.append(contentsOf: framesetter.diagnostics)
             return nil

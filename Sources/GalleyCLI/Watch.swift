@@ -73,7 +73,7 @@ extension Run {
     mutating func watch() throws -> Int32 {
         var o = try WatchOptions(arguments)
         // An edit reshapes only the paragraphs it touched.
-        o.document.paragraphCache = ParagraphCache()
+        o.document.paragraphCaches = ParagraphCaches()
         let watcher = try FileWatcher()
         // It runs until stopped: a parent that started it with these signals blocked (some
         // test runners, some service managers) would leave it unstoppable but for SIGKILL.

@@ -10,11 +10,13 @@ import Testing
         let process = Process()
         let log: String
 
-        init(_ dir: TemporaryDirectory, _ args: [String]) throws {
-            log = dir.file("watch.log")
+        init(_ dir: TemporaryDirectory, _ args: [String], log name: String = "watch.log") throws {
+            log = dir.file(name)
             FileManager.default.createFile(atPath: log, contents: nil)
             process.executableURL = URL(fileURLWithPath: galleyExecutable)
             process.arguments = ["watch"] + args
+            // With its hooks, as `runExecutable` runs the executable by default.
+            process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "GALLEY_NO_HOOKS" }
             process.currentDirectoryURL = URL(fileURLWithPath: dir.path)
             process.standardError = FileHandle(forWritingAtPath: log)
             process.standardOutput = FileHandle.nullDevice
@@ -141,6 +143,38 @@ import Testing
         try w.wait("the second build") { w.lines(containing: "wrote doc.pdf") == 2 }
         #expect(w.lines(containing: "[low-resolution]") == 1, "\(w.text)")
         w.stop()
+    }
+
+    // After an edit, what watch writes (taking the unchanged paragraphs from the builds
+    // before) is what a fresh build writes, byte for byte: a document's PDF and a page's PNG,
+    // and an issue's PDF after one of its articles changed.
+    @Test func editsWriteWhatAColdBuildWrites() throws {
+        let d = TemporaryDirectory("watch")
+        let body = (1...60).map { "Paragraph \($0): the harbour at dawn, grey and silver, boats that rock against the quay." }
+        d.write("doc.txt", "<h1>Harbour</h1>\n" + body.joined(separator: "\n") + "\n")
+        let manifest = IssueBuildTests.issue(d)
+        let pdf = try Watcher(d, ["doc.txt", "-o", "doc.pdf"], log: "pdf.log")
+        let png = try Watcher(d, ["doc.txt", "--page", "2", "-o", "p2.png"], log: "png.log")
+        let issue = try Watcher(d, [manifest, "-o", "issue.pdf"], log: "issue.log")
+        for (w, name) in [(pdf, "doc.pdf"), (png, "p2.png"), (issue, "issue.pdf")] {
+            try w.wait("the first build") { w.lines(containing: "wrote \(name)") == 1 }
+        }
+        var edited = body
+        edited[30] = "Paragraph 31, <b>changed</b> in the middle of the text, and longer than it was before the edit."
+        d.write("doc.txt", "<h1>Harbour</h1>\n" + edited.joined(separator: "\n") + "\n")
+        let a2 = try #require(d.read("a2.txt"))
+        d.write("a2.txt", String(decoding: a2, as: UTF8.self) + "A paragraph added at the end of the second article.\n")
+        for (w, name) in [(pdf, "doc.pdf"), (png, "p2.png"), (issue, "issue.pdf")] {
+            try w.wait("the build after the edit") { w.lines(containing: "wrote \(name)") == 2 }
+            w.stop()
+        }
+        // By the executable, as watch ran (its hooks choose the PDF's compression).
+        #expect(runExecutable(["build", d.file("doc.txt"), "-o", d.file("cold.pdf")]).status == 0)
+        #expect(runExecutable(["preview", d.file("doc.txt"), "--page", "2", "-o", d.file("cold.png")]).status == 0)
+        #expect(runExecutable(["build", manifest, "-o", d.file("cold-issue.pdf")]).status == 0)
+        #expect(d.read("doc.pdf") == d.read("cold.pdf"))
+        #expect(d.read("p2.png") == d.read("cold.png"))
+        #expect(d.read("issue.pdf") == d.read("cold-issue.pdf"))
     }
 
     // Options that cannot go together are usage errors, before anything is watched.
