@@ -47,6 +47,9 @@ struct WatchOptions {
             guard a.value("png-dir") == nil else { throw UsageError(message: "--png-dir goes with --pages") }
             output = .pdf(build.output)
         }
+        // Draw runs made ahead on the shaping threads serve a PDF, which draws every page; for
+        // PNGs of a few pages they would only hold those threads up.
+        if case .pngs = output { document.drawsEveryPage = false }
         if document.input == "-" { throw UsageError(message: "watch needs a file to watch, not standard input") }
         if case .pngs = output, press?.cmyk != nil { throw UsageError(message: "--cmyk converts the PDF; PNGs stay in RGB") }
     }

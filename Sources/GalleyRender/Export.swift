@@ -214,15 +214,47 @@ public enum Export {
         }
         cairo_destroy(cr)
         cairo_surface_flush(surface)
-        // Cairo's pixels (0x00RRGGBB words) to packed RGB rows for libpng.
         let stride = Int(cairo_image_surface_get_stride(surface))
-        let data = cairo_image_surface_get_data(surface)!
-        var rgb = [UInt8](repeating: 0, count: Int(w) * Int(h) * 3)
+        let data = UnsafeRawPointer(cairo_image_surface_get_data(surface)!)
+        // A page with no colour (most of a magazine's) is written grey: a third of the bytes
+        // for zlib, which is most of a preview's time.
+        let (pixels, channels) = greyPixels(data, width: Int(w), height: Int(h), stride: stride).map { ($0, 1) }
+            ?? (rgbPixels(data, width: Int(w), height: Int(h), stride: stride), 3)
+        let status = galley_write_png(out.temporaryPath, pixels, w, h, w * Int32(channels), Int32(channels), 1, dpi)
+        guard status == 0 else {
+            throw RenderError(.error("cannot write '\(path)': \(status == -1 ? String(cString: strerror(errno)) : "PNG encoding failed")"))
+        }
+        try out.commit()
+        committed = true
+    }
+
+    /// Cairo's pixels (0x00RRGGBB words, rows `stride` bytes apart) as one byte each, when every
+    /// one is a grey; nil at the first that is not.
+    static func greyPixels(_ data: UnsafeRawPointer, width: Int, height: Int, stride: Int) -> [UInt8]? {
+        let grey = [UInt8](unsafeUninitializedCapacity: width * height) { out, count in
+            count = 0
+            for y in 0..<height {
+                let row = (data + y * stride).assumingMemoryBound(to: UInt32.self)
+                for x in 0..<width {
+                    let p = row[x] & 0xFF_FFFF
+                    let b = p & 0xFF
+                    guard p == b &* 0x01_0101 else { return }
+                    out[count] = UInt8(b)
+                    count += 1
+                }
+            }
+        }
+        return grey.count == width * height ? grey : nil
+    }
+
+    /// Cairo's pixels as packed RGB rows for libpng.
+    static func rgbPixels(_ data: UnsafeRawPointer, width: Int, height: Int, stride: Int) -> [UInt8] {
+        var rgb = [UInt8](repeating: 0, count: width * height * 3)
         rgb.withUnsafeMutableBufferPointer { dst in
-            for y in 0..<Int(h) {
-                let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
-                var o = y * Int(w) * 3
-                for x in 0..<Int(w) {
+            for y in 0..<height {
+                let row = (data + y * stride).assumingMemoryBound(to: UInt32.self)
+                var o = y * width * 3
+                for x in 0..<width {
                     let p = row[x]
                     dst[o] = UInt8((p >> 16) & 0xFF)
                     dst[o + 1] = UInt8((p >> 8) & 0xFF)
@@ -231,12 +263,7 @@ public enum Export {
                 }
             }
         }
-        let status = galley_write_png_rgb(out.temporaryPath, rgb, w, h, w * 3, 1, dpi)
-        guard status == 0 else {
-            throw RenderError(.error("cannot write '\(path)': \(status == -1 ? String(cString: strerror(errno)) : "PNG encoding failed")"))
-        }
-        try out.commit()
-        committed = true
+        return rgb
     }
 
     /// The pixel size of `page` at `dpi`, within the preview's budget; past it, an error naming

@@ -63,10 +63,12 @@ private let corruptPNG: Data = {
         #expect(ok.status == 0)
     }
 
-    // The preview is RGB on white: the corners are white.
+    // The preview is on white: the corners are white. A page with no colour is written grey,
+    // one with colour RGB.
     @Test func whiteBackground() throws {
         let png = try preview("x")
-        #expect(png.channels == 3)
+        #expect(png.channels == 1)
+        #expect(try preview("<font color=\"red\">x</font>").channels == 3)
         #expect(png[0, 0] == PNGPixels.Pixel(255, 255, 255) && png[594, 841] == PNGPixels.Pixel(255, 255, 255))
     }
 
