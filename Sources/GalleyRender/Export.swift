@@ -218,8 +218,9 @@ public enum Export {
         let data = UnsafeRawPointer(cairo_image_surface_get_data(surface)!)
         // A page with no colour (most of a magazine's) is written grey: a third of the bytes
         // for zlib, which is most of a preview's time.
-        let (pixels, channels) = greyPixels(data, width: Int(w), height: Int(h), stride: stride).map { ($0, 1) }
-            ?? (rgbPixels(data, width: Int(w), height: Int(h), stride: stride), 3)
+        let grey = greyPixels(data, width: Int(w), height: Int(h), stride: stride)
+        let pixels = grey ?? rgbPixels(data, width: Int(w), height: Int(h), stride: stride)
+        let channels = grey == nil ? 3 : 1
         let status = galley_write_png(out.temporaryPath, pixels, w, h, w * Int32(channels), Int32(channels), 1, dpi)
         guard status == 0 else {
             throw RenderError(.error("cannot write '\(path)': \(status == -1 ? String(cString: strerror(errno)) : "PNG encoding failed")"))
