@@ -7,12 +7,18 @@
 #include <dlfcn.h>
 #include <qpdf/qpdf-c.h>
 
-/* libqpdf, opened once (NULL when it is not installed). */
+/* libqpdf, opened once (NULL when it is not installed). Threads may race to open it (a press
+   build loads it ahead on a thread of its own, and builds run side by side in one process):
+   the handle and each function below are read and kept atomically, and dlopen gives the same
+   handle to all of them. */
 static inline void *galley_qpdf_library(void) {
     static void *library;
-    if (!library) library = dlopen("libqpdf.so.29", RTLD_LAZY | RTLD_LOCAL);
-    if (!library) library = dlopen("libqpdf.so", RTLD_LAZY | RTLD_LOCAL);
-    return library;
+    void *l = __atomic_load_n(&library, __ATOMIC_ACQUIRE);
+    if (l) return l;
+    l = dlopen("libqpdf.so.29", RTLD_LAZY | RTLD_LOCAL);
+    if (!l) l = dlopen("libqpdf.so", RTLD_LAZY | RTLD_LOCAL);
+    if (l) __atomic_store_n(&library, l, __ATOMIC_RELEASE);
+    return l;
 }
 
 /* The library's function `name`. */
@@ -74,14 +80,22 @@ static inline void *galley_qpdf_symbol(const char *name) {
 
 #define GALLEY_QPDF_FUNCTION(result, name, parameters, arguments) \
     static inline result galley_##name parameters { \
-        static result(*f) parameters; \
-        if (!f) f = (result(*) parameters)galley_qpdf_symbol(#name); \
+        static result(*bound) parameters; \
+        result(*f) parameters = __atomic_load_n(&bound, __ATOMIC_ACQUIRE); \
+        if (!f) { \
+            f = (result(*) parameters)galley_qpdf_symbol(#name); \
+            __atomic_store_n(&bound, f, __ATOMIC_RELEASE); \
+        } \
         return f arguments; \
     }
 #define GALLEY_QPDF_PROCEDURE(name, parameters, arguments) \
     static inline void galley_##name parameters { \
-        static void(*f) parameters; \
-        if (!f) f = (void(*) parameters)galley_qpdf_symbol(#name); \
+        static void(*bound) parameters; \
+        void(*f) parameters = __atomic_load_n(&bound, __ATOMIC_ACQUIRE); \
+        if (!f) { \
+            f = (void(*) parameters)galley_qpdf_symbol(#name); \
+            __atomic_store_n(&bound, f, __ATOMIC_RELEASE); \
+        } \
         f arguments; \
     }
 GALLEY_QPDF_FUNCTIONS(GALLEY_QPDF_FUNCTION, GALLEY_QPDF_PROCEDURE)
