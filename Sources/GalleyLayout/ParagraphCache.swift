@@ -20,7 +20,7 @@ public final class ParagraphCache: @unchecked Sendable {
     }
 
     struct Key: Hashable {
-        var text: ArraySlice<UInt8>
+        var text: [UInt8]
         var style: ParagraphStyle
         /// The runs, their ranges from the paragraph's start.
         var runs: [StyleRun]
@@ -76,9 +76,8 @@ public final class ParagraphCache: @unchecked Sendable {
             StyleRun(range: ($0.range.lowerBound - p.range.lowerBound)..<($0.range.upperBound - p.range.lowerBound), style: $0.style)
         }
         return Key(
-            text: story.text.utf8.withContiguousStorageIfAvailable { Array($0[p.range]) }.map { $0[...] }
-                ?? Array(story.text.utf8)[p.range],
-            style: p.style, runs: runs, attachments: attachments, widths: widths)
+            text: Array(story.text.utf8[p.range.asUTF8Indices(in: story.text)]), style: p.style, runs: runs, attachments: attachments,
+            widths: widths)
     }
 
     /// The layout kept for `key`, as paragraph `index` starting at story byte `storyStart`.
