@@ -240,6 +240,18 @@ func preflightNumber(_ v: Double, places: Int = 1) -> String {
     return r == r.rounded() ? String(Int(r)) : String(r)
 }
 
+extension TextStyle {
+    /// The size the text prints at: narrowed by a horizontal scale, since a condensed letter is
+    /// as hard to print as a smaller one.
+    var printedSize: Double { size * min(1, horizontalScale) }
+
+    /// Its text is outlined (`strokeWidth`) thinner than a press holds.
+    var hasThinOutline: Bool { isStroked && outlineWidth < PreflightLimits.ruleWidth }
+
+    /// It draws a rule of its own: an underline or a strikethrough.
+    var isDecorated: Bool { underline != nil || strikethrough != nil }
+}
+
 /// A placed line as the checks read it.
 struct PreflightLine {
     var line: PlacedLine
@@ -263,10 +275,8 @@ struct ParagraphFacts {
     init(_ text: ShapedText, styles: [TextStyle]) {
         for run in text.runs {
             let style = styles[Int(run.style)]
-            smallText = smallText || style.size * min(1, style.horizontalScale) < PreflightLimits.textSize
-            strokes =
-                strokes || (style.isStroked && style.outlineWidth < PreflightLimits.ruleWidth) || style.underline != nil
-                || style.strikethrough != nil
+            smallText = smallText || style.printedSize < PreflightLimits.textSize
+            strokes = strokes || style.hasThinOutline || style.isDecorated
             fonts.insert(run.font)
         }
         missingGlyphs = text.hasMissingGlyphs

@@ -80,7 +80,7 @@ extension Preflight {
             let (line, bytes, text) = (l.line, l.bytes, l.line.paragraph.text)
             for run in text.runs(meeting: bytes) {
                 let style = styles[Int(run.style)]
-                let size = style.size * min(1, style.horizontalScale)
+                let size = style.printedSize
                 guard size < limit else { continue }
                 let start = text.storyStart + max(bytes.lowerBound, Int(run.bytes.lowerBound))
                 once(
@@ -125,8 +125,8 @@ extension Preflight {
             var decorated = false
             for run in text.runs(meeting: bytes) {
                 let style = styles[Int(run.style)]
-                decorated = decorated || style.underline != nil || style.strikethrough != nil
-                guard style.isStroked, style.outlineWidth < limit else { continue }
+                decorated = decorated || style.isDecorated
+                guard style.hasThinOutline else { continue }
                 let at = p.location(ofByte: text.storyStart + max(bytes.lowerBound, Int(run.bytes.lowerBound)))
                 thinRule(p, "outline", line.paragraphIndex, at: at, width: style.outlineWidth, what: "a text outline (strokeWidth)")
             }
