@@ -78,24 +78,22 @@ static inline void *galley_qpdf_symbol(const char *name) {
     PROCEDURE(qpdf_silence_errors, (qpdf_data qpdf), (qpdf)) \
     FUNCTION(QPDF_ERROR_CODE, qpdf_write, (qpdf_data qpdf), (qpdf))
 
+/* `f`: libqpdf's `name`, looked up on first use and kept (its type is the declaration's). */
+#define GALLEY_QPDF_BIND(name) \
+    static __typeof__(&name) bound; \
+    __typeof__(&name) f = __atomic_load_n(&bound, __ATOMIC_ACQUIRE); \
+    if (!f) { \
+        f = (__typeof__(&name))galley_qpdf_symbol(#name); \
+        __atomic_store_n(&bound, f, __ATOMIC_RELEASE); \
+    }
 #define GALLEY_QPDF_FUNCTION(result, name, parameters, arguments) \
     static inline result galley_##name parameters { \
-        static result(*bound) parameters; \
-        result(*f) parameters = __atomic_load_n(&bound, __ATOMIC_ACQUIRE); \
-        if (!f) { \
-            f = (result(*) parameters)galley_qpdf_symbol(#name); \
-            __atomic_store_n(&bound, f, __ATOMIC_RELEASE); \
-        } \
+        GALLEY_QPDF_BIND(name) \
         return f arguments; \
     }
 #define GALLEY_QPDF_PROCEDURE(name, parameters, arguments) \
     static inline void galley_##name parameters { \
-        static void(*bound) parameters; \
-        void(*f) parameters = __atomic_load_n(&bound, __ATOMIC_ACQUIRE); \
-        if (!f) { \
-            f = (void(*) parameters)galley_qpdf_symbol(#name); \
-            __atomic_store_n(&bound, f, __ATOMIC_RELEASE); \
-        } \
+        GALLEY_QPDF_BIND(name) \
         f arguments; \
     }
 GALLEY_QPDF_FUNCTIONS(GALLEY_QPDF_FUNCTION, GALLEY_QPDF_PROCEDURE)
