@@ -159,8 +159,8 @@ extension Framesetter {
 
     /// The band's columns balanced: laid out again from `start` at the least height, in whole
     /// lines of the body leading, at which they take all they took at full height and stop the
-    /// same way; then, where the last column ends more than a line short, the columns before it
-    /// one line shorter, from the right, as long as that still holds. Nil when no height does
+    /// same way; then, where the last column ends more than a line short, some of the columns
+    /// before it one line shorter (`lowered`). Nil when no height does
     /// (the rules of widows, orphans and keeps can demand the full height).
     static func balance(
         from start: Flow, _ rects: [Rect], reaching natural: Flow, stop: RegionStop, layout: (Int) -> ParagraphLayout?
@@ -192,16 +192,35 @@ extension Framesetter {
                 low = mid + 1
             }
         }
-        guard var result = best else { return nil }
-        // Lower the columns before the last, from the right, while that brings the column ends
-        // closer together and the first column still holds something.
-        var lines = Array(repeating: height, count: rects.count)
-        for c in stride(from: rects.count - 2, through: 0, by: -1) where height > 1 {
-            let now = spread(result.0, top: rects[0].y)
-            guard now > pitch + 0.01 else { break }
-            lines[c] = height - 1
-            guard let lower = attempt(lines), !lower.0[0].isEmpty, spread(lower.0, top: rects[0].y) < now - 0.01 else { break }
-            result = lower
+        guard let result = best else { return nil }
+        return lowered(result, height: height, columns: rects.count, top: rects[0].y, pitch: pitch, attempt: attempt)
+    }
+
+    /// Where the last column ends more than a line short of the others: the columns before it
+    /// one line shorter, each or not, whichever brings the column ends closest together with
+    /// the first column still holding something. Every choice is tried (up to 16), not one
+    /// column after another: a paragraph cut elsewhere is broken again and may come out a line
+    /// shorter, so lowering one column can leave the ends as far apart as before and lowering
+    /// two bring them together.
+    static func lowered(
+        _ balanced: ([Frame], Flow), height: Int, columns: Int, top: Double, pitch: Double,
+        attempt: ([Int]) -> ([Frame], Flow)?
+    ) -> ([Frame], Flow) {
+        var result = balanced
+        var best = spread(balanced.0, top: top)
+        guard height > 1, best > pitch + 0.01 else { return result }
+        let choices = min(columns - 1, 4)
+        // Fewer lowered columns first, the rightmost first among as many.
+        let masks = (1..<(1 << choices)).sorted { ($0.nonzeroBitCount, $0) < ($1.nonzeroBitCount, $1) }
+        for mask in masks {
+            var lines = Array(repeating: height, count: columns)
+            for k in 0..<choices where mask & (1 << k) != 0 { lines[columns - 2 - k] = height - 1 }
+            guard let lower = attempt(lines), !lower.0[0].isEmpty else { continue }
+            let s = spread(lower.0, top: top)
+            if s < best - 0.01 {
+                (result, best) = (lower, s)
+                if best <= pitch + 0.01 { break }
+            }
         }
         return result
     }
