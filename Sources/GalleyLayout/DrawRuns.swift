@@ -22,6 +22,9 @@ package struct DrawRun: Sendable {
     package var isHyphen: Bool
     /// Images standing in the run, with their x from the run's start.
     package var attachments: [(attachment: Attachment, x: Double)] = []
+    /// Steps of `GlueModel.expansionStep` its glyphs are widened by (the line's expansion):
+    /// already in the advances; the renderer scales the glyphs to match.
+    package var expansion = 0
 }
 
 extension ParagraphLayout {
@@ -48,6 +51,11 @@ extension ParagraphLayout {
             return total - applied
         }
         let marks = LineMarks(line, t)
+        let spaced = line.ratio != 0 || line.letterRatio != 0
+        // Expansion widens each glyph of ink by this share of its advance (and its marks'
+        // offsets with it), through the same rounding as the spaces.
+        let grow = Double(line.expansion) * GlueModel.expansionStep
+        let images = t.attachments(in: Int(start)..<Int(end)).map { Int($0.byte) }
         for run in t.runs(meeting: Int(start)..<Int(end)) {
             let range = t.glyphs(of: run, in: Int(start)..<Int(end))
             var glyphs: [PangoGlyphInfo] = []
@@ -62,7 +70,11 @@ extension ParagraphLayout {
                 let c = t.clusters[g]
                 guard c >= start && c < end else { continue }
                 var info = t.glyphs[g]
-                if line.ratio != 0 {
+                if grow != 0 && glue.expands(Int(c), in: t, attachment: images.contains(Int(c))) {
+                    info.geometry.width += extra(Double(info.geometry.width) / pangoScale * grow)
+                    info.geometry.x_offset = Int32((Double(info.geometry.x_offset) * (1 + grow)).rounded())
+                }
+                if spaced {
                     // A space grows on its own glyph; a gap between wide characters after the
                     // last glyph of the cluster before it. Never after the line's last cluster.
                     let first = g == Int(run.glyphs.lowerBound) || t.clusters[g - 1] != c
@@ -103,13 +115,17 @@ extension ParagraphLayout {
                     isHyphen: false, attachments: inline))
             levels.append(run.level)
         }
-        if line.hyphen, let last = out.last, let h = t.hyphens[last.font] {
+        if line.hyphen, let last = out.last, var h = t.hyphens[last.font] {
+            if grow != 0 && !t.vertical { h.geometry.width += extra(Double(h.geometry.width) / pangoScale * grow) }
             out.append(
                 DrawRun(
                     font: last.font, style: last.style, x: 0, width: Double(h.geometry.width) / pangoScale,
                     glyphs: [h], clusters: [Int32(last.storyRange.upperBound - t.storyStart)], level: 0,
                     storyRange: last.storyRange.upperBound..<last.storyRange.upperBound, isHyphen: true))
             levels.append(levels.last ?? 0)
+        }
+        if line.expansion != 0 {
+            for k in out.indices { out[k].expansion = line.expansion }
         }
         reorder(&out, levels: levels)
         var x = 0.0
@@ -148,7 +164,7 @@ extension ParagraphLayout {
 
     /// What the glue at byte `b` adds to line `line` (see `GlueModel`).
     private func adjustment(at b: Int, _ line: LineBreak) -> Double {
-        glue.adjustment(at: b, in: text, ratio: line.ratio)
+        glue.adjustment(at: b, in: text, words: line.ratio, letters: line.letterRatio)
     }
 
     /// The byte where the cluster after the one starting at `c` starts.

@@ -63,9 +63,12 @@ public final class Framesetter {
         case .greedy: self.breaker = GreedyBreaker()
         }
         let h = template.hyphenation
-        self.hyphenation = HyphenationRules(
+        var rules = HyphenationRules(
             enabled: h.enabled, minWord: h.minWord, leftMin: h.leftMin, rightMin: h.rightMin, capitals: h.capitals,
             maxConsecutive: h.maxConsecutive)
+        rules.narrowBelow = Double(h.narrowMeasure) * template.body.size
+        (rules.narrowMinWord, rules.narrowMaxConsecutive) = (h.narrowMinWord, h.narrowMaxConsecutive)
+        self.hyphenation = rules
         self.hyphenator = h.enabled ? Hyphenator.forLanguage(template.language) : nil
         hyphenator?.preload()
         self.attachments = AttachmentIndex(story: story)

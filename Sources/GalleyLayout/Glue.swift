@@ -15,33 +15,36 @@ package struct GlueModel: Sendable {
     package var wideStretch = 0.25
     package var wideShrink = 0.04
     /// Share of a letter's advance the gap after it may grow by / lose inside a word: slight
-    /// letter spacing (at most 3 % of a letter wider, 2 % narrower) absorbs part of a loose or
-    /// tight line's slack, so word spaces stay nearer their natural width. On the bench corpus
-    /// it takes loose lines from 9.8 % to 4.8 % and tight ones from 16 % to 9.5 %.
+    /// letter spacing (at most 3 % of a letter wider, 2 % narrower). Stretching, it is the last
+    /// resort before spaces grow past 1.5×; shrinking, it moves with the spaces.
     package var letterStretch = 0.03
     package var letterShrink = 0.02
-    /// Letters start to stretch only past this ratio: most lines are set by their spaces alone,
-    /// so the PDF describes them without a position per glyph (letter spacing on every line
-    /// made the file 60 % larger and its writing 10 % slower). Shrinking moves letters at once.
-    package static let letterThreshold = 0.5
+    /// Most a justified line's glyphs may be widened or narrowed (pdfTeX's font expansion), as
+    /// a share of their width, in steps of `expansionStep`; 0 turns it off. Glyphs are scaled
+    /// horizontally, so a line is wider or narrower by that share of its ink, not of its spaces.
+    package var expansion = 0.02
+    package static let expansionStep = 0.005
+    /// Glyphs start to widen or narrow only once the spaces have gone this share of their way:
+    /// most lines are set by their spaces alone, in the text's own glyph widths.
+    package static let expansionThreshold = 0.5
 
     package init() {}
 
     /// Glue at one place of a line. Word glue (spaces, gaps between wide characters) stretches
-    /// without limit as the ratio grows; letter glue is capped at ratio ±1 (2 % of a letter),
-    /// so a very loose line is loose in its spaces, never letter-spaced apart.
+    /// without limit; letter glue is capped at its stretch and shrink.
     package struct Glue {
         package var stretch = 0.0
         package var shrink = 0.0
         package var isLetter = false
     }
 
-    /// Totals of a line's glue, by kind.
+    /// Totals of a line's glue, by kind, and the width of its ink (what expansion scales).
     package struct Totals {
         package var wordStretch = 0.0
         package var wordShrink = 0.0
         package var letterStretch = 0.0
         package var letterShrink = 0.0
+        package var ink = 0.0
 
         package mutating func add(_ g: Glue) {
             if g.isLetter {
@@ -53,33 +56,85 @@ package struct GlueModel: Sendable {
             }
         }
 
-        /// The adjustment ratio that absorbs `slack` (available − natural width). Stretching:
-        /// word glue alone up to the letters' threshold t, then words and letters together until
-        /// the letters reach their cap (t + 1), then words alone again. Shrinking: words and
-        /// letters together. Infinite when the line cannot stretch that far, below −1 when it
-        /// cannot shrink enough.
-        package func ratio(slack: Double) -> Double {
-            if slack == 0 { return 0 }
-            if slack < 0 {
-                let all = wordShrink + letterShrink
-                return all > 0 ? slack / all : -.infinity
-            }
-            let t = GlueModel.letterThreshold
-            let (words, letters) = (wordStretch, letterStretch)
-            if words == 0 {
-                // Only letters (one long word): they move from the threshold on, up to their cap.
-                return letters > 0 && slack <= letters ? t + slack / letters : .infinity
-            }
-            if slack <= t * words { return slack / words }
-            if slack <= (t + 1) * words + letters { return (slack + t * letters) / (words + letters) }
-            return (slack - letters) / words
+        /// The totals of bytes `from..<to` for glue and `inkFrom..<to` for ink, from prefix sums.
+        package static func between(_ sums: [Totals], from: Int, inkFrom: Int, to: Int) -> Totals {
+            let (a, b) = (sums[from], sums[to])
+            return Totals(
+                wordStretch: b.wordStretch - a.wordStretch, wordShrink: b.wordShrink - a.wordShrink,
+                letterStretch: b.letterStretch - a.letterStretch, letterShrink: b.letterShrink - a.letterShrink,
+                ink: b.ink - sums[inkFrom].ink)
         }
+    }
 
-        /// Width the glue adds at ratio r.
-        package func width(at r: Double) -> Double {
-            if r >= 0 { return r * wordStretch + min(max(r - GlueModel.letterThreshold, 0), 1) * letterStretch }
-            return max(r, -1) * (wordShrink + letterShrink)
+    /// How a justified line is set: its spaces' ratio (TeX's r: each space grows by r × its
+    /// stretch, or shrinks by −r × its shrink), its letters' ratio (−1…1) and its glyphs'
+    /// expansion in steps. `cost` is what the breaker judges the line by: the spaces' ratio,
+    /// plus the letters' while they are spaced apart, so a letter-spaced line costs more than
+    /// one whose spaces are at 1.5×, and less than one whose spaces go past it.
+    package struct Fit: Equatable {
+        package var words = 0.0
+        package var letters = 0.0
+        package var steps = 0
+        package var cost = 0.0
+    }
+
+    /// The fit that absorbs `slack` (available − natural width). Stretching: spaces alone up
+    /// to the expansion threshold, then spaces and glyph expansion together until the spaces
+    /// reach 1.5× (ratio 1) and the glyphs their limit, then letters up to their cap, then
+    /// spaces alone. Shrinking: spaces and letters together, joined by expansion past the
+    /// threshold. The expansion is rounded to its steps and the spaces and letters take what
+    /// that leaves, so the line is exactly as wide as the fit says. `cost` is infinite when the
+    /// line cannot stretch that far, below −1 when it cannot shrink enough.
+    package func fit(_ t: Totals, slack: Double) -> Fit {
+        if slack == 0 { return Fit() }
+        let steps = expansionSteps(t, slack: slack)
+        var f = Self.spacing(t, slack: slack - Double(steps) * Self.expansionStep * t.ink)
+        f.steps = steps
+        return f
+    }
+
+    /// How many steps the glyphs widen (negative: narrow) for `slack`.
+    func expansionSteps(_ t: Totals, slack: Double) -> Int {
+        guard expansion > 0, t.ink > 0 else { return 0 }
+        let most = (expansion / Self.expansionStep).rounded()
+        let room = expansion * t.ink
+        let words = slack > 0 ? t.wordStretch : t.wordShrink + t.letterShrink
+        let threshold = slack > 0 ? Self.expansionThreshold : 0
+        let before = threshold * words
+        let share = min(1, max(0, abs(slack) - before) / (slack > 0 ? (1 - threshold) * words + room : room))
+        let steps = Int((share * most).rounded())
+        return slack > 0 ? steps : -steps
+    }
+
+    /// The spaces' and letters' fit for `slack`, glyphs at their width.
+    static func spacing(_ t: Totals, slack s: Double) -> Fit {
+        if s == 0 { return Fit() }
+        let (words, letters) = (t.wordStretch, t.letterStretch)
+        if s < 0 {
+            let all = t.wordShrink + t.letterShrink
+            let r = all > 0 ? s / all : -.infinity
+            return Fit(words: r, letters: r, cost: r)
         }
+        if words > 0 && s <= words {
+            return Fit(words: s / words, cost: s / words)
+        }
+        if letters > 0 && s <= words + letters {
+            let l = (s - words) / letters
+            return Fit(words: words > 0 ? 1 : 0, letters: l, cost: 1 + l)
+        }
+        guard words > 0 else { return Fit(letters: letters > 0 ? 1 : 0, cost: .infinity) }
+        let w = 1 + (s - words - letters) / words
+        let l = letters > 0 ? 1.0 : 0
+        return Fit(words: w, letters: l, cost: w + l)
+    }
+
+    /// Width the glue and expansion of a line with totals `t` add when it is set at `f`.
+    package func width(_ t: Totals, at f: Fit) -> Double {
+        let expanded = Double(f.steps) * Self.expansionStep * t.ink
+        if f.words < 0 || f.letters < 0 {
+            return expanded + max(f.words, -1) * t.wordShrink + max(f.letters, -1) * t.letterShrink
+        }
+        return expanded + f.words * t.wordStretch + min(f.letters, 1) * t.letterStretch
     }
 
     /// The glue at byte `b` of a paragraph (zero where there is none).
@@ -103,13 +158,65 @@ package struct GlueModel: Sendable {
         return Glue(stretch: w * letterStretch, shrink: w * letterShrink, isLetter: true)
     }
 
-    /// What the glue at byte `b` adds to a line set at ratio `r`.
+    /// What the glue at byte `b` adds to a line whose spaces are set at ratio `words` and
+    /// letters at `letters` (see `Fit`).
     @inline(__always)
-    package func adjustment(at b: Int, in t: ShapedText, ratio r: Double) -> Double {
+    package func adjustment(at b: Int, in t: ShapedText, words: Double, letters: Double) -> Double {
         let g = glue(at: b, in: t)
-        let threshold = GlueModel.letterThreshold
-        if g.isLetter { return r >= 0 ? min(max(r - threshold, 0), 1) * g.stretch : max(r, -1) * g.shrink }
+        let r = g.isLetter ? letters : words
         return r >= 0 ? r * g.stretch : max(r, -1) * g.shrink
+    }
+
+    /// True when the cluster starting at byte `c` is ink that expansion scales: not white
+    /// space, not a wide (CJK) character, whose grid expansion would break, not an image.
+    @inline(__always)
+    package func expands(_ c: Int, in t: ShapedText, attachment: Bool) -> Bool {
+        let f = t.flags[c]
+        return f.contains(.clusterStart) && !f.contains(.white) && !f.contains(.wide) && !attachment
+    }
+
+    /// The ink of the clusters starting in `start..<end` (see `expands`); none in vertical text.
+    package func ink(_ start: Int, _ end: Int, in t: ShapedText) -> Double {
+        guard expansion > 0, !t.vertical, start < end else { return 0 }
+        let images = t.attachments(in: start..<end)
+        var image = images.startIndex
+        var ink = 0.0
+        var c = start
+        while c < end {
+            var n = c + 1
+            while n < t.length && !t.flags[n].contains(.clusterStart) { n += 1 }
+            while image < images.endIndex && Int(images[image].byte) < c { image += 1 }
+            let isImage = image < images.endIndex && Int(images[image].byte) == c
+            if expands(c, in: t, attachment: isImage) { ink += t.x[n] - t.x[c] }
+            c = n
+        }
+        return ink
+    }
+
+    /// Prefix sums of a paragraph's glue and ink: `sums[b]` holds the glue before byte b and
+    /// the ink of the clusters that end by b, so a line's totals cost O(1) (`Totals.between`).
+    package func prefixSums(_ t: ShapedText) -> [Totals] {
+        var sums = [Totals](repeating: Totals(), count: t.length + 1)
+        var running = Totals()
+        let inked = expansion > 0 && !t.vertical
+        var image = 0
+        var cluster = 0
+        func addCluster(endingAt b: Int) {
+            guard inked else { return }
+            while image < t.attachments.count && Int(t.attachments[image].byte) < cluster { image += 1 }
+            let isImage = image < t.attachments.count && Int(t.attachments[image].byte) == cluster
+            if expands(cluster, in: t, attachment: isImage) { running.ink += t.x[b] - t.x[cluster] }
+            cluster = b
+        }
+        for b in 0..<t.length {
+            let f = t.flags[b]
+            if b > 0 && f.contains(.clusterStart) { addCluster(endingAt: b) }
+            sums[b] = running
+            if mayHaveGlue(f) { running.add(glue(at: b, in: t)) }
+        }
+        if t.length > 0 { addCluster(endingAt: t.length) }
+        sums[t.length] = running
+        return sums
     }
 
     @inline(__always) func nextChar(_ b: Int, _ t: ShapedText) -> Int {

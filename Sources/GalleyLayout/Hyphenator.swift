@@ -16,6 +16,19 @@ package struct HyphenationRules: Sendable, Equatable {
     package var capitals: Bool
     /// Most consecutive lines ending in a hyphen.
     package var maxConsecutive: Int
+    /// Measures narrower than this, points, take `narrowMinWord` and `narrowMaxConsecutive`.
+    package var narrowBelow = 0.0
+    package var narrowMinWord = 5
+    package var narrowMaxConsecutive = 3
+
+    /// The rules for lines `measure` points wide: a narrow measure has fewer places to break, so
+    /// it hyphenates shorter words and lets more hyphens run on, as the template allows.
+    package func forMeasure(_ measure: Double) -> HyphenationRules {
+        guard measure < narrowBelow else { return self }
+        var r = self
+        (r.minWord, r.maxConsecutive) = (narrowMinWord, narrowMaxConsecutive)
+        return r
+    }
 
     package init(
         enabled: Bool = true, minWord: Int = 6, leftMin: Int = 2, rightMin: Int = 3, capitals: Bool = false, maxConsecutive: Int = 2

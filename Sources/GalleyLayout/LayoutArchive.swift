@@ -215,7 +215,9 @@ extension ArchiveWriter {
         o.int(p.lines.count)
         for line in p.lines { Self.encode(line, into: &o) }
         let g = p.glue
-        for v in [g.spaceStretch, g.spaceShrink, g.wideStretch, g.wideShrink, g.letterStretch, g.letterShrink] { o.double(v) }
+        for v in [g.spaceStretch, g.spaceShrink, g.wideStretch, g.wideShrink, g.letterStretch, g.letterShrink, g.expansion] {
+            o.double(v)
+        }
         o.plain(p.widths.first)
         o.double(p.widths.rest)
         o.plain(p.unhyphenated.sorted())
@@ -241,6 +243,8 @@ extension ArchiveWriter {
         o.bool(l.overfull)
         o.bool(l.brokenInWord)
         o.double(l.squeeze)
+        o.double(l.letterRatio)
+        o.int(l.expansion + 64)
     }
 }
 
@@ -424,6 +428,7 @@ extension ArchiveReader {
         glue.wideShrink = try r.double()
         glue.letterStretch = try r.double()
         glue.letterShrink = try r.double()
+        glue.expansion = try r.double()
         let widths = LineWidths(first: try r.plain(Double.self), rest: try r.double())
         let unhyphenated = Set(try r.plain(Int.self))
         return ParagraphLayout(text: text, lines: lines, glue: glue, widths: widths, unhyphenated: unhyphenated)
@@ -454,6 +459,8 @@ extension ArchiveReader {
             setWidth: try r.double(), height: try r.double(), ascent: try r.double(), overfull: try r.bool())
         l.brokenInWord = try r.bool()
         l.squeeze = try r.double()
+        l.letterRatio = try r.double()
+        l.expansion = try r.int(in: 0..<129) - 64
         return l
     }
 }

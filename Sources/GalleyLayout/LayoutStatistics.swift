@@ -108,7 +108,7 @@ public struct LayoutStatistics: Sendable, Codable {
                 while n < t.length && !t.flags[n].contains(.charStart) { n += 1 }
                 let natural = t.x[n] - t.x[b]
                 if natural > 0 {
-                    let set = natural + l.glue.adjustment(at: b, in: t, ratio: line.ratio)
+                    let set = natural + l.glue.adjustment(at: b, in: t, words: line.ratio, letters: line.letterRatio)
                     widestRatio = max(widestRatio, set / natural)
                     narrowest = min(narrowest, set / natural)
                 }
@@ -140,7 +140,7 @@ public struct LayoutStatistics: Sendable, Codable {
         guard !g.isLetter, g.stretch > 0 else { return nil }
         let width = g.stretch / l.glue.wideStretch
         guard width > 0 else { return nil }
-        return l.glue.adjustment(at: b, in: t, ratio: line.ratio) / width
+        return l.glue.adjustment(at: b, in: t, words: line.ratio, letters: line.letterRatio) / width
     }
 
     public var cjkLoose: Double { cjkShare(cjkLooseLines) }

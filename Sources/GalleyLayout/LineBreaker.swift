@@ -184,14 +184,17 @@ package struct LineSetter {
         return t.squeeze(start, contentEnd, over: natural - available, trim: mark.trim, hang: mark.hang)
     }
 
-    /// The glue in `start..<end`, totalled by kind.
-    package func glue(_ start: Int, _ end: Int) -> GlueModel.Totals {
+    /// The glue in `start..<end`, totalled by kind, and its ink (with the hyphen's, when the
+    /// line ends in one).
+    package func glue(_ start: Int, _ end: Int, hyphen: Bool) -> GlueModel.Totals {
         var totals = GlueModel.Totals()
         let t = request.text
         // Glue at byte b sits before b: a line's own glue is at start+1..<end.
         for b in min(start + 1, end)..<end where request.glue.mayHaveGlue(t.flags[b]) {
             totals.add(request.glue.glue(at: b, in: t))
         }
+        totals.ink = request.glue.ink(start, end, in: t)
+        if hyphen && totals.ink > 0 { totals.ink += t.hyphenWidth(before: end) }
         return totals
     }
 
@@ -262,20 +265,20 @@ package struct LineSetter {
             ratio: 0, setWidth: natural, height: height, ascent: ascent,
             overfull: false)
         line.squeeze = squeeze
-        if request.style.alignment == .justify && !isLast {
-            // The ratio is derived from the line itself (the breaker's choice only picked the
+        // A last line is set at its natural width, unless the breaker took it as one that
+        // fits by shrinking (which, with expansion rounded to its steps, may leave its spaces
+        // a little wider).
+        let shrunkLast = natural > available && chosen != nil
+        if request.style.alignment == .justify && (!isLast || shrunkLast) {
+            // The fit is derived from the line itself (the breaker's choice only picked the
             // break), so the set width is exactly the available width whenever the glue allows.
-            let totals = glue(start, contentEnd)
-            var r = totals.ratio(slack: available - natural)
-            if let chosen, chosen < -1 { r = chosen }
+            let totals = glue(start, contentEnd, hyphen: hyphen)
+            var fit = request.glue.fit(totals, slack: available - natural)
+            if let chosen, chosen < -1 { (fit.words, fit.letters, fit.cost) = (chosen, chosen, chosen) }
             // A line with no word glue is not letter-spaced past the letters' cap (one long word).
-            if !r.isFinite { r = r > 0 ? (totals.letterStretch > 0 ? 1 : 0) : -1 }
-            line.ratio = r
-            line.setWidth = natural + totals.width(at: r)
-        } else if request.style.alignment == .justify && natural > available, let r = chosen, r < 0 {
-            // A last line that only fits by shrinking.
-            line.ratio = max(r, -1)
-            line.setWidth = natural + glue(start, contentEnd).width(at: line.ratio)
+            if !fit.words.isFinite { (fit.words, fit.letters) = (-1, -1) }
+            line.set(fit)
+            line.setWidth = natural + request.glue.width(totals, at: fit)
         }
         line.overfull = line.setWidth > available + 0.01
         let slack = max(0, available - line.setWidth)

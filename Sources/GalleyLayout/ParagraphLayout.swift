@@ -70,9 +70,9 @@ package struct LineBreak: Sendable, Equatable {
     package var indent: Double
     /// Where the content starts inside the line box (alignment), points.
     package var alignOffset: Double
-    /// Adjustment ratio (TeX's r): each glue point of the line (a space, a gap between wide
-    /// characters) grows by r × its stretch when r > 0, or shrinks by r × its shrink when r < 0.
-    /// 0 sets the line at its natural width.
+    /// Adjustment ratio of the line's word glue (TeX's r): each space, or gap between wide
+    /// characters, grows by r × its stretch when r > 0, or shrinks by r × its shrink when
+    /// r < 0. 0 sets the line at its natural width.
     package var ratio: Double
     /// Width of the line as set, points.
     package var setWidth: Double
@@ -86,6 +86,21 @@ package struct LineBreak: Sendable, Equatable {
     /// What the line's punctuation marks gave up so that it fits (clreq's compression before
     /// the ideographs are squeezed), points; already out of `naturalWidth`.
     package var squeeze = 0.0
+    /// The same for the glue between the letters of words, from −1 to 1 (see `GlueModel.Fit`).
+    package var letterRatio = 0.0
+    /// Steps of `GlueModel.expansionStep` by which the line's glyphs are widened (negative:
+    /// narrowed).
+    package var expansion = 0
+
+    /// Sets the line's spacing and expansion to `fit`.
+    mutating func set(_ fit: GlueModel.Fit) {
+        ratio = fit.words
+        letterRatio = fit.letters
+        expansion = fit.steps
+    }
+
+    /// The factor the line's glyphs are scaled by horizontally.
+    package var expansionScale: Double { 1 + Double(expansion) * GlueModel.expansionStep }
 }
 
 /// A paragraph shaped once: glyphs, their clusters, and per-byte widths and break facts.

@@ -179,7 +179,7 @@ struct ParagraphSetting: Sendable {
         let emptyStyle = story.runs[p.runs].first?.style ?? 0
         var request = BreakRequest(
             text: shaped, style: p.style, plan: engine.plan, emptyStyle: emptyStyle, widths: widths,
-            hyphenation: hyphenation, hyphenator: hyphenator)
+            hyphenation: hyphenation.forMeasure(widths.rest), hyphenator: hyphenator)
         request.start = shaped.dropCap?.end ?? 0
         return ParagraphLayout(text: shaped, lines: breaker.lines(for: request), glue: request.glue, widths: widths)
     }
@@ -193,7 +193,7 @@ struct ParagraphSetting: Sendable {
         let p = story.paragraphs[l.index]
         var request = BreakRequest(
             text: l.text, style: p.style, plan: plan, emptyStyle: story.runs[p.runs].first?.style ?? 0, widths: widths,
-            glue: l.glue, hyphenation: hyphenation, hyphenator: p.style.hyphenate ? hyphenator : nil)
+            glue: l.glue, hyphenation: hyphenation.forMeasure(widths.rest), hyphenator: p.style.hyphenate ? hyphenator : nil)
         request.unhyphenatedLines = unhyphenated
         request.firstLine = from
         request.start = from < l.lines.count ? Int(l.lines[from].start) : l.text.dropCap?.end ?? 0

@@ -22,6 +22,12 @@ package struct TotalFitBreaker: LineBreaker {
     package var emergencyPenalty = 20_000.0
     /// Stretch a ragged line has at its end, as a multiple of the paragraph's largest size.
     package var raggedStretch = 3.0
+    /// TeX's \emergencystretch, as a multiple of the paragraph's largest size: when no set of
+    /// breaks meets the last tolerance, a pass at that tolerance judges every justified line as
+    /// if its spaces could stretch this much more (it sets them with their own stretch), so a
+    /// paragraph with one line that cannot be good is set with its looseness spread evenly,
+    /// before the final pass that takes whatever it must.
+    package var emergencyStretch = 0.5
 
     package init() {}
 
@@ -66,22 +72,17 @@ package struct TotalFitBreaker: LineBreaker {
             return [setter.line(start: 0, end: 0, hyphen: false, index: 0, isLast: true)]
         }
         // Prefix sums of glue by kind, so any line's stretch and shrink cost O(1).
-        var sums = [GlueModel.Totals](repeating: GlueModel.Totals(), count: t.length + 1)
         let justify = r.style.alignment == .justify
-        if justify {
-            var running = GlueModel.Totals()
-            for b in 0..<t.length {
-                sums[b] = running
-                if r.glue.mayHaveGlue(t.flags[b]) { running.add(r.glue.glue(at: b, in: t)) }
-            }
-            sums[t.length] = running
-        }
+        let sums = justify ? r.glue.prefixSums(t) : []
         let largest = t.runs.map { r.plan.styles[Int($0.style)].size }.max() ?? 10
         let ragged = justify ? 0 : raggedStretch * largest
 
         var hyphenated = t
-        var passes: [(tolerance: Double, hyphens: Bool, final: Bool)] = tolerances.enumerated().map { ($0.element, $0.offset > 0, false) }
-        passes.append((.infinity, true, true))
+        var passes: [(tolerance: Double, hyphens: Bool, final: Bool, emergency: Double)] = tolerances.enumerated().map {
+            ($0.element, $0.offset > 0, false, 0)
+        }
+        if justify && emergencyStretch > 0, let last = tolerances.last { passes.append((last, true, false, emergencyStretch * largest)) }
+        passes.append((.infinity, true, true, 0))
         for pass in passes {
             if pass.hyphens && !hyphenated.flags.contains(where: { $0.contains(.dictionaryHyphen) }) {
                 hyphenated = hyphenate(t, request: r)
@@ -90,7 +91,7 @@ package struct TotalFitBreaker: LineBreaker {
             let points = breakpoints(text, setter: setter, hyphens: pass.hyphens, emergency: pass.final, request: r)
             if let chain = run(
                 points, text: text, setter: setter, request: r, sums: sums, ragged: ragged,
-                tolerance: pass.tolerance, final: pass.final)
+                tolerance: pass.tolerance, final: pass.final, emergency: pass.emergency)
             {
                 let lineRequest = BreakRequest(
                     text: text, style: r.style, plan: r.plan, emptyStyle: r.emptyStyle, widths: r.widths, glue: r.glue,
@@ -194,7 +195,7 @@ package struct TotalFitBreaker: LineBreaker {
     /// nil when no set of breaks meets the tolerance.
     func run(
         _ points: [Breakpoint], text t: ShapedText, setter: LineSetter, request r: BreakRequest,
-        sums: [GlueModel.Totals], ragged: Double, tolerance: Double, final: Bool
+        sums: [GlueModel.Totals], ragged: Double, tolerance: Double, final: Bool, emergency: Double = 0
     ) -> [Node]? {
         var nodes = [
             Node(position: r.start, line: r.firstLine, fitness: 1, hyphenRun: 0, demerits: 0, previous: -1, ratio: 0, addsHyphen: false)
@@ -236,21 +237,23 @@ package struct TotalFitBreaker: LineBreaker {
                 }
                 let isLast = p.forced  // the paragraph's end, or a forced break: filled with white
                 let ratio: Double
+                var judged: Double?  // the emergency pass's view of a stretched line
                 if isLast && natural <= available {
                     ratio = 0  // the last line fills with white (parfillskip)
                 } else if ragged > 0 {
                     ratio = natural <= available ? (available - natural) / ragged : -.infinity
                 } else {
                     // Glue at byte b sits before b: a line's own glue is at start+1..<end.
-                    let first = min(start + 1, end)
-                    var line = GlueModel.Totals()
-                    line.wordStretch = sums[end].wordStretch - sums[first].wordStretch
-                    line.wordShrink = sums[end].wordShrink - sums[first].wordShrink
-                    line.letterStretch = sums[end].letterStretch - sums[first].letterStretch
-                    line.letterShrink = sums[end].letterShrink - sums[first].letterShrink
-                    ratio = line.ratio(slack: available - natural)
+                    var line = GlueModel.Totals.between(sums, from: min(start + 1, end), inkFrom: start, to: end)
+                    if p.addsHyphen && line.ink > 0 { line.ink += t.hyphenWidth(before: p.position) }
+                    ratio = r.glue.fit(line, slack: available - natural).cost
+                    if emergency > 0 && ratio > 0 {
+                        line.wordStretch += emergency
+                        judged = r.glue.fit(line, slack: available - natural).cost
+                    }
                 }
-                let stretched = ratio.isInfinite ? 10_000 : min(10_000, 100 * abs(ratio * ratio * ratio) + squeezeBadness)
+                let cost = judged ?? ratio
+                let stretched = cost.isInfinite ? 10_000 : min(10_000, 100 * abs(cost * cost * cost) + squeezeBadness)
                 var badness = ratio < -1 ? Double.infinity : stretched
                 if badness >= 10_000 && ratio > 0 && !isLast && ragged == 0 {
                     // Past TeX's cap every underfull line is as bad as any other, so a line a

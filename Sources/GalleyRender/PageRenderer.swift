@@ -39,6 +39,8 @@ final class PageRenderer {
     private var scratchClusters = UnsafeMutableBufferPointer<cairo_text_cluster_t>(start: nil, count: 0)
     /// The story's styles as placed runs hold them, each made when a run first has it.
     private var sharedStyles: [SharedStyle?]
+    /// The same for runs of expanded lines, by style and steps.
+    private var expandedStyles: [Int: SharedStyle] = [:]
     /// The glyph carrying the characters of colour emoji in a PDF (see `extractableText`):
     /// nil until looked up, then the glyph, or nil when the body face has none.
     private var blankGlyph: UInt??
@@ -63,8 +65,16 @@ final class PageRenderer {
         scratchClusters.deallocate()
     }
 
-    /// Style `index` of the story, shared.
-    private func sharedStyle(_ index: Int) -> SharedStyle {
+    /// Style `index` of the story, shared; for glyphs widened by `expansion` steps (a line's
+    /// expansion), the style scaled to match.
+    private func sharedStyle(_ index: Int, expansion: Int = 0) -> SharedStyle {
+        if expansion != 0 {
+            let key = index &* 64 &+ expansion
+            if let s = expandedStyles[key] { return s }
+            let s = SharedStyle(story.styles[index].expanded(by: expansion))
+            expandedStyles[key] = s
+            return s
+        }
         if let s = sharedStyles[index] { return s }
         let s = SharedStyle(story.styles[index])
         sharedStyles[index] = s
@@ -267,7 +277,7 @@ final class PageRenderer {
         let prepared = layout.preparedForDrawing
         let runs = layout.drawRuns(line: line.lineIndex).enumerated().map { k, run in
             PlacedRun(
-                run: run, sharedStyle: sharedStyle(run.style), paragraph: layout, start: x0 + run.x,
+                run: run, sharedStyle: sharedStyle(run.style, expansion: run.expansion), paragraph: layout, start: x0 + run.x,
                 end: x0 + run.x + run.width, baseline: baseline,
                 shadowMask: prepared?[line.lineIndex, k] as? ShadowMask)
         }

@@ -3,6 +3,7 @@ import GalleyLayout
 import GalleyStory
 import GalleyTemplate
 import GalleySupport
+import Glibc
 
 /// A draw run with its page geometry and style: what every layer of a page draws from.
 struct PlacedRun {
@@ -61,6 +62,15 @@ struct Target {
 }
 
 extension TextStyle {
+    /// The style of glyphs widened by `steps` of a line's expansion (`GlueModel`): scaled
+    /// horizontally by that much more.
+    func expanded(by steps: Int) -> TextStyle {
+        guard steps != 0 else { return self }
+        var s = self
+        s.expansion += log(1 + Double(steps) * GlueModel.expansionStep)
+        return s
+    }
+
     /// Width of the glyph outline's pen, points: Core Text's stroke width is percent of the size.
     var outlineWidth: Double { abs(strokeWidth) / 100 * size }
     /// Hollow text: outline only, the fill is (nearly) clear.

@@ -256,7 +256,7 @@ extension PageRenderer {
         guard let prepared = layout.preparedForDrawing else { return }
         for line in 0..<layout.preparedLines {
             for (k, run) in layout.drawRuns(line: line).enumerated() {
-                let style = story.styles[run.style]
+                let style = story.styles[run.style].expanded(by: run.expansion)
                 guard let shadow = visibleShadow(style), !drawsAsPath(shadow, font: run.font) else { continue }
                 let font = engine.font(run.font)
                 let mask = withGlyphString(run, style: style, storyStart: layout.storyStart) { gs in

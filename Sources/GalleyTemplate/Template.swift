@@ -618,6 +618,13 @@ public struct HyphenationSpec: Equatable, Sendable {
     public var maxConsecutive: Int
     /// Allow the last line of a column to end with a hyphen. JSON key `hyphenation.acrossColumns`.
     public var acrossColumns: Bool
+    /// On a measure narrower than this many ems of the body size (0: never), shorter words are
+    /// hyphenated and more hyphens run on: `narrowMinWord` and `narrowMaxConsecutive` replace
+    /// `minWord` and `maxConsecutive`. JSON keys `hyphenation.narrowMeasure`, `…narrowMinWord`,
+    /// `…narrowMaxConsecutive`.
+    public var narrowMeasure: Int = 20
+    public var narrowMinWord: Int = 5
+    public var narrowMaxConsecutive: Int = 3
 
     /// The defaults are the built-ins' settings.
     public init(

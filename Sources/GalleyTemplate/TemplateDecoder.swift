@@ -79,7 +79,10 @@ enum TemplateSchema {
         "body": ["face", "size", "leading", "color"],
         "footer": runningLineKeys,
         "header": runningLineKeys,
-        "hyphenation": ["enabled", "minWord", "leftMin", "rightMin", "capitals", "maxConsecutive", "acrossColumns"],
+        "hyphenation": [
+            "enabled", "minWord", "leftMin", "rightMin", "capitals", "maxConsecutive", "acrossColumns", "narrowMeasure",
+            "narrowMinWord", "narrowMaxConsecutive",
+        ],
         "headings": HeadingsSpec.levels,
         "headings.h1": headingKeys,
         "headings.h2": headingKeys,
@@ -359,6 +362,9 @@ struct TemplateDecoder {
             case "rightMin": template.hyphenation.rightMin = try whole(path, m.value, 1...10)
             case "capitals": template.hyphenation.capitals = try flag(path, m.value)
             case "maxConsecutive": template.hyphenation.maxConsecutive = try whole(path, m.value, 1...10)
+            case "narrowMeasure": template.hyphenation.narrowMeasure = try whole(path, m.value, 0...200)
+            case "narrowMinWord": template.hyphenation.narrowMinWord = try whole(path, m.value, 2...50)
+            case "narrowMaxConsecutive": template.hyphenation.narrowMaxConsecutive = try whole(path, m.value, 1...10)
             default: template.hyphenation.acrossColumns = try flag(path, m.value)
             }
         }

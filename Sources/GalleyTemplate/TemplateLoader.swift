@@ -80,7 +80,7 @@ import Glibc
 ///   `<meta>` fields (the title defaults to the first `<h1>`).
 /// * `lineBreaking`: `total-fit` or `greedy`.
 /// * `hyphenation`: an object with any of enabled, minWord, leftMin, rightMin, capitals,
-///   maxConsecutive, acrossColumns; like `body` and `footer`, keys it omits keep the base's values.
+///   maxConsecutive, acrossColumns, narrowMeasure, narrowMinWord, narrowMaxConsecutive; like `body` and `footer`, keys it omits keep the base's values.
 /// * `headings`: an object with any of h1, h2, h3, each an object with any of face, size, weight
 ///   (100–900, "bold" or "normal"), color, before and after (space around the heading), and
 ///   span (`"all"`: across every column, as `span="all"` on the tag; `"none"`); keys left out
@@ -123,7 +123,8 @@ import Glibc
 /// Limits: body and footer sizes, leading and page sides > 0; leading ≥ half the body size;
 /// columns a whole number 1–12; margins, gutter, paragraph spacing and first-line indent ≥ 0;
 /// each column at least 1 pt wide and the text area at least 1 pt tall; `hyphenation.minWord`
-/// a whole number 2–50, `leftMin`, `rightMin` and `maxConsecutive` 1–10; `widows` and `orphans`
+/// and `narrowMinWord` whole numbers 2–50, `leftMin`, `rightMin`, `maxConsecutive` and
+/// `narrowMaxConsecutive` 1–10, `narrowMeasure` 0–200 ems; `widows` and `orphans`
 /// 1–10; `keepWithNext` 0–10; `dropcap.lines` 2–10; heading sizes > 0 and their spacing ≥ 0; caption size and
 /// `wrapMinWidth` > 0, caption gap ≥ 0.
 ///
@@ -286,7 +287,8 @@ private enum EncodedTemplate {
         let hyphenation = object([
             ("enabled", bool(h.enabled)), ("minWord", String(h.minWord)), ("leftMin", String(h.leftMin)),
             ("rightMin", String(h.rightMin)), ("capitals", bool(h.capitals)), ("maxConsecutive", String(h.maxConsecutive)),
-            ("acrossColumns", bool(h.acrossColumns)),
+            ("acrossColumns", bool(h.acrossColumns)), ("narrowMeasure", String(h.narrowMeasure)),
+            ("narrowMinWord", String(h.narrowMinWord)), ("narrowMaxConsecutive", String(h.narrowMaxConsecutive)),
         ])
         let dropCap = object([
             ("lines", String(t.dropCap.lines)), ("face", q(t.dropCap.face)), ("color", color(t.dropCap.color)),

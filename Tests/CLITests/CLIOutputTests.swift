@@ -52,9 +52,9 @@ private func inspectJSON(_ args: [String], stdin: [UInt8] = []) -> [String: Any]
             r.output.hasSuffix(
                 """
                 did not fit:
-                  page 1 column 1 (1:18): 122.7 pt over: B
+                  page 1 column 1 (1:18): 118.3 pt over: B
                   page 1 column 2 (1:19): 25.5 pt over: i
-                  page 2 column 1 (1:20): 94.2 pt over: g
+                  page 2 column 1 (1:20): 90.4 pt over: g
 
                 """))
     }

@@ -11,6 +11,8 @@ import Testing
 struct Broken {
     var lines: [LineBreak]
     var text: [String]
+    /// The paragraph as shaped (before dictionary hyphenation).
+    var shaped: ShapedText
 }
 
 func breakParagraph(
@@ -36,7 +38,7 @@ func breakParagraph(
         let s = String(decoding: bytes[(p.range.lowerBound + Int(l.start))..<(p.range.lowerBound + Int(l.contentEnd))], as: UTF8.self)
         return s + (l.hyphen ? "-" : "")
     }
-    return Broken(lines: lines, text: text)
+    return Broken(lines: lines, text: text, shaped: shaped)
 }
 
 let printerParagraph = """

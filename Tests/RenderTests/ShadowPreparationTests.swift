@@ -33,7 +33,8 @@ import Testing
                     PageRenderer.prepareShadows(prepared, engine: other, story: story)
                     for l in 0..<prepared.preparedLines {
                         for (k, run) in prepared.drawRuns(line: l).enumerated() {
-                            let style = story.styles[run.style]
+                            // As the renderer places it: scaled by the line's expansion.
+                            let style = story.styles[run.style].expanded(by: run.expansion)
                             guard let shadow = style.shadow else { continue }
                             let ahead = prepared.preparedForDrawing?[l, k] as? ShadowMask
                             if shadow.blur == 0 {

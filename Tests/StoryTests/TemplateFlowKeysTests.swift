@@ -61,7 +61,8 @@ private let standardHyphenation = HyphenationSpec(
             ])
         #expect(
             TemplateSchema.objectKeys["hyphenation"] == [
-                "enabled", "minWord", "leftMin", "rightMin", "capitals", "maxConsecutive", "acrossColumns",
+                "enabled", "minWord", "leftMin", "rightMin", "capitals", "maxConsecutive", "acrossColumns", "narrowMeasure",
+                "narrowMinWord", "narrowMaxConsecutive",
             ])
     }
 }
@@ -88,6 +89,13 @@ private let standardHyphenation = HyphenationSpec(
     // Each hyphenation key is set on its own; the others stay.
     @Test func hyphenationEachKey() {
         var expected = standardHyphenation
+        expected.narrowMeasure = 0
+        #expect(decoded(#"{"hyphenation": {"narrowMeasure": 0}}"#)?.hyphenation == expected)
+        expected = standardHyphenation
+        expected.narrowMinWord = 4
+        expected.narrowMaxConsecutive = 4
+        #expect(decoded(#"{"hyphenation": {"narrowMinWord": 4, "narrowMaxConsecutive": 4}}"#)?.hyphenation == expected)
+        expected = standardHyphenation
         expected.enabled = false
         #expect(decoded(#"{"hyphenation": {"enabled": false}}"#)?.hyphenation == expected)
         expected = standardHyphenation
@@ -164,7 +172,8 @@ private let standardHyphenation = HyphenationSpec(
     @Test func hyphenationNotObject() {
         #expect(
             located(#"{"hyphenation": false}"#)
-                == "1:17 key 'hyphenation': expected an object with enabled, minWord, leftMin, rightMin, capitals, maxConsecutive and acrossColumns, got false"
+                == "1:17 key 'hyphenation': expected an object with enabled, minWord, leftMin, rightMin, capitals, maxConsecutive, "
+                + "acrossColumns, narrowMeasure, narrowMinWord and narrowMaxConsecutive, got false"
         )
     }
     // An unknown hyphenation key is suggested with its path, pointing at the key.
@@ -366,7 +375,8 @@ private let standardHyphenation = HyphenationSpec(
                 == "--set lineBreaking=greddy: unknown line-breaking strategy 'greddy'; did you mean 'greedy'?")
         #expect(
             overrideMessage(["hyphenation=off"])
-                == "--set hyphenation=off: expected an object with enabled, minWord, leftMin, rightMin, capitals, maxConsecutive and acrossColumns"
+                == "--set hyphenation=off: expected an object with enabled, minWord, leftMin, rightMin, capitals, maxConsecutive, "
+                + "acrossColumns, narrowMeasure, narrowMinWord and narrowMaxConsecutive"
         )
     }
     // Unknown keys are suggested with their paths.
@@ -395,7 +405,7 @@ private let standardHyphenation = HyphenationSpec(
             text.contains(
                 #"""
                   "lineBreaking": "total-fit",
-                  "hyphenation": {"enabled": true, "minWord": 6, "leftMin": 2, "rightMin": 3, "capitals": false, "maxConsecutive": 2, "acrossColumns": false},
+                  "hyphenation": {"enabled": true, "minWord": 6, "leftMin": 2, "rightMin": 3, "capitals": false, "maxConsecutive": 2, "acrossColumns": false, "narrowMeasure": 20, "narrowMinWord": 5, "narrowMaxConsecutive": 3},
                   "widows": 2,
                   "orphans": 2,
                   "keepWithNext": 2,
@@ -412,6 +422,7 @@ private let standardHyphenation = HyphenationSpec(
         t.lineBreaking = .greedy
         t.hyphenation = HyphenationSpec(
             enabled: false, minWord: 50, leftMin: 1, rightMin: 10, capitals: true, maxConsecutive: 10, acrossColumns: false)
+        (t.hyphenation.narrowMeasure, t.hyphenation.narrowMinWord, t.hyphenation.narrowMaxConsecutive) = (0, 2, 1)
         t.widows = 1
         t.orphans = 10
         t.keepWithNext = 0
@@ -424,7 +435,7 @@ private let standardHyphenation = HyphenationSpec(
         #expect(decoded(text) == t)
         #expect(
             text.contains(
-                #""hyphenation": {"enabled": false, "minWord": 50, "leftMin": 1, "rightMin": 10, "capitals": true, "maxConsecutive": 10, "acrossColumns": false}"#
+                #""hyphenation": {"enabled": false, "minWord": 50, "leftMin": 1, "rightMin": 10, "capitals": true, "maxConsecutive": 10, "acrossColumns": false, "narrowMeasure": 0, "narrowMinWord": 2, "narrowMaxConsecutive": 1}"#
             ))
         #expect(text.contains(#""lineBreaking": "greedy""#) && text.contains(#""baselineGrid": false"#))
         #expect(text.contains(#""balance": false"#) && text.contains(#""blockImages": "inOrder""#) && text.contains(#""after": 6, "span": "all"}"#))
