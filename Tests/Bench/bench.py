@@ -39,7 +39,7 @@ CORPUS_NAMES = ["en-small", "en-large", "en-xl", "cjk-small"]
 COMMON_SUFFIXES = [".txt", ".plain.txt", ".galley.txt", ".pango", ".typ", ".html"]
 EN_SUFFIXES = [".lua.tex", ".pdf.tex", ".ms"]
 
-MEASUREMENTS = ["en-large", "en-xl", "preview", "one-page", "en-small", "cjk-small", "cjk-punctuation", "attributes", "smart-quotes", "press", "cmyk", "floats", "spans", "social-line", "breaks", "line-diagnostics",
+MEASUREMENTS = ["en-large", "en-xl", "preview", "one-page", "faces", "en-small", "cjk-small", "cjk-punctuation", "attributes", "smart-quotes", "press", "cmyk", "floats", "spans", "social-line", "breaks", "line-diagnostics",
                 "font-tags", "spacing"]
 ISSUE_DIR = os.path.join(CORPUS, "issue")
 PATHOLOGICAL = ["marks", "unclosed-spans", "float-captions", "page-caption", "input-50mb"]
@@ -840,6 +840,44 @@ class Bench:
         build = self.build("en-large")
         build.key = "build"
         self.ratio("preview", preview, build, "preview page 50 ÷ en-large build", "≤ 0.6×", 0.6)
+
+    # Faces named as on a Mac, none installed here, each resolved by kind (issue 18), against
+    # the same page naming the faces they become: what resolving costs a one-page build.
+    FACES = ["Didot", "Hoefler Text", "American Typewriter", "Avenir Next", "Gill Sans", "Futura", "Optima", "Menlo",
+             "Baskerville", "Helvetica Neue"]
+
+    def m_faces(self):
+        chosen = []
+        for face in self.FACES:
+            r = subprocess.run([self.galley, "fonts", "--resolve", face], capture_output=True, text=True,
+                               stdin=subprocess.DEVNULL, cwd=ROOT)
+            head = r.stdout.split("\n", 1)[0]
+            if r.returncode != 0 or " → " not in head:
+                self.rows.append(Row("faces resolved by kind", "error", "", "", "", "ERROR"))
+                self.notes.append(f"galley fonts --resolve {face}: {last_line(r.stderr) or head}")
+                return
+            family = head.split(" → ", 1)[1].split(",", 1)[0].rsplit(" ", 1)[0]
+            chosen.append(family)
+        text = ("The harbour at dawn is a study in grey and silver; the boats come in one by one, "
+                "and the compositor sets the tide tables before the ink is dry. ") * 2
+
+        def page(faces):
+            return "".join(f'<font face="{f}">{text}</font>\n' for f in faces)
+        asked, direct = (os.path.join(BENCH, f"faces-{k}.galley.txt") for k in ("asked", "direct"))
+        write_if_changed(asked, page(self.FACES))
+        write_if_changed(direct, page(chosen))
+        log(f"a page in {len(self.FACES)} faces resolved by kind ÷ the same naming what they become (interleaved):")
+        a = Cmd("asked", [self.galley, "build", asked, "-o", os.path.join(OUT, "galley-faces-asked.pdf"), "-q"])
+        d = Cmd("direct", [self.galley, "build", direct, "-o", os.path.join(OUT, "galley-faces-direct.pdf"), "-q"])
+        measure("faces", [a, d], self.runs)
+        what = f"one page in {len(self.FACES)} Mac faces resolved by kind − the same page naming the faces they become"
+        for c in (a, d):
+            if c.error:
+                self.error_row(what, c)
+                return
+        extra = a.median - d.median
+        self.rows.append(Row(what, f"{fmt_s(a.median)} − {fmt_s(d.median)}", "", f"{extra * 1000:.1f} ms",
+                             "≤ 5 ms (issue 18)", verdict(extra, 0.005)))
 
     def m_one_page(self):
         ensure_one_page()
