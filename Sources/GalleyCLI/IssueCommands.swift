@@ -137,7 +137,8 @@ extension Run {
     /// The page map: every page with its folio, label, kind, article and visible range.
     mutating func inspectIssue(_ o: InspectOptions) throws -> Int32 {
         guard let (issue, plan) = try loadIssue(o.document) else { return failed() }
-        let map = IssueMap(issue, plan)
+        var map = IssueMap(issue, plan)
+        if o.stats { map.addStatistics(plan) }
         io.writeOutput(Data((o.json ? map.json() : map.text()).utf8))
         report()
         return 0
@@ -221,6 +222,20 @@ struct IssueMap: Encodable {
     var pages: [Entry]
     /// How many times the contents were set before their page numbers held.
     var contentsPasses: Int
+    /// `--stats`: the articles' typographic figures, all pages together and by measure.
+    var statistics: LayoutStatistics?
+
+    /// Adds the figures of every article page (`inspect --stats`).
+    mutating func addStatistics(_ plan: IssuePlan) {
+        var s = LayoutStatistics()
+        for page in plan.pages {
+            for (part, p) in page.placements {
+                let fs = plan.parts[part].framesetter
+                s.add(p, story: fs.story, leading: fs.template.body.leading)
+            }
+        }
+        statistics = s
+    }
 
     init(_ issue: LoadedIssue, _ plan: IssuePlan) {
         title = issue.manifest.title
@@ -249,6 +264,7 @@ struct IssueMap: Encodable {
             if let f = p.following { s += ", then " + f.joined(separator: ", ") }
             s += "\n"
         }
+        if let statistics { s += statistics.summary }
         return s
     }
 }

@@ -282,3 +282,24 @@ private func inspectJSON(_ args: [String], stdin: [UInt8] = []) -> [String: Any]
         #expect(json.output.contains("\"cause\" : \"a heading kept with the lines after it\""))
     }
 }
+
+@Suite struct MeasureStatisticsTests {
+    // An issue's figures are those of all its articles together, then measure by measure: the
+    // two-column articles and the three-column one apart. One measure gets no lines of its own.
+    @Test func issueByMeasure() throws {
+        let r = run(["inspect", repoPath("samples/issue/issue.json"), "--root", repoPath("samples"), "--stats", "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.output.split(separator: "\n").map(String.init)
+        let total = try #require(lines.firstIndex { $0.hasPrefix("justified lines ") })
+        let measures = lines[(total + 1)...].prefix { $0.hasPrefix("  in ") }
+        #expect(measures.contains { $0.hasPrefix("  in 246.6 pt columns: ") }, "\(measures)")
+        #expect(measures.contains { $0.hasPrefix("  in 158.7 pt columns: ") }, "\(measures)")
+        // The measures' lines add up to the whole.
+        let count = { (s: String) in s.split(separator: " ").lazy.compactMap { Int($0.filter(\.isNumber)) }.first ?? -1 }
+        #expect(measures.map { count(String($0.drop { $0 != ":" })) }.reduce(0, +) == count(lines[total]))
+        let one = run(["inspect", repoPath("samples/long.txt"), "--stats", "-q"])
+        #expect(!one.output.contains("  in "), "a single measure is the whole")
+        let json = run(["inspect", repoPath("samples/issue/issue.json"), "--root", repoPath("samples"), "--stats", "--json", "-q"])
+        #expect(json.output.contains("\"measures\" : ["))
+    }
+}
