@@ -114,3 +114,30 @@ import Testing
         #expect(hyphens(narrowMeasure: 0) == 0)
     }
 }
+
+/// Expansion over random documents (floats of every kind, headings, pull quotes, sidebars) and
+/// every built-in template: whatever a line's fit, the runs drawn from it are exactly as wide as
+/// the line was set, its glyphs move by at most 2 %, and vertical lines are never expanded.
+@Suite struct ExpansionPropertyTests {
+    @Test(arguments: templateNames) func drawnAsSet(template name: String) throws {
+        let t = try #require(Template.builtin(named: name))
+        var expanded = 0
+        for seed in 0..<4 {
+            var rng = SplitMix(seed: UInt64(500 + seed))
+            let fs = framesetter(randomDocument(&rng), template: t)
+            for page in pages(of: fs) {
+                for line in page.frames.flatMap(\.lines) {
+                    let layout = line.paragraph
+                    let set = layout.lines[line.lineIndex]
+                    let runs = layout.drawRuns(line: line.lineIndex)
+                    let drawn = runs.map { $0.width }.reduce(0, +)
+                    #expect(abs(drawn - set.setWidth) < 0.01, "\(name) seed \(seed): drawn \(drawn), set \(set.setWidth)")
+                    #expect(abs(set.expansion) <= 4 && runs.allSatisfy { $0.expansion == set.expansion })
+                    if layout.text.vertical { #expect(set.expansion == 0) }
+                    if set.expansion != 0 { expanded += 1 }
+                }
+            }
+        }
+        #expect(expanded > 0, "\(name): no line expanded")
+    }
+}
