@@ -27,7 +27,9 @@ struct VerticalBlock {
 /// keeps a copy from the start of a page and lays the page out again when a page-wide float
 /// turns up in it.
 struct Flow {
-    let story: Story
+    /// The story laid out (a page start kept from the build before an edit is given the new
+    /// story: see `PageStarts`).
+    var story: Story
     let template: Template
     let file: String
     var paragraph = 0
@@ -81,6 +83,25 @@ struct Flow {
 
     var finished: Bool {
         paragraph >= story.paragraphs.count && deferred.isEmpty && deferredPage.isEmpty && deferredBlocks.isEmpty
+    }
+
+    /// `kept`, a page start of the layout before an edit (`PageStarts`), set in this flow's
+    /// story with its paragraph breaking and figures.
+    func resumed(from kept: Flow) -> Flow {
+        var f = kept
+        f.story = story
+        f.rebreak = rebreak
+        f.figures = figures
+        return f
+    }
+
+    /// The last story byte this state depends on: where the flow stands, and the ends of the
+    /// paragraphs it holds laid out (the one split across regions, those looked ahead at).
+    var reach: Int {
+        var r = position
+        let held = lookahead.keys.max().map { max($0, current == nil ? 0 : paragraph) } ?? (current == nil ? nil : paragraph)
+        if let held, held < story.paragraphs.count { r = max(r, story.paragraphs[held].range.upperBound) }
+        return r
     }
 
     /// Story byte where the flow stands.

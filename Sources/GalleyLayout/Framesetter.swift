@@ -206,6 +206,10 @@ public final class Framesetter {
     private var showsPageCount: Bool { [template.footer, template.header].contains { $0.enabled && $0.names("pages") } }
 
     private func run(pages total: Int, preparing preparation: DrawingPreparation?, _ body: (Page) throws -> Bool) rethrows -> Int {
+        // Under `galley watch`, the pages before an edit as the last build laid them out.
+        let starts = firstPageTop == nil ? cache?.pages : nil
+        let kept = starts?.resumption(for: story, template: template)
+        starts?.begin(story, template: template, keeping: kept?.pages.count ?? 0)
         let columnWidth = columns[0].width
         let widths = LineWidths(rest: columnWidth)
         let count = story.paragraphs.count
@@ -216,7 +220,7 @@ public final class Framesetter {
             ? ShapingPipeline(
                 story: story, plan: plan, setting: setting, widths: widths,
                 threads: options.drawsEveryPage ? threads - 1 : threads, prepareDrawing: options.drawsEveryPage,
-                preparation: preparation) : nil
+                preparation: preparation, from: kept?.flows.last?.paragraph ?? 0) : nil
         // With no worker thread to be had, this thread shapes every paragraph itself.
         pipeline = pipeline?.workers == 0 ? nil : pipeline
         defer { pipeline?.stop() }
@@ -244,6 +248,19 @@ public final class Framesetter {
             })
         if !story.blocks.isEmpty { flow.figures?.blocks = TextBlocks(story: story, template: template, file: file) }
         var pageNumber = 0
+        if let kept {
+            for (k, old) in kept.pages.enumerated() {
+                pageNumber += 1
+                var page = old
+                (page.footer, page.header) = runningLines(of: page, pages: total)
+                if try !body(page) {
+                    // Where a layout stopping here would stand (its warnings so far).
+                    diagnostics.append(contentsOf: kept.flows[k + 1].diagnostics)
+                    return pageNumber
+                }
+            }
+            flow = flow.resumed(from: kept.flows[kept.pages.count])
+        }
         repeat {
             pageNumber += 1
             // Left and right pages go by the folio: an odd folio is a right-hand page.
@@ -254,6 +271,7 @@ public final class Framesetter {
             }
             let textArea = Rect(
                 x: columns[0].x, y: columns[0].y, width: columns[columns.count - 1].maxX - columns[0].x, height: columns[0].height)
+            starts?.record(flow, page: pageNumber)
             flow.startPage(textArea: textArea, columns: columns)
             let start = flow
             var page = Page(number: pageNumber, width: template.pageWidth, height: template.pageHeight, frames: [])
@@ -288,18 +306,23 @@ public final class Framesetter {
                 }
             }
             taken = taken.filter { $0.key == flow.paragraph || flow.lookahead[$0.key] != nil }
-            if pageNumber > 1 || firstPageTop == nil {
-                page.footer = runningLine(template.footer, on: page, pages: total, head: false)
-                page.header = Self.opensStory(page, story) ? nil : runningLine(template.header, on: page, pages: total, head: true)
-            }
+            if pageNumber > 1 || firstPageTop == nil { (page.footer, page.header) = runningLines(of: page, pages: total) }
+            starts?.finish(page, number: pageNumber)
             if try !body(page) { break }
         } while !flow.finished
+        starts?.end(flow.diagnostics)
         diagnostics.append(contentsOf: flow.diagnostics)
         return pageNumber
     }
 }
 
 extension Framesetter {
+    /// The footer and the running head of `page` (none on a page that opens the story).
+    func runningLines(of page: Page, pages total: Int) -> (footer: RunningLine?, header: RunningLine?) {
+        let footer = runningLine(template.footer, on: page, pages: total, head: false)
+        return (footer, Self.opensStory(page, story) ? nil : runningLine(template.header, on: page, pages: total, head: true))
+    }
+
     /// The footer or (`head`) the running head of `page`, its fields filled in; nil when off.
     /// It stands in the middle of the bottom margin (the footer's baseline) or of the top one
     /// (the head's capitals, about 0.7 of its size tall, centred there): centred on the page,

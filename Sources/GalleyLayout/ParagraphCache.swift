@@ -51,6 +51,8 @@ public final class ParagraphCache: @unchecked Sendable {
     /// The builds before this one's paragraphs, and this one's.
     private var earlier: [Key: ParagraphLayout] = [:]
     private var latest: [Key: ParagraphLayout] = [:]
+    /// The last layout's pages and the flow at each one's start.
+    let pages = PageStarts()
 
     public init() {}
 
@@ -64,6 +66,7 @@ public final class ParagraphCache: @unchecked Sendable {
         counts = Statistics()
         if now != context {
             (earlier, latest) = ([:], [:])
+            pages.clear()
             context = now
         } else if !latest.isEmpty {
             (earlier, latest) = (latest, [:])
@@ -99,6 +102,9 @@ public final class ParagraphCache: @unchecked Sendable {
         counts.made += 1
         lock.unlock()
     }
+
+    /// How many pages the last layout took as the layout before laid them out (`PageStarts`).
+    public var keptPages: Int { pages.kept }
 
     /// How the paragraphs of the layout since the last `begin` were come by.
     public var statistics: Statistics {

@@ -32,7 +32,7 @@ final class ShapingPipeline: @unchecked Sendable {
 
     init(
         story: Story, plan: FontPlan, setting: ParagraphSetting, widths: LineWidths, threads: Int, window: Int = 48,
-        prepareDrawing: Bool = false, preparation: DrawingPreparation? = nil
+        prepareDrawing: Bool = false, preparation: DrawingPreparation? = nil, from first: Int = 0
     ) {
         self.prepareDrawing = prepareDrawing
         self.preparation = prepareDrawing ? preparation : nil
@@ -43,6 +43,8 @@ final class ShapingPipeline: @unchecked Sendable {
         self.window = window
         slots = Array(repeating: nil, count: story.paragraphs.count)
         done = Array(repeating: false, count: story.paragraphs.count)
+        // A layout resumed at a page start (`PageStarts`) takes nothing before its paragraph.
+        (next, consumed) = (first, first)
         condition.lock()
         defer { condition.unlock() }
         for _ in 0..<threads where startThread(stackSize: 4 << 20, { [self] in work() }) {

@@ -106,6 +106,30 @@ import Testing
         }
     }
 
+    // The pages before an edit are taken as they were, and the layout begins again from the
+    // page the edit is on: the same pages as a cold layout. An edit on page 1 keeps none.
+    @Test func anEditLaysOutAgainFromItsPage() throws {
+        var rng = SplitMix(seed: 77)
+        var paragraphs = (1...160).map { _ in Self.sentence(Int.random(in: 20...70, using: &rng), &rng) }
+        // Warnings said on the pages kept are said again, as a cold layout says them.
+        paragraphs[3] += " \u{12000}"
+        paragraphs[90] += " \u{12001}"
+        let cache = ParagraphCache()
+        let before = pages(of: framesetter(paragraphs.joined(separator: "\n"), cache: cache))
+        #expect(before.count >= 6 && cache.keptPages == 0)
+        paragraphs[150] = "A paragraph near the end, changed."
+        let warm = framesetter(paragraphs.joined(separator: "\n"), cache: cache)
+        let cold = framesetter(paragraphs.joined(separator: "\n"))
+        let dumps = [warm, cold].map { fs in pages(of: fs).map { PageDump.dump($0, story: fs.story) } }
+        #expect(dumps[0] == dumps[1])
+        #expect(cache.keptPages >= before.count - 2, "\(cache.keptPages) of \(before.count)")
+        let said = [warm, cold].map { $0.diagnostics.all.map(\.message) }
+        #expect(said[0] == said[1] && said[0].count == 2, "\(said)")
+        paragraphs[0] = "The first paragraph, changed."
+        _ = pages(of: framesetter(paragraphs.joined(separator: "\n"), cache: cache))
+        #expect(cache.keptPages == 0)
+    }
+
     // The kept paragraphs are used: a layout after a one-word edit shapes only that paragraph.
     @Test func anEditReshapesOnlyItsParagraph() throws {
         let paragraphs = (1...40).map { "Paragraph \($0) of the harbour at dawn, grey and silver, with boats that rock." }
