@@ -24,8 +24,9 @@ package struct GlueModel: Sendable {
     /// horizontally, so a line is wider or narrower by that share of its ink, not of its spaces.
     package var expansion = 0.02
     package static let expansionStep = 0.005
-    /// Glyphs start to widen or narrow only once the spaces have gone this share of their way:
-    /// most lines are set by their spaces alone, in the text's own glyph widths.
+    /// Glyphs start to widen only once the spaces have gone this share of their stretch: most
+    /// lines are set by their spaces alone, in the text's own glyph widths. (Narrowing comes
+    /// first: a space under 0.8× shows more than a glyph 2 % narrower.)
     package static let expansionThreshold = 0.5
 
     package init() {}
@@ -81,8 +82,8 @@ package struct GlueModel: Sendable {
     /// The fit that absorbs `slack` (available − natural width). Stretching: spaces alone up
     /// to the expansion threshold, then spaces and glyph expansion together until the spaces
     /// reach 1.5× (ratio 1) and the glyphs their limit, then letters up to their cap, then
-    /// spaces alone. Shrinking: spaces and letters together, joined by expansion past the
-    /// threshold. The expansion is rounded to its steps and the spaces and letters take what
+    /// spaces alone. Shrinking: the glyphs narrow first, then spaces and letters shrink
+    /// together. The expansion is rounded to its steps and the spaces and letters take what
     /// that leaves, so the line is exactly as wide as the fit says. `cost` is infinite when the
     /// line cannot stretch that far, below −1 when it cannot shrink enough.
     package func fit(_ t: Totals, slack: Double) -> Fit {
