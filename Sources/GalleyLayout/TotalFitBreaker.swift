@@ -216,58 +216,14 @@ package struct TotalFitBreaker: LineBreaker {
                     i += 1
                     continue
                 }
-                let available = setter.available(a.line)
-                let end = max(start, p.contentEnd)
-                var natural = t.x[end] - t.x[start]
-                // What squeezing the line's punctuation costs: as much as shrinking its
-                // spaces by the same share, so a line squeezes its marks only to avoid a
-                // looser one, never to take a character that stretching would leave out.
-                var squeezeBadness = 0.0
-                if p.addsHyphen {
-                    natural += t.hyphenWidth(before: p.position)
-                } else if !t.blanks.isEmpty && end > start {
-                    // CJK punctuation gives its blank before the ideographs are squeezed.
-                    natural -= p.trim
-                    let squeeze = t.squeeze(start, end, over: natural - available, trim: p.trim, hang: p.hang)
-                    if squeeze > 0 {
-                        let share = squeeze / t.squeezePool(start, end, trim: p.trim, hang: p.hang)
-                        squeezeBadness = 100 * share * share * share
-                        natural -= squeeze
-                    }
-                }
-                let isLast = p.forced  // the paragraph's end, or a forced break: filled with white
-                let ratio: Double
-                var judged: Double?  // the emergency pass's view of a stretched line
-                if isLast && natural <= available {
-                    ratio = 0  // the last line fills with white (parfillskip)
-                } else if ragged > 0 {
-                    ratio = natural <= available ? (available - natural) / ragged : -.infinity
-                } else {
-                    // Glue at byte b sits before b: a line's own glue is at start+1..<end.
-                    var line = GlueModel.Totals.between(sums, from: min(start + 1, end), inkFrom: start, to: end)
-                    if p.addsHyphen && line.ink > 0 { line.ink += t.hyphenWidth(before: p.position) }
-                    ratio = r.glue.fit(line, slack: available - natural).cost
-                    if emergency > 0 && ratio > 0 {
-                        line.wordStretch += emergency
-                        judged = r.glue.fit(line, slack: available - natural).cost
-                    }
-                }
-                let cost = judged ?? ratio
-                let stretched = cost.isInfinite ? 10_000 : min(10_000, 100 * abs(cost * cost * cost) + squeezeBadness)
-                var badness = ratio < -1 ? Double.infinity : stretched
-                if badness >= 10_000 && ratio > 0 && !isLast && ragged == 0 {
-                    // Past TeX's cap every underfull line is as bad as any other, so a line a
-                    // fifth full ("Auto-") could win over one three quarters full: beyond the
-                    // cap, the emptier line costs more.
-                    badness += 90_000 * (available - natural) / max(available, 1)
-                }
+                let (ratio, badness, overflow) = judge(
+                    a, p, text: t, setter: setter, request: r, sums: sums, ragged: ragged, emergency: emergency)
                 // Too long: no later break can make this line fit, so `a` stops being active.
                 let dropped = ratio < -1 || p.forced
                 if dropped {
                     if ratio < -1 && final {
                         // Overfull lines cost by how far they overflow: many small overflows
                         // (a glyph to a line) beat one long one.
-                        let overflow = natural - available
                         let cost = a.demerits + 1e8 + 1e7 * overflow * overflow
                         if bestDropped == nil || cost < bestDropped!.cost { bestDropped = (active[i], cost) }
                     }
@@ -302,8 +258,13 @@ package struct TotalFitBreaker: LineBreaker {
             }
             if active.isEmpty { return nil }
         }
-        // The best node at the paragraph's end.
-        guard let best = active.map({ nodes[$0] }).filter({ $0.position == t.length }).min(by: { $0.demerits < $1.demerits }) else {
+        return chain(to: t.length, active: active, nodes: nodes)
+    }
+
+    /// The chain of nodes that ends at `end` with the least demerits, from the first line's
+    /// end on; nil when no active node ends there.
+    func chain(to end: Int, active: [Int], nodes: [Node]) -> [Node]? {
+        guard let best = active.map({ nodes[$0] }).filter({ $0.position == end }).min(by: { $0.demerits < $1.demerits }) else {
             return nil
         }
         var chain: [Node] = [best]
@@ -313,6 +274,63 @@ package struct TotalFitBreaker: LineBreaker {
             k = nodes[k].previous
         }
         return chain.reversed()
+    }
+
+    /// The line from node `a` to breakpoint `p`: its ratio (the fit's cost, see
+    /// `GlueModel.Fit`; infinite when it cannot stretch that far, below −1 when it cannot
+    /// shrink enough), its badness, and how far its content overflows the line.
+    @inline(__always)
+    func judge(
+        _ a: Node, _ p: Breakpoint, text t: ShapedText, setter: LineSetter, request r: BreakRequest, sums: [GlueModel.Totals],
+        ragged: Double, emergency: Double
+    ) -> (ratio: Double, badness: Double, overflow: Double) {
+        let start = a.position
+        let available = setter.available(a.line)
+        let end = max(start, p.contentEnd)
+        var natural = t.x[end] - t.x[start]
+        // What squeezing the line's punctuation costs: as much as shrinking its
+        // spaces by the same share, so a line squeezes its marks only to avoid a
+        // looser one, never to take a character that stretching would leave out.
+        var squeezeBadness = 0.0
+        if p.addsHyphen {
+            natural += t.hyphenWidth(before: p.position)
+        } else if !t.blanks.isEmpty && end > start {
+            // CJK punctuation gives its blank before the ideographs are squeezed.
+            natural -= p.trim
+            let squeeze = t.squeeze(start, end, over: natural - available, trim: p.trim, hang: p.hang)
+            if squeeze > 0 {
+                let share = squeeze / t.squeezePool(start, end, trim: p.trim, hang: p.hang)
+                squeezeBadness = 100 * share * share * share
+                natural -= squeeze
+            }
+        }
+        let isLast = p.forced  // the paragraph's end, or a forced break: filled with white
+        let ratio: Double
+        var judged: Double?  // the emergency pass's view of a stretched line
+        if isLast && natural <= available {
+            ratio = 0  // the last line fills with white (parfillskip)
+        } else if ragged > 0 {
+            ratio = natural <= available ? (available - natural) / ragged : -.infinity
+        } else {
+            // Glue at byte b sits before b: a line's own glue is at start+1..<end.
+            var line = GlueModel.Totals.between(sums, from: min(start + 1, end), inkFrom: start, to: end)
+            if p.addsHyphen && line.ink > 0 { line.ink += t.hyphenWidth(before: p.position) }
+            ratio = r.glue.fit(line, slack: available - natural).cost
+            if emergency > 0 && ratio > 0 {
+                line.wordStretch += emergency
+                judged = r.glue.fit(line, slack: available - natural).cost
+            }
+        }
+        let cost = judged ?? ratio
+        let stretched = cost.isInfinite ? 10_000 : min(10_000, 100 * abs(cost * cost * cost) + squeezeBadness)
+        var badness = ratio < -1 ? Double.infinity : stretched
+        if badness >= 10_000 && ratio > 0 && !isLast && ragged == 0 {
+            // Past TeX's cap every underfull line is as bad as any other, so a line a
+            // fifth full ("Auto-") could win over one three quarters full: beyond the
+            // cap, the emptier line costs more.
+            badness += 90_000 * (available - natural) / max(available, 1)
+        }
+        return (ratio, badness, natural - available)
     }
 
     /// Records the line from node `a` to breakpoint `p` when it meets the tolerance, keeping only
