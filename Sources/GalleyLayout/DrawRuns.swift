@@ -55,7 +55,7 @@ extension ParagraphLayout {
         // Expansion widens each glyph of ink by this share of its advance (and its marks'
         // offsets with it), through the same rounding as the spaces.
         let grow = Double(line.expansion) * GlueModel.expansionStep
-        let images = t.attachments(in: Int(start)..<Int(end)).map { Int($0.byte) }
+        let images = grow == 0 ? [] : t.attachments(in: Int(start)..<Int(end)).map { Int($0.byte) }
         for run in t.runs(meeting: Int(start)..<Int(end)) {
             let range = t.glyphs(of: run, in: Int(start)..<Int(end))
             var glyphs: [PangoGlyphInfo] = []

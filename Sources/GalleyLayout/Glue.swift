@@ -176,46 +176,42 @@ package struct GlueModel: Sendable {
         return f.contains(.clusterStart) && !f.contains(.white) && !f.contains(.wide) && !attachment
     }
 
-    /// The ink of the clusters starting in `start..<end` (see `expands`); none in vertical text.
-    package func ink(_ start: Int, _ end: Int, in t: ShapedText) -> Double {
-        guard expansion > 0, !t.vertical, start < end else { return 0 }
+    /// Calls `body` with the start and the end of each cluster starting in `start..<end` whose
+    /// ink expands (see `expands`), in order; none in vertical text or with expansion off.
+    func forEachInkCluster(_ start: Int, _ end: Int, in t: ShapedText, _ body: (Int, Int) -> Void) {
+        guard expansion > 0, !t.vertical, start < end else { return }
         let images = t.attachments(in: start..<end)
         var image = images.startIndex
-        var ink = 0.0
         var c = start
         while c < end {
             var n = c + 1
             while n < t.length && !t.flags[n].contains(.clusterStart) { n += 1 }
             while image < images.endIndex && Int(images[image].byte) < c { image += 1 }
-            let isImage = image < images.endIndex && Int(images[image].byte) == c
-            if expands(c, in: t, attachment: isImage) { ink += t.x[n] - t.x[c] }
+            if expands(c, in: t, attachment: image < images.endIndex && Int(images[image].byte) == c) { body(c, n) }
             c = n
         }
+    }
+
+    /// The ink of the clusters starting in `start..<end`: what expansion scales.
+    package func ink(_ start: Int, _ end: Int, in t: ShapedText) -> Double {
+        var ink = 0.0
+        forEachInkCluster(start, end, in: t) { c, n in ink += t.x[n] - t.x[c] }
         return ink
     }
 
     /// Prefix sums of a paragraph's glue and ink: `sums[b]` holds the glue before byte b and
     /// the ink of the clusters that end by b, so a line's totals cost O(1) (`Totals.between`).
     package func prefixSums(_ t: ShapedText) -> [Totals] {
+        var inkEnding = [Double](repeating: 0, count: t.length + 1)
+        forEachInkCluster(0, t.length, in: t) { c, n in inkEnding[n] += t.x[n] - t.x[c] }
         var sums = [Totals](repeating: Totals(), count: t.length + 1)
         var running = Totals()
-        let inked = expansion > 0 && !t.vertical
-        var image = 0
-        var cluster = 0
-        func addCluster(endingAt b: Int) {
-            guard inked else { return }
-            while image < t.attachments.count && Int(t.attachments[image].byte) < cluster { image += 1 }
-            let isImage = image < t.attachments.count && Int(t.attachments[image].byte) == cluster
-            if expands(cluster, in: t, attachment: isImage) { running.ink += t.x[b] - t.x[cluster] }
-            cluster = b
-        }
         for b in 0..<t.length {
-            let f = t.flags[b]
-            if b > 0 && f.contains(.clusterStart) { addCluster(endingAt: b) }
+            running.ink += inkEnding[b]
             sums[b] = running
-            if mayHaveGlue(f) { running.add(glue(at: b, in: t)) }
+            if mayHaveGlue(t.flags[b]) { running.add(glue(at: b, in: t)) }
         }
-        if t.length > 0 { addCluster(endingAt: t.length) }
+        running.ink += inkEnding[t.length]
         sums[t.length] = running
         return sums
     }
