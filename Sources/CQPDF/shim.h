@@ -68,7 +68,7 @@ static inline void *galley_qpdf_symbol(const char *name) {
     PROCEDURE(qpdf_oh_remove_key, (qpdf_data qpdf, qpdf_oh oh, char const* key), (qpdf, oh, key)) \
     PROCEDURE(qpdf_oh_replace_key, (qpdf_data qpdf, qpdf_oh oh, char const* key, qpdf_oh item), (qpdf, oh, key, item)) \
     PROCEDURE(qpdf_oh_replace_stream_data, (qpdf_data qpdf, qpdf_oh stream_oh, unsigned char const* buf, size_t len, qpdf_oh filter, qpdf_oh decode_parms), (qpdf, stream_oh, buf, len, filter, decode_parms)) \
-    FUNCTION(QPDF_ERROR_CODE, qpdf_read, (qpdf_data qpdf, char const* filename, char const* password), (qpdf, filename, password)) \
+    FUNCTION(QPDF_ERROR_CODE, qpdf_read_memory, (qpdf_data qpdf, char const* description, char const* buffer, unsigned long long size, char const* password), (qpdf, description, buffer, size, password)) \
     PROCEDURE(qpdf_set_decode_level, (qpdf_data qpdf, enum qpdf_stream_decode_level_e level), (qpdf, level)) \
     PROCEDURE(qpdf_set_deterministic_ID, (qpdf_data qpdf, QPDF_BOOL value), (qpdf, value)) \
     PROCEDURE(qpdf_set_minimum_pdf_version, (qpdf_data qpdf, char const* version), (qpdf, version)) \

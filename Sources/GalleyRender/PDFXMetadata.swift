@@ -43,10 +43,7 @@ extension PDFXWriter {
 
     /// The XMP document and instance IDs: UUIDs made from a hash of Cairo's PDF, so the same
     /// build gives the same IDs and another document others.
-    static func documentID(_ draft: String) -> Result<(document: String, instance: String), RenderError> {
-        guard case .success(let bytes) = RawIO.readFile(draft) else {
-            return .failure(RenderError(.error("the PDF/X post-pass cannot read Cairo's PDF again")))
-        }
+    static func documentID(_ bytes: [UInt8]) -> (document: String, instance: String) {
         // FNV-1a over 8-byte words (a byte at a time cost 4 ms of the post-pass on en-large).
         var a: UInt64 = 0xcbf2_9ce4_8422_2325, b: UInt64 = 0x6c62_272e_07bb_0142
         bytes.withUnsafeBytes { p in
@@ -62,7 +59,7 @@ extension PDFXWriter {
             }
         }
         // The instance is this rendition of the document: the same hash, told apart.
-        return .success((Self.uuid(a, b), Self.uuid(a ^ 0x9e37_79b9_7f4a_7c15, b &+ 0x9e37_79b9_7f4a_7c15)))
+        return (Self.uuid(a, b), Self.uuid(a ^ 0x9e37_79b9_7f4a_7c15, b &+ 0x9e37_79b9_7f4a_7c15))
     }
 
     /// `uuid:` and the 128 bits of two FNV-1a hashes, shaped as a version 4 UUID.
