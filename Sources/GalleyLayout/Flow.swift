@@ -1,7 +1,7 @@
 import GalleyMarkup
 import GalleyStory
-import GalleyTemplate
 import GalleySupport
+import GalleyTemplate
 
 /// A page-wide float: placed on a page across its columns, with the exclusion it makes.
 struct PageFloat {
@@ -338,6 +338,25 @@ struct Flow {
             .warning(
                 "the caption of image '\(image.source)' is longer than half the room for it; the rest of it is cut",
                 file: file, at: image.location, length: 4))
+    }
+
+    /// The flow stands where `start` stood, with the same floats waiting: a page laid out from
+    /// here would be the one just made, which placed nothing, and so on for ever.
+    func standsStill(since start: Flow) -> Bool {
+        paragraph == start.paragraph && line == start.line && deferred == start.deferred && deferredPage == start.deferredPage
+            && deferredBlocks == start.deferredBlocks && placed == start.placed && pageFloats.isEmpty && start.pageFloats.isEmpty
+    }
+
+    /// Ends a layout that could not go on (`standsStill`): an error where the text stands,
+    /// rather than pages without end.
+    mutating func stopUnplaced() {
+        let at = story.sourceMap.sourceLocation(ofByte: position, in: story.text)
+        diagnostics.append(
+            .error(
+                "no page could take the text from here on, so the layout stops (please report this as a bug in Galley)", file: file, at: at)
+        )
+        paragraph = story.paragraphs.count
+        (deferred, deferredPage, deferredBlocks) = ([], [], [])
     }
 
     mutating func warnShrunk(_ i: Int, _ r: Rect) {

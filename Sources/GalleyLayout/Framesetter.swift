@@ -228,9 +228,10 @@ public final class Framesetter {
         var taken: [Int: ParagraphLayout] = [:]
         func layout(_ i: Int) -> ParagraphLayout? {
             if let l = taken[i] { return l }
+            // The pipeline hands each paragraph over once: one taken on an earlier page and
+            // needed again (the page laid out again without it) is laid out again here.
             let l =
-                pipeline.map { $0.take(i, helping: engine) }
-                ?? setting.layOut(story: story, paragraph: i, engine: engine, widths: widths)
+                pipeline?.take(i, helping: engine) ?? setting.layOut(story: story, paragraph: i, engine: engine, widths: widths)
             taken[i] = l
             return l
         }
@@ -261,7 +262,14 @@ public final class Framesetter {
             }
             flow = flow.resumed(from: kept.flows[kept.pages.count])
         }
+        var complete = true
         repeat {
+            // After an edit, the pages of the layout before, once the flow stands where one
+            // of them began, in the same state: what follows is laid out as it was.
+            if pageNumber > (kept?.pages.count ?? 0), let reuse = starts?.reusable(flow, page: pageNumber + 1, sameColumns: sameColumns) {
+                complete = try self.reuse(reuse, after: flow, pages: total, numbered: &pageNumber, starts: starts, layout: layout, body)
+                break
+            }
             pageNumber += 1
             // Left and right pages go by the folio: an odd folio is a right-hand page.
             let folio = template.startPage + pageNumber - 1
@@ -293,6 +301,8 @@ public final class Framesetter {
                 }
                 flow = again
             }
+            // Every page takes something, or the layout would never end.
+            if page.frames.allSatisfy(\.isEmpty) && flow.pageFloats.isEmpty && flow.standsStill(since: start) { flow.stopUnplaced() }
             page.floats = flow.pageFloats.map(\.placed)
             // Said once the page is final: a relayout starts again from the page's start.
             for f in flow.pageFloats {
@@ -308,15 +318,54 @@ public final class Framesetter {
             taken = taken.filter { $0.key == flow.paragraph || flow.lookahead[$0.key] != nil }
             if pageNumber > 1 || firstPageTop == nil { (page.footer, page.header) = runningLines(of: page, pages: total) }
             starts?.finish(page, number: pageNumber)
-            if try !body(page) { break }
+            if try !body(page) {
+                complete = false
+                break
+            }
         } while !flow.finished
-        starts?.end(flow.diagnostics)
+        starts?.end(flow.diagnostics, complete: complete)
         diagnostics.append(contentsOf: flow.diagnostics)
         return pageNumber
     }
 }
 
 extension Framesetter {
+    /// Whether the columns of folio `a` stand where those of folio `b` do.
+    func sameColumns(_ a: Int, _ b: Int) -> Bool { columns(onPage: a) == columns(onPage: b) }
+
+    /// Hands `body` the pages of the layout before from `reuse` on, in this story, numbered on
+    /// from `number`, and records their starts. Their paragraphs are taken through `layout`
+    /// (the paragraph cache keeps them for the next build) where they are broken as they were,
+    /// else moved. Returns false when `body` stopped.
+    func reuse(
+        _ reuse: PageStarts.Reuse, after flow: Flow, pages total: Int, numbered number: inout Int, starts: PageStarts?,
+        layout: (Int) -> ParagraphLayout?, _ body: (Page) throws -> Bool
+    ) rethrows -> Bool {
+        let shift = reuse.shift
+        var moved: [ObjectIdentifier: ParagraphLayout] = [:]
+        func move(_ old: ParagraphLayout) -> ParagraphLayout {
+            if let m = moved[ObjectIdentifier(old)] { return m }
+            let i = old.index + shift.paragraphs
+            let fresh = layout(i)
+            let m = Flow.sameLines(fresh, old) ? fresh! : old.moved(index: i, storyStart: old.storyStart + shift.bytes)
+            moved[ObjectIdentifier(old)] = m
+            return m
+        }
+        for start in reuse.starts {
+            number += 1
+            var page = start.page!.shifted(shift, moving: move)
+            page.number = number
+            page.folio = template.startPage + number - 1
+            (page.footer, page.header) = runningLines(of: page, pages: total)
+            var begun = start.flow.shifted(shift, into: story, moving: move)
+            begun.diagnostics = flow.diagnostics
+            starts?.record(begun, page: number)
+            starts?.finish(page, number: number)
+            if try !body(page) { return false }
+        }
+        return true
+    }
+
     /// The footer and the running head of `page` (none on a page that opens the story).
     func runningLines(of page: Page, pages total: Int) -> (footer: RunningLine?, header: RunningLine?) {
         let footer = runningLine(template.footer, on: page, pages: total, head: false)

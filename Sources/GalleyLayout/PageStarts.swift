@@ -35,13 +35,35 @@ final class PageStarts: @unchecked Sendable {
     private var starts: [Start] = []
     /// The warnings of the last layout's flow, in order (each start's are the first of them).
     private var warnings: [Diagnostic] = []
-    /// How many pages the last layout took from the one before.
+    /// How many pages the last layout took from the one before: before the edit, and after it.
     private(set) var kept = 0
+    private(set) var reused = 0
+    /// The last layout ran to the story's end (a preview stops at its page).
+    private var complete = false
+    /// The layout before the one under way, while it is under way: its pages after an edit
+    /// may be taken again (`reusable`).
+    private var previous: Previous?
+
+    struct Previous {
+        var story: Story
+        var starts: [Start]
+        /// How many warnings it said in all.
+        var warnings: Int
+        /// From it to the story under way; computed when first asked for.
+        var shift: StoryShift??
+    }
+
+    /// Pages of the layout before, from a start the new layout's flow continues (see
+    /// `Flow.continues`), to its end.
+    struct Reuse {
+        var shift: StoryShift
+        var starts: ArraySlice<Start>
+    }
 
     /// Forgets everything (the template, the styles or the fonts changed).
     func clear() {
         lock.lock()
-        (story, template, starts, warnings) = (nil, nil, [], [])
+        (story, template, starts, warnings, previous) = (nil, nil, [], [], nil)
         lock.unlock()
     }
 
@@ -55,7 +77,7 @@ final class PageStarts: @unchecked Sendable {
             return nil
         }
         var k = 0
-        while k + 1 < starts.count && starts[k].page != nil && starts[k + 1].flow.reach <= changed { k += 1 }
+        while k + 1 < starts.count && starts[k].page != nil && starts[k + 1].flow.reach < changed { k += 1 }
         guard k > 0 else { return nil }
         let flows = starts[...k].map { start in
             var flow = start.flow
@@ -68,11 +90,41 @@ final class PageStarts: @unchecked Sendable {
     /// A layout of `story` begins, keeping the first `kept` pages of the one before.
     func begin(_ story: Story, template: Template, keeping kept: Int) {
         lock.lock()
+        if let before = self.story, complete, self.template == template, kept < starts.count {
+            previous = Previous(story: before, starts: starts, warnings: warnings.count, shift: nil)
+        }
         self.story = story
         self.template = template
         self.kept = kept
+        reused = 0
         starts.removeSubrange(min(kept, starts.count)...)
         lock.unlock()
+    }
+
+    /// The pages of the layout before that follow from where `flow` stands before page
+    /// `number`, when it stands where one of them began, in the same state; `sameColumns`
+    /// tells whether the columns of an old folio are those of the new one (the only thing a
+    /// page's number changes in its layout). Only from a layout that ran to its end and said no
+    /// warning from there on.
+    func reusable(_ flow: Flow, page number: Int, sameColumns: (_ old: Int, _ new: Int) -> Bool) -> Reuse? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard var before = previous else { return nil }
+        if before.shift == nil {
+            before.shift = .some(StoryShift.between(before.story, flow.story))
+            previous = before
+        }
+        guard case let shift?? = before.shift else { return nil }
+        let old = flow.paragraph - shift.paragraphs
+        guard shift.holds(old),
+            let j = before.starts.firstIndex(where: {
+                $0.flow.paragraph == old && $0.flow.line == flow.line && flow.continues($0.flow, shift)
+            }),
+            let page = before.starts[j].page, page.number > 1, sameColumns(page.folio, page.folio + number - page.number),
+            before.starts[j].warnings == before.warnings, before.starts[j...].allSatisfy({ $0.page != nil })
+        else { return nil }
+        reused = before.starts.count - j
+        return Reuse(shift: shift, starts: before.starts[j...])
     }
 
     /// Page `number` (from 1) begins from `flow`.
@@ -84,10 +136,13 @@ final class PageStarts: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// The layout ended with its flow having said `flowWarnings`.
-    func end(_ flowWarnings: Diagnostics) {
+    /// The layout ended with its flow having said `flowWarnings`; `complete` when it ran to the
+    /// story's end.
+    func end(_ flowWarnings: Diagnostics, complete: Bool) {
         lock.lock()
         warnings = flowWarnings.all
+        self.complete = complete
+        previous = nil
         lock.unlock()
     }
 
@@ -102,7 +157,7 @@ final class PageStarts: @unchecked Sendable {
     /// their runs or their paragraphs first differ. Nil when their images or text blocks differ
     /// (those are numbered across the story) or either has text blocks.
     static func firstDifference(_ a: Story, _ b: Story) -> Int? {
-        guard a.images == b.images, a.blocks.isEmpty, b.blocks.isEmpty else { return nil }
+        guard a.images.laidOutAlike(b.images), a.blocks.isEmpty, b.blocks.isEmpty else { return nil }
         let text = a.text.utf8.withContiguousStorageIfAvailable { x in
             b.text.utf8.withContiguousStorageIfAvailable { y in x.indices.first { $0 >= y.count || x[$0] != y[$0] } ?? x.count }
         }

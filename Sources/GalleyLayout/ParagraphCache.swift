@@ -103,8 +103,10 @@ public final class ParagraphCache: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// How many pages the last layout took as the layout before laid them out (`PageStarts`).
+    /// How many pages the last layout took as the layout before laid them out (`PageStarts`):
+    /// those before the edit, and those after it, once a page began where one had begun before.
     public var keptPages: Int { pages.kept }
+    public var reusedPages: Int { pages.reused }
 
     /// How the paragraphs of the layout since the last `begin` were come by.
     public var statistics: Statistics {

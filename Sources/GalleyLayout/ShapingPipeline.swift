@@ -96,7 +96,8 @@ final class ShapingPipeline: @unchecked Sendable {
     /// the workers run up to i + window. While paragraph i is still being shaped, the caller
     /// shapes the next paragraph no worker has taken yet with `engine` (its own), rather than
     /// wait: at the start of a build the first page waits for its paragraphs, and the calling
-    /// thread has nothing else to do.
+    /// thread has nothing else to do. Nil for a paragraph that is not text, and for one taken
+    /// before: each is handed over once, so the pipeline keeps no layout the consumer has.
     func take(_ i: Int, helping engine: TextEngine? = nil) -> ParagraphLayout? {
         condition.lock()
         defer { condition.unlock() }
