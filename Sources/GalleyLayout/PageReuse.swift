@@ -155,3 +155,36 @@ extension Page {
         return page
     }
 }
+
+extension ParagraphLayout {
+    /// The layout without the draw runs made ahead for it.
+    var withoutDrawRuns: ParagraphLayout {
+        preparedLines == 0 && preparedForDrawing == nil
+            ? self : ParagraphLayout(text: text, lines: lines, glue: glue, widths: widths, unhyphenated: unhyphenated)
+    }
+}
+
+extension PageStarts.Start {
+    /// The start and its page with their paragraphs `withoutDrawRuns` (each once: `made`).
+    func withoutDrawRuns(_ made: inout [ObjectIdentifier: ParagraphLayout]) -> PageStarts.Start {
+        func strip(_ l: ParagraphLayout) -> ParagraphLayout {
+            if let m = made[ObjectIdentifier(l)] { return m }
+            let m = l.withoutDrawRuns
+            made[ObjectIdentifier(l)] = m
+            return m
+        }
+        var s = self
+        s.flow.current = flow.current.map(strip)
+        s.flow.lookahead = flow.lookahead.mapValues(strip)
+        if var page {
+            for f in page.frames.indices {
+                for l in page.frames[f].lines.indices { page.frames[f].lines[l].paragraph = strip(page.frames[f].lines[l].paragraph) }
+                for d in page.frames[f].dropCaps.indices {
+                    page.frames[f].dropCaps[d].paragraph = strip(page.frames[f].dropCaps[d].paragraph)
+                }
+            }
+            s.page = page
+        }
+        return s
+    }
+}

@@ -91,7 +91,12 @@ final class PageStarts: @unchecked Sendable {
     func begin(_ story: Story, template: Template, keeping kept: Int) {
         lock.lock()
         if let before = self.story, complete, self.template == template, kept < starts.count {
-            previous = Previous(story: before, starts: starts, warnings: warnings.count, shift: nil)
+            // Only the pages from the edit on may be taken again. Held while the new layout is
+            // drawn, they let go of the draw runs made ahead for them (every glyph of half a
+            // book), which drawing them again would not use.
+            var made: [ObjectIdentifier: ParagraphLayout] = [:]
+            let tail = starts[kept...].map { $0.withoutDrawRuns(&made) }
+            previous = Previous(story: before, starts: tail, warnings: warnings.count, shift: nil)
         }
         self.story = story
         self.template = template
