@@ -89,11 +89,11 @@ extension Paragraph {
 
 extension Flow {
     /// Whether this flow (of the new story) stands where `old` (a page start of the layout
-    /// before, in the old story) stood, in the same state, once `shift` is applied: then what
-    /// follows is laid out as it was.
+    /// before; its paragraph indices and layouts are the old story's) stood, in the same
+    /// state, once `shift` is applied: then what follows is laid out as it was.
     func continues(_ old: Flow, _ shift: StoryShift) -> Bool {
         guard shift.holds(old.paragraph), old.paragraph + shift.paragraphs == paragraph, old.line == line,
-            old.position >= shift.from, verticalBlock == nil, old.verticalBlock == nil
+            verticalBlock == nil, old.verticalBlock == nil
         else { return false }
         guard Self.sameLines(old.current, current),
             old.lookahead.count == lookahead.count,
@@ -165,8 +165,9 @@ extension ParagraphLayout {
 }
 
 extension PageStarts.Start {
-    /// The start and its page with their paragraphs `withoutDrawRuns` (each once: `made`).
-    func withoutDrawRuns(_ made: inout [ObjectIdentifier: ParagraphLayout]) -> PageStarts.Start {
+    /// The start and its page with their paragraphs `withoutDrawRuns` (each once: `made`), its
+    /// flow set in `story`.
+    func withoutDrawRuns(_ made: inout [ObjectIdentifier: ParagraphLayout], story: Story) -> PageStarts.Start {
         func strip(_ l: ParagraphLayout) -> ParagraphLayout {
             if let m = made[ObjectIdentifier(l)] { return m }
             let m = l.withoutDrawRuns
@@ -174,6 +175,7 @@ extension PageStarts.Start {
             return m
         }
         var s = self
+        s.flow.story = story
         s.flow.current = flow.current.map(strip)
         s.flow.lookahead = flow.lookahead.mapValues(strip)
         if var page {

@@ -45,12 +45,13 @@ final class PageStarts: @unchecked Sendable {
     private var previous: Previous?
 
     struct Previous {
-        var story: Story
+        /// Its starts from the edit on, each flow set in the story under way (which only its
+        /// paragraph indices and layouts are compared in), so that the old story is let go.
         var starts: [Start]
         /// How many warnings it said in all.
         var warnings: Int
-        /// From it to the story under way; computed when first asked for.
-        var shift: StoryShift??
+        /// From it to the story under way.
+        var shift: StoryShift
     }
 
     /// Pages of the layout before, from a start the new layout's flow continues (see
@@ -90,13 +91,16 @@ final class PageStarts: @unchecked Sendable {
     /// A layout of `story` begins, keeping the first `kept` pages of the one before.
     func begin(_ story: Story, template: Template, keeping kept: Int) {
         lock.lock()
-        if let before = self.story, complete, self.template == template, kept < starts.count {
+        previous = nil
+        if let before = self.story, complete, self.template == template, kept < starts.count,
+            let shift = StoryShift.between(before, story)
+        {
             // Only the pages from the edit on may be taken again. Held while the new layout is
             // drawn, they let go of the draw runs made ahead for them (every glyph of half a
             // book), which drawing them again would not use.
             var made: [ObjectIdentifier: ParagraphLayout] = [:]
-            let tail = starts[kept...].map { $0.withoutDrawRuns(&made) }
-            previous = Previous(story: before, starts: tail, warnings: warnings.count, shift: nil)
+            let tail = starts[kept...].map { $0.withoutDrawRuns(&made, story: story) }
+            previous = Previous(starts: tail, warnings: warnings.count, shift: shift)
         }
         self.story = story
         self.template = template
@@ -114,12 +118,8 @@ final class PageStarts: @unchecked Sendable {
     func reusable(_ flow: Flow, page number: Int, sameColumns: (_ old: Int, _ new: Int) -> Bool) -> Reuse? {
         lock.lock()
         defer { lock.unlock() }
-        guard var before = previous else { return nil }
-        if before.shift == nil {
-            before.shift = .some(StoryShift.between(before.story, flow.story))
-            previous = before
-        }
-        guard case let shift?? = before.shift else { return nil }
+        guard let before = previous else { return nil }
+        let shift = before.shift
         let old = flow.paragraph - shift.paragraphs
         guard shift.holds(old),
             let j = before.starts.firstIndex(where: {
