@@ -301,8 +301,10 @@ public final class Framesetter {
                 }
                 flow = again
             }
-            // Every page takes something, or the layout would never end.
-            if page.frames.allSatisfy(\.isEmpty) && flow.pageFloats.isEmpty && flow.standsStill(since: start) { flow.stopUnplaced() }
+            // Every page takes something, or the layout would never end. (A story set under
+            // another's end may find too little room on its first page, and begin on the next.)
+            let shortened = pageNumber == 1 && firstPageTop != nil
+            if !shortened && page.frames.allSatisfy(\.isEmpty) && flow.standsStill(since: start) { flow.stopUnplaced() }
             page.floats = flow.pageFloats.map(\.placed)
             // Said once the page is final: a relayout starts again from the page's start.
             for f in flow.pageFloats {
