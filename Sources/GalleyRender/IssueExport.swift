@@ -116,12 +116,8 @@ public enum IssueExport {
         var bookmarked: Set<Int> = []
         var images = IssueImages()
         var drawing: Int?
-        // The draw runs on another core, a few pages ahead (with one core, as each page is drawn).
-        let ahead = ProcessInfo.processInfo.activeProcessorCount > 1 ? PagesAhead(pages.map { $0.placements.map(\.page) }) : nil
-        defer { ahead?.stop() }
         for (index, entry) in pages.enumerated() {
             progress(index + 1)
-            let prepared = ahead?.take(index)
             let size = entry.page.map { ($0.width, $0.height) } ?? pageSize
             let sheet = press.map { PressSheet(trimWidth: size.0, trimHeight: size.1, print: $0.print) }
             sheets += sheet.map { [$0] } ?? []
@@ -132,8 +128,7 @@ public enum IssueExport {
                 if let image = entry.image { try images.fill(image, width: size.0, height: size.1, bleed: sheet?.print.bleed ?? 0, on: cr) }
             }
             if let press { slugs.append(press.slugLine(folio: entry.label ?? String(entry.folio))) }
-            for (n, (p, laidOut)) in entry.placements.enumerated() {
-                let page = prepared?[n] ?? laidOut
+            for (p, page) in entry.placements {
                 // One part's pages after another's: one engine serves them in turn.
                 if let last = drawing, last != p { parts[last].framesetter.relinquishEngine() }
                 drawing = p

@@ -36,28 +36,3 @@ import Testing
         #expect(lines > 20)
     }
 }
-
-@Suite struct PagesAheadTests {
-    // The pages handed over are the pages laid out, each paragraph with its draw runs made once
-    // for all its lines on the page; each page is handed over once.
-    @Test func pagesComePreparedAndOnce() throws {
-        let text = (0..<90).map { i in
-            "Paragraph \(i): justified text with <b>bold words</b> and <i>italic ones</i>, long enough to run over several "
-                + "lines of a column, and now and then from one page to the next."
-        }.joined(separator: "\n")
-        let fs = framesetter(text, threads: 1)
-        let laidOut = pages(of: fs)
-        try #require(laidOut.count >= 3)
-        let ahead = PagesAhead(laidOut.map { [$0] })
-        defer { ahead.stop() }
-        for (k, page) in laidOut.enumerated() {
-            let taken = try #require(ahead.take(k, waiting: true)?.first)
-            #expect(PageDump.dump(taken, story: fs.story) == PageDump.dump(page, story: fs.story))
-            let lines = taken.frames.flatMap(\.lines)
-            #expect(lines.allSatisfy { $0.paragraph.preparedLines == $0.paragraph.lines.count })
-            let paragraphs = { (lines: [PlacedLine]) in Set(lines.map { ObjectIdentifier($0.paragraph) }).count }
-            #expect(paragraphs(lines) == paragraphs(page.frames.flatMap(\.lines)))
-            #expect(ahead.take(k) == nil)
-        }
-    }
-}
