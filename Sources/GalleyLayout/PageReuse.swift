@@ -99,9 +99,10 @@ extension Flow {
             old.lookahead.count == lookahead.count,
             old.lookahead.allSatisfy({ k, l in shift.holds(k) && Self.sameLines(l, lookahead[k + shift.paragraphs]) })
         else { return false }
-        // Floats and blocks waiting, and what was said once: the same.
-        guard old.placed == placed, old.deferred == deferred, old.deferredPage == deferredPage, old.deferrals == deferrals,
-            old.pageFloats.isEmpty, pageFloats.isEmpty, old.deferredBlocks.allSatisfy(shift.holds),
+        // No float waiting (one met before the agreeing part would keep its old place in the
+        // story), the same blocks waiting, and the same things said once.
+        guard old.placed == placed, old.deferred.isEmpty, deferred.isEmpty, old.deferredPage.isEmpty, deferredPage.isEmpty,
+            old.deferrals == deferrals, old.pageFloats.isEmpty, pageFloats.isEmpty, old.deferredBlocks.allSatisfy(shift.holds),
             old.deferredBlocks.map({ $0 + shift.paragraphs }) == deferredBlocks, old.warnedMissing == warnedMissing,
             old.missingGlyphsScanned - old.paragraph == missingGlyphsScanned - paragraph
         else { return false }
