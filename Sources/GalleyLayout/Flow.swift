@@ -359,6 +359,20 @@ struct Flow {
         (deferred, deferredPage, deferredBlocks) = ([], [], [])
     }
 
+    /// Warns of the page-wide floats of a page shrunk or cut, once the page is final (a page
+    /// laid out again starts again from its start, and would say them twice).
+    mutating func warnAboutPageFloats(textHeight: Double) {
+        for f in pageFloats {
+            if f.placed.shrunk { warnShrunk(f.placed.image, f.placed.rect) }
+            guard f.captionCut else { continue }
+            if story.images[f.placed.image].block == nil {
+                warnCaptionCut(f.placed.image)
+            } else {
+                warnBlockCut(f.placed.image, room: textHeight * 0.9)
+            }
+        }
+    }
+
     mutating func warnShrunk(_ i: Int, _ r: Rect) {
         let image = story.images[i]
         diagnostics.append(

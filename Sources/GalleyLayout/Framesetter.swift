@@ -236,18 +236,7 @@ public final class Framesetter {
             return l
         }
 
-        var flow = Flow(story: story, template: template, file: file)
-        let setting = self.setting
-        let plan = self.plan
-        flow.rebreak = { [story] l, from, widths, lines in
-            setting.rebreak(l, from: from, widths: widths, story: story, plan: plan, unhyphenated: lines)
-        }
-        flow.figures = Figures(
-            story: story, captionGap: template.caption.gap,
-            captionHeight: { [engine, template] text, width in
-                engine.captionHeight(text, width: width, style: template.caption)
-            })
-        if !story.blocks.isEmpty { flow.figures?.blocks = TextBlocks(story: story, template: template, file: file) }
+        var flow = newFlow()
         var pageNumber = 0
         if let kept {
             for (k, old) in kept.pages.enumerated() {
@@ -306,17 +295,7 @@ public final class Framesetter {
             let shortened = pageNumber == 1 && firstPageTop != nil
             if !shortened && page.frames.allSatisfy(\.isEmpty) && flow.standsStill(since: start) { flow.stopUnplaced() }
             page.floats = flow.pageFloats.map(\.placed)
-            // Said once the page is final: a relayout starts again from the page's start.
-            for f in flow.pageFloats {
-                if f.placed.shrunk { flow.warnShrunk(f.placed.image, f.placed.rect) }
-                if f.captionCut {
-                    if story.images[f.placed.image].block == nil {
-                        flow.warnCaptionCut(f.placed.image)
-                    } else {
-                        flow.warnBlockCut(f.placed.image, room: textArea.height * 0.9)
-                    }
-                }
-            }
+            flow.warnAboutPageFloats(textHeight: textArea.height)
             taken = taken.filter { $0.key == flow.paragraph || flow.lookahead[$0.key] != nil }
             if pageNumber > 1 || firstPageTop == nil { (page.footer, page.header) = runningLines(of: page, pages: total) }
             starts?.finish(page, number: pageNumber)
@@ -332,6 +311,24 @@ public final class Framesetter {
 }
 
 extension Framesetter {
+    /// A flow at the story's start that breaks paragraphs again and sizes figures as this
+    /// framesetter lays them out.
+    fileprivate func newFlow() -> Flow {
+        var flow = Flow(story: story, template: template, file: file)
+        let setting = self.setting
+        let plan = self.plan
+        flow.rebreak = { [story] l, from, widths, lines in
+            setting.rebreak(l, from: from, widths: widths, story: story, plan: plan, unhyphenated: lines)
+        }
+        flow.figures = Figures(
+            story: story, captionGap: template.caption.gap,
+            captionHeight: { [engine, template] text, width in
+                engine.captionHeight(text, width: width, style: template.caption)
+            })
+        if !story.blocks.isEmpty { flow.figures?.blocks = TextBlocks(story: story, template: template, file: file) }
+        return flow
+    }
+
     /// Whether the columns of folio `a` stand where those of folio `b` do.
     func sameColumns(_ a: Int, _ b: Int) -> Bool { columns(onPage: a) == columns(onPage: b) }
 

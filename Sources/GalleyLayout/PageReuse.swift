@@ -143,16 +143,24 @@ extension Page {
             for l in page.frames[f].lines.indices {
                 page.frames[f].lines[l].storyRange = shift.range(frames[f].lines[l].storyRange)
                 page.frames[f].lines[l].paragraphIndex += shift.paragraphs
-                page.frames[f].lines[l].paragraph = move(frames[f].lines[l].paragraph)
             }
             for d in page.frames[f].dropCaps.indices {
                 page.frames[f].dropCaps[d].storyRange = shift.range(frames[f].dropCaps[d].storyRange)
                 page.frames[f].dropCaps[d].paragraphIndex += shift.paragraphs
-                page.frames[f].dropCaps[d].paragraph = move(frames[f].dropCaps[d].paragraph)
             }
             for i in page.frames[f].images.indices { page.frames[f].images[i].storyOffset = shift.byte(frames[f].images[i].storyOffset) }
         }
         for i in page.floats.indices { page.floats[i].storyOffset = shift.byte(floats[i].storyOffset) }
+        return page.mappingParagraphs(move)
+    }
+
+    /// The page with the layout of each line and drop cap replaced by `transform`'s.
+    func mappingParagraphs(_ transform: (ParagraphLayout) -> ParagraphLayout) -> Page {
+        var page = self
+        for f in page.frames.indices {
+            for l in page.frames[f].lines.indices { page.frames[f].lines[l].paragraph = transform(frames[f].lines[l].paragraph) }
+            for d in page.frames[f].dropCaps.indices { page.frames[f].dropCaps[d].paragraph = transform(frames[f].dropCaps[d].paragraph) }
+        }
         return page
     }
 }
@@ -179,15 +187,7 @@ extension PageStarts.Start {
         s.flow.story = story
         s.flow.current = flow.current.map(strip)
         s.flow.lookahead = flow.lookahead.mapValues(strip)
-        if var page {
-            for f in page.frames.indices {
-                for l in page.frames[f].lines.indices { page.frames[f].lines[l].paragraph = strip(page.frames[f].lines[l].paragraph) }
-                for d in page.frames[f].dropCaps.indices {
-                    page.frames[f].dropCaps[d].paragraph = strip(page.frames[f].dropCaps[d].paragraph)
-                }
-            }
-            s.page = page
-        }
+        s.page = page?.mappingParagraphs(strip)
         return s
     }
 }
