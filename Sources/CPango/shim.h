@@ -67,6 +67,14 @@ static inline PangoFontMetrics *galley_font_base_metrics(PangoFont *font) {
     return pango_fc_font_create_base_metrics_for_context(PANGO_FC_FONT(font), NULL);
 }
 
+/* Has Pango make what it measures a font with through Cairo: the font's Cairo font and the box
+ * a missing glyph is drawn as. Shaping with the font afterwards leaves Cairo alone, even for a
+ * glyph the font lacks (see FaceLock.swift in GalleyLayout). */
+static inline void galley_font_prepare_measures(PangoFont *font) {
+    PangoRectangle ink, logical;
+    pango_font_get_glyph_extents(font, PANGO_GLYPH_UNKNOWN_FLAG | 'A', &ink, &logical);
+}
+
 /* The Cairo scaled font of a font from a pangocairo font map (borrowed; NULL if none). */
 static inline cairo_scaled_font_t *galley_font_scaled(PangoFont *font) {
     return pango_cairo_font_get_scaled_font((PangoCairoFont *)font);

@@ -66,6 +66,11 @@ extension TextEngine {
     /// line's capitals plus `lines - 1` line pitches, so that their top meets the top of the first
     /// line's capitals and their baseline the baseline of line `lines`.
     func dropCap(_ request: DropCapRequest, for text: ShapedText, style: ParagraphStyle) -> DropCap? {
+        // Cap heights and the initial's layout are measured by Cairo.
+        FaceLock.run { measuredDropCap(request, for: text, style: style) }
+    }
+
+    private func measuredDropCap(_ request: DropCapRequest, for text: ShapedText, style: ParagraphStyle) -> DropCap? {
         guard !text.rightToLeft, let end = DropCap.initialLength(text.bytes.prefix(32)), end < text.length,
             text.flags[end].contains(.clusterStart), let run = text.run(containing: end)
         else { return nil }

@@ -167,6 +167,8 @@ extension TextEngine {
                 let item = n.pointee.data.assumingMemoryBound(to: PangoItem.self)
                 let offset = Int(item.pointee.offset)
                 let itemEnd = offset + Int(item.pointee.length)
+                // The key first: meeting a font prepares its measures (see FaceLock).
+                let font = key(of: item.pointee.analysis.font)
                 pango_shape_item(item, text, Int32(length), la.baseAddress! + firstChar, gs, PANGO_SHAPE_NONE)
                 firstChar += Int(item.pointee.num_chars)
                 let count = Int(gs.pointee.num_glyphs)
@@ -174,7 +176,6 @@ extension TextEngine {
                 while styleCursor < styleRuns.endIndex && styleRuns[styleCursor].range.upperBound - start <= offset {
                     styleCursor += 1
                 }
-                let font = key(of: item.pointee.analysis.font)
                 let level = item.pointee.analysis.level
                 // The item's glyphs, one segment per style run (one segment unless merging):
                 // each segment's end glyph is the first whose cluster is past the run's end.

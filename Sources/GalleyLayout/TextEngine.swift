@@ -118,6 +118,7 @@ package final class TextEngine {
         keys[raw] = k
         g_object_ref(font)  // held so the pointer stays unique for this engine's life
         fonts[k] = font
+        FaceLock.run { galley_font_prepare_measures(font) }
         return k
     }
 
@@ -158,7 +159,7 @@ package final class TextEngine {
     package func embeddingLicence(_ key: FontKey) -> (file: String?, family: String?, fsType: UInt16) {
         let f = font(key)
         let file = galley_font_file(f).map { String(cString: $0) }
-        return (file, galley_font_family(f).map { String(cString: $0) }, galley_font_fs_type(f))
+        return (file, galley_font_family(f).map { String(cString: $0) }, FaceLock.run { galley_font_fs_type(f) })
     }
 
     /// The fonts this engine has loaded.
@@ -172,6 +173,7 @@ package final class TextEngine {
         pango_font_description_free(desc)
         fonts[key] = f
         keys[UnsafeMutableRawPointer(f)] = key
+        FaceLock.run { galley_font_prepare_measures(f) }
         return f
     }
 }
@@ -627,7 +629,7 @@ extension TextEngine {
         defer { galley_object_unref(UnsafeMutableRawPointer(layout)) }
         var w: Int32 = 0
         var h: Int32 = 0
-        pango_layout_get_size(layout, &w, &h)
+        FaceLock.run { pango_layout_get_size(layout, &w, &h) }
         return Double(h) / pangoScale
     }
 }

@@ -59,7 +59,8 @@ public enum Export {
         guard let surface = cairo_pdf_surface_create(draft?.file.path ?? out.temporaryPath, size.0, size.1),
             cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS
         else { throw RenderError(.error("cannot write '\(path)'")) }
-        defer { cairo_surface_destroy(surface) }
+        // Unfinished (a page failed), the surface writes its fonts as it goes.
+        defer { FaceLock.run { cairo_surface_destroy(surface) } }
         cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, metadata.title)
         if let a = metadata.author { cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_AUTHOR, a) }
         cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, metadata.creator)
@@ -92,13 +93,13 @@ public enum Export {
             }
             cairo_pdf_surface_set_page_label(surface, String(page.folio))
             outline.add(page, story: story, to: surface)
-            cairo_show_page(cr)
+            FaceLock.run { cairo_show_page(cr) }
             progress(page.number)
             drawn(page)
             return true
         }
         if let failure { throw failure }
-        cairo_surface_finish(surface)
+        FaceLock.run { cairo_surface_finish(surface) }
         let status = cairo_surface_status(surface)
         guard status == CAIRO_STATUS_SUCCESS else { throw RenderError(.error(finishFailure(status, path: path))) }
         if let draft, let sheet, let press {
@@ -207,7 +208,7 @@ public enum Export {
         cairo_paint(cr)
         cairo_scale(cr, scale, scale)
         do {
-            try draw(cr)
+            try FaceLock.run { () throws(RenderError) in try draw(cr) }
         } catch {
             cairo_destroy(cr)
             throw error

@@ -105,7 +105,8 @@ public enum IssueExport {
         guard let surface = cairo_pdf_surface_create(draft?.file.path ?? out.temporaryPath, pageSize.0, pageSize.1),
             cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS
         else { throw RenderError(.error("cannot write '\(path)'")) }
-        defer { cairo_surface_destroy(surface) }
+        // Unfinished (a page failed), the surface writes its fonts as it goes.
+        defer { FaceLock.run { cairo_surface_destroy(surface) } }
         setMetadata(surface, metadata, subject: subject, keywords: keywords)
         let cr = cairo_create(surface)!
         defer { cairo_destroy(cr) }
@@ -145,9 +146,9 @@ public enum IssueExport {
                     PageRenderer.onSheet(sheet, cr) { renderers[p].drawNote(note, on: page, cr: cr, linked: note.target > 0) }
                 }
             }
-            cairo_show_page(cr)
+            FaceLock.run { cairo_show_page(cr) }
         }
-        cairo_surface_finish(surface)
+        FaceLock.run { cairo_surface_finish(surface) }
         let status = cairo_surface_status(surface)
         guard status == CAIRO_STATUS_SUCCESS else { throw RenderError(.error(Export.finishFailure(status, path: path))) }
         if let draft, let press {

@@ -84,6 +84,10 @@ final class PageRenderer {
     /// Draws one page onto `cr`, whose user space is the page in points; without its paper
     /// (the page colour) for a story set under another on the same page.
     func draw(_ page: Page, on cr: OpaquePointer, paper: Bool = true) throws(RenderError) {
+        try FaceLock.run { () throws(RenderError) in try drawLocked(page, on: cr, paper: paper) }
+    }
+
+    private func drawLocked(_ page: Page, on cr: OpaquePointer, paper: Bool) throws(RenderError) {
         let target = Target(cr)
         drawingPDF = target.isPDF
         imagesOnPage.removeAll(keepingCapacity: true)
@@ -708,6 +712,10 @@ final class PageRenderer {
     /// it; in a PDF a link to the page it names (a structure element of its own, as Cairo 1.16
     /// wants links to be).
     func drawNote(_ note: JumpNote, on page: Page, cr: OpaquePointer, linked: Bool) {
+        FaceLock.run { drawNoteLocked(note, on: page, cr: cr, linked: linked) }
+    }
+
+    private func drawNoteLocked(_ note: JumpNote, on page: Page, cr: OpaquePointer, linked: Bool) {
         let frames = page.frames.map(\.rect)
         guard let left = frames.map(\.x).min(), let right = frames.map(\.maxX).max(), let top = frames.map(\.y).min(),
             let bottom = frames.map(\.maxY).max()

@@ -65,6 +65,10 @@ extension PageRenderer {
     /// its digits to whatever face the story's plan puts first for them.
     static func drawSlugLine(_ text: String, sheet: PressSheet, on cr: OpaquePointer) {
         guard let box = sheet.slugLineBox, box.width > 0 else { return }
+        FaceLock.run { showSlugLine(text, in: box, on: cr) }
+    }
+
+    private static func showSlugLine(_ text: String, in box: Rect, on cr: OpaquePointer) {
         cairo_save(cr)
         defer { cairo_restore(cr) }
         cairo_rectangle(cr, box.x, box.y, box.width, box.height)

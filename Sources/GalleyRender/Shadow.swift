@@ -260,7 +260,7 @@ extension PageRenderer {
                 guard let shadow = visibleShadow(style), !drawsAsPath(shadow, font: run.font) else { continue }
                 let font = engine.font(run.font)
                 let mask = withGlyphString(run, style: style, storyStart: layout.storyStart) { gs in
-                    shadowMask(shadow, style: style, glyphs: &gs, font: font, isPDF: true, deviceScale: 1)
+                    FaceLock.run { shadowMask(shadow, style: style, glyphs: &gs, font: font, isPDF: true, deviceScale: 1) }
                 }
                 if let mask { prepared[line, k] = mask }
             }

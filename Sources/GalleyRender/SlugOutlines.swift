@@ -1,4 +1,5 @@
 import CCairo
+import GalleyLayout
 
 /// The slug line as the post-pass draws it, in the registration colour like the other marks:
 /// Cairo cannot choose that colour, and text drawn by Cairo would be device RGB. The line is
@@ -33,17 +34,21 @@ final class SlugOutlines: @unchecked Sendable {
         cairo_set_font_options(cr, options)
         cairo_font_options_destroy(options)
         // The context owns the font it returns: held here for as long as these outlines are.
-        font = cairo_scaled_font_reference(cairo_get_scaled_font(cr))
+        font = FaceLock.run { [cr] in cairo_scaled_font_reference(cairo_get_scaled_font(cr)) }
     }
 
     deinit {
-        cairo_scaled_font_destroy(font)
+        FaceLock.run { [font] in cairo_scaled_font_destroy(font) }
         cairo_destroy(cr)
         cairo_surface_destroy(surface)
     }
 
     /// `text`'s glyphs from its start, their outlines added to `outlines`.
     func glyphs(_ text: String) -> [Placed] {
+        FaceLock.run { placedGlyphs(text) }
+    }
+
+    private func placedGlyphs(_ text: String) -> [Placed] {
         var glyphs: UnsafeMutablePointer<cairo_glyph_t>?
         var count: Int32 = 0
         let status = text.withCString {
