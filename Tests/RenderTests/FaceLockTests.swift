@@ -1,0 +1,75 @@
+import Foundation
+import GalleyLayout
+import GalleyRender
+import TestSupport
+import Testing
+
+// Cairo 1.16 keeps ten FreeType faces open and closes one to open another without that font's
+// lock (FaceLock.swift). Documents of many faces laid out, measured and drawn on several threads
+// at once made it close a face another thread was reading, and the process crashed inside
+// FreeType. With every face-using call under the lock, each thread's output is the output one
+// thread alone makes.
+
+/// Sixteen families in two styles each: thirty-two font files, three times the faces Cairo
+/// keeps open, so that drawing any page opens and closes faces.
+private let families = [
+    "DejaVu Sans", "DejaVu Serif", "DejaVu Sans Mono", "Liberation Sans", "Liberation Serif", "Liberation Mono",
+    "Nimbus Roman", "Nimbus Sans", "Nimbus Mono PS", "C059", "P052", "URW Bookman", "URW Gothic", "Carlito",
+    "Caladea", "Comic Neue",
+]
+
+/// Document `n`: the families in a rotated order, a drop cap and a figure caption (measured with
+/// Cairo while laying out), each family in roman and bold italic, and a glyph none of them has.
+private func manyFaces(_ n: Int) -> String {
+    let cut = n % families.count
+    let order = families[cut...] + families[..<cut]
+    var text = "<p dropcap=\"2\">Galley sets every face it is given, one after another, in a column.</p>\n"
+    for family in order {
+        // U+E000, a private-use character no face has: Pango measures its box with Cairo.
+        text += "<font face=\"\(family)\">\(family) sets this line \u{E000}, <b><i>and this in bold italic</i></b>.</font>\n"
+    }
+    return text + "<img src=\"images/harbour.jpg\" width=\"120\" height=\"80\" caption=\"A caption in the caption face\">\n"
+}
+
+@Suite struct FaceLockTests {
+    @Test func threadsDrawingManyFacesAtOnceDrawAsOneThreadDoes() throws {
+        let documents = 4
+        let alone = try (0..<documents).map { try pdfBytes(manyFaces($0)) }
+        let results = Results(count: documents * 8)
+        DispatchQueue.concurrentPerform(iterations: results.count) { i in
+            results.set(i, try? pdfBytes(manyFaces(i % documents)))
+        }
+        for i in 0..<results.count {
+            #expect(results.get(i) == alone[i % documents], "document \(i % documents) on thread run \(i)")
+        }
+    }
+}
+
+/// A document's PDF, laid out on two threads (the shaping pipeline's) and drawn on a third.
+private func pdfBytes(_ markup: String) throws -> [UInt8] {
+    let dir = TemporaryDirectory("facelock")
+    let fs = framesetter(markup, threads: 2)
+    try Export.pdf(fs, to: dir.file("f.pdf"), metadata: PDFMetadata(title: "f", creator: "test", date: Date(timeIntervalSince1970: 0)))
+    return Array(try Data(contentsOf: URL(fileURLWithPath: dir.file("f.pdf"))))
+}
+
+/// Outputs written by concurrent iterations, each to its own slot.
+private final class Results: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [[UInt8]?]
+    var count: Int { slots.count }
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func set(_ i: Int, _ value: [UInt8]?) {
+        lock.lock()
+        slots[i] = value
+        lock.unlock()
+    }
+
+    func get(_ i: Int) -> [UInt8]? {
+        lock.lock()
+        defer { lock.unlock() }
+        return slots[i]
+    }
+}
