@@ -51,7 +51,8 @@ final class ImageStore {
         let viewport = [rect.x, rect.y, rect.width, rect.height]
         var error: UnsafeMutablePointer<GError>?
         cairo_save(cr)
-        let ok = viewport.withUnsafeBytes { rsvg.renderDocument(handle, cr, $0.baseAddress, &error) }
+        // An SVG's text is set by librsvg with Pango and Cairo: under the lock of Cairo's faces.
+        let ok = FaceLock.run { viewport.withUnsafeBytes { rsvg.renderDocument(handle, cr, $0.baseAddress, &error) } }
         cairo_restore(cr)
         if ok == 0 {
             let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"

@@ -19,7 +19,8 @@ private let families = [
 ]
 
 /// Document `n`: the families in a rotated order, a drop cap and a figure caption (measured with
-/// Cairo while laying out), each family in roman and bold italic, and a glyph none of them has.
+/// Cairo while laying out), each family in roman and bold italic, a glyph none of them has, and
+/// an SVG with text.
 private func manyFaces(_ n: Int) -> String {
     let cut = n % families.count
     let order = families[cut...] + families[..<cut]
@@ -28,7 +29,9 @@ private func manyFaces(_ n: Int) -> String {
         // U+E000, a private-use character no face has: Pango measures its box with Cairo.
         text += "<font face=\"\(family)\">\(family) sets this line \u{E000}, <b><i>and this in bold italic</i></b>.</font>\n"
     }
+    // An SVG with text, which librsvg sets with Pango and Cairo of its own.
     return text + "<img src=\"images/harbour.jpg\" width=\"120\" height=\"80\" caption=\"A caption in the caption face\">\n"
+        + "<img src=\"images/compass.svg\" width=\"60\" height=\"60\">\n"
 }
 
 @Suite struct FaceLockTests {
