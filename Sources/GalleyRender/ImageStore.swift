@@ -89,7 +89,9 @@ final class ImageStore {
         guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let dst = cairo_image_surface_get_data(surface) else {
             cairo_surface_destroy(surface)
             throw RenderError(
-                .error("cannot decode image '\(image.source)': a \(w)×\(h) pixel image is too large", file: file, at: image.location, length: 4))
+                .error(
+                    "cannot decode image '\(image.source)': a \(w)×\(h) pixel image is too large", file: file, at: image.location,
+                    length: 4))
         }
         cairo_surface_flush(surface)
         let dstStride = Int(cairo_image_surface_get_stride(surface))
