@@ -49,10 +49,20 @@ test: setup
 # shows up here: libhyphen once read past a word that had no NUL), then every fuzz input kept
 # (Tests/Fuzz) through its target's replayer. Our C is also built with UndefinedBehaviorSanitizer
 # (swiftc has no -sanitize=undefined for Swift, whose arithmetic traps on its own). Any report
-# fails the target.
+# fails the target, as does a data race in the ThreadSanitizer pass below.
 ASAN_DIR := .build/asan
 ASAN_BUILD := -c release --scratch-path $(ASAN_DIR) -Xswiftc -sanitize=address -Xcc -fsanitize=address,undefined
 SANITIZE_REPORT := 'AddressSanitizer|runtime error:'
+# Then galley's Swift built with ThreadSanitizer (our C is not: TSan's instrumentation runs in the
+# pixel kernels' ifunc resolvers before its runtime starts), through the builds whose threads
+# share the most: shaping ahead of the drawing thread, an issue's articles laid out in parallel,
+# the press post-pass's helpers.
+TSAN_DIR := .build/tsan
+TSAN_BUILD := -c release --scratch-path $(TSAN_DIR) -Xswiftc -sanitize=thread
+TSAN_COMMANDS := "build samples/feature.txt --social -o $(TSAN_DIR)/out/feature.pdf" \
+  "build samples/long.txt -o $(TSAN_DIR)/out/long.pdf" \
+  "build samples/issue/issue.json --root samples --press -o $(TSAN_DIR)/out/issue.pdf" \
+  "preview samples/issue/issue.json --root samples --page 3 -o $(TSAN_DIR)/out/issue.png"
 sanitize: setup
 	$(SWIFT) build $(ASAN_BUILD) --product galley
 	@mkdir -p $(ASAN_DIR)/out
@@ -76,6 +86,14 @@ sanitize: setup
 	  if [ $$status != 0 ] || grep -Eq $(SANITIZE_REPORT) $(ASAN_DIR)/out/log; then \
 	    tail -40 $(ASAN_DIR)/out/log; echo "sanitize: fuzz inputs of $$t"; exit 1; fi; \
 	  echo "sanitize: $$(tail -1 $(ASAN_DIR)/out/log), clean"; \
+	done
+	$(SWIFT) build $(TSAN_BUILD) --product galley
+	@mkdir -p $(TSAN_DIR)/out
+	@for cmd in $(TSAN_COMMANDS); do \
+	  TSAN_OPTIONS=halt_on_error=0 FONTCONFIG_FILE=$(TEST_FONTS) $(TSAN_DIR)/release/galley $$cmd -q >$(TSAN_DIR)/out/log 2>&1; \
+	  status=$$?; \
+	  if [ $$status != 0 ] || grep -q ThreadSanitizer $(TSAN_DIR)/out/log; then cat $(TSAN_DIR)/out/log; echo "sanitize (threads): galley $$cmd"; exit 1; fi; \
+	  echo "sanitize (threads): galley $$cmd clean"; \
 	done
 
 # Each fuzz target (Sources/GalleyFuzz) for FUZZ_SECONDS under libFuzzer and AddressSanitizer, one
