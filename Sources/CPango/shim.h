@@ -69,7 +69,7 @@ static inline PangoFontMetrics *galley_font_base_metrics(PangoFont *font) {
 
 /* Has Pango make what it measures a font with through Cairo: the font's Cairo font and the box
  * a missing glyph is drawn as. Shaping with the font afterwards leaves Cairo alone, even for a
- * glyph the font lacks (see FaceLock.swift in GalleyLayout). */
+ * glyph the font lacks (see TextEngine.prepareForMissingGlyphs in GalleyLayout). */
 static inline void galley_font_prepare_measures(PangoFont *font) {
     PangoRectangle ink, logical;
     pango_font_get_glyph_extents(font, PANGO_GLYPH_UNKNOWN_FLAG | 'A', &ink, &logical);

@@ -11,10 +11,10 @@ import Glibc
 /// drawing a page, a PDF's fonts being written at its end, and what the layout measures with
 /// Cairo (captions, drop caps, shadow masks, embedding bits). Shaping, most of the work of the
 /// threads that lay out, stays outside it: HarfBuzz reads the font files through Pango without
-/// Cairo, except that Pango measures a missing glyph with Cairo. So each font an engine meets is
-/// measured under this lock before anything is shaped with it (`TextEngine.key(of:)`), which
-/// leaves Pango nothing to open later. The lock is recursive: a page drawn under it draws the
-/// blocks set inside it under it too.
+/// Cairo, except that Pango measures a missing glyph's box with Cairo. So before an item that
+/// may hold a character its font lacks is shaped, Pango makes that font's box under this lock
+/// (`TextEngine.prepareForMissingGlyphs`, once a font), and has nothing to open later. The lock
+/// is recursive: a page drawn under it draws the blocks set inside it under it too.
 package enum FaceLock {
     private nonisolated(unsafe) static let mutex: UnsafeMutablePointer<pthread_mutex_t> = {
         let m = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)

@@ -230,7 +230,7 @@ extension TextEngine {
         }
         let gs = pango_glyph_string_new()!
         defer { pango_glyph_string_free(gs) }
-        pango_shape(text, 3, &a, gs)
+        FaceLock.run { pango_shape(text, 3, &a, gs) }  // a mark the font lacks: see hyphenGlyph
         guard gs.pointee.num_glyphs == 1 && gs.pointee.glyphs[0].glyph == glyph else { return nil }
         return gs.pointee.glyphs[0].geometry
     }

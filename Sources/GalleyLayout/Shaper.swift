@@ -167,8 +167,11 @@ extension TextEngine {
                 let item = n.pointee.data.assumingMemoryBound(to: PangoItem.self)
                 let offset = Int(item.pointee.offset)
                 let itemEnd = offset + Int(item.pointee.length)
-                // The key first: meeting a font prepares its measures (see FaceLock).
                 let font = key(of: item.pointee.analysis.font)
+                text.withMemoryRebound(to: UInt8.self, capacity: length) {
+                    let bytes = UnsafeBufferPointer(start: $0 + offset, count: itemEnd - offset)
+                    prepareForMissingGlyphs(item.pointee.analysis.font, text: bytes)
+                }
                 pango_shape_item(item, text, Int32(length), la.baseAddress! + firstChar, gs, PANGO_SHAPE_NONE)
                 firstChar += Int(item.pointee.num_chars)
                 let count = Int(gs.pointee.num_glyphs)
@@ -626,7 +629,8 @@ extension TextEngine {
         defer { pango_glyph_string_free(gs) }
         var analysis = item.pointee.analysis
         analysis.level = 0
-        pango_shape("-", 1, &analysis, gs)
+        // The item's font may lack a hyphen, whose box Pango measures with Cairo.
+        FaceLock.run { pango_shape("-", 1, &analysis, gs) }
         guard gs.pointee.num_glyphs == 1 else { return nil }
         let g = gs.pointee.glyphs[0]
         hyphenCache[k] = g

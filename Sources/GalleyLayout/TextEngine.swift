@@ -39,6 +39,8 @@ package final class TextEngine {
     private let hooks = LibraryHooks.installed
     /// The fonts fontconfig listed when the engine was made (see `EnginePool.fontsChanged`).
     var generation = 0
+    /// The fonts whose Cairo side Pango has made under `FaceLock` (`prepareForMissingGlyphs`).
+    private var measured: Set<UnsafeMutableRawPointer> = []
     /// The file and face index of each font met, for the loader (nil: not a file).
     private var fontFiles: [FontKey: (path: String, index: Int)?] = [:]
 
@@ -118,8 +120,42 @@ package final class TextEngine {
         keys[raw] = k
         g_object_ref(font)  // held so the pointer stays unique for this engine's life
         fonts[k] = font
-        FaceLock.run { galley_font_prepare_measures(font) }
         return k
+    }
+
+    /// Has Pango make a font's Cairo side under `FaceLock` before an item of `text` is shaped
+    /// with it, when the item may hold a glyph the font lacks: Pango measures such a glyph's box
+    /// through Cairo, and would otherwise open a face outside the lock. Once per font: after it
+    /// Pango measures boxes from what it made. Text the font covers is shaped by HarfBuzz alone.
+    func prepareForMissingGlyphs(_ font: UnsafeMutablePointer<PangoFont>, text: UnsafeBufferPointer<UInt8>) {
+        let raw = UnsafeMutableRawPointer(font)
+        guard !measured.contains(raw), Self.mayLackGlyphs(font, text) else { return }
+        FaceLock.run { galley_font_prepare_measures(font) }
+        measured.insert(raw)
+    }
+
+    /// Whether `font` may lack a glyph for some character of `text`: a control character, or one
+    /// beyond ASCII its cmap does not map (printable ASCII is in every font Pango picks for it).
+    static func mayLackGlyphs(_ font: UnsafeMutablePointer<PangoFont>, _ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        var hbFont: OpaquePointer?
+        var i = 0
+        while i < text.count {
+            let lead = text[i]
+            if lead >= 0x20 && lead < 0x7F {
+                i += 1
+                continue
+            }
+            if lead < 0x80 { return true }
+            let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+            guard i + length <= text.count else { return true }
+            var scalar = UInt32(lead) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
+            for k in 1..<length { scalar = scalar << 6 | UInt32(text[i + k] & 0x3F) }
+            if hbFont == nil { hbFont = pango_font_get_hb_font(font) }
+            var glyph: hb_codepoint_t = 0
+            guard let hbFont, hb_font_get_nominal_glyph(hbFont, scalar, &glyph) != 0 else { return true }
+            i += length
+        }
+        return false
     }
 
     /// Loads the outlines of a shaped paragraph's glyphs in font units on this thread, so that
@@ -173,7 +209,6 @@ package final class TextEngine {
         pango_font_description_free(desc)
         fonts[key] = f
         keys[UnsafeMutableRawPointer(f)] = key
-        FaceLock.run { galley_font_prepare_measures(f) }
         return f
     }
 }

@@ -1,8 +1,10 @@
+import CPango
 import Foundation
-import GalleyLayout
 import GalleyRender
 import TestSupport
 import Testing
+
+@testable import GalleyLayout
 
 // Cairo 1.16 keeps ten FreeType faces open and closes one to open another without that font's
 // lock (FaceLock.swift). Documents of many faces laid out, measured and drawn on several threads
@@ -74,5 +76,28 @@ private final class Results: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return slots[i]
+    }
+}
+
+// Which items have Pango measure a missing glyph's box through Cairo (`mayLackGlyphs`), so that
+// their font is prepared under the lock first: control characters and characters the font's
+// cmap lacks; never text the font covers, which HarfBuzz shapes alone.
+@Suite struct MissingGlyphForecastTests {
+    @Test func itemsThatMayLackGlyphsAreTheOnesNamed() {
+        TestFonts.pin()
+        let engine = EnginePool.borrow(plan: .empty)
+        defer { EnginePool.giveBack(engine) }
+        let d = pango_font_description_from_string("DejaVu Serif 10")!
+        defer { pango_font_description_free(d) }
+        let font = pango_font_map_load_font(engine.fontMap, engine.context, d)!
+        defer { g_object_unref(font) }
+        func lacks(_ s: String) -> Bool { Array(s.utf8).withUnsafeBufferPointer { TextEngine.mayLackGlyphs(font, $0) } }
+        #expect(!lacks("Plain text, with (punctuation) and digits 0-9."))
+        #expect(!lacks("Café, naïve, “quoted” — and Ελληνικά"))
+        #expect(lacks("a line\u{2028}separator"))
+        #expect(lacks("a tab\there"))
+        #expect(lacks("private \u{E000} use"))
+        #expect(lacks("汉字"))
+        #expect(!lacks(""))
     }
 }
