@@ -176,7 +176,8 @@ extension PageRenderer {
         // The ink box of the glyphs around the run's origin, through the glyph transform.
         var ink = PangoRectangle()
         var logical = PangoRectangle()
-        pango_glyph_string_extents(&gs, font, &ink, &logical)
+        // Measuring and rasterising the glyphs use Cairo's faces; the blur does not.
+        FaceLock.run { pango_glyph_string_extents(&gs, font, &ink, &logical) }
         guard ink.width > 0 && ink.height > 0 else { return nil }
         let s = style.horizontalScale
         let o = style.obliqueness
@@ -213,9 +214,23 @@ extension PageRenderer {
             return nil
         }
         // The glyphs, in white on clear, at ppp pixels per point with the run's origin at (-bx0, -by0).
+        FaceLock.run { rasterise(style, glyphs: &gs, font: font, into: mask, scale: ppp, origin: (bx0, by0)) }
+        if let data = cairo_image_surface_get_data(mask) {
+            ShadowBlur.apply(data, width: Int(w), height: Int(h), stride: Int(cairo_image_surface_get_stride(mask)), sigma: sigma * ppp)
+        }
+        cairo_surface_mark_dirty(mask)
+        return ShadowMask(surface: mask, width: w, height: h, pixelsPerPoint: ppp, x0: bx0, y0: by0)
+    }
+
+    /// Draws a run's glyphs in white on `mask`, `scale` pixels a point, the run's origin at
+    /// `-origin`: filled unless hollow, stroked when outlined.
+    private static func rasterise(
+        _ style: TextStyle, glyphs gs: inout PangoGlyphString, font: UnsafeMutablePointer<PangoFont>, into mask: OpaquePointer,
+        scale: Double, origin: (x: Double, y: Double)
+    ) {
         let m = cairo_create(mask)!
-        cairo_scale(m, ppp, ppp)
-        cairo_translate(m, -bx0, -by0)
+        cairo_scale(m, scale, scale)
+        cairo_translate(m, -origin.x, -origin.y)
         cairo_set_source_rgba(m, 1, 1, 1, 1)
         if !style.isHollow {
             cairo_save(m)
@@ -230,11 +245,6 @@ extension PageRenderer {
         }
         cairo_destroy(m)
         cairo_surface_flush(mask)
-        if let data = cairo_image_surface_get_data(mask) {
-            ShadowBlur.apply(data, width: Int(w), height: Int(h), stride: Int(cairo_image_surface_get_stride(mask)), sigma: sigma * ppp)
-        }
-        cairo_surface_mark_dirty(mask)
-        return ShadowMask(surface: mask, width: w, height: h, pixelsPerPoint: ppp, x0: bx0, y0: by0)
     }
 
     /// A style's shadow, unless it has none or a clear one (nothing to draw).
@@ -260,7 +270,7 @@ extension PageRenderer {
                 guard let shadow = visibleShadow(style), !drawsAsPath(shadow, font: run.font) else { continue }
                 let font = engine.font(run.font)
                 let mask = withGlyphString(run, style: style, storyStart: layout.storyStart) { gs in
-                    FaceLock.run { shadowMask(shadow, style: style, glyphs: &gs, font: font, isPDF: true, deviceScale: 1) }
+                    shadowMask(shadow, style: style, glyphs: &gs, font: font, isPDF: true, deviceScale: 1)
                 }
                 if let mask { prepared[line, k] = mask }
             }
