@@ -9,8 +9,8 @@ import Testing
 // Cairo 1.16 keeps ten FreeType faces open and closes one to open another without that font's
 // lock (FaceLock.swift). Documents of many faces laid out, measured and drawn on several threads
 // at once made it close a face another thread was reading, and the process crashed inside
-// FreeType. With every face-using call under the lock, each thread's output is the output one
-// thread alone makes.
+// FreeType. With every face-using call under the lock, each document built beside the others is
+// byte for byte the document built by itself.
 
 /// Sixteen families in two styles each: thirty-two font files, three times the faces Cairo
 /// keeps open, so that drawing any page opens and closes faces.
