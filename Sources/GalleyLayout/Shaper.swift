@@ -168,11 +168,7 @@ extension TextEngine {
                 let offset = Int(item.pointee.offset)
                 let itemEnd = offset + Int(item.pointee.length)
                 let font = key(of: item.pointee.analysis.font)
-                text.withMemoryRebound(to: UInt8.self, capacity: length) {
-                    let bytes = UnsafeBufferPointer(start: $0 + offset, count: itemEnd - offset)
-                    prepareForMissingGlyphs(item.pointee.analysis.font, text: bytes)
-                }
-                pango_shape_item(item, text, Int32(length), la.baseAddress! + firstChar, gs, PANGO_SHAPE_NONE)
+                shapeItem(item, text, length: length, logAttrs: la.baseAddress! + firstChar, into: gs)
                 firstChar += Int(item.pointee.num_chars)
                 let count = Int(gs.pointee.num_glyphs)
                 var g0 = Int32(glyphs.count)
@@ -250,6 +246,19 @@ extension TextEngine {
             p, story: story, cjk: cjk, marks: &marks, glyphs: &glyphs, clusters: clusters, runs: runs, advance: &advance,
             flags: &flags, into: &shaped)
         return true
+    }
+
+    /// Shapes one item into `gs`, the whole paragraph as its context, after its font is made
+    /// ready under `FaceLock` for a glyph the item's text may lack (`prepareForMissingGlyphs`).
+    private func shapeItem(
+        _ item: UnsafeMutablePointer<PangoItem>, _ text: UnsafePointer<CChar>, length: Int,
+        logAttrs: UnsafeMutablePointer<PangoLogAttr>, into gs: UnsafeMutablePointer<PangoGlyphString>
+    ) {
+        text.withMemoryRebound(to: UInt8.self, capacity: length) {
+            let bytes = UnsafeBufferPointer(start: $0 + Int(item.pointee.offset), count: Int(item.pointee.length))
+            prepareForMissingGlyphs(item.pointee.analysis.font, text: bytes)
+        }
+        pango_shape_item(item, text, Int32(length), logAttrs, gs, PANGO_SHAPE_NONE)
     }
 
     /// The first glyph from `first` whose cluster is at item byte `b` or past it (the glyph
