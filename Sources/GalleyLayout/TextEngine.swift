@@ -137,23 +137,20 @@ package final class TextEngine {
     /// Whether `font` may lack a glyph for some character of `text`: a control character, or one
     /// beyond ASCII its cmap does not map (printable ASCII is in every font Pango picks for it).
     static func mayLackGlyphs(_ font: UnsafeMutablePointer<PangoFont>, _ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let bytes = text.baseAddress else { return false }
         var hbFont: OpaquePointer?
         var i = 0
         while i < text.count {
-            let lead = text[i]
+            let lead = bytes[i]
             if lead >= 0x20 && lead < 0x7F {
                 i += 1
                 continue
             }
-            if lead < 0x80 { return true }
-            let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
-            guard i + length <= text.count else { return true }
-            var scalar = UInt32(lead) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
-            for k in 1..<length { scalar = scalar << 6 | UInt32(text[i + k] & 0x3F) }
+            guard lead >= 0x80, let scalar = CJKPunctuation.scalar(at: i, bytes, length: text.count) else { return true }
             if hbFont == nil { hbFont = pango_font_get_hb_font(font) }
             var glyph: hb_codepoint_t = 0
             guard let hbFont, hb_font_get_nominal_glyph(hbFont, scalar, &glyph) != 0 else { return true }
-            i += length
+            i += lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
         }
         return false
     }
