@@ -7,8 +7,8 @@ extension PDFXWriter {
     /// Each page's boxes, and its marks: a content stream of the sheet's crop and registration
     /// marks and one of its slug line (`slugs`), in the registration colour, after the page's
     /// own content, which is put inside a `q … Q` pair so that whatever graphics state it ends
-    /// in does not reach the marks. Pages of one size share one marks
-    /// stream, and the slug lines' glyphs are forms every page shares.
+    /// in does not reach the marks. Pages of one size share their boxes and one marks stream,
+    /// and the slug lines' glyphs are forms every page shares.
     func addBoxesAndMarks(_ sheets: [PressSheet], slugs: Background<SlugContents>) throws(RenderError) {
         let count = Int(galley_qpdf_get_num_pages(q))
         guard count == sheets.count else {
@@ -18,19 +18,18 @@ extension PDFXWriter {
             q,
             galley_qpdf_oh_parse(q, "[/Separation /All /DeviceCMYK << /FunctionType 2 /Domain [0 1] /C0 [0 0 0 0] /C1 [1 1 1 1] /N 1 >>]"))
         let open = stream(Array("q\n".utf8), []), close = stream(Array("Q\n".utf8), [])
-        var shared: (sheet: PressSheet, marks: qpdf_oh)?
+        var shared: SheetObjects?
         let slugLines = SlugLines(writer: self, contents: slugs.value)
         for (i, sheet) in sheets.enumerated() {
             let page = galley_qpdf_get_page_n(q, i)
-            galley_qpdf_oh_replace_key(q, page, "/MediaBox", box(sheet.pdfBox(sheet.media)))
-            galley_qpdf_oh_replace_key(q, page, "/BleedBox", box(sheet.pdfBox(sheet.bleed)))
-            galley_qpdf_oh_replace_key(q, page, "/TrimBox", box(sheet.pdfBox(sheet.trim)))
+            // Pages of one sheet share its boxes (direct arrays, written out in each page) and
+            // its marks: making them page by page cost 4 ms of en-large's 30 ms post-pass.
+            if shared?.sheet != sheet { shared = SheetObjects(sheet, writer: self) }
+            let objects = shared!
+            for (key, box) in objects.boxes { galley_qpdf_oh_replace_key(q, page, key, box) }
             var marks: [qpdf_oh] = []
-            if !sheet.cropMarks.isEmpty || !sheet.registrationMarks.isEmpty {
-                if shared?.sheet != sheet { shared = (sheet, stream(Array(Self.marksContent(sheet).utf8), [])) }
-                marks.append(shared!.marks)
-            }
-            if let slug = slugLines.add(page: i, on: page, sheet: sheet) { marks.append(slug) }
+            if let sheetMarks = objects.marks { marks.append(sheetMarks) }
+            if let slug = slugLines.add(page: i, on: page, box: objects.sheetBox) { marks.append(slug) }
             guard !marks.isEmpty else { continue }
             colorSpaces(of: page, create: true).map { galley_qpdf_oh_replace_key(q, $0, "/GalleyRegistration", registration) }
             let contents = galley_qpdf_oh_get_key(q, page, "/Contents")
@@ -44,6 +43,26 @@ extension PDFXWriter {
             }
             for item in [close] + marks { galley_qpdf_oh_append_item(q, all, item) }
             galley_qpdf_oh_replace_key(q, page, "/Contents", all)
+        }
+    }
+
+    /// What every page of one sheet shares: its boxes, the whole sheet as a form's box, and its
+    /// marks' stream (nil without marks).
+    struct SheetObjects {
+        let sheet: PressSheet
+        let boxes: [(String, qpdf_oh)]
+        let sheetBox: qpdf_oh
+        let marks: qpdf_oh?
+
+        init(_ sheet: PressSheet, writer w: PDFXWriter) {
+            self.sheet = sheet
+            boxes = [
+                ("/MediaBox", w.box(sheet.pdfBox(sheet.media))), ("/BleedBox", w.box(sheet.pdfBox(sheet.bleed))),
+                ("/TrimBox", w.box(sheet.pdfBox(sheet.trim))),
+            ]
+            sheetBox = w.box([0, 0, sheet.width, sheet.height])
+            let hasMarks = !sheet.cropMarks.isEmpty || !sheet.registrationMarks.isEmpty
+            marks = hasMarks ? w.stream(Array(PDFXWriter.marksContent(sheet).utf8), []) : nil
         }
     }
 

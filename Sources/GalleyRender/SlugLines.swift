@@ -85,8 +85,8 @@ struct SlugLines {
     }
 
     /// The content stream that draws page `index`'s slug line on `page`, whose resources gain
-    /// the line's form; nil when the page has no slug line.
-    func add(page index: Int, on page: qpdf_oh, sheet: PressSheet) -> qpdf_oh? {
+    /// the line's form (its box `box`, the sheet's); nil when the page has no slug line.
+    func add(page index: Int, on page: qpdf_oh, box: qpdf_oh) -> qpdf_oh? {
         guard index < contents.lines.count, let line = contents.lines[index],
             let named = writer.resources(of: page, "/XObject", create: true)
         else { return nil }
@@ -94,7 +94,7 @@ struct SlugLines {
             line.operators, deflated: line.deflated,
             [
                 ("/Type", writer.name("/XObject")), ("/Subtype", writer.name("/Form")),
-                ("/BBox", writer.box([0, 0, sheet.width, sheet.height])), ("/Resources", lineResources),
+                ("/BBox", box), ("/Resources", lineResources),
             ])
         galley_qpdf_oh_replace_key(writer.q, named, "/GalleySlug", form)
         return call
