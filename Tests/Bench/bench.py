@@ -49,6 +49,7 @@ PATHOLOGICAL = ["marks", "unclosed-spans", "float-captions", "page-caption", "in
 MEASUREMENTS += [m for m in PATHOLOGICAL if m != "input-50mb"] + ["issue", "watch", "input-50mb"]
 NEEDS_PEER = {"issue", "watch", "en-large", "en-small", "cjk-small"}
 WATCH_EDITS = 100
+RATIO_RUNS = 11  # the fewest rounds of a ratio that has a limit (see Bench.ratio)
 
 
 def log(msg=""):
@@ -318,6 +319,15 @@ class Cmd:
     def median(self):
         return statistics.median(self.times) if self.times else None
 
+    def over(self, other):
+        """This command's time as a multiple of `other`'s, timed in the same rounds: the median of the
+        rounds' own ratios. A round's two runs see the same load, so a drift of the machine's speed
+        between rounds cancels out of each ratio, where it would not out of a ratio of medians."""
+        pairs = list(zip(self.times, other.times))
+        if not pairs or len(self.times) != len(other.times):
+            return self.median / other.median if self.times and other.times else None
+        return statistics.median(a / b for a, b in pairs)
+
     @property
     def peak_mib(self):
         return max(self.rss_kib) / 1024 if self.rss_kib else None
@@ -471,8 +481,8 @@ class Bench:
         if off.error:
             self.error_row(what, off)
             return
-        ratio = off.median / versus if versus else None
-        self.rows.append(Row(what, fmt_s(off.median), fmt_s(versus), fmt_x(ratio), "reported", "info"))
+        ratio = off.over(versus) if versus and versus.times else None
+        self.rows.append(Row(what, fmt_s(off.median), fmt_s(versus.median if versus else None), fmt_x(ratio), "reported", "info"))
 
     def versus(self, name, label, galley_cmd, time_targets, mem_target=None, hooks_off=False):
         """galley vs typst on one corpus file; time_targets: [(what, limit or None, target text)].
@@ -488,7 +498,7 @@ class Bench:
             self.notes.append(f"{label}: Typst {peer.error}")
         g = galley_cmd.median
         p = peer.median if peer and not peer.error else None
-        ratio = g / p if p else None
+        ratio = galley_cmd.over(peer) if p else None
         for what, limit, target in time_targets:
             if limit is None:
                 status = "info" if ratio is not None else "n/a"
@@ -496,9 +506,9 @@ class Bench:
                 status = verdict(ratio, limit)
             self.rows.append(Row(what, fmt_s(g), fmt_s(p), fmt_x(ratio), target, status))
         if off:
-            self.hooks_off_row(f"{name} build, hooks off ÷ hooks on", off, g)
+            self.hooks_off_row(f"{name} build, hooks off ÷ hooks on", off, galley_cmd)
             if p and not off.error:
-                self.rows.append(Row(f"{name} build, hooks off, vs Typst", fmt_s(off.median), fmt_s(p), fmt_x(off.median / p),
+                self.rows.append(Row(f"{name} build, hooks off, vs Typst", fmt_s(off.median), fmt_s(p), fmt_x(off.over(peer)),
                                      "reported", "info"))
         what = f"{name} peak memory"
         pm = peer.peak_mib if peer and not peer.error else None
@@ -536,7 +546,7 @@ class Bench:
             self.error_row("issue build vs Typst", g)
             return
         p = peer.median if peer and not peer.error else None
-        ratio = g.median / p if p else None
+        ratio = g.over(peer) if p else None
         self.rows.append(Row("20-article issue build vs Typst", fmt_s(g.median), fmt_s(p), fmt_x(ratio), "≤ 0.3× (issue 17)",
                              verdict(ratio, 0.3)))
         self.rows.append(Row("20-article issue peak memory", fmt_mib(g.peak_mib), fmt_mib(peer.peak_mib if p else None),
@@ -545,7 +555,7 @@ class Bench:
         if cached.error:
             self.error_row(what, cached)
         else:
-            ratio = cached.median / g.median
+            ratio = cached.over(g)
             self.rows.append(Row(what, f"{fmt_s(cached.median)} ÷ {fmt_s(g.median)}", "", fmt_x(ratio), "≤ 0.5× (issue 17)",
                                  verdict(ratio, 0.5)))
 
@@ -666,14 +676,16 @@ class Bench:
             self.versus("cjk-small", "cjk-small build vs Typst", self.build("cjk-small"),
                         [("cjk-small build time vs Typst", None, "(≤ 0.5× once --social exists)")])
 
-    def ratio(self, key, first, second, what, target, limit):
-        """Times `first` and `second` interleaved and adds the row: the ratio of their medians."""
-        measure(key, [first, second], self.runs)
+    def ratio(self, key, first, second, what, target, limit, runs=None):
+        """Times `first` and `second` interleaved and adds the row: their paired ratio (`Cmd.over`).
+        A ratio held to a limit is timed over at least RATIO_RUNS rounds (or `runs`): its limit is a
+        few hundredths from what it measures, and five rounds do not hold a median that still."""
+        measure(key, [first, second], runs or (max(self.runs, RATIO_RUNS) if limit is not None else self.runs))
         for c in (first, second):
             if c.error:
                 self.error_row(what, c)
                 return None
-        r = first.median / second.median
+        r = first.over(second)
         self.rows.append(Row(what, f"{fmt_s(first.median)} ÷ {fmt_s(second.median)}", "", fmt_x(r), target,
                              verdict(r, limit) if limit is not None else "info"))
         return r
@@ -790,12 +802,8 @@ class Bench:
         log(f"{label}, 4x ÷ 1x (galley check, interleaved):")
         small = Cmd("1x", [self.galley, "check", paths[0], "-q", *extra])
         big = Cmd("4x", [self.galley, "check", paths[1], "-q", *extra])
-        saved = self.runs
-        self.runs = min(saved, runs or saved)
-        try:
-            self.ratio(key, big, small, f"{label} ({4 * unit} ÷ {unit}, check)", "≤ 4.4× (linear)", 4.4)
-        finally:
-            self.runs = saved
+        self.ratio(key, big, small, f"{label} ({4 * unit} ÷ {unit}, check)", "≤ 4.4× (linear)", 4.4,
+                   runs=min(self.runs, runs or self.runs))
 
     def m_marks(self):
         self.linear("marks", 10000, lambda n: "a" + "\u0301" * n + " b\n", "one letter with n combining marks")
