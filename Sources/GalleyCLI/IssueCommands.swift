@@ -38,6 +38,8 @@ extension Run {
         if preflight?.hasErrors == true { return failed() }
         let metadata = pdfMetadata(input: o.document.input, title: o.title, manifestTitle: issue.manifest.title)
         do {
+            // The split's folder and names are settled first: a mistake there writes nothing.
+            let split = try o.split.map { dir throws(RenderError) in try Self.splitPaths(issue, into: dir) }
             let clock = ContinuousClock()
             let started = clock.now
             let press = o.press?.output(issue.base, input: o.document.input, environment: io.environment)
@@ -53,7 +55,7 @@ extension Run {
                 for f in inkCheck.findings { preflight?.add(f) }
             }
             if o.synctex { try writeSyncTeX(Self.syncTeX(issue, plan, pdf: o.output), for: o.output, inputs: issue.inputFiles) }
-            if let dir = o.split { try writeSplit(issue, plan, into: dir, metadata: metadata, compression: o.compression) }
+            if let split { try writeSplit(issue, plan, to: split, metadata: metadata, compression: o.compression) }
             if let depfile = o.depfile { try TextOutput.write(Self.depfile(o.output, issue: issue, plan: plan), to: depfile) }
         } catch {
             diagnostics.append(error.diagnostic)
@@ -68,17 +70,39 @@ extension Run {
         return 0
     }
 
-    /// `--split DIR`: each article as a PDF of its own, named after its file, with the folios it
-    /// has in the issue (its jump lines kept as text).
-    func writeSplit(_ issue: LoadedIssue, _ plan: IssuePlan, into dir: String, metadata: PDFMetadata, compression: Int) throws(RenderError)
+    /// `--split DIR`: where each article's PDF goes, named after its file ("tides.pdf"; a name
+    /// met before gets a number, "tides-2.pdf"). The folder is made when missing, as `mkdir -p`
+    /// would; it must be a folder, and no name may be one of the issue's own files.
+    static func splitPaths(_ issue: LoadedIssue, into dir: String) throws(RenderError) -> [String] {
+        if FileIdentity.status(dir) == nil { FilePath.makeFolders(dir) }
+        guard let s = FileIdentity.status(dir), FileIdentity.kind(s) == .directory else {
+            throw RenderError(.error("--split: cannot make the folder '\(dir)' (a file of that name, or no permission)"))
+        }
+        var taken: Set<String> = []
+        return try issue.manifest.articles.map { article throws(RenderError) in
+            let base = FilePath.deletingExtension(FilePath.name(of: article.file))
+            var name = base + ".pdf"
+            var n = 1
+            while !taken.insert(name).inserted {
+                n += 1
+                name = "\(base)-\(n).pdf"
+            }
+            let path = FilePath.join(dir, name)
+            guard (try? OutputDestination.checked(path, inputs: issue.inputFiles)) != nil else {
+                throw RenderError(.error("--split: cannot write '\(path)': it is one of the issue's own files"))
+            }
+            return path
+        }
+    }
+
+    /// `--split DIR`: each article as a PDF of its own at its path in `paths` (`splitPaths`),
+    /// with the folios it has in the issue (its jump lines kept as text).
+    func writeSplit(_ issue: LoadedIssue, _ plan: IssuePlan, to paths: [String], metadata: PDFMetadata, compression: Int) throws(RenderError)
     {
         for (k, article) in issue.manifest.articles.enumerated() {
             var pages = plan.pages.compactMap { $0.keeping { plan.parts[$0].article == k } }
             for i in pages.indices { pages[i].note?.target = 0 }
-            let path = FilePath.join(dir, FilePath.deletingExtension(FilePath.name(of: article.file)) + ".pdf")
-            guard (try? OutputDestination.checked(path, inputs: issue.inputFiles)) != nil else {
-                throw RenderError(.error("cannot write '\(path)': it is one of the issue's own files"))
-            }
+            let path = paths[k]
             var m = metadata
             m.title = plan.parts.first { $0.article == k }?.bookmark ?? article.written
             try IssueExport.pdf(

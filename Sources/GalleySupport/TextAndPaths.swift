@@ -83,6 +83,17 @@ package enum FilePath {
         return String(trimmed.dropLast(extensionLength))
     }
 
+    /// Makes the folder `path` and the folders above it that are missing, as `mkdir -p` does;
+    /// what cannot be made is left for the caller's check of the folder to report.
+    package static func makeFolders(_ path: String) {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for part in path.split(separator: "/") {
+            prefix += part
+            mkdir(prefix, 0o777)
+            prefix += "/"
+        }
+    }
+
     private static func stripTrailingSlashes(_ path: String) -> String {
         var p = Substring(path)
         while p.count > 1 && p.hasSuffix("/") { p = p.dropLast() }

@@ -205,6 +205,27 @@ import Testing
         #expect(summary["pages"] as? Int == (try Self.map(manifest)).pages.count)
     }
 
+    // --split makes its folder (and those above it) when missing; a name two articles share
+    // is numbered; a folder that cannot be made is an error before anything is written.
+    @Test func splitFolder() throws {
+        let d = TemporaryDirectory("issue")
+        let body = "The harbour at dawn is a study in grey and silver. "
+        d.write("a1.txt", "<h1>One</h1>\n" + body + "\n")
+        try FileManager.default.createDirectory(atPath: d.file("b"), withIntermediateDirectories: true)
+        d.write("b/a1.txt", "<h1>Two</h1>\n" + body + "\n")
+        let manifest = d.write("issue.json", #"{"title": "X", "articles": [{"file": "a1.txt"}, {"file": "b/a1.txt"}]}"#)
+        let out = d.file("parts/2026/12")
+        let r = run(["build", manifest, "-o", d.file("issue.pdf"), "--split", out, "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(tool("pdftotext", [out + "/a1.pdf", "-"]).output.contains("One"))
+        #expect(tool("pdftotext", [out + "/a1-2.pdf", "-"]).output.contains("Two"))
+        d.write("taken", "a file, not a folder")
+        let bad = run(["build", manifest, "-o", d.file("other.pdf"), "--split", d.file("taken"), "-q"])
+        #expect(bad.status == 1)
+        #expect(bad.stderr.contains("--split: cannot make the folder"), "\(bad.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: d.file("other.pdf")))
+    }
+
     // Bad manifests: located errors, and nothing written.
     @Test func badManifest() {
         let d = TemporaryDirectory("issue")
