@@ -97,8 +97,9 @@ extension Run {
 
     /// `--split DIR`: each article as a PDF of its own at its path in `paths` (`splitPaths`),
     /// with the folios it has in the issue (its jump lines kept as text).
-    func writeSplit(_ issue: LoadedIssue, _ plan: IssuePlan, to paths: [String], metadata: PDFMetadata, compression: Int) throws(RenderError)
-    {
+    func writeSplit(
+        _ issue: LoadedIssue, _ plan: IssuePlan, to paths: [String], metadata: PDFMetadata, compression: Int
+    ) throws(RenderError) {
         for (k, article) in issue.manifest.articles.enumerated() {
             var pages = plan.pages.compactMap { $0.keeping { plan.parts[$0].article == k } }
             for i in pages.indices { pages[i].note?.target = 0 }
