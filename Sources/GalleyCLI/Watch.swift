@@ -22,6 +22,8 @@ struct WatchOptions {
     var title: String?
     /// `--press`: each build on press sheets (PDF/X-4), or sheet previews.
     var press: PressRequest?
+    /// `--png-dir`: the folder of the `--pages` PNGs, made when watching begins if missing.
+    var pngFolder: String?
 
     init(_ a: ParsedArguments) throws(UsageError) {
         document = try DocumentOptions(a, drawsEveryPage: true)
@@ -38,6 +40,7 @@ struct WatchOptions {
                 throw UsageError(message: "--pages must be page numbers from 1, separated by commas, as in 3,7; got '\(list)'")
             }
             let dir = a.value("png-dir") ?? "."
+            pngFolder = a.value("png-dir")
             let stem = FilePath.deletingExtension(FilePath.name(of: document.input))
             output = .pngs(pages.compactMap { $0 }, path: { FilePath.join(dir, "\(stem)-p\($0).png") })
         } else if a.value("page") != nil {
@@ -75,6 +78,12 @@ extension Run {
     /// Builds, then builds again whenever a file the build read changes, until interrupted.
     mutating func watch() throws -> Int32 {
         var o = try WatchOptions(arguments)
+        if let dir = o.pngFolder {
+            if FileIdentity.status(dir) == nil { FilePath.makeFolders(dir) }
+            guard let s = FileIdentity.status(dir), FileIdentity.kind(s) == .directory else {
+                throw UsageError(message: "--png-dir: cannot make the folder '\(dir)' (a file of that name, or no permission)")
+            }
+        }
         // An edit reshapes only the paragraphs it touched.
         o.document.paragraphCaches = ParagraphCaches()
         let watcher = try FileWatcher()

@@ -115,16 +115,15 @@ import Testing
         let chart = try Data(contentsOf: URL(fileURLWithPath: repoPath("samples/images/chart.png")))
         d.write("chart.png", chart)
         d.write("doc.txt", "A chart.\n<img src=\"chart.png\" width=\"200\" height=\"120\">\n")
+        // The folder, missing, is made when watching begins.
         let w = try Watcher(d, ["doc.txt", "--pages", "1", "--png-dir", "png"])
-        try FileManager.default.createDirectory(atPath: d.file("png"), withIntermediateDirectories: true)
-        // The folder did not exist for the first build: that one failed, and says so.
-        try w.wait("the first build") { w.text.contains("kept as it was") || w.text.contains("wrote") }
+        try w.wait("the first build") { w.lines(containing: "wrote png/doc-p1.png") == 1 }
         d.write("doc.txt", "A chart, again.\n<img src=\"chart.png\" width=\"200\" height=\"120\">\n")
-        try w.wait("the second build") { w.lines(containing: "wrote png/doc-p1.png") == 1 }
+        try w.wait("the second build") { w.lines(containing: "wrote png/doc-p1.png") == 2 }
         let before = try Data(contentsOf: URL(fileURLWithPath: d.file("png/doc-p1.png")))
         // Replacing the image alone rebuilds.
         d.write("chart.png", try Data(contentsOf: URL(fileURLWithPath: repoPath("samples/images/tall.png"))))
-        try w.wait("the image's change") { w.lines(containing: "wrote png/doc-p1.png") == 2 }
+        try w.wait("the image's change") { w.lines(containing: "wrote png/doc-p1.png") == 3 }
         #expect(try Data(contentsOf: URL(fileURLWithPath: d.file("png/doc-p1.png"))) != before)
         w.stop()
     }
@@ -185,5 +184,8 @@ import Testing
         #expect(run(["watch", doc, "--pages", "x"]).stderr.contains("--pages must be page numbers"))
         #expect(run(["watch", doc, "--png-dir", "out"]).stderr.contains("--png-dir goes with --pages"))
         #expect(run(["watch", "-"]).stderr.contains("not standard input"))
+        let file = d.write("taken", "a file, not a folder")
+        let r = run(["watch", doc, "--pages", "1", "--png-dir", file])
+        #expect(r.status == 2 && r.stderr.contains("--png-dir: cannot make the folder"), "\(r.stderr)")
     }
 }
