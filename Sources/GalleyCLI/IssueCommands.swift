@@ -32,6 +32,7 @@ extension Run {
     mutating func buildIssue(_ o: BuildOptions) throws -> Int32 {
         guard let (issue, plan) = try loadIssue(o.document) else { return failed() }
         let destination = try OutputDestination.checked(o.output, inputs: issue.inputFiles)
+        if let depfile = o.depfile { try Self.checkDepfile(depfile, inputs: issue.inputFiles) }
         // A press build runs the preflight first: with --strict, its errors write nothing.
         var preflight = o.press.map { _ in Self.preflight(issue, plan, manifest: o.document.input, strict: o.strict) }
         if let preflight { addPreflight(preflight) }
@@ -68,6 +69,16 @@ extension Run {
             io.writeError("wrote \(o.output): \(count(plan.pages.count, "page")), the contents set in \(count(plan.passes, "pass"))\n")
         }
         return 0
+    }
+
+    /// `--depfile FILE` can be written: checked before the issue is, so that a build does not
+    /// leave a new PDF beside an old rule.
+    static func checkDepfile(_ path: String, inputs: [String]) throws(RefusedOutput) {
+        guard case .file = try OutputDestination.checked(path, inputs: inputs) else { return }
+        let folder = FilePath.directory(of: path)
+        guard folder.isEmpty || FileIdentity.status(folder).map({ FileIdentity.kind($0) == .directory }) == true else {
+            throw RefusedOutput(message: "cannot write the --depfile '\(path)': no such folder '\(folder)'")
+        }
     }
 
     /// `--split DIR`: where each article's PDF goes, named after its file ("tides.pdf"; a name

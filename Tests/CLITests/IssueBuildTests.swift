@@ -224,6 +224,10 @@ import Testing
         #expect(bad.status == 1)
         #expect(bad.stderr.contains("--split: cannot make the folder"), "\(bad.stderr)")
         #expect(!FileManager.default.fileExists(atPath: d.file("other.pdf")))
+        // So is a depfile in a folder that does not exist.
+        let rule = run(["build", manifest, "-o", d.file("other.pdf"), "--depfile", d.file("none/issue.d"), "-q"])
+        #expect(rule.status != 0 && rule.stderr.contains("no such folder"), "\(rule.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: d.file("other.pdf")))
     }
 
     // Bad manifests: located errors, and nothing written.
