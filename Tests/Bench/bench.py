@@ -368,13 +368,15 @@ def run_once(argv, env=None):
 
 
 def measure(title, cmds, runs, warmup=1):
-    """Runs cmds in turn (a, b, a, b, ...): `warmup` discarded rounds, then `runs` timed ones."""
+    """Runs cmds in turn, `warmup` discarded rounds, then `runs` timed ones; every other round in
+    the reverse order (a, b, then b, a, ...), so that whatever the second place in a round does to
+    a time (a cache the first command warmed, a clock that had sped up) falls on each alike."""
     for c in cmds:
         log(f"  {c.key}: {' '.join(shown(a) for a in c.argv)}")
     total = warmup + runs
     for i in range(total):
         parts = []
-        for c in cmds:
+        for c in (cmds if i % 2 == 0 else cmds[::-1]):
             if c.error:
                 continue
             t, rss, cpu, rc, stderr = run_once(c.argv, c.env)
