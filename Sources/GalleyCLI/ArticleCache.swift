@@ -35,8 +35,7 @@ final class ArticleCache: Sendable {
     /// The cache in `folder`, made if missing; nil (with a warning in `diagnostics`) when it
     /// cannot be made or is not a folder.
     init?(folder: String, manifest: String, options: DocumentOptions, diagnostics: inout Diagnostics) {
-        if FileIdentity.status(folder) == nil { FilePath.makeFolders(folder) }
-        guard let s = FileIdentity.status(folder), FileIdentity.kind(s) == .directory, access(folder, W_OK) == 0 else {
+        guard FilePath.makeFolders(folder), access(folder, W_OK) == 0 else {
             diagnostics.append(
                 .warning("cannot use '\(folder)' as the layout cache: it is not a writable folder; laying out every article"))
             return nil

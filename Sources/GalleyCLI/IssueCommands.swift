@@ -76,7 +76,7 @@ extension Run {
     static func checkDepfile(_ path: String, inputs: [String]) throws(RefusedOutput) {
         guard case .file = try OutputDestination.checked(path, inputs: inputs) else { return }
         let folder = FilePath.directory(of: path)
-        guard folder.isEmpty || FileIdentity.status(folder).map({ FileIdentity.kind($0) == .directory }) == true else {
+        guard folder.isEmpty || FileIdentity.isFolder(folder) else {
             throw RefusedOutput(message: "cannot write the --depfile '\(path)': no such folder '\(folder)'")
         }
     }
@@ -85,8 +85,7 @@ extension Run {
     /// met before gets a number, "tides-2.pdf"). The folder is made when missing, as `mkdir -p`
     /// would; it must be a folder, and no name may be one of the issue's own files.
     static func splitPaths(_ issue: LoadedIssue, into dir: String) throws(RenderError) -> [String] {
-        if FileIdentity.status(dir) == nil { FilePath.makeFolders(dir) }
-        guard let s = FileIdentity.status(dir), FileIdentity.kind(s) == .directory else {
+        guard FilePath.makeFolders(dir) else {
             throw RenderError(.error("--split: cannot make the folder '\(dir)' (a file of that name, or no permission)"))
         }
         var taken: Set<String> = []

@@ -33,7 +33,7 @@ extension DocumentOptions {
         social = a.flag("social")
         allowFileLinks = a.flag("allow-file-links")
         if let r = a.value("root") {
-            guard let s = FileIdentity.status(r), FileIdentity.kind(s) == .directory else {
+            guard FileIdentity.isFolder(r) else {
                 throw UsageError(message: "--root must name a folder, got '\(r)'")
             }
             root = r

@@ -78,11 +78,8 @@ extension Run {
     /// Builds, then builds again whenever a file the build read changes, until interrupted.
     mutating func watch() throws -> Int32 {
         var o = try WatchOptions(arguments)
-        if let dir = o.pngFolder {
-            if FileIdentity.status(dir) == nil { FilePath.makeFolders(dir) }
-            guard let s = FileIdentity.status(dir), FileIdentity.kind(s) == .directory else {
-                throw UsageError(message: "--png-dir: cannot make the folder '\(dir)' (a file of that name, or no permission)")
-            }
+        if let dir = o.pngFolder, !FilePath.makeFolders(dir) {
+            throw UsageError(message: "--png-dir: cannot make the folder '\(dir)' (a file of that name, or no permission)")
         }
         // An edit reshapes only the paragraphs it touched.
         o.document.paragraphCaches = ParagraphCaches()

@@ -21,7 +21,7 @@ package enum ProjectFonts {
         for folder in folders {
             let path = FileRoot.canonicalPath(folder)
             guard given.withLock({ $0.insert(path).inserted }) else { continue }
-            guard FileIdentity.status(path).map({ FileIdentity.kind($0) == .directory }) == true else {
+            guard FileIdentity.isFolder(path) else {
                 warnings.append(.warning("font folder '\(folder)' does not exist or is not a folder; its fonts are not used"))
                 continue
             }

@@ -95,7 +95,7 @@ final class AtomicFile {
         self.target = target
         let parent = FilePath.directory(of: target)
         let dir = parent.isEmpty ? "." : parent
-        guard let folder = FileIdentity.status(dir), FileIdentity.kind(folder) == .directory else {
+        guard FileIdentity.isFolder(dir) else {
             throw RenderError(.error("cannot write '\(asked)': no such folder '\(dir)'"))
         }
         let existing = FileIdentity.status(target)

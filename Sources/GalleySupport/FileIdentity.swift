@@ -28,6 +28,11 @@ package struct FileIdentity: Hashable, Sendable {
         return stat(path, &s) == 0 ? s : nil
     }
 
+    /// Whether `path` names a folder (following symlinks).
+    package static func isFolder(_ path: String) -> Bool {
+        status(path).map { kind($0) == .directory } ?? false
+    }
+
     /// The kind a status says.
     package static func kind(_ s: Glibc.stat) -> Kind {
         switch s.st_mode & S_IFMT {

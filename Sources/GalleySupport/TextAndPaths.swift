@@ -84,14 +84,17 @@ package enum FilePath {
     }
 
     /// Makes the folder `path` and the folders above it that are missing, as `mkdir -p` does;
-    /// what cannot be made is left for the caller's check of the folder to report.
-    package static func makeFolders(_ path: String) {
+    /// whether `path` is a folder afterwards (false: a file of that name, or no permission).
+    @discardableResult
+    package static func makeFolders(_ path: String) -> Bool {
+        if FileIdentity.isFolder(path) { return true }
         var prefix = path.hasPrefix("/") ? "/" : ""
         for part in path.split(separator: "/") {
             prefix += part
             mkdir(prefix, 0o777)
             prefix += "/"
         }
+        return FileIdentity.isFolder(path)
     }
 
     private static func stripTrailingSlashes(_ path: String) -> String {
