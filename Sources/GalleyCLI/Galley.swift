@@ -52,6 +52,11 @@ public enum Galley {
         name: "cmyk", short: nil, value: nil,
         help: "With --press: convert to the output intent's CMYK with Ghostscript; black text on black ink alone.")
 
+    /// `--timings` (build, watch): where a PDF build's time went.
+    static let timingsOption = OptionSpec(
+        name: "timings", short: nil, value: nil,
+        help: "After each PDF, say where its time went: reading, layout, drawing, Cairo writing the pages and fonts.")
+
     /// The preflight: `check --preflight`, and every `build --press`.
     static let strictOption = OptionSpec(
         name: "strict", short: nil, value: nil,
@@ -73,6 +78,7 @@ public enum Galley {
                 OptionSpec(
                     name: "synctex", short: nil, value: nil,
                     help: "Also write OUT.synctex.gz, for viewers that jump between page and source."),
+                timingsOption,
             ] + pressOptions + [cmykOption, strictOption] + documentOptions,
             discussion: "INPUT is a UTF-8 text file with Galley markup, or - for standard input. With --press the preflight runs too."),
         CommandSpec(
@@ -96,6 +102,7 @@ public enum Galley {
                 OptionSpec(name: "title", short: nil, value: "TEXT", help: "Document title in the PDF (default: the input's name)."),
                 OptionSpec(
                     name: "compression", short: nil, value: "LEVEL", help: "PDF stream compression, 1 (fastest, default) to 9 (smallest)."),
+                timingsOption,
             ] + pressOptions + [cmykOption] + documentOptions,
             discussion:
                 "Watches the input, its images, template and emoticon packs (an issue's manifest and every file it names). Each build prints one line: the time it took, the pages, how many changed. After an error the last good output is kept. Stop it with Ctrl-C."
@@ -133,7 +140,8 @@ public enum Galley {
                 OptionSpec(name: "json", short: nil, value: nil, help: "Print JSON instead of text."),
                 OptionSpec(
                     name: "font-path", short: nil, value: "DIR", help: "Also list the fonts in DIR (repeatable).", repeats: true),
-                OptionSpec(name: "template", short: "t", value: "NAME|FILE", help: "Also list the fonts of the template's 'fonts' folders."),
+                OptionSpec(
+                    name: "template", short: "t", value: "NAME|FILE", help: "Also list the fonts of the template's 'fonts' folders."),
             ]),
         CommandSpec(
             name: "templates", summary: "List the built-in templates, or print one as JSON.", positionals: ["[NAME|FILE]"],

@@ -30,7 +30,10 @@ extension Run {
     }
 
     mutating func buildIssue(_ o: BuildOptions) throws -> Int32 {
+        let clock = ContinuousClock()
+        let loading = clock.now
         guard let (issue, plan) = try loadIssue(o.document) else { return failed() }
+        let reading = clock.now - loading
         let destination = try OutputDestination.checked(o.output, inputs: issue.inputFiles)
         if let depfile = o.depfile { try Self.checkDepfile(depfile, inputs: issue.inputFiles) }
         // A press build runs the preflight first: with --strict, its errors write nothing.
@@ -38,16 +41,20 @@ extension Run {
         if let preflight { addPreflight(preflight) }
         if preflight?.hasErrors == true { return failed() }
         let metadata = pdfMetadata(input: o.document.input, title: o.title, manifestTitle: issue.manifest.title)
+        var said: TimingsReport?
         do {
             // The split's folder and names are settled first: a mistake there writes nothing.
             let split = try o.split.map { dir throws(RenderError) in try Self.splitPaths(issue, into: dir) }
-            let clock = ContinuousClock()
             let started = clock.now
             let press = o.press?.output(issue.base, input: o.document.input, environment: io.environment)
-            try writeIssuePDF(issue, plan, to: destination, metadata: metadata, compression: o.compression, press: press) { n in
+            let timings = o.timings ? PDFTimings() : nil
+            try writeIssuePDF(
+                issue, plan, to: destination, metadata: metadata, compression: o.compression, press: press, timings: timings
+            ) { n in
                 progress(
                     Self.drawingProgress(n, of: plan.pages.count, plan: plan, names: issue.manifest.articles, since: clock.now - started))
             }
+            said = timings.map { TimingsReport(reading: reading, export: clock.now - started, parts: $0, issue: true) }
             if press?.cmyk != nil {
                 // The ink is known only once the PDF is made: its findings come after the rest.
                 var inkCheck = Preflight(strict: o.strict)
@@ -63,8 +70,9 @@ extension Run {
             report()
             return 1
         }
-        if o.json { io.writeOutput(Data(IssueSummary(o.output, issue, plan, diagnostics, preflight).json().utf8)) }
+        if o.json { io.writeOutput(Data(IssueSummary(o.output, issue, plan, diagnostics, preflight, timings: said).json().utf8)) }
         report()
+        if let said { io.writeError(said.line) }
         if !quiet && o.output != "-" && io.errorIsTerminal {
             io.writeError("wrote \(o.output): \(count(plan.pages.count, "page")), the contents set in \(count(plan.passes, "pass"))\n")
         }
@@ -219,9 +227,15 @@ struct IssueSummary: Encodable {
     var articles: [Article]
     /// With `--press`, the preflight's findings.
     var preflight: [PreflightEntry]?
+    /// With `--timings`, where the time went, in seconds.
+    var timings: TimingsReport.IssueSeconds?
 
-    init(_ output: String, _ issue: LoadedIssue, _ plan: IssuePlan, _ diagnostics: Diagnostics, _ preflight: Preflight? = nil) {
+    init(
+        _ output: String, _ issue: LoadedIssue, _ plan: IssuePlan, _ diagnostics: Diagnostics, _ preflight: Preflight? = nil,
+        timings: TimingsReport? = nil
+    ) {
         self.preflight = preflight.map { $0.inPageOrder.map(PreflightEntry.init) }
+        self.timings = timings.map(TimingsReport.IssueSeconds.init)
         self.output = output
         pages = plan.pages.count
         errors = diagnostics.errors.count

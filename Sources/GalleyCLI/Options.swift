@@ -108,6 +108,8 @@ struct BuildOptions {
     var press: PressRequest?
     /// `--strict` (with `--press`): the preflight's worst findings are errors.
     var strict = false
+    /// `--timings`: where the build's time went, on standard error.
+    var timings = false
 
     init(_ a: ParsedArguments) throws(UsageError) {
         document = try DocumentOptions(a, drawsEveryPage: true)
@@ -125,6 +127,7 @@ struct BuildOptions {
         synctex = a.flag("synctex")
         press = try PressRequest.parse(a)
         strict = a.flag("strict")
+        timings = a.flag("timings")
         if strict && press == nil { throw UsageError(message: "--strict goes with --press, whose builds run the preflight") }
         if synctex && output == "-" { throw UsageError(message: "--synctex writes beside the PDF; give -o FILE") }
         if json && output == "-" { throw UsageError(message: "--json prints to standard output, which the PDF takes; give -o FILE") }

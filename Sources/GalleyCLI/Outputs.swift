@@ -105,11 +105,13 @@ extension Run {
     /// of pages.
     func writePDF(
         _ doc: Document, to destination: OutputDestination, metadata: PDFMetadata, compression: Int, press: PressOutput? = nil,
-        drawn: (Page) -> Void = { _ in }
+        timings: PDFTimings? = nil, drawn: (Page) -> Void = { _ in }
     ) throws(RenderError) -> Int {
         var pages = 0
         try withOutput(destination) { path throws(RenderError) in
-            pages = try Export.pdf(doc.framesetter, to: path, metadata: metadata, compression: compression, press: press) { n in
+            pages = try Export.pdf(
+                doc.framesetter, to: path, metadata: metadata, compression: compression, press: press, timings: timings
+            ) { n in
                 progress("page \(n)")
             } drawn: { page in
                 drawn(page)
@@ -122,13 +124,13 @@ extension Run {
     /// Writes every page of an issue as a PDF, with the manifest's subject and keywords.
     func writeIssuePDF(
         _ issue: LoadedIssue, _ plan: IssuePlan, to destination: OutputDestination, metadata: PDFMetadata, compression: Int,
-        press: PressOutput? = nil, page: (Int) -> Void = { _ in }
+        press: PressOutput? = nil, timings: PDFTimings? = nil, page: (Int) -> Void = { _ in }
     ) throws(RenderError) {
         try withOutput(destination) { path throws(RenderError) in
             try IssueExport.pdf(
                 parts: plan.parts, pages: plan.pages, pageSize: (issue.base.pageWidth, issue.base.pageHeight), to: path,
                 metadata: metadata, subject: issue.manifest.subtitle, keywords: issue.manifest.keywords, compression: compression,
-                press: press, progress: page)
+                press: press, timings: timings, progress: page)
         }
         endProgress()
     }

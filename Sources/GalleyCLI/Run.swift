@@ -104,10 +104,15 @@ struct Run {
         if o.split != nil || o.depfile != nil || o.json {
             throw UsageError(message: "--split, --depfile and --json are for issue manifests (a .json file with \"articles\")")
         }
+        let clock = ContinuousClock()
+        let started = clock.now
         guard let doc = try load(o.document) else { return failed() }
+        let reading = clock.now - started
         let destination = try OutputDestination.checked(o.output, inputs: doc.inputFiles)
         let before = doc.framesetter.diagnostics.all.count
         let input = o.document.input
+        let timings = o.timings ? PDFTimings() : nil
+        var said: TimingsReport?
         let metadata = pdfMetadata(input: input, title: o.title)
         var pages = 0
         var synctex = o.synctex ? SyncTeXWriter(pdf: o.output, files: [input]) : nil
@@ -120,12 +125,15 @@ struct Run {
             // scratch file until every page has been checked.
             let scratch = o.strict ? try TemporaryFile(in: FilePath.temporaryDirectory, name: "galley-strict", mode: 0o600) : nil
             defer { scratch?.discard() }
+            let exporting = clock.now
             pages = try writePDF(
-                doc, to: scratch.map { .file($0.path) } ?? destination, metadata: metadata, compression: o.compression, press: press
+                doc, to: scratch.map { .file($0.path) } ?? destination, metadata: metadata, compression: o.compression, press: press,
+                timings: timings
             ) { page in
                 synctex?.add(sheet: page.number, [(page, doc.story, input)])
                 preflight?.check(page, of: doc.framesetter, index: page.number, bleed: bleed)
             }
+            said = timings.map { TimingsReport(reading: reading, export: clock.now - exporting, parts: $0) }
             preflight?.checkInk(of: press)
             preflight?.finish()
             if let scratch, preflight?.hasErrors == false { try deliver(scratch.path, to: destination) }
@@ -138,6 +146,7 @@ struct Run {
         if let preflight { addPreflight(preflight) }
         if preflight?.hasErrors == true { return failed() }
         report()
+        if let said { io.writeError(said.line) }
         if !quiet && o.output != "-" && io.errorIsTerminal {
             io.writeError("wrote \(o.output): \(count(pages, "page"))\n")
         }

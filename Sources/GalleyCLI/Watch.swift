@@ -24,6 +24,8 @@ struct WatchOptions {
     var press: PressRequest?
     /// `--png-dir`: the folder of the `--pages` PNGs, made when watching begins if missing.
     var pngFolder: String?
+    /// `--timings`: after each PDF, where its time went.
+    var timings = false
 
     init(_ a: ParsedArguments) throws(UsageError) {
         document = try DocumentOptions(a, drawsEveryPage: true)
@@ -33,6 +35,7 @@ struct WatchOptions {
         compression = build.compression
         title = build.title
         press = build.press
+        timings = build.timings
         if a.value("page") != nil && a.value("pages") != nil { throw UsageError(message: "give --page N or --pages LIST, not both") }
         if let list = a.value("pages") {
             let pages = list.split(separator: ",").map { Int($0.trimmed()) }
@@ -55,6 +58,7 @@ struct WatchOptions {
         if case .pngs = output { document.drawsEveryPage = false }
         if document.input == "-" { throw UsageError(message: "watch needs a file to watch, not standard input") }
         if case .pngs = output, press?.cmyk != nil { throw UsageError(message: "--cmyk converts the PDF; PNGs stay in RGB") }
+        if case .pngs = output, timings { throw UsageError(message: "--timings measures a PDF's writing; give -o FILE.pdf, not --page") }
     }
 
     /// The files written, for the line after each build.
@@ -72,6 +76,8 @@ struct WatchBuild {
     /// A fingerprint of each page laid out (for the pages that changed).
     var pages: [Int] = []
     var written = false
+    /// `--timings`: where the PDF's time went.
+    var timings: TimingsReport?
 }
 
 extension Run {
@@ -104,7 +110,9 @@ extension Run {
             let errors = diagnostics.errors.count
             let warnings = diagnostics.warnings.count
             report()
-            io.writeError(Self.watchLine(o, result, before: before, seconds: seconds, errors: errors, warnings: warnings))
+            io.writeError(
+                Self.watchLine(o, result, before: before, seconds: seconds, errors: errors, warnings: warnings)
+                    + (result.timings.map { "  " + $0.line } ?? ""))
             if result.written { before = result.pages }
             watcher.watch(inputs)
             watcher.waitForChange()
@@ -143,7 +151,10 @@ extension Run {
     /// One build of the document or issue, its outputs written only when it has no error.
     mutating func rebuild(_ o: WatchOptions) throws -> WatchBuild {
         if IssueLoader.isManifest(o.document.input) { return try rebuildIssue(o) }
+        let clock = ContinuousClock()
+        let started = clock.now
         guard let doc = try load(o.document) else { return WatchBuild() }
+        let reading = clock.now - started
         var result = WatchBuild(inputs: doc.inputFiles)
         let text = Array(doc.story.text.utf8)
         let before = doc.framesetter.diagnostics.all.count
@@ -162,10 +173,15 @@ extension Run {
                 let metadata = pdfMetadata(input: o.document.input, title: o.title)
                 let press = o.press?.output(doc.template, input: o.document.input, environment: io.environment)
                 let bleed = doc.template.print.bleed
-                _ = try writePDF(doc, to: destination, metadata: metadata, compression: o.compression, press: press) { page in
+                let timings = o.timings ? PDFTimings() : nil
+                let exporting = clock.now
+                _ = try writePDF(
+                    doc, to: destination, metadata: metadata, compression: o.compression, press: press, timings: timings
+                ) { page in
                     result.pages.append(Self.fingerprint(page, text: text))
                     preflight?.check(page, of: doc.framesetter, index: page.number, bleed: bleed)
                 }
+                result.timings = timings.map { TimingsReport(reading: reading, export: clock.now - exporting, parts: $0) }
                 preflight?.checkInk(of: press)
                 preflight?.finish()
             case .pngs(let numbers, let path):
@@ -183,7 +199,10 @@ extension Run {
 
     /// An issue's build, for `watch` on a manifest.
     mutating func rebuildIssue(_ o: WatchOptions) throws -> WatchBuild {
+        let clock = ContinuousClock()
+        let started = clock.now
         guard let (issue, plan) = try loadIssue(o.document) else { return WatchBuild() }
+        let reading = clock.now - started
         var result = WatchBuild(inputs: issue.inputFiles)
         let size = (issue.base.pageWidth, issue.base.pageHeight)
         do {
@@ -193,7 +212,13 @@ extension Run {
                 let metadata = pdfMetadata(input: o.document.input, title: o.title, manifestTitle: issue.manifest.title)
                 let press = o.press?.output(issue.base, input: o.document.input, environment: io.environment)
                 var preflight = o.press.map { _ in Self.preflight(issue, plan, manifest: o.document.input, strict: false) }
-                try writeIssuePDF(issue, plan, to: destination, metadata: metadata, compression: o.compression, press: press)
+                let timings = o.timings ? PDFTimings() : nil
+                let exporting = clock.now
+                try writeIssuePDF(
+                    issue, plan, to: destination, metadata: metadata, compression: o.compression, press: press, timings: timings)
+                result.timings = timings.map {
+                    TimingsReport(reading: reading, export: clock.now - exporting, parts: $0, issue: true)
+                }
                 preflight?.checkInk(of: press)
                 if let preflight { addPreflight(preflight) }
                 let texts = plan.parts.map { Array($0.framesetter.story.text.utf8) }

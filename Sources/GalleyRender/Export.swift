@@ -38,11 +38,11 @@ public enum Export {
     /// it is laid out. `compression` is the level the PDF's streams are compressed at, 1
     /// (fastest) to 9 (smallest). With `press`, each page is drawn on its press sheet into a
     /// draft that the PDF/X post-pass (`PDFXWriter`) writes out. `progress` is told each page
-    /// number. Returns the number of pages.
+    /// number. `timings` gathers where the time went (`--timings`). Returns the number of pages.
     @discardableResult
     public static func pdf(
         _ framesetter: Framesetter, to path: String, metadata: PDFMetadata, compression: Int = 1, press: PressOutput? = nil,
-        progress: (Int) -> Void = { _ in }, drawn: (Page) -> Void = { _ in }
+        timings: PDFTimings? = nil, progress: (Int) -> Void = { _ in }, drawn: (Page) -> Void = { _ in }
     ) throws(RenderError) -> Int {
         // Cairo compresses its streams at zlib's default level; only the executable's hooks
         // offer another (LibraryHooks).
@@ -79,11 +79,13 @@ public enum Export {
             PageRenderer.prepareShadows(layout, engine: engine, story: story)
         }) { page in
             do {
-                if let sheet, let press {
-                    try renderer.draw(page, on: cr, sheet: sheet)
-                    slugs.append(press.slugLine(folio: String(page.folio)))
-                } else {
-                    try renderer.draw(page, on: cr)
+                try timings.measure(.drawing) { () throws(RenderError) in
+                    if let sheet, let press {
+                        try renderer.draw(page, on: cr, sheet: sheet)
+                        slugs.append(press.slugLine(folio: String(page.folio)))
+                    } else {
+                        try renderer.draw(page, on: cr)
+                    }
                 }
             } catch let e as RenderError {
                 failure = e
@@ -93,18 +95,21 @@ public enum Export {
             }
             cairo_pdf_surface_set_page_label(surface, String(page.folio))
             outline.add(page, story: story, to: surface)
-            FaceLock.run { cairo_show_page(cr) }
+            timings.measure(.pages) { FaceLock.run { cairo_show_page(cr) } }
             progress(page.number)
             drawn(page)
             return true
         }
         if let failure { throw failure }
-        FaceLock.run { cairo_surface_finish(surface) }
+        timings.measure(.fonts) { FaceLock.run { cairo_surface_finish(surface) } }
         let status = cairo_surface_status(surface)
         guard status == CAIRO_STATUS_SUCCESS else { throw RenderError(.error(finishFailure(status, path: path))) }
         if let draft, let sheet, let press {
-            try draft.finish(
-                into: out, sheets: Array(repeating: sheet, count: pages), slugs: slugs, press: press, metadata: metadata, target: path)
+            try timings.measure(.postPass) { () throws(RenderError) in
+                try draft.finish(
+                    into: out, sheets: Array(repeating: sheet, count: pages), slugs: slugs, press: press, metadata: metadata,
+                    target: path)
+            }
         }
         try out.commit()
         committed = true

@@ -94,7 +94,8 @@ public struct IssuePart: @unchecked Sendable {
 public enum IssueExport {
     public static func pdf(
         parts: [IssuePart], pages: [IssuePage], pageSize: (Double, Double), to path: String, metadata: PDFMetadata,
-        subject: String?, keywords: [String], compression: Int = 1, press: PressOutput? = nil, progress: (Int) -> Void = { _ in }
+        subject: String?, keywords: [String], compression: Int = 1, press: PressOutput? = nil, timings: PDFTimings? = nil,
+        progress: (Int) -> Void = { _ in }
     ) throws(RenderError) {
         let out = try AtomicFile(target: path)
         var committed = false
@@ -125,8 +126,12 @@ public enum IssueExport {
             cairo_pdf_surface_set_size(surface, sheet?.width ?? size.0, sheet?.height ?? size.1)
             if let label = entry.label { cairo_pdf_surface_set_page_label(surface, label) }
             for o in outlines.indices { outlines[o].offset = sheet?.margin ?? 0 }
-            try PageRenderer.onSheet(sheet, cr) { () throws(RenderError) in
-                if let image = entry.image { try images.fill(image, width: size.0, height: size.1, bleed: sheet?.print.bleed ?? 0, on: cr) }
+            try timings.measure(.drawing) { () throws(RenderError) in
+                try PageRenderer.onSheet(sheet, cr) { () throws(RenderError) in
+                    if let image = entry.image {
+                        try images.fill(image, width: size.0, height: size.1, bleed: sheet?.print.bleed ?? 0, on: cr)
+                    }
+                }
             }
             if let press { slugs.append(press.slugLine(folio: entry.label ?? String(entry.folio))) }
             for (p, page) in entry.placements {
@@ -138,21 +143,27 @@ public enum IssueExport {
                         surface, root, title, "page=\(index + 1)", cairo_pdf_outline_flags_t(0))
                 }
                 renderers[p].bleed = sheet?.print.bleed ?? 0
-                try PageRenderer.onSheet(sheet, cr) { () throws(RenderError) in
-                    try renderers[p].draw(page, on: cr, paper: p == entry.part)
+                try timings.measure(.drawing) { () throws(RenderError) in
+                    try PageRenderer.onSheet(sheet, cr) { () throws(RenderError) in
+                        try renderers[p].draw(page, on: cr, paper: p == entry.part)
+                    }
                 }
                 outlines[p].add(page, story: parts[p].framesetter.story, to: surface, pageIndex: index + 1)
                 if p == entry.part, let note = entry.note {
-                    PageRenderer.onSheet(sheet, cr) { renderers[p].drawNote(note, on: page, cr: cr, linked: note.target > 0) }
+                    timings.measure(.drawing) {
+                        PageRenderer.onSheet(sheet, cr) { renderers[p].drawNote(note, on: page, cr: cr, linked: note.target > 0) }
+                    }
                 }
             }
-            FaceLock.run { cairo_show_page(cr) }
+            timings.measure(.pages) { FaceLock.run { cairo_show_page(cr) } }
         }
-        FaceLock.run { cairo_surface_finish(surface) }
+        timings.measure(.fonts) { FaceLock.run { cairo_surface_finish(surface) } }
         let status = cairo_surface_status(surface)
         guard status == CAIRO_STATUS_SUCCESS else { throw RenderError(.error(Export.finishFailure(status, path: path))) }
         if let draft, let press {
-            try draft.finish(into: out, sheets: sheets, slugs: slugs, press: press, metadata: metadata, target: path)
+            try timings.measure(.postPass) { () throws(RenderError) in
+                try draft.finish(into: out, sheets: sheets, slugs: slugs, press: press, metadata: metadata, target: path)
+            }
         }
         try out.commit()
         committed = true
