@@ -207,6 +207,7 @@ func usage(_ command: String, _ message: String, positionals: String = " INPUT")
                   --split DIR           Issues: also write each article as a PDF of its own into DIR.
                   --json                Issues: print a build summary as JSON.
                   --synctex             Also write OUT.synctex.gz, for viewers that jump between page and source.
+                  --timings             After each PDF, say where its time went: reading, layout, drawing, Cairo writing the pages and fonts.
                   --press               Print-ready: pages on a sheet with bleed and marks (template 'print'); PDF/X-4.
                   --output-intent FILE  With --press: the printer's CMYK ICC profile (default: Ghostscript's SWOP profile).
                   --cmyk                With --press: convert to the output intent's CMYK with Ghostscript; black text on black ink alone.
