@@ -13,6 +13,7 @@ extension Run {
         guard let issue = try IssueLoader.load(o, io: io, diagnostics: &diagnostics, sources: &sources) else { return nil }
         if diagnostics.hasErrors { return nil }
         var planner = IssuePlanner(issue: issue, file: o.input)
+        planner.threads = o.threads
         let count = issue.manifest.articles.count
         planner.progress = { [self] done in progress("laying out the articles: \(done) of \(count) done") }
         if let folder = o.cache {

@@ -19,12 +19,18 @@ struct IssuePlanner {
     /// `--cache`: articles laid out before, kept.
     var cache: ArticleCache?
     static let maximumPasses = 4
+    /// `--threads`: how many threads lay the articles out.
+    var threads: Int?
+
+    /// The threads an issue's articles are laid out on: `--threads`, else one per core up to 4.
+    static func threads(_ asked: Int?) -> Int {
+        asked.map { max(1, $0) } ?? min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
+    }
 
     func plan(diagnostics: inout Diagnostics) -> IssuePlan {
         var contentsPages = issue.manifest.contents == nil ? 0 : 1
         var plan = IssuePlan()
-        let threads = min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
-        let prelaid = IssuePrelayout(issue, threads: threads, cache: cache, progress: progress)
+        let prelaid = IssuePrelayout(issue, threads: Self.threads(threads), cache: cache, progress: progress)
         for pass in 1...Self.maximumPasses {
             var warnings = Diagnostics()
             plan = layOut(contentsPages: contentsPages, prelaid: prelaid, warnings: &warnings)

@@ -207,6 +207,20 @@ import Testing
 
     // --split makes its folder (and those above it) when missing; a name two articles share
     // is numbered; a folder that cannot be made is an error before anything is written.
+    // `--threads` sets how many threads lay the articles out; the PDF is the same bytes however
+    // many there are.
+    @Test func threadCountKeepsTheBytes() throws {
+        let d = TemporaryDirectory("issue")
+        let manifest = Self.issue(d)
+        for threads in [nil, "1", "3"] {
+            let out = d.file("issue-\(threads ?? "default").pdf")
+            let r = run(["build", manifest, "-o", out, "-q"] + (threads.map { ["--threads", $0] } ?? []))
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        let first = try #require(d.read("issue-default.pdf"))
+        #expect(d.read("issue-1.pdf") == first && d.read("issue-3.pdf") == first)
+    }
+
     @Test func splitFolder() throws {
         let d = TemporaryDirectory("issue")
         let body = "The harbour at dawn is a study in grey and silver. "
