@@ -75,3 +75,22 @@ final class EngineLease {
         EnginePool.giveBack(engine)
     }
 }
+
+/// fontconfig's best matches (`FontProbe.matchedFamily`), kept while the fonts stay as they
+/// are: fonts added to fontconfig (`EnginePool.fontsChanged`) start the table again.
+final class FontMatches: Sendable {
+    private let table = Mutex<(generation: Int, answers: [FontProbe.MatchKey: (String, Bool)])>((0, [:]))
+
+    /// The answer kept for `key`, else `ask()`'s, kept.
+    func answer(_ key: FontProbe.MatchKey, _ ask: () -> (String, Bool)) -> (String, Bool) {
+        let generation = EnginePool.fontGeneration
+        if let known = table.withLock({ $0.generation == generation ? $0.answers[key] : nil }) { return known }
+        let found = ask()
+        table.withLock { kept in
+            // An answer found under fonts since changed is not kept.
+            if kept.generation < generation { kept = (generation, [:]) }
+            if kept.generation == generation { kept.answers[key] = found }
+        }
+        return found
+    }
+}

@@ -526,13 +526,33 @@ final class FontProbe {
     /// Making that fontset sorts every installed font (most of a millisecond); a substituted
     /// face's fontset would be made for nothing, as shaping asks for its substitute.
     func matchedFamily(_ face: FontPlan.Face) -> (String, Bool) {
+        let language = String(cString: pango_language_to_string(pango_context_get_language(engine.context)))
+        let key = MatchKey(family: face.family, weight: face.weight, italic: face.italic, stretch: face.stretch, language: language)
+        return Self.matches.answer(key) { fontconfigMatch(face, language: language) }
+    }
+
+    /// What a match asks of fontconfig.
+    struct MatchKey: Hashable, Sendable {
+        var family: String
+        var weight: Int32
+        var italic: Bool
+        var stretch: UInt32
+        var language: String
+    }
+
+    /// fontconfig's answers, kept for the process: a match takes a fraction of a millisecond,
+    /// and every story resolves its template's faces again (an issue's twenty articles, each
+    /// build of `watch`), always with the same answers while the fonts stay as they are.
+    static let matches = FontMatches()
+
+    private func fontconfigMatch(_ face: FontPlan.Face, language: String) -> (String, Bool) {
         guard let p = FcPatternCreate() else { return ("?", false) }
         defer { FcPatternDestroy(p) }
         func add(_ key: String, _ value: String) {
             value.withCString { FcPatternAddString(p, key, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self)) }
         }
         add("family", face.family)
-        add("lang", String(cString: pango_language_to_string(pango_context_get_language(engine.context))))
+        add("lang", language)
         FcPatternAddInteger(p, "weight", FcWeightFromOpenType(face.weight))
         FcPatternAddInteger(p, "slant", face.italic ? 100 : 0)  // FC_SLANT_ITALIC, FC_SLANT_ROMAN
         FcPatternAddInteger(p, "width", Self.fontconfigWidth[face.stretch] ?? 100)

@@ -42,4 +42,38 @@ import Testing
         #expect(engine.plan.styles.isEmpty)
         #expect(fs.engine.plan.styles.count == fs.story.styles.count)
     }
+
+    // fontconfig's matches are asked once and kept, until fonts are added to fontconfig.
+    @Test func fontMatchesAreKeptUntilFontsChange() {
+        let matches = FontMatches()
+        let key = FontProbe.MatchKey(family: "Nowhere Sans", weight: 400, italic: false, stretch: 4, language: "en")
+        var asked = 0
+        func answer() -> String {
+            matches.answer(key) {
+                asked += 1
+                return ("DejaVu Sans", false)
+            }.0
+        }
+        #expect(answer() == "DejaVu Sans" && answer() == "DejaVu Sans")
+        #expect(asked == 1)
+        EnginePool.fontsChanged()
+        #expect(answer() == "DejaVu Sans")
+        #expect(asked == 2)
+    }
+
+    // What a kept match says is what fontconfig says.
+    @Test func keptMatchIsFontconfigs() {
+        let engine = EnginePool.borrow(plan: .empty)
+        defer { EnginePool.giveBack(engine) }
+        let probe = FontProbe(engine: engine)
+        let faces = [
+            FontPlan.Face(family: "DejaVu Serif", weight: 700, italic: true), FontPlan.Face(family: "Didot", weight: 400, italic: false),
+        ]
+        for face in faces {
+            let first = probe.matchedFamily(face)
+            EnginePool.fontsChanged()
+            let fresh = probe.matchedFamily(face)
+            #expect(first == fresh && probe.matchedFamily(face) == fresh, "\(face.family)")
+        }
+    }
 }
