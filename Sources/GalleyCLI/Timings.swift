@@ -50,12 +50,3 @@ struct TimingsReport {
         return max(0, Int(((Double(seconds) + Double(attoseconds) / 1e18) * 1000).rounded()))
     }
 }
-
-extension ContinuousClock {
-    /// Runs `body` and says how long it took.
-    func timed<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> (T, Duration) {
-        let start = now
-        let result = try body()
-        return (result, now - start)
-    }
-}
