@@ -31,10 +31,9 @@ extension Run {
     }
 
     mutating func buildIssue(_ o: BuildOptions) throws -> Int32 {
-        let clock = ContinuousClock()
-        let loading = clock.now
+        var timer = BuildTimer(asked: o.timings)
         guard let (issue, plan) = try loadIssue(o.document) else { return failed() }
-        let reading = clock.now - loading
+        timer.readingEnds()
         let destination = try OutputDestination.checked(o.output, inputs: issue.inputFiles)
         if let depfile = o.depfile { try Self.checkDepfile(depfile, inputs: issue.inputFiles) }
         // A press build runs the preflight first: with --strict, its errors write nothing.
@@ -46,16 +45,17 @@ extension Run {
         do {
             // The split's folder and names are settled first: a mistake there writes nothing.
             let split = try o.split.map { dir throws(RenderError) in try Self.splitPaths(issue, into: dir) }
+            let clock = ContinuousClock()
             let started = clock.now
+            timer.exportBegins()
             let press = o.press?.output(issue.base, input: o.document.input, environment: io.environment)
-            let timings = o.timings ? PDFTimings() : nil
             try writeIssuePDF(
-                issue, plan, to: destination, metadata: metadata, compression: o.compression, press: press, timings: timings
+                issue, plan, to: destination, metadata: metadata, compression: o.compression, press: press, timings: timer.parts
             ) { n in
                 progress(
                     Self.drawingProgress(n, of: plan.pages.count, plan: plan, names: issue.manifest.articles, since: clock.now - started))
             }
-            said = timings.map { TimingsReport(reading: reading, export: clock.now - started, parts: $0, issue: true) }
+            said = timer.report(issue: true)
             if press?.cmyk != nil {
                 // The ink is known only once the PDF is made: its findings come after the rest.
                 var inkCheck = Preflight(strict: o.strict)

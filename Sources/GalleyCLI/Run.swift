@@ -104,14 +104,12 @@ struct Run {
         if o.split != nil || o.depfile != nil || o.json {
             throw UsageError(message: "--split, --depfile and --json are for issue manifests (a .json file with \"articles\")")
         }
-        let clock = ContinuousClock()
-        let started = clock.now
+        var timer = BuildTimer(asked: o.timings)
         guard let doc = try load(o.document) else { return failed() }
-        let reading = clock.now - started
+        timer.readingEnds()
         let destination = try OutputDestination.checked(o.output, inputs: doc.inputFiles)
         let before = doc.framesetter.diagnostics.all.count
         let input = o.document.input
-        let timings = o.timings ? PDFTimings() : nil
         var said: TimingsReport?
         let metadata = pdfMetadata(input: input, title: o.title)
         var pages = 0
@@ -125,15 +123,15 @@ struct Run {
             // scratch file until every page has been checked.
             let scratch = o.strict ? try TemporaryFile(in: FilePath.temporaryDirectory, name: "galley-strict", mode: 0o600) : nil
             defer { scratch?.discard() }
-            let exporting = clock.now
+            timer.exportBegins()
             pages = try writePDF(
                 doc, to: scratch.map { .file($0.path) } ?? destination, metadata: metadata, compression: o.compression, press: press,
-                timings: timings
+                timings: timer.parts
             ) { page in
                 synctex?.add(sheet: page.number, [(page, doc.story, input)])
                 preflight?.check(page, of: doc.framesetter, index: page.number, bleed: bleed)
             }
-            said = timings.map { TimingsReport(reading: reading, export: clock.now - exporting, parts: $0) }
+            said = timer.report()
             preflight?.checkInk(of: press)
             preflight?.finish()
             if let scratch, preflight?.hasErrors == false { try deliver(scratch.path, to: destination) }

@@ -50,3 +50,25 @@ struct TimingsReport {
         return max(0, Int(((Double(seconds) + Double(attoseconds) / 1e18) * 1000).rounded()))
     }
 }
+
+/// `--timings`' clock for one build: started before the input is read, told when the reading
+/// ends and when the PDF's export begins. Without `--timings` it keeps no parts and reports
+/// nothing.
+struct BuildTimer {
+    /// The export's parts, for `Export.pdf` and `IssueExport.pdf` to fill; nil when not asked.
+    let parts: PDFTimings?
+    private var mark = ContinuousClock.now
+    private var reading: Duration = .zero
+
+    init(asked: Bool) { parts = asked ? PDFTimings() : nil }
+
+    /// The input is read: what follows until `exportBegins()` is counted in neither part.
+    mutating func readingEnds() { reading = ContinuousClock.now - mark }
+
+    mutating func exportBegins() { mark = ContinuousClock.now }
+
+    /// What the build took, its export just ended; nil when not asked.
+    func report(issue: Bool = false) -> TimingsReport? {
+        parts.map { TimingsReport(reading: reading, export: ContinuousClock.now - mark, parts: $0, issue: issue) }
+    }
+}

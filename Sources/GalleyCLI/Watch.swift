@@ -151,10 +151,9 @@ extension Run {
     /// One build of the document or issue, its outputs written only when it has no error.
     mutating func rebuild(_ o: WatchOptions) throws -> WatchBuild {
         if IssueLoader.isManifest(o.document.input) { return try rebuildIssue(o) }
-        let clock = ContinuousClock()
-        let started = clock.now
+        var timer = BuildTimer(asked: o.timings)
         guard let doc = try load(o.document) else { return WatchBuild() }
-        let reading = clock.now - started
+        timer.readingEnds()
         var result = WatchBuild(inputs: doc.inputFiles)
         let text = Array(doc.story.text.utf8)
         let before = doc.framesetter.diagnostics.all.count
@@ -173,15 +172,14 @@ extension Run {
                 let metadata = pdfMetadata(input: o.document.input, title: o.title)
                 let press = o.press?.output(doc.template, input: o.document.input, environment: io.environment)
                 let bleed = doc.template.print.bleed
-                let timings = o.timings ? PDFTimings() : nil
-                let exporting = clock.now
+                timer.exportBegins()
                 _ = try writePDF(
-                    doc, to: destination, metadata: metadata, compression: o.compression, press: press, timings: timings
+                    doc, to: destination, metadata: metadata, compression: o.compression, press: press, timings: timer.parts
                 ) { page in
                     result.pages.append(Self.fingerprint(page, text: text))
                     preflight?.check(page, of: doc.framesetter, index: page.number, bleed: bleed)
                 }
-                result.timings = timings.map { TimingsReport(reading: reading, export: clock.now - exporting, parts: $0) }
+                result.timings = timer.report()
                 preflight?.checkInk(of: press)
                 preflight?.finish()
             case .pngs(let numbers, let path):
@@ -199,10 +197,9 @@ extension Run {
 
     /// An issue's build, for `watch` on a manifest.
     mutating func rebuildIssue(_ o: WatchOptions) throws -> WatchBuild {
-        let clock = ContinuousClock()
-        let started = clock.now
+        var timer = BuildTimer(asked: o.timings)
         guard let (issue, plan) = try loadIssue(o.document) else { return WatchBuild() }
-        let reading = clock.now - started
+        timer.readingEnds()
         var result = WatchBuild(inputs: issue.inputFiles)
         let size = (issue.base.pageWidth, issue.base.pageHeight)
         do {
@@ -212,13 +209,10 @@ extension Run {
                 let metadata = pdfMetadata(input: o.document.input, title: o.title, manifestTitle: issue.manifest.title)
                 let press = o.press?.output(issue.base, input: o.document.input, environment: io.environment)
                 var preflight = o.press.map { _ in Self.preflight(issue, plan, manifest: o.document.input, strict: false) }
-                let timings = o.timings ? PDFTimings() : nil
-                let exporting = clock.now
+                timer.exportBegins()
                 try writeIssuePDF(
-                    issue, plan, to: destination, metadata: metadata, compression: o.compression, press: press, timings: timings)
-                result.timings = timings.map {
-                    TimingsReport(reading: reading, export: clock.now - exporting, parts: $0, issue: true)
-                }
+                    issue, plan, to: destination, metadata: metadata, compression: o.compression, press: press, timings: timer.parts)
+                result.timings = timer.report(issue: true)
                 preflight?.checkInk(of: press)
                 if let preflight { addPreflight(preflight) }
                 let texts = plan.parts.map { Array($0.framesetter.story.text.utf8) }
