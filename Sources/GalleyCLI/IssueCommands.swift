@@ -50,7 +50,8 @@ extension Run {
             timer.exportBegins()
             let press = o.press?.output(issue.base, input: o.document.input, environment: io.environment)
             try writeIssuePDF(
-                issue, plan, to: destination, metadata: metadata, compression: o.compression, press: press, timings: timer.parts
+                issue, plan, to: destination, metadata: metadata, compression: o.compression, threads: o.document.threads,
+                press: press, timings: timer.parts
             ) { n in
                 progress(
                     Self.drawingProgress(n, of: plan.pages.count, plan: plan, names: issue.manifest.articles, since: clock.now - started))

@@ -121,16 +121,18 @@ extension Run {
         return pages
     }
 
-    /// Writes every page of an issue as a PDF, with the manifest's subject and keywords.
+    /// Writes every page of an issue as a PDF, with the manifest's subject and keywords;
+    /// `threads` is `--threads` (with more than one, the articles' draw runs are made beside
+    /// the drawing).
     func writeIssuePDF(
         _ issue: LoadedIssue, _ plan: IssuePlan, to destination: OutputDestination, metadata: PDFMetadata, compression: Int,
-        press: PressOutput? = nil, timings: PDFTimings? = nil, page: (Int) -> Void = { _ in }
+        threads: Int?, press: PressOutput? = nil, timings: PDFTimings? = nil, page: (Int) -> Void = { _ in }
     ) throws(RenderError) {
         try withOutput(destination) { path throws(RenderError) in
             try IssueExport.pdf(
                 parts: plan.parts, pages: plan.pages, pageSize: (issue.base.pageWidth, issue.base.pageHeight), to: path,
                 metadata: metadata, subject: issue.manifest.subtitle, keywords: issue.manifest.keywords, compression: compression,
-                press: press, timings: timings, progress: page)
+                press: press, timings: timings, drawAhead: IssuePlanner.threads(threads) > 1, progress: page)
         }
         endProgress()
     }

@@ -211,7 +211,8 @@ extension Run {
                 var preflight = o.press.map { _ in Self.preflight(issue, plan, manifest: o.document.input, strict: false) }
                 timer.exportBegins()
                 try writeIssuePDF(
-                    issue, plan, to: destination, metadata: metadata, compression: o.compression, press: press, timings: timer.parts)
+                    issue, plan, to: destination, metadata: metadata, compression: o.compression, threads: o.document.threads,
+                    press: press, timings: timer.parts)
                 result.timings = timer.report(issue: true)
                 preflight?.checkInk(of: press)
                 if let preflight { addPreflight(preflight) }

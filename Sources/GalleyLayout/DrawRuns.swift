@@ -30,7 +30,8 @@ package struct DrawRun: Sendable {
 extension ParagraphLayout {
     /// The runs of line `i` in visual order, justified, with the hyphen at the end when there is one.
     package func drawRuns(line i: Int) -> [DrawRun] {
-        i < prepared.count ? prepared[i] : makeDrawRuns(line: i)
+        let k = i - preparedStart
+        return k >= 0 && k < prepared.count ? prepared[k] : makeDrawRuns(line: i)
     }
 
     /// Makes the runs of line `i` (see `drawRuns(line:)`).

@@ -239,15 +239,15 @@ public final class Framesetter {
         var flow = newFlow()
         var pageNumber = 0
         if let kept {
-            for (k, old) in kept.pages.enumerated() {
-                pageNumber += 1
+            let pages = kept.pages.map { old in
                 var page = old
                 (page.footer, page.header) = runningLines(of: page, pages: total)
-                if try !body(page) {
-                    // Where a layout stopping here would stand (its warnings so far).
-                    diagnostics.append(contentsOf: kept.flows[k + 1].diagnostics)
-                    return pageNumber
-                }
+                return page
+            }
+            if try !draw(pages, numberedFrom: 0, numbered: &pageNumber, body) {
+                // Where a layout stopping here would stand (its warnings so far).
+                diagnostics.append(contentsOf: kept.flows[pageNumber].diagnostics)
+                return pageNumber
             }
             flow = flow.resumed(from: kept.flows[kept.pages.count])
         }
@@ -350,6 +350,10 @@ extension Framesetter {
             moved[ObjectIdentifier(old)] = m
             return m
         }
+        // A PDF draws them all: they are moved first (which is cheap), so that their draw runs
+        // are made on another core while they are drawn.
+        let first = number
+        var pages: [Page] = []
         for start in reuse.starts {
             number += 1
             var page = start.page!.shifted(shift, moving: move)
@@ -360,7 +364,27 @@ extension Framesetter {
             begun.diagnostics = flow.diagnostics
             starts?.record(begun, page: number)
             starts?.finish(page, number: number)
-            if try !body(page) { return false }
+            if drawsAhead {
+                pages.append(page)
+            } else if try !body(page) {
+                return false
+            }
+        }
+        return try !drawsAhead || draw(pages, numberedFrom: first, numbered: &number, body)
+    }
+
+    /// Whether pages laid out before are drawn with their draw runs made on another thread.
+    var drawsAhead: Bool { options.drawsEveryPage && (options.threads ?? ProcessInfo.processInfo.activeProcessorCount) > 1 }
+
+    /// Hands `body` `pages`, numbered on from `first`, with their draw runs made ahead on another
+    /// thread (`DrawAhead`) when `drawsAhead`; leaves `number` at the last page handed over.
+    /// False when `body` stopped.
+    func draw(_ pages: [Page], numberedFrom first: Int, numbered number: inout Int, _ body: (Page) throws -> Bool) rethrows -> Bool {
+        let ahead = drawsAhead ? DrawAhead(pages: pages) : nil
+        defer { ahead?.stop() }
+        for (k, page) in pages.enumerated() {
+            number = first + k + 1
+            if try !body(ahead?.take(k) ?? page) { return false }
         }
         return true
     }

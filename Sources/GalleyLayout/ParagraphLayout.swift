@@ -204,15 +204,17 @@ package final class ParagraphLayout: Sendable {
     package let widths: LineWidths
     /// Lines barred from ending in a hyphen when the paragraph was broken (see `Flow`).
     package let unhyphenated: Set<Int>
-    /// The draw runs of the first lines, made ahead on a shaping thread (see `preparingDrawing`).
+    /// The draw runs of lines `preparedStart...`, made ahead on another thread than the one
+    /// that draws (see `preparingDrawing`).
     let prepared: [[DrawRun]]
+    let preparedStart: Int
     /// What the renderer made ahead for the prepared runs (see `DrawingPreparation`); nil
     /// when no run was prepared.
     package let preparedForDrawing: PreparedDrawing?
 
     package init(
         text: ShapedText, lines: [LineBreak], glue: GlueModel, widths: LineWidths, unhyphenated: Set<Int> = [],
-        prepared: [[DrawRun]] = [], preparedForDrawing: PreparedDrawing? = nil
+        prepared: [[DrawRun]] = [], preparedStart: Int = 0, preparedForDrawing: PreparedDrawing? = nil
     ) {
         self.text = text
         self.lines = lines
@@ -220,6 +222,7 @@ package final class ParagraphLayout: Sendable {
         self.widths = widths
         self.unhyphenated = unhyphenated
         self.prepared = prepared
+        self.preparedStart = preparedStart
         self.preparedForDrawing = preparedForDrawing
     }
 
@@ -230,6 +233,15 @@ package final class ParagraphLayout: Sendable {
         ParagraphLayout(
             text: text, lines: lines, glue: glue, widths: widths, unhyphenated: unhyphenated,
             prepared: lines.indices.map { makeDrawRuns(line: $0) }, preparedForDrawing: PreparedDrawing())
+    }
+
+    /// The same paragraph with the draw runs of lines `range` made now (the lines of it one
+    /// page holds: see `DrawAhead`).
+    package func preparingDrawing(lines range: Range<Int>) -> ParagraphLayout {
+        let range = range.clamped(to: lines.indices)
+        return ParagraphLayout(
+            text: text, lines: lines, glue: glue, widths: widths, unhyphenated: unhyphenated,
+            prepared: range.map { makeDrawRuns(line: $0) }, preparedStart: range.lowerBound)
     }
 
     package var index: Int { text.index }

@@ -206,6 +206,6 @@ struct ParagraphSetting: Sendable {
             first: (0..<from).map { l.widths[$0] } + (from..<max(from, widths.first.count)).map { widths[$0] }, rest: widths.rest)
         return ParagraphLayout(
             text: l.text, lines: Array(l.lines.prefix(from)) + tail, glue: l.glue, widths: kept, unhyphenated: unhyphenated,
-            prepared: Array(l.prepared.prefix(from)))
+            prepared: Array(l.prepared.prefix(max(0, from - l.preparedStart))), preparedStart: l.preparedStart)
     }
 }

@@ -92,10 +92,12 @@ public struct IssuePart: @unchecked Sendable {
 /// renderer, images filling the pages that are images, the outline (issue, then each article
 /// with its headings) and the page labels.
 public enum IssueExport {
+    /// Writes `pages` to `path`. With `drawAhead`, the articles' draw runs are made on a
+    /// thread of their own a few pages ahead of the drawing (`DrawAhead`).
     public static func pdf(
         parts: [IssuePart], pages: [IssuePage], pageSize: (Double, Double), to path: String, metadata: PDFMetadata,
         subject: String?, keywords: [String], compression: Int = 1, press: PressOutput? = nil, timings: PDFTimings? = nil,
-        progress: (Int) -> Void = { _ in }
+        drawAhead: Bool = false, progress: (Int) -> Void = { _ in }
     ) throws(RenderError) {
         let out = try AtomicFile(target: path)
         var committed = false
@@ -118,6 +120,10 @@ public enum IssueExport {
         var bookmarked: Set<Int> = []
         var images = IssueImages()
         var drawing: Int?
+        // The articles' draw runs, made on another core while this thread draws.
+        let ahead = drawAhead ? DrawAhead(pages: pages.flatMap { $0.placements.map(\.page) }) : nil
+        defer { ahead?.stop() }
+        var placed = 0
         for (index, entry) in pages.enumerated() {
             progress(index + 1)
             let size = entry.page.map { ($0.width, $0.height) } ?? pageSize
@@ -134,7 +140,9 @@ public enum IssueExport {
                 }
             }
             if let press { slugs.append(press.slugLine(folio: entry.label ?? String(entry.folio))) }
-            for (p, page) in entry.placements {
+            for (p, given) in entry.placements {
+                let page = ahead?.take(placed) ?? given
+                placed += 1
                 // One part's pages after another's: one engine serves them in turn.
                 if let last = drawing, last != p { parts[last].framesetter.relinquishEngine() }
                 drawing = p

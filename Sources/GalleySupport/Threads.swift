@@ -102,3 +102,43 @@ package final class Background<Value>: @unchecked Sendable {
         return result!
     }
 }
+
+/// One thread kept for the life of the process, running the jobs handed to it one after the
+/// other. A `galley watch` process hands it work on every rebuild: a new thread each time
+/// would be given a malloc arena of its own each time, and the memory one arena frees is not
+/// reused by another (100 rebuilds grew the process by 13 MiB that way).
+package final class HelperThread: @unchecked Sendable {
+    package static let shared = HelperThread()
+
+    package init() {}
+
+    private let condition = Condition()
+    private var jobs: [@Sendable () -> Void] = []
+    private var started = false
+    private var available = false
+
+    /// Queues `job` behind the jobs before it. False (and `job` never runs) when the system
+    /// refuses the thread.
+    package func submit(_ job: @escaping @Sendable () -> Void) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        if !started {
+            started = true
+            available = startThread { [self] in serve() }
+        }
+        guard available else { return false }
+        jobs.append(job)
+        condition.broadcast()
+        return true
+    }
+
+    private func serve() {
+        while true {
+            condition.lock()
+            while jobs.isEmpty { condition.wait() }
+            let job = jobs.removeFirst()
+            condition.unlock()
+            job()
+        }
+    }
+}

@@ -1,5 +1,6 @@
 import GalleyStory
 import GalleyTemplate
+import Glibc
 import TestSupport
 import Testing
 
@@ -34,5 +35,58 @@ import Testing
             }
         }
         #expect(lines > 20)
+    }
+
+    /// Long paragraphs over narrow columns: most of them run on from one page to the next.
+    private func runningOnPages() -> [Page] {
+        let text = (0..<8).map { i in
+            String(repeating: "Paragraph \(i) goes on with <i>words</i> set justified and hyphenated over pages. ", count: 30)
+        }.joined(separator: "\n")
+        let fs = framesetter(text, threads: 1)
+        return pages(of: fs)
+    }
+
+    // A page made ahead holds the draw runs of its own lines only (a paragraph running on to
+    // the next page is not prepared whole), and they are the runs made when drawn.
+    @Test func aPageMadeAheadHoldsItsOwnLinesRuns() {
+        let pages = runningOnPages()
+        #expect(pages.count >= 3)
+        var straddling = 0
+        for page in pages {
+            #expect(page.needsDrawRuns)
+            let prepared = DrawAhead.prepared(page)
+            #expect(!prepared.needsDrawRuns)
+            for (frame, made) in zip(page.frames, prepared.frames) {
+                for (line, ahead) in zip(frame.lines, made.lines) {
+                    let p = ahead.paragraph
+                    #expect(p.preparedStart <= line.lineIndex && line.lineIndex < p.preparedStart + p.preparedLines)
+                    #expect(describe(p.drawRuns(line: line.lineIndex)) == describe(line.paragraph.drawRuns(line: line.lineIndex)))
+                    if p.preparedLines < p.lines.count { straddling += 1 }
+                }
+            }
+        }
+        #expect(straddling > 0)
+    }
+
+    // The helper prepares the pages the drawing thread has not reached, and hands each over once.
+    @Test func theHelperPreparesThePagesAhead() throws {
+        let pages = runningOnPages()
+        let ahead = try #require(DrawAhead(pages: pages, window: pages.count))
+        defer { ahead.stop() }
+        var waited = 0
+        while !ahead.isPrepared(pages.count - 1) && waited < 500 {
+            usleep(10_000)
+            waited += 1
+        }
+        for i in pages.indices {
+            #expect(!ahead.take(i).needsDrawRuns)
+            #expect(ahead.take(i).needsDrawRuns)  // taken: the page as it was given
+        }
+    }
+
+    // Pages that carry their runs already need no helper.
+    @Test func preparedPagesNeedNoHelper() {
+        let pages = runningOnPages().map(DrawAhead.prepared)
+        #expect(DrawAhead(pages: pages) == nil)
     }
 }
