@@ -122,4 +122,9 @@ extension Page {
     var needsDrawRuns: Bool {
         frames.contains { frame in frame.lines.contains { $0.paragraph.preparedLines == 0 } }
     }
+
+    /// The lines of the page whose paragraphs hold draw runs.
+    package var linesWithDrawRuns: Int {
+        frames.reduce(0) { n, frame in n + frame.lines.count { $0.paragraph.preparedLines > 0 } }
+    }
 }

@@ -92,13 +92,16 @@ final class PageStarts: @unchecked Sendable {
     func begin(_ story: Story, template: Template, keeping kept: Int) {
         lock.lock()
         previous = nil
-        if let before = self.story, complete, self.template == template, kept < starts.count,
-            let shift = StoryShift.between(before, story)
+        // What is kept lets go of the draw runs made ahead for its pages (every glyph of half a
+        // book), which drawing them again would not use: the next build makes them beside its
+        // drawing (`DrawAhead`). The pages before the edit are handed to this build as they
+        // were (`resumption`); those from the edit on are held while it is drawn, as they may
+        // be taken again.
+        var made: [ObjectIdentifier: ParagraphLayout] = [:]
+        let before = starts[..<min(kept, starts.count)].map { $0.withoutDrawRuns(&made, story: story) }
+        if let old = self.story, complete, self.template == template, kept < starts.count,
+            let shift = StoryShift.between(old, story)
         {
-            // Only the pages from the edit on may be taken again. Held while the new layout is
-            // drawn, they let go of the draw runs made ahead for them (every glyph of half a
-            // book), which drawing them again would not use.
-            var made: [ObjectIdentifier: ParagraphLayout] = [:]
             let tail = starts[kept...].map { $0.withoutDrawRuns(&made, story: story) }
             previous = Previous(starts: tail, warnings: warnings.count, shift: shift)
         }
@@ -106,7 +109,7 @@ final class PageStarts: @unchecked Sendable {
         self.template = template
         self.kept = kept
         reused = 0
-        starts.removeSubrange(min(kept, starts.count)...)
+        starts = before
         lock.unlock()
     }
 
@@ -151,10 +154,25 @@ final class PageStarts: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Page `number` is laid out.
-    func finish(_ page: Page, number: Int) {
+    /// Lines of the pages held whose paragraphs hold draw runs.
+    var linesWithDrawRuns: Int {
         lock.lock()
-        if number <= starts.count { starts[number - 1].page = page }
+        defer { lock.unlock() }
+        return starts.reduce(0) { $0 + ($1.page?.linesWithDrawRuns ?? 0) }
+    }
+
+    /// Page `number` is laid out. It is kept without the draw runs made ahead for it: they are
+    /// let go once it is drawn, as it would hold them until the next build.
+    func finish(_ page: Page, number: Int) {
+        var made: [ObjectIdentifier: ParagraphLayout] = [:]
+        let kept = page.mappingParagraphs { l in
+            if let m = made[ObjectIdentifier(l)] { return m }
+            let m = l.withoutDrawRuns
+            made[ObjectIdentifier(l)] = m
+            return m
+        }
+        lock.lock()
+        if number <= starts.count { starts[number - 1].page = kept }
         lock.unlock()
     }
 

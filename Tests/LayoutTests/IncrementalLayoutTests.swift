@@ -244,6 +244,36 @@ import Testing
         #expect(cache.reusedPages > 0 && cache.statistics.made == 1, "\(cache.reusedPages), \(cache.statistics)")
     }
 
+    // The pages kept between builds hold no draw runs (they would hold every glyph of the book
+    // a second time), though those the drawing got were made ahead on a shaping thread.
+    @Test func keptPagesHoldNoDrawRuns() throws {
+        var rng = SplitMix(seed: 79)
+        var paragraphs = (1...200).map { _ in Self.sentence(Int.random(in: 20...70, using: &rng), &rng) }
+        paragraphs[100] = "Grey " + paragraphs[100]
+        let cache = ParagraphCache()
+        // Drawn slowly (the first page most), so that the shaping thread is well ahead and
+        // makes draw runs, even with the other tests taking the cores.
+        func drawn(_ fs: Framesetter) -> (pages: [Page], prepared: Int) {
+            var pages: [Page] = []
+            fs.layOut { page in
+                usleep(pages.isEmpty ? 400_000 : 20_000)
+                pages.append(page)
+                return true
+            }
+            return (pages, pages.reduce(0) { $0 + $1.linesWithDrawRuns })
+        }
+        let first = drawn(framesetter(paragraphs.joined(separator: "\n"), threads: 2, drawsEveryPage: true, cache: cache))
+        #expect(first.prepared > 0)
+        #expect(cache.keptLinesWithDrawRuns == 0)
+        paragraphs[100] = "Blue" + paragraphs[100].dropFirst(4)
+        let warm = framesetter(paragraphs.joined(separator: "\n"), threads: 2, drawsEveryPage: true, cache: cache)
+        let again = drawn(warm)
+        #expect(cache.keptPages > 0 && cache.reusedPages > 0)
+        #expect(cache.keptLinesWithDrawRuns == 0)
+        let cold = framesetter(paragraphs.joined(separator: "\n"))
+        #expect(again.pages.map { PageDump.dump($0, story: warm.story) } == pages(of: cold).map { PageDump.dump($0, story: cold.story) })
+    }
+
     // The kept paragraphs are used: a layout after a one-word edit shapes only that paragraph.
     @Test func anEditReshapesOnlyItsParagraph() throws {
         let paragraphs = (1...40).map { "Paragraph \($0) of the harbour at dawn, grey and silver, with boats that rock." }
