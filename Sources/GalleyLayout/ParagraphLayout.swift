@@ -248,6 +248,8 @@ package final class ParagraphLayout: Sendable {
     package var storyStart: Int { text.storyStart }
     /// The number of lines whose draw runs were made ahead.
     package var preparedLines: Int { prepared.count }
+    /// The lines whose draw runs were made ahead.
+    package var preparedLineRange: Range<Int> { preparedStart..<preparedStart + prepared.count }
 }
 
 /// Work a renderer does ahead for a paragraph's prepared draw runs, on the shaping thread that

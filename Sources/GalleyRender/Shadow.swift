@@ -264,7 +264,7 @@ extension PageRenderer {
     /// `drawShadow` would make) and keeps them in the paragraph (`preparedForDrawing`).
     static func prepareShadows(_ layout: ParagraphLayout, engine: TextEngine, story: Story) {
         guard let prepared = layout.preparedForDrawing else { return }
-        for line in 0..<layout.preparedLines {
+        for line in layout.preparedLineRange {
             for (k, run) in layout.drawRuns(line: line).enumerated() {
                 let style = story.styles[run.style].expanded(by: run.expansion)
                 guard let shadow = visibleShadow(style), !drawsAsPath(shadow, font: run.font) else { continue }
