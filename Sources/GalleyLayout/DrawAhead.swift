@@ -21,13 +21,16 @@ package final class DrawAhead: @unchecked Sendable {
     private var taken = 0
     private var cancelled = false
     private var running = false
+    /// The renderer's work on the runs made (a PDF's shadow masks), with an engine for `plan`.
+    private let preparation: (plan: FontPlan, work: DrawingPreparation)?
 
     /// A helper for `pages`, in the order they are drawn; nil when none of them needs it, or
     /// when no thread could be started (the drawing thread then makes every run itself).
-    package init?(pages: [Page], window: Int = 1) {
+    package init?(pages: [Page], window: Int = 1, preparing preparation: (plan: FontPlan, work: DrawingPreparation)? = nil) {
         guard pages.contains(where: { $0.needsDrawRuns }) else { return nil }
         self.pages = pages
         self.window = max(1, window)
+        self.preparation = preparation
         ready = Array(repeating: nil, count: pages.count)
         condition.lock()
         defer { condition.unlock() }
@@ -67,6 +70,8 @@ package final class DrawAhead: @unchecked Sendable {
     }
 
     private func work() {
+        let engine = preparation.map { EnginePool.borrow(plan: $0.plan) }
+        defer { engine.map(EnginePool.giveBack) }
         var i = 0
         while true {
             condition.lock()
@@ -80,7 +85,7 @@ package final class DrawAhead: @unchecked Sendable {
                 return
             }
             condition.unlock()
-            let page = Self.prepared(pages[i])
+            let page = Self.prepared(pages[i], preparing: engine.flatMap { e in preparation.map { p in { p.work($0, e) } } })
             condition.lock()
             if i >= taken { ready[i] = page }
             condition.unlock()
@@ -89,8 +94,9 @@ package final class DrawAhead: @unchecked Sendable {
     }
 
     /// The page with the draw runs of its lines made: only the lines it holds, so that a
-    /// paragraph running over several pages is not held whole for each.
-    static func prepared(_ page: Page) -> Page {
+    /// paragraph running over several pages is not held whole for each. `preparation` does the
+    /// renderer's work on each paragraph's runs.
+    static func prepared(_ page: Page, preparing preparation: ((ParagraphLayout) -> Void)? = nil) -> Page {
         var lines: [ObjectIdentifier: Range<Int>] = [:]
         for frame in page.frames {
             for line in frame.lines where line.paragraph.preparedLines == 0 {
@@ -103,7 +109,8 @@ package final class DrawAhead: @unchecked Sendable {
             let key = ObjectIdentifier(l)
             guard let range = lines[key] else { return l }
             if let m = made[key] { return m }
-            let m = l.preparingDrawing(lines: range)
+            let m = l.preparingDrawing(lines: range, forDrawing: preparation != nil)
+            preparation?(m)
             made[key] = m
             return m
         }

@@ -244,7 +244,7 @@ public final class Framesetter {
                 (page.footer, page.header) = runningLines(of: page, pages: total)
                 return page
             }
-            if try !draw(pages, numberedFrom: 0, numbered: &pageNumber, body) {
+            if try !draw(pages, numberedFrom: 0, numbered: &pageNumber, preparing: preparation, body) {
                 // Where a layout stopping here would stand (its warnings so far).
                 diagnostics.append(contentsOf: kept.flows[pageNumber].diagnostics)
                 return pageNumber
@@ -256,7 +256,8 @@ public final class Framesetter {
             // After an edit, the pages of the layout before, once the flow stands where one
             // of them began, in the same state: what follows is laid out as it was.
             if pageNumber > (kept?.pages.count ?? 0), let reuse = starts?.reusable(flow, page: pageNumber + 1, sameColumns: sameColumns) {
-                complete = try self.reuse(reuse, after: flow, pages: total, numbered: &pageNumber, starts: starts, layout: layout, body)
+                complete = try self.reuse(
+                    reuse, after: flow, pages: total, numbered: &pageNumber, starts: starts, layout: layout, preparing: preparation, body)
                 break
             }
             pageNumber += 1
@@ -338,7 +339,7 @@ extension Framesetter {
     /// else moved. Returns false when `body` stopped.
     func reuse(
         _ reuse: PageStarts.Reuse, after flow: Flow, pages total: Int, numbered number: inout Int, starts: PageStarts?,
-        layout: (Int) -> ParagraphLayout?, _ body: (Page) throws -> Bool
+        layout: (Int) -> ParagraphLayout?, preparing preparation: DrawingPreparation?, _ body: (Page) throws -> Bool
     ) rethrows -> Bool {
         let shift = reuse.shift
         var moved: [ObjectIdentifier: ParagraphLayout] = [:]
@@ -370,17 +371,20 @@ extension Framesetter {
                 return false
             }
         }
-        return try !drawsAhead || draw(pages, numberedFrom: first, numbered: &number, body)
+        return try !drawsAhead || draw(pages, numberedFrom: first, numbered: &number, preparing: preparation, body)
     }
 
     /// Whether pages laid out before are drawn with their draw runs made on another thread.
     var drawsAhead: Bool { options.drawsEveryPage && (options.threads ?? ProcessInfo.processInfo.activeProcessorCount) > 1 }
 
     /// Hands `body` `pages`, numbered on from `first`, with their draw runs made ahead on another
-    /// thread (`DrawAhead`) when `drawsAhead`; leaves `number` at the last page handed over.
-    /// False when `body` stopped.
-    func draw(_ pages: [Page], numberedFrom first: Int, numbered number: inout Int, _ body: (Page) throws -> Bool) rethrows -> Bool {
-        let ahead = drawsAhead ? DrawAhead(pages: pages) : nil
+    /// thread (`DrawAhead`, with the renderer's `preparation`) when `drawsAhead`; leaves
+    /// `number` at the last page handed over. False when `body` stopped.
+    func draw(
+        _ pages: [Page], numberedFrom first: Int, numbered number: inout Int, preparing preparation: DrawingPreparation?,
+        _ body: (Page) throws -> Bool
+    ) rethrows -> Bool {
+        let ahead = drawsAhead ? DrawAhead(pages: pages, preparing: preparation.map { (plan, $0) }) : nil
         defer { ahead?.stop() }
         for (k, page) in pages.enumerated() {
             number = first + k + 1

@@ -236,12 +236,13 @@ package final class ParagraphLayout: Sendable {
     }
 
     /// The same paragraph with the draw runs of lines `range` made now (the lines of it one
-    /// page holds: see `DrawAhead`).
-    package func preparingDrawing(lines range: Range<Int>) -> ParagraphLayout {
+    /// page holds: see `DrawAhead`); `forDrawing`, with room for the renderer's work on them.
+    package func preparingDrawing(lines range: Range<Int>, forDrawing: Bool = false) -> ParagraphLayout {
         let range = range.clamped(to: lines.indices)
         return ParagraphLayout(
             text: text, lines: lines, glue: glue, widths: widths, unhyphenated: unhyphenated,
-            prepared: range.map { makeDrawRuns(line: $0) }, preparedStart: range.lowerBound)
+            prepared: range.map { makeDrawRuns(line: $0) }, preparedStart: range.lowerBound,
+            preparedForDrawing: forDrawing ? PreparedDrawing() : nil)
     }
 
     package var index: Int { text.index }

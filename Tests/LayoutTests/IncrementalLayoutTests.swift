@@ -165,6 +165,36 @@ import Testing
         #expect(kept > 0, "seed \(seed): \(kept) pages kept and \(reused) taken again")
     }
 
+    // Built as a PDF build lays out (a shaping thread ahead of the drawing one), the pages
+    // taken from the layout before have their draw runs and shadow masks made beside the
+    // drawing (`DrawAhead`): the PDF is still the cold one, byte for byte.
+    @Test(arguments: 0..<4) func pdfBuildsAfterEditsDrawAsColdOnes(seed: Int) throws {
+        var rng = SplitMix(seed: UInt64(seed) &+ 53_000)
+        var paragraphs = Self.longDocument(&rng).components(separatedBy: "\n")
+        for k in stride(from: 3, to: paragraphs.count, by: 7) where !paragraphs[k].hasPrefix("<") {
+            paragraphs[k] = #"<span shadow="1 1 2 gray">Shadowed words</span> "# + paragraphs[k]
+        }
+        var text = paragraphs.joined(separator: "\n")
+        let template = try #require(Template.builtin(named: templateNames[seed % templateNames.count]))
+        let cache = ParagraphCache()
+        let dir = TemporaryDirectory("incremental-pdf")
+        var kept = 0
+        for step in 0..<5 {
+            if step > 0 {
+                var (edited, what) = ("", "")
+                repeat {
+                    (edited, _, what) = Self.edit(text, template, &rng)
+                } while what.contains("float") || what.contains("<") && !what.contains("changed to")
+                text = edited
+            }
+            let warm = framesetter(text, template: template, threads: 2, drawsEveryPage: true, cache: cache)
+            let cold = framesetter(text, template: template)
+            #expect(try Self.pdf(warm, dir, "warm.pdf") == Self.pdf(cold, dir, "cold.pdf"), "seed \(seed), step \(step)")
+            kept += cache.keptPages + cache.reusedPages
+        }
+        #expect(kept > 0)
+    }
+
     // A paragraph the pipeline handed over on one page and needed again on the next (the
     // first taken during a page laid out again) is laid out again, not lost: this document,
     // drawn as a PDF build draws (a shaping thread, the drawing one), once made empty pages

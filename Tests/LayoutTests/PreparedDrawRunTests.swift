@@ -84,9 +84,29 @@ import Testing
         }
     }
 
+    // The renderer's work (a PDF's shadow masks) is handed each paragraph made ahead, with
+    // room for what it makes, once a page, after the runs of the page's lines are made.
+    @Test func theRenderersWorkSeesEachParagraphMadeAhead() {
+        for page in runningOnPages() {
+            var seen: [Range<Int>] = []
+            let prepared = DrawAhead.prepared(page) { l in
+                #expect(l.preparedForDrawing != nil)
+                seen.append(l.preparedLineRange)
+            }
+            var expected: [ObjectIdentifier: Range<Int>] = [:]
+            for line in prepared.frames.flatMap(\.lines) {
+                let p = line.paragraph
+                #expect(p.preparedLineRange.contains(line.lineIndex))
+                expected[ObjectIdentifier(p)] = p.preparedLineRange
+            }
+            #expect(seen.count == expected.count)
+            #expect(Set(seen.map(\.lowerBound)) == Set(expected.values.map(\.lowerBound)))
+        }
+    }
+
     // Pages that carry their runs already need no helper.
     @Test func preparedPagesNeedNoHelper() {
-        let pages = runningOnPages().map(DrawAhead.prepared)
+        let pages = runningOnPages().map { DrawAhead.prepared($0) }
         #expect(DrawAhead(pages: pages) == nil)
     }
 }
