@@ -72,6 +72,7 @@ package final class DrawAhead: @unchecked Sendable {
     private func work() {
         let engine = preparation.map { EnginePool.borrow(plan: $0.plan) }
         defer { engine.map(EnginePool.giveBack) }
+        let prepare = engine.flatMap { e in preparation.map { p in { (l: ParagraphLayout) in p.work(l, e) } } }
         var i = 0
         while true {
             condition.lock()
@@ -85,7 +86,7 @@ package final class DrawAhead: @unchecked Sendable {
                 return
             }
             condition.unlock()
-            let page = Self.prepared(pages[i], preparing: engine.flatMap { e in preparation.map { p in { p.work($0, e) } } })
+            let page = Self.prepared(pages[i], preparing: prepare)
             condition.lock()
             if i >= taken { ready[i] = page }
             condition.unlock()

@@ -173,21 +173,34 @@ extension ParagraphLayout {
     }
 }
 
+extension Page {
+    /// The page with its paragraphs `withoutDrawRuns`, each made once (`made`: those made
+    /// already, shared with the flows and pages stripped with it).
+    func withoutDrawRuns(_ made: inout [ObjectIdentifier: ParagraphLayout]) -> Page {
+        mappingParagraphs { ParagraphLayout.withoutDrawRuns($0, &made) }
+    }
+}
+
+extension ParagraphLayout {
+    /// `l.withoutDrawRuns`, made once for each layout in `made`.
+    static func withoutDrawRuns(_ l: ParagraphLayout, _ made: inout [ObjectIdentifier: ParagraphLayout]) -> ParagraphLayout {
+        if let m = made[ObjectIdentifier(l)] { return m }
+        let m = l.withoutDrawRuns
+        made[ObjectIdentifier(l)] = m
+        return m
+    }
+}
+
 extension PageStarts.Start {
     /// The start and its page with their paragraphs `withoutDrawRuns` (each once: `made`), its
     /// flow set in `story`.
     func withoutDrawRuns(_ made: inout [ObjectIdentifier: ParagraphLayout], story: Story) -> PageStarts.Start {
-        func strip(_ l: ParagraphLayout) -> ParagraphLayout {
-            if let m = made[ObjectIdentifier(l)] { return m }
-            let m = l.withoutDrawRuns
-            made[ObjectIdentifier(l)] = m
-            return m
-        }
+        func strip(_ l: ParagraphLayout) -> ParagraphLayout { ParagraphLayout.withoutDrawRuns(l, &made) }
         var s = self
         s.flow.story = story
         s.flow.current = flow.current.map(strip)
         s.flow.lookahead = flow.lookahead.mapValues(strip)
-        s.page = page?.mappingParagraphs(strip)
+        s.page = page?.withoutDrawRuns(&made)
         return s
     }
 }

@@ -165,12 +165,7 @@ final class PageStarts: @unchecked Sendable {
     /// let go once it is drawn, as it would hold them until the next build.
     func finish(_ page: Page, number: Int) {
         var made: [ObjectIdentifier: ParagraphLayout] = [:]
-        let kept = page.mappingParagraphs { l in
-            if let m = made[ObjectIdentifier(l)] { return m }
-            let m = l.withoutDrawRuns
-            made[ObjectIdentifier(l)] = m
-            return m
-        }
+        let kept = page.withoutDrawRuns(&made)
         lock.lock()
         if number <= starts.count { starts[number - 1].page = kept }
         lock.unlock()

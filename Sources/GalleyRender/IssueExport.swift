@@ -92,8 +92,8 @@ public struct IssuePart: @unchecked Sendable {
 /// renderer, images filling the pages that are images, the outline (issue, then each article
 /// with its headings) and the page labels.
 public enum IssueExport {
-    /// Writes `pages` to `path`. With `drawAhead`, the articles' draw runs are made on a
-    /// thread of their own a few pages ahead of the drawing (`DrawAhead`).
+    /// Writes `pages` to `path`. With `drawAhead`, the articles' draw runs are made on
+    /// another thread a page ahead of the drawing (`DrawAhead`).
     public static func pdf(
         parts: [IssuePart], pages: [IssuePage], pageSize: (Double, Double), to path: String, metadata: PDFMetadata,
         subject: String?, keywords: [String], compression: Int = 1, press: PressOutput? = nil, timings: PDFTimings? = nil,
