@@ -47,8 +47,10 @@ static inline void *galley_qpdf_symbol(const char *name) {
     FUNCTION(int, qpdf_oh_get_array_n_items, (qpdf_data qpdf, qpdf_oh oh), (qpdf, oh)) \
     FUNCTION(qpdf_oh, qpdf_oh_get_dict, (qpdf_data qpdf, qpdf_oh oh), (qpdf, oh)) \
     FUNCTION(int, qpdf_oh_get_int_value_as_int, (qpdf_data qpdf, qpdf_oh oh), (qpdf, oh)) \
+    FUNCTION(enum qpdf_object_type_e, qpdf_oh_get_type_code, (qpdf_data qpdf, qpdf_oh oh), (qpdf, oh)) \
     FUNCTION(qpdf_oh, qpdf_oh_get_key, (qpdf_data qpdf, qpdf_oh oh, char const* key), (qpdf, oh, key)) \
     FUNCTION(char const*, qpdf_oh_get_utf8_value, (qpdf_data qpdf, qpdf_oh oh), (qpdf, oh)) \
+    FUNCTION(QPDF_BOOL, qpdf_oh_has_key, (qpdf_data qpdf, qpdf_oh oh, char const* key), (qpdf, oh, key)) \
     FUNCTION(QPDF_BOOL, qpdf_oh_is_array, (qpdf_data qpdf, qpdf_oh oh), (qpdf, oh)) \
     FUNCTION(QPDF_BOOL, qpdf_oh_is_dictionary, (qpdf_data qpdf, qpdf_oh oh), (qpdf, oh)) \
     FUNCTION(QPDF_BOOL, qpdf_oh_is_indirect, (qpdf_data qpdf, qpdf_oh oh), (qpdf, oh)) \

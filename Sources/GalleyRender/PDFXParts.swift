@@ -120,29 +120,40 @@ extension PDFXWriter {
             press.sRGB.bytes, deflated: prepared.sRGB, [("/N", galley_qpdf_oh_new_integer(q, 3)), ("/Alternate", name("/DeviceRGB"))])
         let icc = galley_qpdf_make_indirect_object(q, array([name("/ICCBased"), profile]))
         let size = Int32(galley_qpdf_oh_get_int_value_as_int(q, galley_qpdf_oh_get_key(q, galley_qpdf_get_trailer(q), "/Size")))
+        // Each call into libqpdf's C API costs about a microsecond and keeps a handle until it
+        // is released: most of Cairo's objects (content streams, their lengths, fonts) are
+        // passed over on their type and the keys they lack.
         for id in 1..<max(1, size) {
             let object = galley_qpdf_get_object_by_id(q, id, 0)
-            let dict = galley_qpdf_oh_is_stream(q, object) != 0 ? galley_qpdf_oh_get_dict(q, object) : object
-            if galley_qpdf_oh_is_dictionary(q, dict) != 0 { declareRGB(in: dict, icc: icc) }
+            switch galley_qpdf_oh_get_type_code(q, object) {
+            case ot_dictionary: declareRGB(in: object, icc: icc)
+            case ot_stream:
+                let dict = galley_qpdf_oh_get_dict(q, object)
+                declareRGB(in: dict, icc: icc)
+                galley_qpdf_oh_release(q, dict)
+            default: break
+            }
             galley_qpdf_oh_release(q, object)
         }
     }
 
     /// One dictionary and the direct dictionaries it holds where colour spaces are named.
     private func declareRGB(in dict: qpdf_oh, icc: qpdf_oh) {
-        for key in ["/ColorSpace", "/CS"] where isName(galley_qpdf_oh_get_key(q, dict, key), "/DeviceRGB") {
+        for key in ["/ColorSpace", "/CS"] where has(dict, key) && isName(galley_qpdf_oh_get_key(q, dict, key), "/DeviceRGB") {
             // `/CS` names a colour space only in a transparency group's dictionary.
             if key == "/CS" && !isName(galley_qpdf_oh_get_key(q, dict, "/S"), "/Transparency") { continue }
             galley_qpdf_oh_replace_key(q, dict, key, icc)
         }
-        if galley_qpdf_oh_is_dictionary(q, galley_qpdf_oh_get_key(q, dict, "/Resources")) != 0,
+        if has(dict, "/Resources"), galley_qpdf_oh_is_dictionary(q, galley_qpdf_oh_get_key(q, dict, "/Resources")) != 0,
             !isName(galley_qpdf_oh_get_key(q, dict, "/Type"), "/Font")
         {
             colorSpaces(of: dict, create: false).map { galley_qpdf_oh_replace_key(q, $0, "/DefaultRGB", icc) }
         }
-        for key in ["/Group", "/Shading"] {
+        for key in ["/Group", "/Shading"] where has(dict, key) {
             let inner = galley_qpdf_oh_get_key(q, dict, key)
             if galley_qpdf_oh_is_dictionary(q, inner) != 0, galley_qpdf_oh_is_indirect(q, inner) == 0 { declareRGB(in: inner, icc: icc) }
         }
     }
+
+    private func has(_ dict: qpdf_oh, _ key: String) -> Bool { galley_qpdf_oh_has_key(q, dict, key) != 0 }
 }

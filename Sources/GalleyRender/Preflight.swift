@@ -203,14 +203,20 @@ struct PreflightPage {
         self.nested = nested
         var facts: [ObjectIdentifier: ParagraphFacts] = [:]
         let styles = framesetter.story.styles
+        // A paragraph's lines follow one another in a column: the table is looked up only
+        // where the paragraph changes (a page holds a hundred lines and a dozen paragraphs).
+        var last: (id: ObjectIdentifier, facts: ParagraphFacts)?
         lines = page.frames.flatMap(\.lines).map { l in
-            let text = l.paragraph.text
-            let lo = min(text.length, max(0, l.storyRange.lowerBound - text.storyStart))
-            let hi = min(text.length, max(lo, l.storyRange.upperBound - text.storyStart))
+            let (start, length) = (l.paragraph.text.storyStart, l.paragraph.text.length)
+            let lo = min(length, max(0, l.storyRange.lowerBound - start))
+            let hi = min(length, max(lo, l.storyRange.upperBound - start))
             let id = ObjectIdentifier(l.paragraph)
-            let known = facts[id] ?? ParagraphFacts(text, styles: styles)
-            facts[id] = known
-            return PreflightLine(line: l, bytes: lo..<hi, facts: known)
+            if last?.id != id {
+                let known = facts[id] ?? ParagraphFacts(l.paragraph.text, styles: styles)
+                facts[id] = known
+                last = (id, known)
+            }
+            return PreflightLine(line: l, bytes: lo..<hi, facts: last!.facts)
         }
     }
 

@@ -301,7 +301,16 @@ extension Preflight {
 
     /// Notes the fonts of the page's lines and drop caps (each with the first page it is on).
     mutating func collectFonts(_ p: PreflightPage) {
-        for l in p.lines where !l.facts.fonts.isSubset(of: fontKeys) {
+        // Every line of a paragraph has the paragraph's fonts: those known are passed over
+        // whole, without hashing a font key a line.
+        var known: ObjectIdentifier?
+        for l in p.lines {
+            let id = ObjectIdentifier(l.line.paragraph)
+            if id == known { continue }
+            if l.facts.fonts.isSubset(of: fontKeys) {
+                known = id
+                continue
+            }
             for run in l.line.paragraph.text.runs(meeting: l.bytes) where fontKeys.insert(run.font).inserted {
                 fonts.append((run.font, p.index, p.framesetter))
             }
