@@ -132,6 +132,56 @@ import Testing
         }
     }
 
+    // No device RGB is left anywhere Cairo wrote it: images (a JPEG, a PNG with alpha and its
+    // soft mask), the transparency groups of shadows, and every resource dictionary of pages
+    // and forms, which carries /DefaultRGB. The post-pass passes most objects over on their
+    // type and the keys they lack; this walks them all.
+    @Test func noDeviceRGBLeft() throws {
+        let d = TemporaryDirectory("press-rgb")
+        for image in ["harbour.jpg", "badge.png"] {
+            d.write(image, try #require(FileManager.default.contents(atPath: repoPath("samples/images/\(image)"))))
+        }
+        d.write(
+            "in.txt",
+            "<img src=\"harbour.jpg\" width=\"40%\">\n<img src=\"badge.png\" width=\"20%\">\n"
+                + "The harbour <span shadow=\"1 1 2 gray\">lights</span> come on at night.\n")
+        let pdf = d.file("out.pdf")
+        let r = run(["build", d.file("in.txt"), "--press", "-o", pdf, "-q"])
+        try #require(r.status == 0, "\(r.stderr)")
+        let (_, objects) = try json(pdf)
+        var (images, groups, resources) = (0, 0, 0)
+        // A value as written, or the object it refers to ("12 0 R").
+        func resolved(_ value: Any?) -> Any? {
+            guard let ref = value as? String, ref.hasSuffix(" R") else { return value }
+            let entry = objects["obj:\(ref)"] as? [String: Any]
+            return entry?["value"] ?? (entry?["stream"] as? [String: Any])?["dict"]
+        }
+        func check(_ dict: [String: Any]) {
+            #expect(dict["/ColorSpace"] as? String != "/DeviceRGB", "\(dict)")
+            if dict["/Subtype"] as? String == "/Image", dict["/ColorSpace"] is String { images += 1 }
+            if dict["/S"] as? String == "/Transparency" {
+                #expect(dict["/CS"] as? String != "/DeviceRGB", "\(dict)")
+                if dict["/CS"] != nil { groups += 1 }
+            }
+            if let group = dict["/Group"] as? [String: Any] { check(group) }
+            // The post-pass's own forms (the slug line's and its glyphs', drawn in the
+            // registration colour) have no resources but their glyph forms.
+            if dict["/Type"] as? String != "/Font", let res = resolved(dict["/Resources"]) as? [String: Any],
+                !Set(res.keys).isSubset(of: ["/XObject"])
+            {
+                resources += 1
+                #expect((resolved(res["/ColorSpace"]) as? [String: Any])?["/DefaultRGB"] != nil, "\(res)")
+            }
+        }
+        for (key, entry) in objects where key.hasPrefix("obj:") {
+            guard let entry = entry as? [String: Any] else { continue }
+            if let dict = entry["value"] as? [String: Any] { check(dict) }
+            if let dict = (entry["stream"] as? [String: Any])?["dict"] as? [String: Any] { check(dict) }
+        }
+        // Not vacuous: the images, the shadow's groups and the forms' resources were there.
+        #expect(images >= 2 && groups >= 1 && resources >= 2, "images \(images), groups \(groups), resources \(resources)")
+    }
+
     /// The dark pixels of a render at `dpi` in the slug line's box (under the trim, from its
     /// left edge to the middle).
     func slugInk(_ px: PNGPixels, dpi: Double) -> Int {
