@@ -211,12 +211,11 @@ struct PreflightPage {
             let lo = min(length, max(0, l.storyRange.lowerBound - start))
             let hi = min(length, max(lo, l.storyRange.upperBound - start))
             let id = ObjectIdentifier(l.paragraph)
-            if last?.id != id {
-                let known = facts[id] ?? ParagraphFacts(l.paragraph.text, styles: styles)
-                facts[id] = known
-                last = (id, known)
-            }
-            return PreflightLine(line: l, bytes: lo..<hi, facts: last!.facts)
+            if let last, last.id == id { return PreflightLine(line: l, bytes: lo..<hi, facts: last.facts) }
+            let known = facts[id] ?? ParagraphFacts(l.paragraph.text, styles: styles)
+            facts[id] = known
+            last = (id, known)
+            return PreflightLine(line: l, bytes: lo..<hi, facts: known)
         }
     }
 
