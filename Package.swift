@@ -33,6 +33,9 @@ let package = Package(
             name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(
+            name: "CDeflate", path: "Sources/CDeflate",
+            providers: [.apt(["libdeflate-dev"])]),
+        .systemLibrary(
             name: "CQPDF", path: "Sources/CQPDF",
             providers: [.apt(["libqpdf-dev"])]),
         .systemLibrary(
@@ -65,7 +68,7 @@ let package = Package(
         .target(
             name: "GalleyRender",
             dependencies: ["GalleyLayout", "CCairo", "CPango", "CPNG", "CPixbuf", "CZlib", "CQPDF", "CLCMS", "CGalleySignals", "CGalleyPixels"]),
-        .target(name: "GalleyCLI", dependencies: ["GalleyRender"]),
+        .target(name: "GalleyCLI", dependencies: ["GalleyRender", "CDeflate"]),
         .executableTarget(name: "galley", dependencies: ["GalleyCLI", "GalleySupport", "GalleyLayout", "CGalleyHooks"]),
 
         // Fuzzing (`make fuzz`): the targets as functions of bytes, in a library the tests replay
