@@ -88,7 +88,7 @@ let package = Package(
         .testTarget(name: "StoryTests", dependencies: ["GalleyStory", "TestSupport"]),
         .testTarget(name: "LayoutTests", dependencies: ["GalleyLayout", "GalleyRender", "TestSupport"]),
         .testTarget(name: "RenderTests", dependencies: ["GalleyRender", "TestSupport", "CGalleyPixels"]),
-        .testTarget(name: "CLITests", dependencies: ["GalleyCLI", "TestSupport", "CLCMS"]),
+        .testTarget(name: "CLITests", dependencies: ["GalleyCLI", "TestSupport", "CLCMS", "CZlib"]),
         .testTarget(name: "FuzzTests", dependencies: ["GalleyFuzz"]),
     ],
     swiftLanguageModes: [.v6]

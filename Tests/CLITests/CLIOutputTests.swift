@@ -1,3 +1,4 @@
+import CZlib
 import Foundation
 import TestSupport
 import Testing
@@ -251,6 +252,35 @@ private func inspectJSON(_ args: [String], stdin: [UInt8] = []) -> [String: Any]
         #expect(r.status == 0)
         let png = try PNGPixels(data: r.stdout)
         #expect(png.width == 298 && png.height == 421)
+    }
+
+    // A preview's rows are compressed by igzip into one IDAT chunk (zlib through libpng, the
+    // fallback, writes a chunk every 8 KiB): the chunks are IHDR, pHYs at the asked resolution,
+    // one IDAT and IEND, each with its CRC, and the pixels decode, grey and in colour.
+    @Test func previewChunks() throws {
+        let text = (1...40).map { "Paragraph \($0): the press runs at night; the <font color=\"red\">ink</font> dries by day." }
+        let coloured = text.joined(separator: "\n")
+        // PNG colour types: 0 grey, 2 RGB.
+        for (input, colour) in [(coloured.replacingOccurrences(of: " color=\"red\"", with: ""), 0), (coloured, 2)] {
+            let r = run(["preview", "-", "-o", "-", "--dpi", "144"], stdin: Array(input.utf8))
+            try #require(r.status == 0, "\(r.stderr)")
+            var chunks: [String] = []
+            var at = 8
+            let bytes = [UInt8](r.stdout)
+            func word(_ i: Int) -> UInt32 { bytes[i..<i + 4].reduce(0) { $0 << 8 | UInt32($1) } }
+            while at + 12 <= bytes.count {
+                let length = Int(word(at))
+                let body = Array(bytes[(at + 4)..<(at + 8 + length)])
+                #expect(crc32(0, body, uInt(body.count)) == uLong(word(at + 8 + length)))
+                chunks.append(String(decoding: body.prefix(4), as: UTF8.self))
+                if chunks.last == "pHYs" { #expect(word(at + 8) == UInt32((144 / 0.0254).rounded())) }
+                if chunks.last == "IHDR" { #expect(Int(bytes[at + 17]) == colour) }
+                at += 12 + length
+            }
+            #expect(chunks == ["IHDR", "pHYs", "IDAT", "IEND"] && at == bytes.count)
+            let png = try PNGPixels(data: r.stdout)
+            #expect(png.width == 1191 && png.height == 1684)
+        }
     }
 
     // Default output names: INPUT.pdf, INPUT-pN.png, next to the input.
