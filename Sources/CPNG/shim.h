@@ -44,7 +44,8 @@ static inline size_t galley_png_idat(const unsigned char *pixels, int width, int
 }
 
 /* Writes an opaque image to `path`: RGB (`channels` 3, 3 bytes a pixel) or grey (`channels` 1),
- * rows `stride` bytes apart. libpng reports errors by longjmp, which Swift cannot catch: it
+ * rows `stride` bytes apart, compressed by igzip (`galley_png_idat`), or by zlib at level
+ * `compression` when igzip fails. libpng reports errors by longjmp, which Swift cannot catch: it
  * happens here, in C. Returns 0 on success, -1 when the file cannot be opened, -2 on a libpng
  * error. */
 static inline int galley_write_png(const char *path, const unsigned char *pixels, int width, int height, int stride,
