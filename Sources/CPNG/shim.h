@@ -3,24 +3,17 @@
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-/* The image's rows, each after its filter byte (0, none), as one zlib stream compressed by
- * ISA-L's igzip at its level 1: a page of a preview in a quarter of zlib's level 1 time, for
+/* `rows` (PNG's filtered rows: a filter byte, then the pixels) as one zlib stream compressed
+ * by ISA-L's igzip at its level 1: a page of a preview in a quarter of zlib's level 1 time, for
  * about a tenth more bytes (the compression was most of a watch rebuild's PNG). Sets `*out`
  * (malloc'ed) and returns its length; 0 when igzip fails, and the caller compresses with zlib. */
-static inline size_t galley_png_idat(const unsigned char *pixels, int width, int height, int stride, int channels,
-                                     unsigned char **out) {
-    size_t row = (size_t)width * (size_t)channels, length = (row + 1) * (size_t)height;
+static inline size_t galley_png_idat(const unsigned char *rows, size_t length, unsigned char **out) {
     /* Stored blocks at worst: 5 bytes a 64 KiB block, the zlib header and checksum. */
     size_t capacity = length + length / 4096 * 5 + 1024;
-    unsigned char *raw = malloc(length), *level = malloc(ISAL_DEF_LVL1_DEFAULT), *stream = malloc(capacity);
+    unsigned char *level = malloc(ISAL_DEF_LVL1_DEFAULT), *stream = malloc(capacity);
     size_t written = 0;
-    if (raw && level && stream) {
-        for (int y = 0; y < height; y++) {
-            raw[(size_t)y * (row + 1)] = 0;
-            memcpy(raw + (size_t)y * (row + 1) + 1, pixels + (size_t)y * (size_t)stride, row);
-        }
+    if (level && stream && length <= UINT32_MAX / 2) {
         struct isal_zstream z;
         isal_deflate_init(&z);
         z.level = 1;
@@ -29,14 +22,12 @@ static inline size_t galley_png_idat(const unsigned char *pixels, int width, int
         z.gzip_flag = IGZIP_ZLIB;
         z.end_of_stream = 1;
         z.flush = NO_FLUSH;
-        z.next_in = raw;
+        z.next_in = (uint8_t *)rows;
         z.avail_in = (uint32_t)length;
         z.next_out = stream;
         z.avail_out = (uint32_t)capacity;
-        int done = length <= UINT32_MAX / 2 && isal_deflate(&z) == COMP_OK && z.avail_in == 0 && z.internal_state.state == ZSTATE_END;
-        if (done) written = z.total_out;
+        if (isal_deflate(&z) == COMP_OK && z.avail_in == 0 && z.internal_state.state == ZSTATE_END) written = z.total_out;
     }
-    free(raw);
     free(level);
     if (written == 0) free(stream);
     else *out = stream;
@@ -44,17 +35,18 @@ static inline size_t galley_png_idat(const unsigned char *pixels, int width, int
 }
 
 /* Writes an opaque image to `path`: RGB (`channels` 3, 3 bytes a pixel) or grey (`channels` 1),
- * rows `stride` bytes apart, compressed by igzip (`galley_png_idat`), or by zlib at level
- * `compression` when igzip fails. libpng reports errors by longjmp, which Swift cannot catch: it
- * happens here, in C. Returns 0 on success, -1 when the file cannot be opened, -2 on a libpng
- * error. */
-static inline int galley_write_png(const char *path, const unsigned char *pixels, int width, int height, int stride,
-                                   int channels, int compression, double dpi) {
+ * given as PNG's rows with no filter (each row a 0 byte, then its pixels), compressed by igzip
+ * (`galley_png_idat`), or by zlib at level `compression` when igzip fails. libpng reports errors
+ * by longjmp, which Swift cannot catch: it happens here, in C. Returns 0 on success, -1 when the
+ * file cannot be opened, -2 on a libpng error. */
+static inline int galley_write_png(const char *path, const unsigned char *rows, int width, int height, int channels,
+                                   int compression, double dpi) {
     FILE *f = fopen(path, "wb");
     if (!f) return -1;
+    size_t const stride = (size_t)width * (size_t)channels + 1;
     /* Made before setjmp, and not changed after it, so that it is still right after a longjmp. */
     unsigned char *idat = NULL;
-    size_t const idat_length = galley_png_idat(pixels, width, height, stride, channels, &idat);
+    size_t const idat_length = galley_png_idat(rows, stride * (size_t)height, &idat);
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     if (!png || !info) {
@@ -83,7 +75,7 @@ static inline int galley_write_png(const char *path, const unsigned char *pixels
         png_write_chunk(png, (png_const_bytep) "IDAT", idat, idat_length);
         png_write_chunk(png, (png_const_bytep) "IEND", NULL, 0);
     } else {
-        for (int y = 0; y < height; y++) png_write_row(png, (png_const_bytep)(pixels + (size_t)y * (size_t)stride));
+        for (int y = 0; y < height; y++) png_write_row(png, (png_const_bytep)(rows + (size_t)y * stride + 1));
         png_write_end(png, info);
     }
     png_destroy_write_struct(&png, &info);

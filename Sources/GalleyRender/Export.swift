@@ -223,11 +223,11 @@ public enum Export {
         let stride = Int(cairo_image_surface_get_stride(surface))
         let data = UnsafeRawPointer(cairo_image_surface_get_data(surface)!)
         // A page with no colour (most of a magazine's) is written grey: a third of the bytes
-        // for zlib, which is most of a preview's time.
-        let grey = greyPixels(data, width: Int(w), height: Int(h), stride: stride)
-        let pixels = grey ?? rgbPixels(data, width: Int(w), height: Int(h), stride: stride)
-        let channels = grey == nil ? 3 : 1
-        let status = galley_write_png(out.temporaryPath, pixels, w, h, w * Int32(channels), Int32(channels), 1, dpi)
+        // to compress, which is most of a preview's time.
+        let grey = greyRows(data, width: Int(w), height: Int(h), stride: stride)
+        let rows = grey ?? rgbRows(data, width: Int(w), height: Int(h), stride: stride)
+        let channels: Int32 = grey == nil ? 3 : 1
+        let status = galley_write_png(out.temporaryPath, rows, w, h, channels, 1, dpi)
         guard status == 0 else {
             throw RenderError(.error("cannot write '\(path)': \(status == -1 ? String(cString: strerror(errno)) : "PNG encoding failed")"))
         }
@@ -235,13 +235,17 @@ public enum Export {
         committed = true
     }
 
-    /// Cairo's pixels (0x00RRGGBB words, rows `stride` bytes apart) as one byte each, when every
-    /// one is a grey; nil at the first that is not.
-    static func greyPixels(_ data: UnsafeRawPointer, width: Int, height: Int, stride: Int) -> [UInt8]? {
-        let grey = [UInt8](unsafeUninitializedCapacity: width * height) { out, count in
+    /// Cairo's pixels (0x00RRGGBB words, rows `stride` bytes apart) as PNG's grey rows, one byte
+    /// a pixel after each row's filter byte (0, none), when every one is a grey; nil at the first
+    /// that is not. The rows are compressed as they are (`galley_write_png`).
+    static func greyRows(_ data: UnsafeRawPointer, width: Int, height: Int, stride: Int) -> [UInt8]? {
+        let length = (width + 1) * height
+        let grey = [UInt8](unsafeUninitializedCapacity: length) { out, count in
             count = 0
             for y in 0..<height {
                 let row = (data + y * stride).assumingMemoryBound(to: UInt32.self)
+                out[count] = 0
+                count += 1
                 for x in 0..<width {
                     let p = row[x] & 0xFF_FFFF
                     let b = p & 0xFF
@@ -251,16 +255,16 @@ public enum Export {
                 }
             }
         }
-        return grey.count == width * height ? grey : nil
+        return grey.count == length ? grey : nil
     }
 
-    /// Cairo's pixels as packed RGB rows for libpng.
-    static func rgbPixels(_ data: UnsafeRawPointer, width: Int, height: Int, stride: Int) -> [UInt8] {
-        var rgb = [UInt8](repeating: 0, count: width * height * 3)
+    /// Cairo's pixels as PNG's RGB rows, each after its filter byte (0, none).
+    static func rgbRows(_ data: UnsafeRawPointer, width: Int, height: Int, stride: Int) -> [UInt8] {
+        var rgb = [UInt8](repeating: 0, count: (width * 3 + 1) * height)
         rgb.withUnsafeMutableBufferPointer { dst in
             for y in 0..<height {
                 let row = (data + y * stride).assumingMemoryBound(to: UInt32.self)
-                var o = y * width * 3
+                var o = y * (width * 3 + 1) + 1
                 for x in 0..<width {
                     let p = row[x]
                     dst[o] = UInt8((p >> 16) & 0xFF)
