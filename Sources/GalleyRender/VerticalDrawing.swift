@@ -190,8 +190,14 @@ extension PageRenderer {
         var piece = run
         piece.glyphs = Array(run.glyphs[range])
         piece.clusters = Array(run.clusters[range])
-        let lower = storyStart + Int(run.clusters[range.lowerBound])
-        let upper = range.upperBound < run.clusters.count ? storyStart + Int(run.clusters[range.upperBound]) : run.storyRange.upperBound
+        // Its bytes run from its first character to the run's next one. A right-to-left run's
+        // glyphs go from its last character back: its first is at the piece's end, the next
+        // one before the piece.
+        let rtl = run.level % 2 == 1
+        let first = run.clusters[rtl ? range.upperBound - 1 : range.lowerBound]
+        let next = rtl ? range.lowerBound - 1 : range.upperBound
+        let lower = storyStart + Int(first)
+        let upper = run.clusters.indices.contains(next) ? storyStart + Int(run.clusters[next]) : run.storyRange.upperBound
         piece.storyRange = max(lower, run.storyRange.lowerBound)..<max(lower, upper)
         piece.attachments = []
         return piece

@@ -47,6 +47,17 @@ import Testing
         #expect(one.2 - one.0 > 4 * (one.3 - one.1), "一 ink \(one)")
     }
 
+    // A right-to-left word in a vertical line turns with the line, as a Latin one does, and is
+    // drawn with its text: each piece of it once took its bytes from the wrong end of the run,
+    // and Pango stopped the process on an assertion.
+    @Test func rightToLeftWordsTurnWithTheLine() throws {
+        let fs = framesetter(#"<vertical height="400"><p><font size="20">活字 فذة عربي 活字</font></p></vertical>"#)
+        let dir = TemporaryDirectory("vertical-rtl")
+        try Export.pdf(fs, to: dir.file("v.pdf"), metadata: PDFMetadata(title: "t", creator: "test", date: Date(timeIntervalSince1970: 0)))
+        let text = tool("pdftotext", [dir.file("v.pdf"), "-"]).output
+        #expect(text.contains("فذة عربي"), "\(text)")
+    }
+
     // Two digits stand upright side by side in one cell (wider than tall); with tcy="none"
     // they are turned with the line, one below the other (taller than wide).
     @Test func twoDigitsStandUprightAsOneUnit() throws {
