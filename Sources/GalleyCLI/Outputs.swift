@@ -105,12 +105,13 @@ extension Run {
     /// of pages.
     func writePDF(
         _ doc: Document, to destination: OutputDestination, metadata: PDFMetadata, compression: Int, press: PressOutput? = nil,
-        timings: PDFTimings? = nil, drawn: (Page) -> Void = { _ in }
+        timings: PDFTimings? = nil, predrawn: PredrawnPDF? = nil, drawn: (Page) -> Void = { _ in }
     ) throws(RenderError) -> Int {
         var pages = 0
         try withOutput(destination) { path throws(RenderError) in
             pages = try Export.pdf(
-                doc.framesetter, to: path, metadata: metadata, compression: compression, press: press, timings: timings
+                doc.framesetter, to: path, metadata: metadata, compression: compression, press: press, timings: timings,
+                predrawn: predrawn
             ) { n in
                 progress("page \(n)")
             } drawn: { page in

@@ -102,6 +102,14 @@ public final class Framesetter {
         return copy
     }
 
+    /// How many pages the layout under way (or the last one) took as the layout before laid
+    /// them out, before an edit (`galley watch`; 0 without a paragraph cache).
+    package var keptPages: Int { firstPageTop == nil ? cache?.keptPages ?? 0 : 0 }
+
+    /// The first `count` pages of the last layout, as it handed them over but without draw
+    /// runs (none without a paragraph cache).
+    package func laidOutPages(upTo count: Int) -> [Page] { cache?.pages(upTo: count) ?? [] }
+
     /// Whether the pages laid out from this framesetter's first folio are those laid out from
     /// `startPage` but for their numbers and running lines (`renumbered`): the columns move
     /// only with mirrored margins, between folios of unlike parity.

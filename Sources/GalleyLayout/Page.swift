@@ -118,7 +118,7 @@ public struct Frame: Sendable {
 }
 
 /// A running head or footer as placed on a page, its fields filled in.
-public struct RunningLine: Sendable {
+public struct RunningLine: Sendable, Equatable {
     public var text: String
     /// A point of its baseline: its left end when set flush left, its centre when centred, its
     /// right end when set flush right.

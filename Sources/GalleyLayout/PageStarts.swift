@@ -154,6 +154,13 @@ final class PageStarts: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// The first `count` pages of the last layout (fewer when it made fewer).
+    func pages(upTo count: Int) -> [Page] {
+        lock.lock()
+        defer { lock.unlock() }
+        return starts.prefix(max(0, count)).compactMap(\.page)
+    }
+
     /// Lines of the pages held whose paragraphs hold draw runs.
     var linesWithDrawRuns: Int {
         lock.lock()

@@ -110,6 +110,8 @@ public final class ParagraphCache: @unchecked Sendable {
     /// those before the edit, and those after it, once a page began where one had begun before.
     public var keptPages: Int { pages.kept }
     public var reusedPages: Int { pages.reused }
+    /// The first `count` pages of the last layout, as it handed them over (without draw runs).
+    package func pages(upTo count: Int) -> [Page] { pages.pages(upTo: count) }
     /// Lines of the pages kept whose paragraphs hold draw runs (none should: see `PageStarts`).
     package var keptLinesWithDrawRuns: Int { pages.linesWithDrawRuns }
 

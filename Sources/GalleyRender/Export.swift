@@ -37,82 +37,67 @@ public enum Export {
     /// Lays out the whole story and writes every page to one PDF, drawing each page as soon as
     /// it is laid out. `compression` is the level the PDF's streams are compressed at, 1
     /// (fastest) to 9 (smallest). With `press`, each page is drawn on its press sheet into a
-    /// draft that the PDF/X post-pass (`PDFXWriter`) writes out. `progress` is told each page
-    /// number. `timings` gathers where the time went (`--timings`). Returns the number of pages.
+    /// draft that the PDF/X post-pass (`PDFXWriter`) writes out. `predrawn`: the first pages,
+    /// drawn already for this PDF (`galley watch`), used when the layout hands them over again
+    /// as they were drawn. `progress` is told each page number. `timings` gathers where the
+    /// time went (`--timings`). Returns the number of pages.
     @discardableResult
     public static func pdf(
         _ framesetter: Framesetter, to path: String, metadata: PDFMetadata, compression: Int = 1, press: PressOutput? = nil,
-        timings: PDFTimings? = nil, progress: (Int) -> Void = { _ in }, drawn: (Page) -> Void = { _ in }
+        timings: PDFTimings? = nil, predrawn: PredrawnPDF? = nil, progress: (Int) -> Void = { _ in },
+        drawn: (Page) -> Void = { _ in }
     ) throws(RenderError) -> Int {
-        // Cairo compresses its streams at zlib's default level; only the executable's hooks
-        // offer another (LibraryHooks).
-        let hooks = LibraryHooks.installed
-        let level = hooks?.setCompressionLevel(min(9, max(1, compression)))
-        defer { if let hooks, let level { _ = hooks.setCompressionLevel(level) } }
-        let out = try AtomicFile(target: path)
-        var committed = false
-        defer { if !committed { out.discard() } }
-        let t = framesetter.template
-        let sheet = press.map { PressSheet(trimWidth: t.pageWidth, trimHeight: t.pageHeight, print: $0.print) }
-        let draft = try press.map { p throws(RenderError) in try PressDraft(beside: out, press: p) }
-        let size = sheet.map { ($0.width, $0.height) } ?? (t.pageWidth, t.pageHeight)
-        guard let surface = cairo_pdf_surface_create(draft?.file.path ?? out.temporaryPath, size.0, size.1),
-            cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS
-        else { throw RenderError(.error("cannot write '\(path)'")) }
-        // Unfinished (a page failed), the surface writes its fonts as it goes.
-        defer { FaceLock.run { cairo_surface_destroy(surface) } }
-        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, metadata.title)
-        if let a = metadata.author { cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_AUTHOR, a) }
-        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, metadata.creator)
-        let date = iso8601(metadata.date)
-        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATE_DATE, date)
-        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_MOD_DATE, date)
-        let cr = cairo_create(surface)!
-        defer { cairo_destroy(cr) }
-        let renderer = PageRenderer(framesetter: framesetter)
-        var failure: RenderError?
         let story = framesetter.story
-        var outline = Outline()
-        outline.offset = sheet?.margin ?? 0
-        var slugs: [String] = []
+        func newBook() throws(RenderError) -> PDFBook {
+            try PDFBook(for: path, template: framesetter.template, metadata: metadata, compression: compression, press: press)
+        }
+        var start = predrawn.flatMap { p in
+            press == nil && p.fits(framesetter, path: path, metadata: metadata, compression: compression) ? p : nil
+        }
+        var book: PDFBook
+        if let start { book = start.book } else { book = try newBook() }
+        var renderer = PageRenderer(framesetter: framesetter, sharing: start?.renderer)
+        // The pages handed over while those drawn already are checked, kept for a PDF begun
+        // again should one of them differ (without draw runs: a handful of pages' worth).
+        var made: [ObjectIdentifier: ParagraphLayout] = [:]
+        var checked: [Page] = []
+        func beginAgain() throws(RenderError) {
+            start = nil
+            book = try newBook()
+            renderer = PageRenderer(framesetter: framesetter)
+            for page in checked { try book.add(page, renderer: renderer, story: story, timings: timings) }
+            checked = []
+        }
+        var failure: RenderError?
         let pages = framesetter.layOut(preparing: { layout, engine in
             PageRenderer.prepareShadows(layout, engine: engine, story: story)
         }) { page in
             do {
-                try timings.measure(.drawing) { () throws(RenderError) in
-                    if let sheet, let press {
-                        try renderer.draw(page, on: cr, sheet: sheet)
-                        slugs.append(press.slugLine(folio: String(page.folio)))
-                    } else {
-                        try renderer.draw(page, on: cr)
+                if let s = start, page.number <= s.count {
+                    if s.holds(page, of: framesetter) {
+                        checked.append(page.withoutDrawRuns(&made))
+                        progress(page.number)
+                        drawn(page)
+                        return true
                     }
+                    try beginAgain()
                 }
+                try book.add(page, renderer: renderer, story: story, timings: timings)
             } catch let e as RenderError {
                 failure = e
                 return false
             } catch {
                 return false
             }
-            cairo_pdf_surface_set_page_label(surface, String(page.folio))
-            outline.add(page, story: story, to: surface)
-            timings.measure(.pages) { FaceLock.run { cairo_show_page(cr) } }
             progress(page.number)
             drawn(page)
             return true
         }
         if let failure { throw failure }
-        timings.measure(.fonts) { FaceLock.run { cairo_surface_finish(surface) } }
-        let status = cairo_surface_status(surface)
-        guard status == CAIRO_STATUS_SUCCESS else { throw RenderError(.error(finishFailure(status, path: path))) }
-        if let draft, let sheet, let press {
-            try timings.measure(.postPass) { () throws(RenderError) in
-                try draft.finish(
-                    into: out, sheets: Array(repeating: sheet, count: pages), slugs: slugs, press: press, metadata: metadata,
-                    target: path)
-            }
-        }
-        try out.commit()
-        committed = true
+        // A story now shorter than the pages drawn before it.
+        if let s = start, pages < s.count { try beginAgain() }
+        try book.finish(timings: timings)
+        if let start { start.taken = start.count }
         return pages
     }
 

@@ -22,7 +22,7 @@ final class PageRenderer {
     /// The story's links, for the annotations.
     let links: LinkIndex
     /// Colour glyphs rendered as images, each once for the whole document.
-    let colorGlyphs = ColorGlyphImages()
+    let colorGlyphs: ColorGlyphImages
     /// Image surfaces already drawn on the page being drawn to a PDF (see `paint(_:)`).
     private var imagesOnPage: Set<OpaquePointer> = []
     private var drawingPDF = false
@@ -52,9 +52,13 @@ final class PageRenderer {
     /// The size of the page being drawn, whose edges are the trim.
     private(set) var trimSize = (width: 0.0, height: 0.0)
 
-    init(framesetter: Framesetter) {
+    /// `sharing`: a renderer that drew the pages before into the same PDF, for another version
+    /// of the same story (`PredrawnPDF`): its image surfaces and colour glyph images, which
+    /// Cairo writes once for a PDF however many pages show them, serve this one too.
+    init(framesetter: Framesetter, sharing earlier: PageRenderer? = nil) {
         self.framesetter = framesetter
-        self.images = ImageStore(file: framesetter.file)
+        self.images = earlier?.images ?? ImageStore(file: framesetter.file)
+        self.colorGlyphs = earlier?.colorGlyphs ?? ColorGlyphImages()
         self.story = framesetter.story
         self.links = LinkIndex(story: framesetter.story)
         self.sharedStyles = Array(repeating: nil, count: framesetter.story.styles.count)

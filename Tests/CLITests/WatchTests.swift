@@ -176,6 +176,31 @@ import Testing
         #expect(d.read("issue.pdf") == d.read("cold-issue.pdf"))
     }
 
+    // While it waits, watch draws the pages the next build will most likely keep (those
+    // before the last edit): a build after a pause takes them ("drawn before the edit"), its
+    // PDF is still the cold one, and SIGTERM leaves no temporary file of the next PDF behind.
+    @Test func pagesDrawnWhileWaitingMakeTheColdPDF() throws {
+        let d = TemporaryDirectory("watch")
+        var body = (1...120).map {
+            "Paragraph \($0): the harbour at dawn, grey and silver, boats that rock against the quay, gulls above the masts."
+        }
+        func save() { d.write("doc.txt", "<h1>Harbour</h1>\n" + body.joined(separator: "\n") + "\n") }
+        save()
+        let w = try Watcher(d, ["doc.txt", "-o", "doc.pdf"])
+        try w.wait("the first build") { w.lines(containing: "wrote doc.pdf") == 1 }
+        for n in 2...4 {
+            body[100] += " Edited."
+            save()
+            try w.wait("build \(n)") { w.lines(containing: "wrote doc.pdf") == n }
+            Thread.sleep(forTimeInterval: 0.5)
+        }
+        w.stop()
+        #expect(w.lines(containing: "drawn before the edit") == 2, "log:\n\(w.text)")
+        #expect(runExecutable(["build", d.file("doc.txt"), "-o", d.file("cold.pdf")]).status == 0)
+        #expect(d.read("doc.pdf") == d.read("cold.pdf"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: d.path).filter { $0.hasSuffix(".tmp") }.isEmpty)
+    }
+
     // Options that cannot go together are usage errors, before anything is watched.
     @Test func usageErrors() {
         let d = TemporaryDirectory("watch")
