@@ -57,15 +57,22 @@ public enum Export {
         var book: PDFBook
         if let start { book = start.book } else { book = try newBook() }
         var renderer = PageRenderer(framesetter: framesetter, sharing: start?.renderer)
-        // The pages handed over while those drawn already are checked, kept for a PDF begun
-        // again should one of them differ (without draw runs: a handful of pages' worth).
-        var made: [ObjectIdentifier: ParagraphLayout] = [:]
-        var checked: [Page] = []
+        // The running lines of the pages handed over while those drawn already are checked: a
+        // PDF begun again takes the pages from the layout's own record of them (without draw
+        // runs, and with the running lines they had when laid out), and these lines.
+        var checked: [(footer: RunningLine?, header: RunningLine?)] = []
         func beginAgain() throws(RenderError) {
             start = nil
             book = try newBook()
             renderer = PageRenderer(framesetter: framesetter)
-            for page in checked { try book.add(page, renderer: renderer, story: story, timings: timings) }
+            let pages = framesetter.laidOutPages(upTo: checked.count)
+            guard pages.count == checked.count else {
+                throw RenderError(.error("cannot write '\(path)': the pages laid out before the edit were lost; build it again"))
+            }
+            for (k, var page) in pages.enumerated() {
+                (page.footer, page.header) = checked[k]
+                try book.add(page, renderer: renderer, story: story, timings: timings)
+            }
             checked = []
         }
         var failure: RenderError?
@@ -75,7 +82,7 @@ public enum Export {
             do {
                 if let s = start, page.number <= s.count {
                     if s.holds(page, of: framesetter) {
-                        checked.append(page.withoutDrawRuns(&made))
+                        checked.append((page.footer, page.header))
                         progress(page.number)
                         drawn(page)
                         return true
