@@ -45,6 +45,10 @@ public final class Framesetter {
     package private(set) var firstPageTop: Double?
     /// Paragraphs laid out by the builds before, for one that follows an edit.
     let cache: ParagraphCache?
+    /// How many pages the last layout took from the build before (`keptPages`), and the page
+    /// count its running lines showed (0 when they show none).
+    private var keptBefore = 0
+    private var shownTotal = 0
 
     /// `warmup`: font work started before the story existed (see `FontWarmup`), taken over here.
     /// `cache`: the paragraphs of earlier layouts of the same document (`galley watch`).
@@ -104,11 +108,20 @@ public final class Framesetter {
 
     /// How many pages the layout under way (or the last one) took as the layout before laid
     /// them out, before an edit (`galley watch`; 0 without a paragraph cache).
-    package var keptPages: Int { firstPageTop == nil ? cache?.keptPages ?? 0 : 0 }
+    /// A layout whose running lines show the page count is run twice (`layOut`): the pass that
+    /// counts is the one that takes pages from the build before.
+    package var keptPages: Int { firstPageTop == nil ? keptBefore : 0 }
 
     /// The first `count` pages of the last layout, as it handed them over but without draw
     /// runs (none without a paragraph cache).
-    package func laidOutPages(upTo count: Int) -> [Page] { cache?.pages(upTo: count) ?? [] }
+    package func laidOutPages(upTo count: Int) -> [Page] {
+        (cache?.pages(upTo: count) ?? []).map { kept in
+            // A page taken by the pass that counted was kept with the lines that pass gave it.
+            var page = kept
+            (page.footer, page.header) = runningLines(of: page, pages: shownTotal)
+            return page
+        }
+    }
 
     /// Whether the pages laid out from this framesetter's first folio are those laid out from
     /// `startPage` but for their numbers and running lines (`renumbered`): the columns move
@@ -218,6 +231,9 @@ public final class Framesetter {
         let starts = firstPageTop == nil ? cache?.pages : nil
         let kept = starts?.resumption(for: story, template: template)
         starts?.begin(story, template: template, keeping: kept?.pages.count ?? 0)
+        // (A second pass, with the count, takes every page from the first.)
+        if total == 0 { keptBefore = kept?.pages.count ?? 0 }
+        shownTotal = total
         let columnWidth = columns[0].width
         let widths = LineWidths(rest: columnWidth)
         let count = story.paragraphs.count

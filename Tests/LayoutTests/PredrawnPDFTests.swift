@@ -19,12 +19,15 @@ import Testing
         return predrawn
     }
 
-    // Over long random documents and every template, edits of the text and now and then of the
-    // template, each build begun from the pages drawn while the last one was awaited.
+    // Over long random documents and every template, with the page count in the footer or not,
+    // edits of the text and now and then of the template, each build begun from the pages drawn
+    // while the last one was awaited.
     @Test(arguments: 0..<6) func buildsFromPagesDrawnBeforeTheEditAreColdOnes(seed: Int) throws {
         var rng = SplitMix(seed: UInt64(seed) &+ 61_000)
         var text = IncrementalLayoutTests.longDocument(&rng)
         var template = try #require(Template.builtin(named: templateNames[seed % templateNames.count]))
+        // Half of them count the pages in the footer, which lays each document out twice.
+        if seed % 2 == 1 { template.footer.text = "{page} of {pages}" }
         let cache = ParagraphCache()
         let dir = TemporaryDirectory("predrawn")
         let path = dir.file("warm.pdf")
@@ -50,6 +53,33 @@ import Testing
         // Pages were drawn before some edit (whether it used them is the edits' luck: the
         // tests below and `WatchTests` make sure of both ways).
         #expect(used + unused > 0, "seed \(seed): no pages drawn before an edit")
+    }
+
+    // A footer that shows the page count has the layout count the pages first, in a pass of
+    // its own, and the pass after it takes every page from that one: the pages kept from the
+    // build before are those the counting pass kept, and they are drawn with the count.
+    @Test func aPageCountInTheFooterStillBeginsThePDFAgain() throws {
+        var template = Template.default
+        template.footer.text = "{page} of {pages}"
+        let paragraphs = (1...90).map { "Paragraph \($0): " + String(repeating: "the harbour at dawn, grey and silver. ", count: 6) }
+        let dir = TemporaryDirectory("predrawn-count")
+        let path = dir.file("warm.pdf")
+        let cache = ParagraphCache()
+        var lines = paragraphs
+        var predrawn: PredrawnPDF?
+        for (step, at) in [80, 80, 80, 8].enumerated() {
+            lines[at] += " An edit."
+            let text = lines.joined(separator: "\n")
+            let warm = framesetter(text, template: template, cache: cache)
+            try Export.pdf(warm, to: path, metadata: Self.metadata, predrawn: predrawn)
+            try Export.pdf(framesetter(text, template: template), to: dir.file("cold.pdf"), metadata: Self.metadata)
+            #expect(dir.read("warm.pdf") == dir.read("cold.pdf"), "step \(step)")
+            // (The first build keeps nothing, so nothing is drawn before the second.) An edit on
+            // the last page takes the pages drawn before it; one on the second does not.
+            if step == 2 { #expect((predrawn?.taken ?? 0) > 0) }
+            if step == 3 { #expect(predrawn?.taken == 0) }
+            predrawn = try Self.predraw(after: warm, to: path)
+        }
     }
 
     // Pages drawn before an edit that falls after them are used; before one that falls among
