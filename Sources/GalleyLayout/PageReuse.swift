@@ -176,7 +176,7 @@ extension ParagraphLayout {
 extension Page {
     /// The page with its paragraphs `withoutDrawRuns`, each made once (`made`: those made
     /// already, shared with the flows and pages stripped with it).
-    package func withoutDrawRuns(_ made: inout [ObjectIdentifier: ParagraphLayout]) -> Page {
+    func withoutDrawRuns(_ made: inout [ObjectIdentifier: ParagraphLayout]) -> Page {
         mappingParagraphs { ParagraphLayout.withoutDrawRuns($0, &made) }
     }
 }

@@ -50,12 +50,7 @@ final class PDFBook {
             throw RenderError(.error("cannot write '\(path)'"))
         }
         self.surface = surface
-        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, metadata.title)
-        if let a = metadata.author { cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_AUTHOR, a) }
-        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, metadata.creator)
-        let date = Export.iso8601(metadata.date)
-        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATE_DATE, date)
-        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_MOD_DATE, date)
+        IssueExport.setMetadata(surface, metadata, subject: nil, keywords: [])
         cr = cairo_create(surface)!
         outline.offset = sheet?.margin ?? 0
     }

@@ -1,6 +1,4 @@
 import GalleyLayout
-import GalleyStory
-import GalleyTemplate
 
 /// The start of a watched story's next PDF, drawn while `galley watch` waits for the edit that
 /// asks for it. An edit is most often made where the last one was, and the pages before it are
@@ -16,12 +14,9 @@ import GalleyTemplate
 /// checked here.
 public final class PredrawnPDF {
     let book: PDFBook
-    /// The renderer of the build before; the next one shares its images (`PageRenderer`).
+    /// The renderer of the build before, with its story and template; the next one shares its
+    /// images (`PageRenderer`).
     let renderer: PageRenderer
-    let template: Template
-    /// Whether the story has links, which make every page a tagged `Part` (`PageRenderer`).
-    let hasLinks: Bool
-    private let story: Story
     /// The pages to draw, and the next one.
     private let pages: [Page]
     private var next = 0
@@ -41,9 +36,6 @@ public final class PredrawnPDF {
         guard !pages.isEmpty else { return nil }
         book = try PDFBook(for: path, template: framesetter.template, metadata: metadata, compression: compression, press: nil)
         renderer = PageRenderer(framesetter: framesetter)
-        template = framesetter.template
-        story = framesetter.story
-        hasLinks = !renderer.links.links.isEmpty
         ahead = DrawAhead(pages: pages)
     }
 
@@ -61,7 +53,7 @@ public final class PredrawnPDF {
         let page = ahead?.take(next) ?? pages[next]
         next += 1
         if next == pages.count { pause() }
-        try book.add(page, renderer: renderer, story: story, timings: PDFTimings?.none)
+        try book.add(page, renderer: renderer, story: renderer.story, timings: PDFTimings?.none)
         drawn.append((page.footer, page.header))
         // The next build borrows the engine meanwhile (the one with the story's fonts).
         renderer.framesetter.relinquishEngine()
@@ -77,7 +69,10 @@ public final class PredrawnPDF {
     /// Whether the pages drawn can begin the PDF of `framesetter` for `path` with `metadata`.
     func fits(_ framesetter: Framesetter, path: String, metadata: PDFMetadata, compression: Int) -> Bool {
         let m = book.metadata
-        return !drawn.isEmpty && book.path == path && book.compression == compression && framesetter.template == template
+        // Links make every page a tagged `Part` (`PageRenderer`).
+        let hasLinks = !renderer.links.links.isEmpty
+        return !drawn.isEmpty && book.path == path && book.compression == compression
+            && framesetter.template == renderer.framesetter.template
             && (m.title, m.author, m.creator, m.date) == (metadata.title, metadata.author, metadata.creator, metadata.date)
             && hasLinks == !LinkIndex(story: framesetter.story).links.isEmpty
     }
