@@ -127,12 +127,7 @@ extension Run {
             let clock = ContinuousClock()
             let started = clock.now
             sources = [:]
-            // The pages drawn while waiting go on being drawn, on the other core, while the
-            // story is read and laid out again.
-            let start = predraw?.usable
-            start?.drawAlone()
-            let result = try rebuild(o, predrawn: start)
-            start?.settle()
+            let result = try rebuild(o, predrawn: predraw?.usable)
             let seconds = IssuePlanner.seconds(clock.now - started)
             let latency = saved.map { IssuePlanner.seconds(clock.now - $0) }
             predraw = result.next

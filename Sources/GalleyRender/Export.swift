@@ -54,8 +54,6 @@ public enum Export {
         var start = predrawn.flatMap { p in
             press == nil && p.fits(framesetter, path: path, metadata: metadata, compression: compression) ? p : nil
         }
-        // Unused, the pages drawn ahead are drawn no further.
-        if start == nil { predrawn?.settle() }
         var book: PDFBook
         if let start { book = start.book } else { book = try newBook() }
         var renderer = PageRenderer(framesetter: framesetter, sharing: start?.renderer)
@@ -64,7 +62,6 @@ public enum Export {
         // runs, and with the running lines they had when laid out), and these lines.
         var checked: [(footer: RunningLine?, header: RunningLine?)] = []
         func beginAgain() throws(RenderError) {
-            start?.settle()
             start = nil
             book = try newBook()
             renderer = PageRenderer(framesetter: framesetter)
@@ -83,9 +80,6 @@ public enum Export {
             PageRenderer.prepareShadows(layout, engine: engine, story: story)
         }) { page in
             do {
-                // Past the pages drawn so far, this thread takes the PDF over from the one
-                // drawing ahead (`PredrawnPDF.drawAlone`), which may have drawn this page too.
-                if let s = start, page.number > s.count { s.settle() }
                 if let s = start, page.number <= s.count {
                     if s.holds(page, of: framesetter) {
                         checked.append((page.footer, page.header))
@@ -108,7 +102,6 @@ public enum Export {
         }
         if let failure { throw failure }
         // A story now shorter than the pages drawn before it.
-        start?.settle()
         if let s = start, pages < s.count { try beginAgain() }
         try book.finish(timings: timings)
         if let start { start.taken = start.count }

@@ -1,5 +1,4 @@
 import GalleyLayout
-import GalleySupport
 
 /// The start of a watched story's next PDF, drawn while `galley watch` waits for the edit that
 /// asks for it. An edit is most often made where the last one was, and the pages before it are
@@ -13,13 +12,7 @@ import GalleySupport
 /// The caller makes sure that nothing else these pages draw from has changed: the files the
 /// story reads besides its text (images, emoticon packs) and the options. The template is
 /// checked here.
-///
-/// Pages are drawn on the waiting thread (`drawNext`), then, once the edit is seen, on a thread
-/// of their own (`drawAlone`) while the build reads the story and lays it out on the other core,
-/// until that build needs the PDF (`settle`). Both the drawing and the build borrow engines of
-/// their own, and the drawing keeps to this PDF, its renderer and the pages of the build
-/// before; those pages' paragraphs are immutable, and Cairo's faces are under `FaceLock`.
-public final class PredrawnPDF: @unchecked Sendable {
+public final class PredrawnPDF {
     let book: PDFBook
     /// The renderer of the build before, with its story and template; the next one shares its
     /// images (`PageRenderer`).
@@ -29,19 +22,10 @@ public final class PredrawnPDF: @unchecked Sendable {
     private var next = 0
     /// Their draw runs, made on the other core a page ahead (they were kept without them).
     private var ahead: DrawAhead?
-    /// The running lines of the pages drawn, in order; appended to under `state` while a
-    /// thread draws alone.
-    private var drawn: [(footer: RunningLine?, header: RunningLine?)] = []
+    /// The running lines of the pages drawn, in order.
+    private(set) var drawn: [(footer: RunningLine?, header: RunningLine?)] = []
     /// How many of them the build after took (`Export.pdf`).
     public internal(set) var taken = 0
-    /// Whether the story drawn has links (they make every page a tagged `Part`).
-    private let hasLinks: Bool
-    /// Orders the thread that draws alone with the build that waits for it.
-    private let state = Condition()
-    private var alone = false
-    private var stopping = false
-    /// A page failed to draw: the PDF is left half-drawn, and is begun again.
-    private var broken = false
 
     /// The pages `framesetter`'s last layout kept from the one before, to be drawn into a PDF
     /// for `path`, made as `Export.pdf` makes it with the same arguments; nil when it kept none.
@@ -52,18 +36,13 @@ public final class PredrawnPDF: @unchecked Sendable {
         guard !pages.isEmpty else { return nil }
         book = try PDFBook(for: path, template: framesetter.template, metadata: metadata, compression: compression, press: nil)
         renderer = PageRenderer(framesetter: framesetter)
-        hasLinks = !renderer.links.links.isEmpty
         ahead = DrawAhead(pages: pages)
     }
 
     deinit { ahead?.stop() }
 
-    /// Pages drawn so far (more may follow while a thread draws alone).
-    public var count: Int {
-        state.lock()
-        defer { state.unlock() }
-        return broken ? 0 : drawn.count
-    }
+    /// Pages drawn so far.
+    public var count: Int { drawn.count }
 
     /// Whether pages are left to draw.
     public var hasMore: Bool { next < pages.count }
@@ -75,47 +54,9 @@ public final class PredrawnPDF: @unchecked Sendable {
         next += 1
         if next == pages.count { pause() }
         try book.add(page, renderer: renderer, story: renderer.story, timings: PDFTimings?.none)
-        state.lock()
         drawn.append((page.footer, page.header))
-        state.unlock()
         // The next build borrows the engine meanwhile (the one with the story's fonts).
         renderer.framesetter.relinquishEngine()
-    }
-
-    /// Goes on drawing the pages left on a thread of its own, its draw runs made there too (the
-    /// other core reads and lays out the edited story), until `settle`. Draws nothing when no
-    /// thread can be had.
-    public func drawAlone() {
-        pause()
-        state.lock()
-        defer { state.unlock() }
-        guard hasMore, !alone, !stopping else { return }
-        alone = startThread(stackSize: 8 << 20) { [self] in
-            while true {
-                state.lock()
-                let go = !stopping && hasMore && !broken
-                state.unlock()
-                guard go else { break }
-                do { try drawNext() } catch {
-                    state.lock()
-                    broken = true
-                    state.unlock()
-                }
-            }
-            state.lock()
-            alone = false
-            state.broadcast()
-            state.unlock()
-        }
-    }
-
-    /// Stops the thread drawing alone, if any, once its page is done, and draws no more: from
-    /// here the caller's thread has the PDF.
-    public func settle() {
-        state.lock()
-        stopping = true
-        while alone { state.wait() }
-        state.unlock()
     }
 
     /// Stops drawing ahead: the build that may use these pages is about to begin, and wants
@@ -128,7 +69,9 @@ public final class PredrawnPDF: @unchecked Sendable {
     /// Whether the pages drawn can begin the PDF of `framesetter` for `path` with `metadata`.
     func fits(_ framesetter: Framesetter, path: String, metadata: PDFMetadata, compression: Int) -> Bool {
         let m = book.metadata
-        return count > 0 && book.path == path && book.compression == compression
+        // Links make every page a tagged `Part` (`PageRenderer`).
+        let hasLinks = !renderer.links.links.isEmpty
+        return !drawn.isEmpty && book.path == path && book.compression == compression
             && framesetter.template == renderer.framesetter.template
             && (m.title, m.author, m.creator, m.date) == (metadata.title, metadata.author, metadata.creator, metadata.date)
             && hasLinks == !LinkIndex(story: framesetter.story).links.isEmpty
@@ -136,9 +79,7 @@ public final class PredrawnPDF: @unchecked Sendable {
 
     /// Whether `page`, handed over by `framesetter`'s layout, is the one drawn here at its place.
     func holds(_ page: Page, of framesetter: Framesetter) -> Bool {
-        guard page.number <= count && page.number <= framesetter.keptPages else { return false }
-        state.lock()
-        defer { state.unlock() }
-        return drawn[page.number - 1].footer == page.footer && drawn[page.number - 1].header == page.header
+        page.number <= drawn.count && page.number <= framesetter.keptPages
+            && drawn[page.number - 1].footer == page.footer && drawn[page.number - 1].header == page.header
     }
 }

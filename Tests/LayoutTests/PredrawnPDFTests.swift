@@ -12,17 +12,10 @@ import Testing
 @Suite struct PredrawnPDFTests {
     static let metadata = PDFMetadata(title: "t", creator: "test", date: Date(timeIntervalSince1970: 0))
 
-    /// Draws the pages `framesetter`'s last layout kept into the next PDF for `path`: every
-    /// one, or the first `first` and the others on a thread of their own (`drawAlone`) while
-    /// the next build begins, as `galley watch` does once the edit is seen.
-    static func predraw(after framesetter: Framesetter, to path: String, first: Int? = nil) throws -> PredrawnPDF? {
+    /// Draws every page `framesetter`'s last layout kept into the next PDF for `path`.
+    static func predraw(after framesetter: Framesetter, to path: String) throws -> PredrawnPDF? {
         let predrawn = try PredrawnPDF(after: framesetter, to: path, metadata: metadata)
-        var drawn = 0
-        while predrawn?.hasMore == true && drawn < first ?? .max {
-            try predrawn?.drawNext()
-            drawn += 1
-        }
-        if first != nil { predrawn?.drawAlone() }
+        while predrawn?.hasMore == true { try predrawn?.drawNext() }
         return predrawn
     }
 
@@ -55,10 +48,7 @@ import Testing
             if let predrawn { predrawn.taken > 0 ? (used += predrawn.taken) : (unused += 1) }
             try Export.pdf(framesetter(text, template: template), to: dir.file("cold.pdf"), metadata: Self.metadata)
             #expect(dir.read("warm.pdf") == dir.read("cold.pdf"), "seed \(seed), step \(step): \(what)")
-            // Half the time some pages are left to a thread that draws while the next build
-            // reads and lays out the story on this one.
-            let first = rng.next() % 2 == 0 ? nil : Int(rng.next() % 4)
-            predrawn = try Self.predraw(after: warm, to: path, first: first)
+            predrawn = try Self.predraw(after: warm, to: path)
         }
         // Pages were drawn before some edit (whether it used them is the edits' luck: the
         // tests below and `WatchTests` make sure of both ways).
@@ -116,18 +106,10 @@ import Testing
         lines[80] += " Another edit near the end."
         let third = try build(lines, predrawn: predrawn)
         #expect(predrawn.taken == predrawn.count)
-        // The same with one page drawn while waiting and the others drawn alone as the build
-        // begins: it takes what that thread drew, and draws the rest itself.
-        let alone = try #require(try Self.predraw(after: third, to: path, first: 1))
-        lines[80] += " A third edit near the end."
-        let fourth = try build(lines, predrawn: alone)
-        #expect(alone.taken == alone.count && alone.taken >= 1)
         // An edit on the second page: the pages drawn after it are not the next build's.
-        for first in [nil, 0] {
-            let again = try #require(try Self.predraw(after: fourth, to: path, first: first))
-            lines[8] += " An edit near the start."
-            _ = try build(lines, predrawn: again)
-            #expect(again.taken == 0)
-        }
+        let again = try #require(try Self.predraw(after: third, to: path))
+        lines[8] += " An edit near the start."
+        _ = try build(lines, predrawn: again)
+        #expect(again.taken == 0)
     }
 }
