@@ -127,7 +127,18 @@ extension Run {
             let clock = ContinuousClock()
             let started = clock.now
             sources = [:]
-            let result = try rebuild(o, predrawn: predraw?.usable)
+            let result: WatchBuild
+            do {
+                result = try rebuild(o, predrawn: predraw?.usable)
+            } catch let e as RefusedOutput where saved != nil {
+                // Once watching, an output that became unwritable (made a folder, or one of
+                // the inputs) is an error of this build, not the end of the watch.
+                diagnostics.append(.error(e.message))
+                result = WatchBuild()
+            } catch let e as UsageError where saved != nil {
+                diagnostics.append(.error(e.message))
+                result = WatchBuild()
+            }
             let seconds = IssuePlanner.seconds(clock.now - started)
             let latency = saved.map { IssuePlanner.seconds(clock.now - $0) }
             predraw = result.next

@@ -94,6 +94,26 @@ import Testing
         #expect(left == ["doc.pdf", "doc.txt", "watch.log"], "\(left)")
     }
 
+    // An output that a save finds unwritable (here made a folder) is that build's error: watch
+    // says it and goes on waiting, and writes again once the folder is gone.
+    @Test func anOutputMadeAFolderIsAnErrorOfThatBuild() throws {
+        let d = TemporaryDirectory("watch")
+        d.write("doc.txt", "The first draft.\n")
+        let w = try Watcher(d, ["doc.txt", "-o", "doc.pdf"])
+        try w.wait("the first build") { w.lines(containing: "wrote doc.pdf") == 1 }
+        try FileManager.default.removeItem(atPath: d.file("doc.pdf"))
+        try FileManager.default.createDirectory(atPath: d.file("doc.pdf"), withIntermediateDirectories: false)
+        d.write("doc.txt", "The second draft.\n")
+        try w.wait("the refused output") { w.lines(containing: "1 error; doc.pdf kept as it was") == 1 }
+        #expect(w.text.contains("error: the output 'doc.pdf' is a folder"), "\(w.text)")
+        #expect(w.process.isRunning)
+        try FileManager.default.removeItem(atPath: d.file("doc.pdf"))
+        d.write("doc.txt", "The third draft.\n")
+        try w.wait("the build after it") { w.lines(containing: "wrote doc.pdf") == 2 }
+        #expect(Self.pdfText(d.file("doc.pdf")).contains("The third draft."))
+        w.stop()
+    }
+
     // A save while a build runs is built after it: the watch's queued event is not lost. (A
     // long text, so that the second save lands during the build its first one started.)
     @Test func saveDuringABuild() throws {
