@@ -6,6 +6,19 @@ import GalleySupport
 
 /// `galley locate`: between a point of a page and a position of the source.
 extension Run {
+    /// Why source position `line`:`column` of `source` has no place on a page.
+    static func unset(line: Int, column: Int, in source: SourceFile) -> String {
+        let name = "'\(source.path)'"
+        // A terminator at the very end starts no line a reader counts.
+        let lines = source.text.hasSuffix("\n") ? source.lineCount - 1 : source.lineCount
+        guard line <= lines else { return "\(line):\(column) is past the end of \(name), which has \(count(lines, "line"))" }
+        let columns = source.lineText(line).unicodeScalars.count
+        guard column <= columns + 1 else {
+            return "\(line):\(column) is past the end of line \(line) of \(name), which has \(count(columns, "column"))"
+        }
+        return "\(line):\(column) of \(name) sets nothing on a page (a tag, a comment, a blank line, or text not shown)"
+    }
+
     mutating func locate() throws -> Int32 {
         let o = try LocateOptions(arguments)
         if IssueLoader.isManifest(o.document.input) { return try locateInIssue(o) }
@@ -33,17 +46,39 @@ extension Run {
             answer = Located(hit: Locator.hit(page, x: point.x, y: point.y), page: page, doc: doc, at: point)
         } else {
             let (line, column) = o.source!
-            guard let byte = doc.story.sourceMap.storyByte(line: line, column: column, in: doc.story.text),
-                let place = Locator.place(ofByte: byte, in: pages)
-            else {
-                diagnostics.append(.error("\(line):\(column) is past the end of the text of '\(doc.source.path)', or sets nothing"))
-                return failed()
-            }
-            answer = Located(byte: byte, place: place, pages: pages, doc: doc)
+            guard let found = located(line: line, column: column, of: doc, on: pages) else { return failed() }
+            answer = found
         }
         io.writeOutput(Data((o.json ? answer.json() : answer.text()).utf8))
         report()
         return 0
+    }
+
+    /// Where source position `line`:`column` of `doc` is set on `pages`; nil, with the error
+    /// said, when nowhere.
+    private mutating func located(line: Int, column: Int, of doc: Document, on pages: [Page]) -> Located? {
+        // A column past the end of its line is a mistake, not the next line's start.
+        if line <= doc.source.lineCount, column > doc.source.lineText(line).unicodeScalars.count + 1 {
+            diagnostics.append(.error(Self.unset(line: line, column: column, in: doc.source)))
+            return nil
+        }
+        var byte = doc.story.sourceMap.storyByte(line: line, column: column, in: doc.story.text)
+        // Just past a line's last character (where an editor's cursor stands at its end): that
+        // character, rather than the break after it, which no line sets.
+        if let b = byte, b > 0, Locator.place(ofByte: b, in: pages) == nil,
+            doc.story.sourceMap.sourceLocation(ofByte: b - 1, in: doc.story.text)?.line == line
+        {
+            byte = b - 1
+        }
+        if let byte, let place = Locator.place(ofByte: byte, in: pages) {
+            return Located(byte: byte, place: place, pages: pages, doc: doc)
+        }
+        // An <img> set apart from the lines.
+        if let byte, let (page, image) = Locator.image(ofByte: byte, in: pages) {
+            return Located(image: image, page: pages[page], doc: doc)
+        }
+        diagnostics.append(.error(Self.unset(line: line, column: column, in: doc.source)))
+        return nil
     }
 }
 
@@ -144,6 +179,15 @@ struct Located: Encodable {
         describe(byte: byte, line: place.line, story: doc.story)
     }
 
+    init(image placed: PlacedImage, page: Page, doc: Document) {
+        self.page = page.number
+        kind = "image"
+        offset = doc.story.characterOffset(ofByte: placed.storyOffset)
+        source = doc.story.sourceMap.sourceLocation(ofByte: placed.storyOffset, in: doc.story.text).map { "\($0.line):\($0.column)" }
+        image = doc.story.images[placed.image].source
+        imageBox = Self.box(placed.rect)
+    }
+
     mutating func describe(byte: Int, line: PlacedLine, story: Story) {
         offset = story.characterOffset(ofByte: byte)
         source = story.sourceMap.sourceLocation(ofByte: byte, in: story.text).map { "\($0.line):\($0.column)" }
@@ -157,7 +201,9 @@ struct Located: Encodable {
     static func word(around byte: Int, in text: String) -> String {
         let utf8 = Array(text.utf8)
         guard byte < utf8.count else { return "" }
-        func isWordByte(_ b: UInt8) -> Bool { b >= 0x80 || (b >= 0x30 && b <= 0x39) || ((b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A) || b == 0x27 }
+        func isWordByte(_ b: UInt8) -> Bool {
+            b >= 0x80 || (b >= 0x30 && b <= 0x39) || ((b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A) || b == 0x27
+        }
         var start = byte
         var end = byte
         while start > 0 && isWordByte(utf8[start - 1]) { start -= 1 }
@@ -177,7 +223,12 @@ struct Located: Encodable {
         var s = "page \(page)"
         if let column { s += ", column \(column)" }
         switch kind {
-        case "image": s += ": image \(image ?? "")"
+        case "image":
+            s += ": image \(image ?? "")"
+            if let imageBox {
+                s += ", box \(format(imageBox.x)),\(format(imageBox.y)) \(format(imageBox.width))×\(format(imageBox.height))"
+            }
+            if let source { s += " (source \(source))" }
         case "margin": s += ": the margin"
         default:
             if kind == "column" { s += ": between lines; nearest" }
@@ -190,4 +241,3 @@ struct Located: Encodable {
         return s + "\n"
     }
 }
-

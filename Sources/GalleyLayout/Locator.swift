@@ -83,6 +83,15 @@ package enum Locator {
         return out
     }
 
+    /// The image set apart from the lines (a block, a float in a column, a page-wide figure)
+    /// whose U+FFFC is at story byte `byte`, and the index of its page.
+    package static func image(ofByte byte: Int, in pages: [Page]) -> (page: Int, image: PlacedImage)? {
+        for (p, page) in pages.enumerated() {
+            for image in page.floats + page.frames.flatMap(\.images) where image.storyOffset == byte { return (p, image) }
+        }
+        return nil
+    }
+
     /// Where story byte `byte` is set: the page (its index in `pages`), the frame and the line.
     package static func place(ofByte byte: Int, in pages: [Page]) -> (page: Int, frame: Int, line: PlacedLine)? {
         for (p, page) in pages.enumerated() {

@@ -23,6 +23,26 @@ import Testing
         #expect(back.output.hasPrefix("page 1, column 2: character"), "\(back.output)")  // balanced: the second column
         #expect(back.output.contains("(source 3:3), word 'second'"), "\(back.output)")
         #expect(run(["locate", input, "--at", "3,3", "-q"]).output == "page 1: the margin\n")
+        // Just past the end of a line, where an editor's cursor stands: its last character.
+        let end = run(["locate", input, "--source", "3:31", "-q"])
+        #expect(end.output.contains("(source 3:30), word 'it'"), "\(end.output)\(end.stderr)")
+    }
+
+    // An <img> set apart from the lines is found from its source line, with its box, and the
+    // point in the middle of that box is on the same image.
+    @Test func anImageFromItsSourceLine() throws {
+        let d = TemporaryDirectory("locate")
+        let chart = "chart.png"
+        try FileManager.default.copyItem(atPath: repoPath("samples/images/chart.png"), toPath: d.file(chart))
+        let input = d.write("a.txt", "The harbour at dawn.\n<img src=\"chart.png\" float=\"left\" width=\"40%\">\nA second paragraph.\n")
+        let r = run(["locate", input, "--source", "2:1", "--json", "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any])
+        #expect(object["kind"] as? String == "image" && object["image"] as? String == chart && object["source"] as? String == "2:1")
+        let box = try #require(object["imageBox"] as? [String: Double])
+        let back = run(["locate", input, "--page", "1", "--at", "\(box["x"]! + box["width"]! / 2),\(box["y"]! + box["height"]! / 2)", "-q"])
+        #expect(back.output.hasPrefix("page 1: image \(chart)"), "\(back.output)")
+        #expect(run(["locate", input, "--source", "2:1", "-q"]).output.contains("image \(chart), box "))
     }
 
     @Test func refusals() {
@@ -33,7 +53,13 @@ import Testing
         let outside = run(["locate", input, "--at", "9000,10"])
         #expect(outside.status == 1 && outside.stderr.contains("error: the point 9000,10 is outside page 1, which is 595.3×841.9 pt"))
         let past = run(["locate", input, "--source", "40:1"])
-        #expect(past.status == 1 && past.stderr.contains("error: 40:1 is past the end of the text"))
+        #expect(past.status == 1 && past.stderr.contains("error: 40:1 is past the end of '\(input)', which has 3 lines"), "\(past.stderr)")
+        let wide = run(["locate", input, "--source", "2:80"])
+        #expect(
+            wide.status == 1 && wide.stderr.contains("error: 2:80 is past the end of line 2 of '\(input)', which has 50 columns"),
+            "\(wide.stderr)")
+        // Inside a tag: the first character set after it.
+        #expect(run(["locate", input, "--source", "1:2", "-q"]).output.contains("(source 1:5), word 'Harbour'"))
         #expect(run(["locate", input, "--at", "1,2", "--source", "1:1"]).status == 2)
         #expect(run(["locate", input, "--at", "x"]).stderr.contains("--at must be X,Y"))
     }
