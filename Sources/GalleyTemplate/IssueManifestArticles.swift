@@ -6,15 +6,25 @@ extension IssueManifestDecoder {
     // MARK: - Articles
 
     func articles(_ v: JSONValue) throws(Diagnostic) -> [IssueManifest.Article] {
-        guard case .array(let elements) = v.kind, !elements.isEmpty else {
+        guard case .array(let elements) = v.kind else {
             throw typeError("articles", "expected a list of articles, as in [{\"file\": \"story.txt\"}]", v)
+        }
+        guard !elements.isEmpty else {
+            throw TemplateSpot(origin, v).error("an issue needs at least one article, as in [{\"file\": \"story.txt\"}]", key: "articles")
         }
         var out: [IssueManifest.Article] = []
         // Each file once, told apart by device and inode, so `a.txt` and `./a.txt` are one.
         var listed: [FileIdentity: IssueManifest.Article] = [:]
+        let manifest = FileIdentity.of(file)
         for (i, e) in elements.enumerated() {
             let a = try article(e, path: "articles[\(i)]")
             if let identity = FileIdentity.of(a.file) {
+                // Set as an article, the manifest would be typeset as text: surely a slip.
+                if identity == manifest {
+                    throw .error(
+                        "article '\(a.written)' is this manifest; list the articles' text files", file: file, at: a.location,
+                        length: a.written.unicodeScalars.count + 2)
+                }
                 if let first = listed[identity], !a.allowRepeat {
                     throw .error(
                         "article '\(a.written)' is already listed (as '\(first.written)' at \(first.location)); "

@@ -145,7 +145,10 @@ func manifest(_ more: String = "", articles: String = #"{"file": "a.txt"}"#) -> 
         #expect(folder.message("{}") == "1:1: error: an issue manifest needs \"articles\", the list of its article files")
         #expect(
             folder.message(#"{"articles": []}"#)
-                == "1:14: error: key 'articles': expected a list of articles, as in [{\"file\": \"story.txt\"}], got an array")
+                == #"1:14: error: key 'articles': an issue needs at least one article, as in [{"file": "story.txt"}]"#)
+        #expect(
+            folder.message(#"{"articles": {}}"#)
+                == "1:14: error: key 'articles': expected a list of articles, as in [{\"file\": \"story.txt\"}], got an object")
     }
 
     // Unknown keys, at the key, with the nearest key of the same object.
@@ -281,6 +284,11 @@ func manifest(_ more: String = "", articles: String = #"{"file": "a.txt"}"#) -> 
 
                 """)
         #expect(folder.decoded(manifest(articles: #"{"file": "a.txt"}, {"file": "./a.txt", "allowRepeat": true}"#)) != nil)
+        // The manifest itself as an article.
+        folder.dir.write("issue/issue.json", "{}")
+        #expect(
+            folder.message(manifest(articles: #"{"file": "issue.json"}"#))
+                == "1:24: error: article 'issue.json' is this manifest; list the articles' text files")
         #expect(
             folder.message(manifest(articles: #"{"file": "a.txt"}, {"file": "a.txt", "allowRepeat": "yes"}"#))
                 == "1:67: error: key 'articles[1].allowRepeat': expected true or false, got \"yes\"")
