@@ -35,7 +35,7 @@ extension Run {
         guard let (issue, plan) = try loadIssue(o.document) else { return failed() }
         timer.readingEnds()
         let destination = try OutputDestination.checked(o.output, inputs: issue.inputFiles)
-        if let depfile = o.depfile { try Self.checkDepfile(depfile, inputs: issue.inputFiles) }
+        if let depfile = o.depfile { try Self.checkDepfile(depfile, inputs: issue.inputFiles, besides: o) }
         // A press build runs the preflight first: with --strict, its errors write nothing.
         var preflight = o.press.map { _ in Self.preflight(issue, plan, manifest: o.document.input, strict: o.strict) }
         if let preflight { addPreflight(preflight) }
@@ -44,7 +44,7 @@ extension Run {
         var said: TimingsReport?
         do {
             // The split's folder and names are settled first: a mistake there writes nothing.
-            let split = try o.split.map { dir throws(RenderError) in try Self.splitPaths(issue, into: dir) }
+            let split = try o.split.map { dir throws(RenderError) in try Self.splitPaths(issue, into: dir, besides: o) }
             let clock = ContinuousClock()
             let started = clock.now
             timer.exportBegins()
@@ -83,18 +83,28 @@ extension Run {
 
     /// `--depfile FILE` can be written: checked before the issue is, so that a build does not
     /// leave a new PDF beside an old rule.
-    static func checkDepfile(_ path: String, inputs: [String]) throws(RefusedOutput) {
+    static func checkDepfile(_ path: String, inputs: [String], besides o: BuildOptions) throws(RefusedOutput) {
         guard case .file = try OutputDestination.checked(path, inputs: inputs) else { return }
+        if let other = Self.otherOutputs(o).first(where: { OutputDestination.sameTarget(path, $0.path) }) {
+            throw RefusedOutput(message: "the --depfile '\(path)' is the \(other.what) ('\(other.path)'); name another file")
+        }
         let folder = FilePath.directory(of: path)
         guard folder.isEmpty || FileIdentity.isFolder(folder) else {
             throw RefusedOutput(message: "cannot write the --depfile '\(path)': no such folder '\(folder)'")
         }
     }
 
+    /// The files a build writes besides `--depfile` and `--split`: the issue's PDF, and its
+    /// SyncTeX file when asked for.
+    static func otherOutputs(_ o: BuildOptions) -> [(what: String, path: String)] {
+        guard o.output != "-" else { return [] }
+        return [("issue's PDF", o.output)] + (o.synctex ? [("SyncTeX file", SyncTeXWriter.path(for: o.output))] : [])
+    }
+
     /// `--split DIR`: where each article's PDF goes, named after its file ("tides.pdf"; a name
     /// met before gets a number, "tides-2.pdf"). The folder is made when missing, as `mkdir -p`
     /// would; it must be a folder, and no name may be one of the issue's own files.
-    static func splitPaths(_ issue: LoadedIssue, into dir: String) throws(RenderError) -> [String] {
+    static func splitPaths(_ issue: LoadedIssue, into dir: String, besides o: BuildOptions) throws(RenderError) -> [String] {
         guard FilePath.makeFolders(dir) else {
             throw RenderError(.error("--split: cannot make the folder '\(dir)' (a file of that name, or no permission)"))
         }
@@ -110,6 +120,10 @@ extension Run {
             let path = FilePath.join(dir, name)
             guard (try? OutputDestination.checked(path, inputs: issue.inputFiles)) != nil else {
                 throw RenderError(.error("--split: cannot write '\(path)': it is one of the issue's own files"))
+            }
+            let others = Self.otherOutputs(o) + (o.depfile.map { [("--depfile", $0)] } ?? [])
+            if let other = others.first(where: { OutputDestination.sameTarget(path, $0.path) }) {
+                throw RenderError(.error("--split: cannot write '\(path)': it is the \(other.what) ('\(other.path)')"))
             }
             return path
         }

@@ -244,6 +244,28 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: d.file("other.pdf")))
     }
 
+    // The depfile or an article's split PDF named as the issue's PDF (or the SyncTeX file, or
+    // each other) would write one over the other: refused, and the PDF there is kept.
+    @Test func outputsThatWouldOverwriteEachOther() throws {
+        let d = TemporaryDirectory("issue")
+        let manifest = Self.issue(d)
+        let pdf = d.file("issue.pdf")
+        #expect(run(["build", manifest, "-o", pdf, "-q"]).status == 0)
+        let good = try #require(d.read("issue.pdf"))
+        let depfile = run(["build", manifest, "-o", pdf, "--depfile", d.path + "/./issue.pdf", "-q"])
+        #expect(depfile.status == 2 && depfile.stderr.contains("is the issue's PDF"), "\(depfile.stderr)")
+        let synctex = run(["build", manifest, "-o", pdf, "--synctex", "--depfile", d.file("issue.synctex.gz"), "-q"])
+        #expect(synctex.status == 2 && synctex.stderr.contains("is the SyncTeX file"), "\(synctex.stderr)")
+        let split = run(["build", manifest, "-o", d.file("a1.pdf"), "--split", d.path, "-q"])
+        #expect(split.status == 1 && split.stderr.contains("--split: cannot write"), "\(split.stderr)")
+        #expect(split.stderr.contains("it is the issue's PDF"), "\(split.stderr)")
+        try FileManager.default.createDirectory(atPath: d.file("parts"), withIntermediateDirectories: false)
+        let rule = run(["build", manifest, "-o", pdf, "--split", d.file("parts"), "--depfile", d.file("parts/a2.pdf"), "-q"])
+        #expect(rule.status == 1 && rule.stderr.contains("it is the --depfile"), "\(rule.stderr)")
+        #expect(d.read("issue.pdf") == good)
+        #expect(!FileManager.default.fileExists(atPath: d.file("a1.pdf")))
+    }
+
     // Bad manifests: located errors, and nothing written.
     @Test func badManifest() {
         let d = TemporaryDirectory("issue")
