@@ -77,20 +77,27 @@ struct StoryFields {
 }
 
 enum Loader {
-    /// Reads, parses and builds a document; diagnostics go to `diagnostics`. Nil when an error stops it.
+    /// Reads, parses and builds a document; diagnostics go to `diagnostics`. Nil when an error
+    /// stops it. `read` gets every file it read or tried to, even when it stops: what `galley
+    /// watch` waits on before it builds again (a template, a pack or an image being fixed).
     static func load(
-        _ o: DocumentOptions, io: IO, diagnostics: inout Diagnostics, sources: inout [String: SourceFile]
+        _ o: DocumentOptions, io: IO, diagnostics: inout Diagnostics, sources: inout [String: SourceFile],
+        read: inout [String]
     ) throws(UsageError)
         -> Document?
     {
         var template: Template
         var inputFiles: [String] = []
+        var tried: [String] = o.input == "-" ? [] : [o.input]
+        defer { read = inputFiles + tried.filter { !inputFiles.contains($0) } }
         if let prepared = o.preparedTemplate {
             template = prepared
         } else {
             switch TemplateLoader.load(o.template, files: &inputFiles, roots: o.root.map { [$0] } ?? []) {
             case .success(let t): template = t
             case .failure(let d):
+                // A template file that cannot be read is not among those read.
+                if o.template.contains("/") || o.template.lowercased().hasSuffix(".json") { tried.append(o.template) }
                 diagnostics.append(d)
                 return nil
             }
@@ -147,6 +154,7 @@ enum Loader {
             switch builder.emoticons.adding(folder: folder) {
             case .success(let packs): builder.emoticons = packs
             case .failure(let d):
+                tried += [d.file, FilePath.join(folder, "pack.json")].compactMap { $0 }
                 diagnostics.append(d)
                 return nil
             }
@@ -156,6 +164,7 @@ enum Loader {
         var (story, storyDiagnostics) = builder.build(document)
         o.fields?.apply(to: &story)
         inputFiles += (story.images + story.blocks.flatMap(\.story.images)).map(\.path).filter { !$0.isEmpty }
+        tried += story.refusedFiles + story.blocks.flatMap(\.story.refusedFiles)
         diagnostics.append(contentsOf: storyDiagnostics)
         if diagnostics.hasErrors { return nil }
         let framesetter = Framesetter(

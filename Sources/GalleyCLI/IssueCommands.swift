@@ -10,7 +10,8 @@ import GalleyTemplate
 extension Run {
     /// Loads the manifest and its articles and lays the issue out; nil when an error stops it.
     mutating func loadIssue(_ o: DocumentOptions) throws(UsageError) -> (LoadedIssue, IssuePlan)? {
-        guard let issue = try IssueLoader.load(o, io: io, diagnostics: &diagnostics, sources: &sources) else { return nil }
+        guard let issue = try IssueLoader.load(o, io: io, diagnostics: &diagnostics, sources: &sources, read: &filesRead)
+        else { return nil }
         if diagnostics.hasErrors { return nil }
         var planner = IssuePlanner(issue: issue, file: o.input)
         planner.threads = o.threads

@@ -38,10 +38,12 @@ enum IssueLoader {
 
     /// Reads the manifest, its templates and every article; nil when an error stops it.
     static func load(
-        _ o: DocumentOptions, io: IO, diagnostics: inout Diagnostics, sources: inout [String: SourceFile]
+        _ o: DocumentOptions, io: IO, diagnostics: inout Diagnostics, sources: inout [String: SourceFile],
+        read: inout [String]
     ) throws(UsageError)
         -> LoadedIssue?
     {
+        read = [o.input]
         let manifest: IssueManifest
         switch IssueManifest.load(o.input, root: o.root) {
         case .success(let m): manifest = m
@@ -51,6 +53,8 @@ enum IssueLoader {
         }
         if !checkImages(manifest, &diagnostics) { return nil }
         var files = [o.input]
+        // What was read, even when a mistake stops it (`Loader.load`).
+        defer { read = files }
         guard let base = template(manifest.template, layers: manifest.layers, roots: [manifest.folder], files: &files, &diagnostics)
         else { return nil }
         var articles: [Document] = []
@@ -75,8 +79,9 @@ enum IssueLoader {
             a.cache = nil  // the issue's, used by the planner
             a.root = o.root ?? manifest.folder
             a.fields = StoryFields(title: article.title, section: article.section, issue: manifest.title)
-            guard let doc = try Loader.load(a, io: io, diagnostics: &diagnostics, sources: &sources) else { return nil }
-            files += doc.inputFiles
+            var read: [String] = []
+            defer { files += read }
+            guard let doc = try Loader.load(a, io: io, diagnostics: &diagnostics, sources: &sources, read: &read) else { return nil }
             // Articles are set one at a time: the next one takes this engine and its fonts.
             doc.framesetter.relinquishEngine()
             articles.append(doc)

@@ -3,8 +3,8 @@ import GalleyLayout
 import GalleyMarkup
 import GalleyRender
 import GalleyStory
-import GalleyTemplate
 import GalleySupport
+import GalleyTemplate
 import Glibc
 
 /// One command being carried out: validates its arguments, runs the stages, reports.
@@ -14,6 +14,8 @@ struct Run {
     let io: IO
     var diagnostics = Diagnostics()
     var sources: [String: SourceFile] = [:]
+    /// The files the last `load` read or tried to read (`Loader.load`).
+    var filesRead: [String] = []
 
     init(spec: CommandSpec, arguments: ParsedArguments, io: IO) {
         self.spec = spec
@@ -69,7 +71,7 @@ struct Run {
     }
 
     mutating func load(_ o: DocumentOptions) throws(UsageError) -> Document? {
-        let doc = try Loader.load(o, io: io, diagnostics: &diagnostics, sources: &sources)
+        let doc = try Loader.load(o, io: io, diagnostics: &diagnostics, sources: &sources, read: &filesRead)
         if let doc { diagnostics.append(contentsOf: doc.framesetter.diagnostics) }
         return doc
     }

@@ -142,7 +142,13 @@ extension Run {
             let seconds = IssuePlanner.seconds(clock.now - started)
             let latency = saved.map { IssuePlanner.seconds(clock.now - $0) }
             predraw = result.next
-            if !result.inputs.isEmpty { inputs = result.inputs }
+            // A build that failed read less, or other files: those of the last good one are
+            // still watched beside what it read.
+            if result.written {
+                inputs = result.inputs
+            } else {
+                inputs += result.inputs.filter { !inputs.contains($0) }
+            }
             let errors = diagnostics.errors.count
             let warnings = diagnostics.warnings.count
             report()
@@ -205,7 +211,7 @@ extension Run {
     mutating func rebuild(_ o: WatchOptions, predrawn: PredrawnPDF? = nil) throws -> WatchBuild {
         if IssueLoader.isManifest(o.document.input) { return try rebuildIssue(o) }
         var timer = BuildTimer(asked: o.timings)
-        guard let doc = try load(o.document) else { return WatchBuild() }
+        guard let doc = try load(o.document) else { return WatchBuild(inputs: filesRead) }
         timer.readingEnds()
         var result = WatchBuild(inputs: doc.inputFiles)
         let text = Array(doc.story.text.utf8)
@@ -260,7 +266,7 @@ extension Run {
     /// An issue's build, for `watch` on a manifest.
     mutating func rebuildIssue(_ o: WatchOptions) throws -> WatchBuild {
         var timer = BuildTimer(asked: o.timings)
-        guard let (issue, plan) = try loadIssue(o.document) else { return WatchBuild() }
+        guard let (issue, plan) = try loadIssue(o.document) else { return WatchBuild(inputs: filesRead) }
         timer.readingEnds()
         var result = WatchBuild(inputs: issue.inputFiles)
         let size = (issue.base.pageWidth, issue.base.pageHeight)

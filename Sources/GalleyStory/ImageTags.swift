@@ -66,10 +66,12 @@ extension StoryBuilder.Run {
         switch ImageInfo.read(path: path) {
         case .success(let i): info = i
         case .failure(let e):
+            refusedFiles.append(path)
             error("cannot use image '\(value)': \(e.message)", src)
             return
         }
         if let problem = ImageLimits.problem(info, maxPixels: builder.template.maxImagePixels) {
+            refusedFiles.append(path)
             error("cannot use image '\(value)': \(problem)", src)
             return
         }

@@ -354,6 +354,9 @@ public struct Story: Sendable {
     /// The text of pull quotes and sidebars, each a story of its own, set in the float that
     /// stands for it (`ImageReference.block`).
     public var blocks: [TextBlock] = []
+    /// Files the text names that could not be used (an image missing, unreadable or too
+    /// large): not in the story, but what `galley watch` waits on to build again.
+    public var refusedFiles: [String] = []
 
     /// The fields by name, for filling in a running head or footer.
     public var fields: [String: String] {

@@ -342,6 +342,8 @@ public struct StoryBuilder {
         /// For each paragraph, whether its first-line indent was written in the source.
         var explicitIndents: [Bool] = []
         var images: [ImageReference] = []
+        /// Image files named that could not be used (`Story.refusedFiles`).
+        var refusedFiles: [String] = []
         /// Pull quotes and sidebars: the nodes each holds (lifted out of the text), how many
         /// have been met, and the blocks built from them.
         var blockNodes: [[MarkupNode]] = []
@@ -673,6 +675,7 @@ public struct StoryBuilder {
             story.section = meta["section"]
             story.issue = meta["issue"]
             story.blocks = blocks
+            story.refusedFiles = refusedFiles
             return (story, diagnostics)
         }
 

@@ -114,6 +114,19 @@ import Testing
         w.stop()
     }
 
+    // A first build that fails on a file it names (an image not made yet, a pack with a
+    // mistake) still watches that file: making or mending it builds again.
+    @Test func aFileMadeAfterTheErrorIsBuilt() throws {
+        let d = TemporaryDirectory("watch")
+        d.write("doc.txt", "<img src=\"chart.png\" width=\"50%\">\nThe harbour at dawn.\n")
+        let w = try Watcher(d, ["doc.txt", "-o", "doc.pdf"])
+        try w.wait("the failed build") { w.lines(containing: "1 error; doc.pdf kept as it was") == 1 }
+        #expect(w.text.contains("cannot use image 'chart.png'"), "\(w.text)")
+        try FileManager.default.copyItem(atPath: repoPath("samples/images/chart.png"), toPath: d.file("chart.png"))
+        try w.wait("the build once the image is there") { w.lines(containing: "wrote doc.pdf") == 1 }
+        w.stop()
+    }
+
     // A save while a build runs is built after it: the watch's queued event is not lost. (A
     // long text, so that the second save lands during the build its first one started.)
     @Test func saveDuringABuild() throws {
