@@ -45,7 +45,10 @@ enum IssueLoader {
     {
         read = [o.input]
         let manifest: IssueManifest
-        switch IssueManifest.load(o.input, root: o.root) {
+        // The files the manifest names, watched even when one of them stops it (missing).
+        var named: [String] = []
+        defer { read += named.filter { !read.contains($0) } }
+        switch IssueManifest.load(o.input, root: o.root, files: &named) {
         case .success(let m): manifest = m
         case .failure(let d):
             diagnostics.append(d)

@@ -131,21 +131,34 @@ public struct IssueManifest: Sendable {
     /// Reads and checks a manifest file (regular files only, bounded by `RawIO.smallFileLimit`
     /// like templates).
     public static func load(_ path: String, root: String? = nil) -> Result<IssueManifest, Diagnostic> {
+        var files: [String] = []
+        return load(path, root: root, files: &files)
+    }
+
+    /// Loads the manifest at `path` as `load(_:root:)` does, adding to `files` each file its
+    /// paths name, found or not, even when a mistake stops it: what `galley watch` waits on.
+    public static func load(_ path: String, root: String? = nil, files: inout [String]) -> Result<IssueManifest, Diagnostic> {
         switch TemplateLoader.readText(path) {
         case .failure(let reason): return .failure(.error("cannot read issue manifest '\(path)': \(reason.text)", file: path))
-        case .success(let text): return decode(text, file: path, root: root)
+        case .success(let text): return decode(text, file: path, root: root, files: &files)
         }
     }
 
     /// Decodes manifest JSON text; `file` names it in diagnostics and is where relative paths start.
     public static func decode(_ json: String, file: String, root: String? = nil) -> Result<IssueManifest, Diagnostic> {
+        var files: [String] = []
+        return decode(json, file: file, root: root, files: &files)
+    }
+
+    static func decode(_ json: String, file: String, root: String?, files: inout [String]) -> Result<IssueManifest, Diagnostic> {
         let value: JSONValue
         switch JSONReader.parse(json) {
         case .success(let v): value = v
         case .failure(let e): return .failure(.error(e.message, file: file, at: e.location, length: e.length))
         }
+        var decoder = IssueManifestDecoder(file: file, root: root)
+        defer { files += decoder.named.paths }
         do throws(Diagnostic) {
-            var decoder = IssueManifestDecoder(file: file, root: root)
             return .success(try decoder.manifest(value))
         } catch {
             return .failure(error)

@@ -23,6 +23,8 @@ struct IssueManifestDecoder {
     let directory: String
     let root: FileRoot
     let origin: TemplateOrigin
+    /// Every file a path of the manifest named, found or not (`IssueManifest.load(files:)`).
+    let named = PathLog()
 
     init(file: String, root: String?) {
         self.file = file
@@ -159,4 +161,9 @@ struct IssueManifestDecoder {
         for (i, e) in elements.enumerated() { out.append(try line("keywords[\(i)]", e)) }
         return out
     }
+}
+
+/// Paths met while decoding, kept by reference so that the decoder's checks can add to it.
+final class PathLog {
+    var paths: [String] = []
 }

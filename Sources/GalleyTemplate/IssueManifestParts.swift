@@ -12,6 +12,7 @@ extension IssueManifestDecoder {
     func existingFile(_ path: String, _ v: JSONValue, what: String) throws(Diagnostic) -> (written: String, resolved: String) {
         let written = try text(path, v)
         let resolved = written.hasPrefix("/") ? written : FilePath.join(directory, written)
+        named.paths.append(resolved)
         let spot = TemplateSpot(origin, v)
         guard root.admits(resolved) else {
             throw spot.error(

@@ -127,6 +127,20 @@ import Testing
         w.stop()
     }
 
+    // So does an issue whose manifest names an article not written yet.
+    @Test func anArticleMadeAfterTheErrorIsBuilt() throws {
+        let d = TemporaryDirectory("watch")
+        d.write("a.txt", "<h1>One</h1>\nThe harbour at dawn.\n")
+        d.write("issue.json", #"{"title": "T", "articles": [{"file": "a.txt"}, {"file": "b.txt"}]}"#)
+        let w = try Watcher(d, ["issue.json", "-o", "issue.pdf"])
+        try w.wait("the failed build") { w.lines(containing: "1 error; issue.pdf kept as it was") == 1 }
+        #expect(w.text.contains("cannot find article 'b.txt'"), "\(w.text)")
+        d.write("b.txt", "<h1>Two</h1>\nThe harbour at dusk.\n")
+        try w.wait("the build once the article is there") { w.lines(containing: "wrote issue.pdf") == 1 }
+        #expect(Self.pdfText(d.file("issue.pdf")).contains("The harbour at dusk."))
+        w.stop()
+    }
+
     // A save while a build runs is built after it: the watch's queued event is not lost. (A
     // long text, so that the second save lands during the build its first one started.)
     @Test func saveDuringABuild() throws {
