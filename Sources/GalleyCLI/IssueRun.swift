@@ -82,9 +82,10 @@ enum IssueLoader {
             a.cache = nil  // the issue's, used by the planner
             a.root = o.root ?? manifest.folder
             a.fields = StoryFields(title: article.title, section: article.section, issue: manifest.title)
-            var read: [String] = []
-            defer { files += read }
-            guard let doc = try Loader.load(a, io: io, diagnostics: &diagnostics, sources: &sources, read: &read) else { return nil }
+            var articleFiles: [String] = []
+            defer { files += articleFiles }
+            guard let doc = try Loader.load(a, io: io, diagnostics: &diagnostics, sources: &sources, read: &articleFiles)
+            else { return nil }
             // Articles are set one at a time: the next one takes this engine and its fonts.
             doc.framesetter.relinquishEngine()
             articles.append(doc)
