@@ -97,7 +97,7 @@ enum Loader {
             case .success(let t): template = t
             case .failure(let d):
                 // A template file that cannot be read is not among those read.
-                if o.template.contains("/") || o.template.lowercased().hasSuffix(".json") { tried.append(o.template) }
+                if TemplateLoader.isPath(o.template) { tried.append(o.template) }
                 diagnostics.append(d)
                 return nil
             }

@@ -110,6 +110,7 @@ extension Run {
             throw RenderError(.error("--split: cannot make the folder '\(dir)' (a file of that name, or no permission)"))
         }
         var taken: Set<String> = []
+        let others = Self.otherOutputs(o) + (o.depfile.map { [("--depfile", $0)] } ?? [])
         return try issue.manifest.articles.map { article throws(RenderError) in
             let base = FilePath.deletingExtension(FilePath.name(of: article.file))
             var name = base + ".pdf"
@@ -122,7 +123,6 @@ extension Run {
             guard (try? OutputDestination.checked(path, inputs: issue.inputFiles)) != nil else {
                 throw RenderError(.error("--split: cannot write '\(path)': it is one of the issue's own files"))
             }
-            let others = Self.otherOutputs(o) + (o.depfile.map { [("--depfile", $0)] } ?? [])
             if let other = others.first(where: { OutputDestination.sameTarget(path, $0.path) }) {
                 throw RenderError(.error("--split: cannot write '\(path)': it is the \(other.what) ('\(other.path)')"))
             }

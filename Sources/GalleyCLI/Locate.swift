@@ -62,16 +62,16 @@ extension Run {
             diagnostics.append(.error(Self.unset(line: line, column: column, in: doc.source)))
             return nil
         }
-        var byte = doc.story.sourceMap.storyByte(line: line, column: column, in: doc.story.text)
-        // Just past a line's last character (where an editor's cursor stands at its end): that
-        // character, rather than the break after it, which no line sets.
-        if let b = byte, b > 0, Locator.place(ofByte: b, in: pages) == nil,
-            doc.story.sourceMap.sourceLocation(ofByte: b - 1, in: doc.story.text)?.line == line
-        {
-            byte = b - 1
-        }
+        let byte = doc.story.sourceMap.storyByte(line: line, column: column, in: doc.story.text)
         if let byte, let place = Locator.place(ofByte: byte, in: pages) {
             return Located(byte: byte, place: place, pages: pages, doc: doc)
+        }
+        // Just past a line's last character (where an editor's cursor stands at its end): that
+        // character, rather than the break after it, which no line sets.
+        if let b = byte, b > 0, doc.story.sourceMap.sourceLocation(ofByte: b - 1, in: doc.story.text)?.line == line,
+            let place = Locator.place(ofByte: b - 1, in: pages)
+        {
+            return Located(byte: b - 1, place: place, pages: pages, doc: doc)
         }
         // An <img> set apart from the lines.
         if let byte, let (page, image) = Locator.image(ofByte: byte, in: pages) {

@@ -44,22 +44,14 @@ enum OutputDestination: Equatable {
 
 extension OutputDestination {
     /// Whether two outputs would be written to the same file: the same file by device and
-    /// inode when both exist, the same name in the same folder (its links resolved) when neither
-    /// does. (One existing and not the other: two files.)
+    /// inode when both exist, the same canonical path when neither does. (One existing and not
+    /// the other: two files.)
     static func sameTarget(_ a: String, _ b: String) -> Bool {
         switch (FileIdentity.of(a), FileIdentity.of(b)) {
         case (let x?, let y?): return x == y
-        case (nil, nil): return resolved(a) == resolved(b)
+        case (nil, nil): return FileRoot.canonicalPath(a) == FileRoot.canonicalPath(b)
         default: return false
         }
-    }
-
-    /// `path` with its folder's links and dots resolved, when the folder exists.
-    private static func resolved(_ path: String) -> String {
-        let folder = FilePath.directory(of: path)
-        guard let real = realpath(folder.isEmpty ? "." : folder, nil) else { return path }
-        defer { free(real) }
-        return FilePath.join(String(cString: real), FilePath.name(of: path))
     }
 }
 

@@ -130,13 +130,12 @@ extension Run {
             let result: WatchBuild
             do {
                 result = try rebuild(o, predrawn: predraw?.usable)
-            } catch let e as RefusedOutput where saved != nil {
+            } catch {
                 // Once watching, an output that became unwritable (made a folder, or one of
                 // the inputs) is an error of this build, not the end of the watch.
-                diagnostics.append(.error(e.message))
-                result = WatchBuild()
-            } catch let e as UsageError where saved != nil {
-                diagnostics.append(.error(e.message))
+                guard saved != nil, let message = (error as? RefusedOutput)?.message ?? (error as? UsageError)?.message
+                else { throw error }
+                diagnostics.append(.error(message))
                 result = WatchBuild()
             }
             let seconds = IssuePlanner.seconds(clock.now - started)

@@ -500,7 +500,7 @@ extension TemplateLoader {
 
     // MARK: - Names and files
 
-    static func isPath(_ s: String) -> Bool { s.contains("/") || s.lowercased().hasSuffix(".json") }
+    package static func isPath(_ s: String) -> Bool { s.contains("/") || s.lowercased().hasSuffix(".json") }
 
     /// `unknown template 'x'; did you mean 'y'? (built-in: …)`.
     static func unknownTemplate(_ name: String) -> String {
