@@ -29,11 +29,11 @@ struct IssuePlan {
 }
 
 enum IssueLoader {
-    /// Whether `path` names a manifest: a `.json` file holding an object with `articles`.
+    /// Whether `path` names a manifest: every `.json` input is read as one, so that a manifest
+    /// with a mistake in it is an error at the mistake, not a story of JSON text set in its
+    /// place (which `watch` would write over the issue's PDF).
     static func isManifest(_ path: String) -> Bool {
-        guard path.lowercased().hasSuffix(".json"), case .success(let bytes) = RawIO.readRegularFile(path, limit: RawIO.smallFileLimit)
-        else { return false }
-        return IssueManifest.isManifest(String(decoding: bytes, as: UTF8.self))
+        path.lowercased().hasSuffix(".json")
     }
 
     /// Reads the manifest, its templates and every article; nil when an error stops it.

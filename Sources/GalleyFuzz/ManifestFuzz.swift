@@ -24,7 +24,6 @@ enum ManifestFuzz {
         guard let json = String(validating: bytes, as: UTF8.self) else { return }
         let file = FilePath.join(folder, "issue.json")
         let shown = SourceFile(path: file, text: json)
-        _ = IssueManifest.isManifest(json)
         let manifest: IssueManifest
         switch IssueManifest.decode(json, file: file) {
         case .success(let m): manifest = m

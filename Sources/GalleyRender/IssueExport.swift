@@ -131,6 +131,7 @@ public enum IssueExport {
             sheets += sheet.map { [$0] } ?? []
             cairo_pdf_surface_set_size(surface, sheet?.width ?? size.0, sheet?.height ?? size.1)
             if let label = entry.label { cairo_pdf_surface_set_page_label(surface, label) }
+            PageDestination.mark(index + 1, on: cr)
             for o in outlines.indices { outlines[o].offset = sheet?.margin ?? 0 }
             try timings.measure(.drawing) { () throws(RenderError) in
                 try PageRenderer.onSheet(sheet, cr) { () throws(RenderError) in

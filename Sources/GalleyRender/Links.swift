@@ -2,8 +2,8 @@ import CCairo
 import GalleyLayout
 import GalleyMarkup
 import GalleyStory
-import GalleyTemplate
 import GalleySupport
+import GalleyTemplate
 
 /// The links of a story (`TextStyle.link`): each a maximal range of the text with the same
 /// target. Style runs that follow each other with the same target are one link, across
@@ -41,6 +41,22 @@ struct LinkIndex {
         let lo = links.partitionPoint { $0.range.upperBound > b }
         return lo < links.count && links[lo].range.contains(b) ? lo : nil
     }
+}
+
+/// Links to a page of the PDF itself. Each page is a named destination, `page.N` (N its place
+/// in the file, from 1, as LaTeX's hyperref names them), and a link names it. Cairo 1.16 writes
+/// a link that gives a page by number only when that page is written already, so a contents
+/// entry or a "continued on" line was a link to nowhere; a name it writes as it is, and the
+/// file's table of names, written at its end, says where it goes.
+enum PageDestination {
+    /// Marks the page being drawn on `cr` (a PDF's) as page `index`'s destination, at its top left.
+    static func mark(_ index: Int, on cr: OpaquePointer) {
+        cairo_tag_begin(cr, CAIRO_TAG_DEST, "name='page.\(index)' x=0 y=0")
+        cairo_tag_end(cr, CAIRO_TAG_DEST)
+    }
+
+    /// The link attribute that goes to page `index`.
+    static func link(to index: Int) -> String { "dest='page.\(index)'" }
 }
 
 extension PageRenderer {
@@ -95,7 +111,7 @@ extension PageRenderer {
             } else {
                 // `#page=N`: a page of this PDF (an issue's contents link their articles so).
                 if target.hasPrefix("#page="), let n = Int(target.dropFirst(6)), n >= 1 {
-                    attribute = Array("page=\(n) rect=[".utf8)
+                    attribute = Array((PageDestination.link(to: n) + " rect=[").utf8)
                 } else {
                     attribute = Array("uri='\(LinkAttributes.escape(LinkAttributes.uri(target)))' rect=[".utf8)
                 }

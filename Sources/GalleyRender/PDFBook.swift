@@ -66,6 +66,7 @@ final class PDFBook {
     /// Draws `page` (page `pages + 1` of the PDF) with `renderer`, whose story is `story`.
     func add(_ page: Page, renderer: PageRenderer, story: Story, timings: PDFTimings?) throws(RenderError) {
         try compressing { () throws(RenderError) in
+            PageDestination.mark(pages + 1, on: cr)
             try timings.measure(.drawing) { () throws(RenderError) in
                 if let sheet, let press {
                     try renderer.draw(page, on: cr, sheet: sheet)

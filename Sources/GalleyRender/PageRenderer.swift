@@ -3,8 +3,8 @@ import CPango
 import GalleyLayout
 import GalleyMarkup
 import GalleyStory
-import GalleyTemplate
 import GalleySupport
+import GalleyTemplate
 import Synchronization
 
 /// Draws laid-out pages with Cairo. It decides nothing: every position comes from the layout,
@@ -731,7 +731,7 @@ final class PageRenderer {
             : RunningLine(text: note.text, anchor: Point(x: right, y: bottom + spec.size * 1.6), alignment: .right)
         if linked {
             cairo_tag_begin(cr, "Part", nil)
-            cairo_tag_begin(cr, CAIRO_TAG_LINK, "page=\(note.target)")
+            cairo_tag_begin(cr, CAIRO_TAG_LINK, PageDestination.link(to: note.target))
         }
         drawRunning(line, spec, on: cr)
         if linked {

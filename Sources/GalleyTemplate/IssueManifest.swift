@@ -165,13 +165,6 @@ public struct IssueManifest: Sendable {
         }
     }
 
-    /// Whether a .json file's text is a manifest rather than a template: a JSON object with an
-    /// "articles" key.
-    public static func isManifest(_ json: String) -> Bool {
-        guard case .success(let v) = JSONReader.parse(json), case .object(let members) = v.kind else { return false }
-        return members.contains { $0.key == "articles" }
-    }
-
     /// The template `article` is set with (the manifest's own for nil): its template, loaded,
     /// then the manifest's `set`, then the article's. `files` gains every template file read;
     /// what a template file names must lie in its folder or under the manifest's root.

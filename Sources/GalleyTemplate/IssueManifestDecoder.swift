@@ -41,6 +41,7 @@ struct IssueManifestDecoder {
         var m = IssueManifest(path: file, folder: directory.isEmpty ? "." : directory, root: root.shown)
         var articles: JSONValue?
         var inserts: JSONValue?
+        try notATemplate(value)
         for member in try members(of: value, path: nil, allowed: IssueManifestSchema.topKeys) {
             try read(member, into: &m, articles: &articles, inserts: &inserts)
         }
@@ -51,6 +52,17 @@ struct IssueManifestDecoder {
         if let inserts { m.inserts = try self.inserts(inserts, of: m) }
         try checkLayers(of: m)
         return m
+    }
+
+    /// A template given where a manifest is read (`galley build magazine.json`) is said to be one.
+    private func notATemplate(_ value: JSONValue) throws(Diagnostic) {
+        guard case .object(let members) = value.kind, !members.contains(where: { $0.key == "articles" }),
+            members.contains(where: { ["extends", "styles", "page", "columns"].contains($0.key) })
+        else { return }
+        throw .error(
+            "this is a template, not an issue manifest (it has no \"articles\"); "
+                + "a .json input is read as a manifest, and a template is given with -t",
+            file: file, at: value.start)
     }
 
     /// One top-level member; articles and inserts are kept for after, since inserts name articles.

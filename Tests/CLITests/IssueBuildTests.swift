@@ -93,6 +93,10 @@ import Testing
         }
         let info = tool("pdfinfo", [pdf]).output
         #expect(info.split(separator: "\n").contains { $0.hasPrefix("Title:") && $0.hasSuffix(" Harbour Monthly") }, "\(info)")
+        // Each contents entry links to its article's first page, a page written after it.
+        let starts = (1...3).compactMap { k in m.pages.first { $0.article == "a\(k).txt" }?.index }
+        let links = try PDFLinks(pdf)
+        #expect(links.pages[1].map(\.destination) == starts.map { Optional($0) }, "\(links.pages[1])")
     }
 
     // A jump: the first page in place, the rest after the last article, each end naming the
@@ -115,6 +119,10 @@ import Testing
             let next = tool("pdftotext", ["-f", "\(long[1].index)", "-l", "\(long[1].index)", pdf, "-"]).output
             #expect(first.contains("Continued on page \(long[1].folio)"), "\(first)")
             #expect(next.contains("Continued from page \(long[0].folio)"), "\(next)")
+            // Each line links to the other's page: forward, to a page not written yet, and back.
+            let links = try PDFLinks(pdf)
+            #expect(links.pages[long[0].index - 1].map(\.destination) == [long[1].index])
+            #expect(links.pages[long[1].index - 1].map(\.destination) == [long[0].index])
         }
         try check()
         // The short article grows by pages: the continuation moves, and the numbers with it.
@@ -291,5 +299,24 @@ import Testing
         let cover = run(["check", good])
         #expect(cover.status == 1)
         #expect(cover.stderr.contains("error: cannot use cover image 'cover.png'"), "\(cover.stderr)")
+    }
+
+    // A manifest broken by an edit (a trailing comma, a lost brace, a misspelt key) is an error
+    // at its mistake: never a story of its JSON text written over the issue's PDF.
+    @Test func aBrokenManifestIsNotTypesetAsText() throws {
+        let d = TemporaryDirectory("issue")
+        let manifest = Self.issue(d)
+        let pdf = d.file("issue.pdf")
+        #expect(run(["build", manifest, "-o", pdf, "-q"]).status == 0)
+        let good = try #require(d.read("issue.pdf"))
+        for broken in [
+            #"{"articles": [{"file": "a1.txt"},]}"#, #"{"articles": [{"file": "a1.txt"}]"#, #"{"artciles": [{"file": "a1.txt"}]}"#,
+        ] {
+            d.write("issue.json", broken)
+            let r = run(["build", manifest, "-o", pdf])
+            #expect(r.status == 1 && r.stderr.hasPrefix("\(manifest):1:"), "\(broken): \(r.stderr)")
+            #expect(run(["check", manifest]).status == 1, "\(broken)")
+            #expect(d.read("issue.pdf") == good, "\(broken)")
+        }
     }
 }

@@ -7,55 +7,6 @@ import GalleyTemplate
 import TestSupport
 import Testing
 
-/// The link annotations of a PDF, page by page, read from `qpdf --qdf` output with a tiny parser.
-struct PDFLinks {
-    struct Annotation {
-        var uri: String
-        /// The annotation's /Rect: x0 y0 x1 y1, PDF space (y up).
-        var rect: [Double]
-        /// Its /QuadPoints, 8 numbers a rectangle.
-        var quads: [[Double]]
-    }
-    /// Annotations of each page, in page order.
-    var pages: [[Annotation]] = []
-    var pageHeight = 0.0
-
-    init(_ pdf: String) throws {
-        let q = tool("qpdf", ["--qdf", "--object-streams=disable", pdf, "-"])
-        try #require(q.status == 0, "\(q.stderr)")
-        let text = String(decoding: q.stdout, as: UTF8.self)
-        // Objects by number.
-        var objects: [Int: String] = [:]
-        for m in text.matches(of: /(?s)\n(\d+) 0 obj\n(.*?)\nendobj/) {
-            objects[Int(m.1)!] = String(m.2)
-        }
-        func refs(_ s: Substring) -> [Int] { s.matches(of: /(\d+) 0 R/).map { Int($0.1)! } }
-        func numbers(_ s: Substring) -> [Double] { s.split(whereSeparator: { $0.isWhitespace }).compactMap { Double($0) } }
-        // Pages in order, from the page tree root's /Kids (a flat tree: Cairo writes one).
-        let root = try #require(objects.values.first { $0.contains("/Type /Pages") })
-        let kids = try #require(root.firstMatch(of: /\/Kids \[([^\]]*)\]/))
-        for page in refs(kids.1) {
-            let body = objects[page] ?? ""
-            if let box = body.firstMatch(of: /\/MediaBox \[([^\]]*)\]/) { pageHeight = numbers(box.1).last ?? 0 }
-            var annots: [Int] = []
-            if let a = body.firstMatch(of: /\/Annots \[([^\]]*)\]/) {
-                annots = refs(a.1)
-            } else if let a = body.firstMatch(of: /\/Annots (\d+) 0 R/), let array = objects[Int(a.1)!] {
-                annots = refs(array[...])
-            }
-            pages.append(
-                annots.compactMap { n in
-                    guard let o = objects[n], o.contains("/Subtype /Link") else { return nil }
-                    let uri = o.firstMatch(of: /\/URI \((.*)\)/).map { String($0.1) } ?? ""
-                    let rect = o.firstMatch(of: /\/Rect \[([^\]]*)\]/).map { numbers($0.1) } ?? []
-                    let quadNumbers = o.firstMatch(of: /\/QuadPoints \[([^\]]*)\]/).map { numbers($0.1) } ?? []
-                    let quads = stride(from: 0, to: quadNumbers.count - 7, by: 8).map { Array(quadNumbers[$0..<($0 + 8)]) }
-                    return Annotation(uri: uri, rect: rect, quads: quads)
-                })
-        }
-    }
-}
-
 /// A quadrilateral's bounds in page space, y down: (x, y, width, height).
 func bounds(_ quad: [Double], pageHeight: Double) -> (x: Double, y: Double, width: Double, height: Double) {
     let xs = stride(from: 0, to: 8, by: 2).map { quad[$0] }

@@ -121,14 +121,18 @@ func manifest(_ more: String = "", articles: String = #"{"file": "a.txt"}"#) -> 
         #expect(e.message.hasSuffix("more': it is a folder"))
     }
 
-    // A manifest is a JSON object with "articles"; a template is not.
-    @Test func isManifest() {
-        #expect(IssueManifest.isManifest(manifest()))
-        #expect(IssueManifest.isManifest(#"{"articles": 3}"#))
-        #expect(!IssueManifest.isManifest(#"{"columns": 3, "extends": "magazine"}"#))
-        #expect(!IssueManifest.isManifest(#"[{"articles": []}]"#))
-        #expect(!IssueManifest.isManifest(#"{"articles": [],}"#))
-        #expect(!IssueManifest.isManifest(""))
+    // A template read where a manifest is expected is named as one.
+    @Test func aTemplateIsNotAManifest() {
+        guard case .failure(let d) = IssueManifest.decode(#"{"columns": 3, "extends": "magazine"}"#, file: "t.json") else {
+            Issue.record("decoded")
+            return
+        }
+        #expect(d.message.hasPrefix("this is a template, not an issue manifest"))
+        guard case .failure(let e) = IssueManifest.decode(#"{"artcles": []}"#, file: "i.json") else {
+            Issue.record("decoded")
+            return
+        }
+        #expect(e.message == "unknown key 'artcles'; did you mean 'articles'?")
     }
 }
 
