@@ -22,6 +22,8 @@ struct Document {
 struct DocumentOptions {
     var input: String = ""
     var template: String = "magazine"
+    /// Whether `-t` named the template (on a manifest it takes the place of its "template").
+    var templateGiven = false
     var overrides: [String] = []
     var paragraphs: ParagraphMode?
     var threads: Int?

@@ -37,6 +37,7 @@ extension Run {
         timer.readingEnds()
         let destination = try OutputDestination.checked(o.output, inputs: issue.inputFiles)
         if let depfile = o.depfile { try Self.checkDepfile(depfile, inputs: issue.inputFiles, besides: o) }
+        if o.synctex { _ = try OutputDestination.checked(SyncTeXWriter.path(for: o.output), inputs: issue.inputFiles, role: .synctex) }
         // A press build runs the preflight first: with --strict, its errors write nothing.
         var preflight = o.press.map { _ in Self.preflight(issue, plan, manifest: o.document.input, strict: o.strict) }
         if let preflight { addPreflight(preflight) }
@@ -85,7 +86,7 @@ extension Run {
     /// `--depfile FILE` can be written: checked before the issue is, so that a build does not
     /// leave a new PDF beside an old rule.
     static func checkDepfile(_ path: String, inputs: [String], besides o: BuildOptions) throws(RefusedOutput) {
-        guard case .file = try OutputDestination.checked(path, inputs: inputs) else { return }
+        guard case .file = try OutputDestination.checked(path, inputs: inputs, role: .depfile) else { return }
         if let other = Self.otherOutputs(o).first(where: { OutputDestination.sameTarget(path, $0.path) }) {
             throw RefusedOutput(message: "the --depfile '\(path)' is the \(other.what) ('\(other.path)'); name another file")
         }

@@ -54,27 +54,28 @@ enum IssueLoader {
             diagnostics.append(d)
             return nil
         }
-        if !checkImages(manifest, &diagnostics) { return nil }
         var files = [o.input]
         // What was read, even when a mistake stops it (`Loader.load`).
         defer { read = files }
-        guard let base = template(manifest.template, layers: manifest.layers, roots: [manifest.folder], files: &files, &diagnostics)
+        // `-t` on the command line takes the place of the manifest's template; `--set` (and
+        // `--max-image-pixels`) go on top of every layer, as on a single document's template.
+        let name = o.templateGiven ? o.template : manifest.template
+        guard let made = template(name, layers: manifest.layers, roots: [manifest.folder], files: &files, &diagnostics)
         else { return nil }
+        let base = try overridden(made, by: o.overrides)
+        if !checkImages(manifest, maxPixels: base.maxImagePixels, &diagnostics) { return nil }
         var articles: [Document] = []
         for article in manifest.articles {
             var t = base
-            if let name = article.template {
-                guard let own = template(name, layers: [], roots: [manifest.folder], files: &files, &diagnostics) else { return nil }
-                t = own
-                for layer in manifest.layers { if case .success(let l) = layer.apply(to: t) { t = l } }
-            }
-            for layer in article.layers {
-                switch layer.apply(to: t) {
-                case .success(let l): t = l
-                case .failure(let d):
-                    diagnostics.append(d)
-                    return nil
+            if article.template != nil || !article.layers.isEmpty {
+                var own = made
+                if let other = article.template {
+                    guard let loaded = template(other, layers: manifest.layers, roots: [manifest.folder], files: &files, &diagnostics)
+                    else { return nil }
+                    own = loaded
                 }
+                guard let set = layered(own, article.layers, &diagnostics) else { return nil }
+                t = try overridden(set, by: o.overrides)
             }
             var a = o
             a.input = article.file
@@ -96,14 +97,14 @@ enum IssueLoader {
 
     /// The cover and inserts are images Galley can draw (PNG, JPEG or SVG, within the limits),
     /// each error at its place in the manifest.
-    static func checkImages(_ m: IssueManifest, _ diagnostics: inout Diagnostics) -> Bool {
+    static func checkImages(_ m: IssueManifest, maxPixels: Int, _ diagnostics: inout Diagnostics) -> Bool {
         var ok = true
         let images =
             (m.cover.map { [("cover image", $0.image, $0.location)] } ?? []) + m.inserts.map { ("insert image", $0.image, $0.location) }
         for (what, path, location) in images {
             var problem: String?
             switch ImageInfo.read(path: path) {
-            case .success(let info): problem = ImageLimits.problem(info, maxPixels: Template.default.maxImagePixels)
+            case .success(let info): problem = ImageLimits.problem(info, maxPixels: maxPixels)
             case .failure(let e): problem = e.message
             }
             if let problem {
@@ -112,6 +113,15 @@ enum IssueLoader {
             }
         }
         return ok
+    }
+
+    /// The command line's `--set` on `t`; a bad one is a usage error, as on a single document.
+    static func overridden(_ t: Template, by overrides: [String]) throws(UsageError) -> Template {
+        guard !overrides.isEmpty else { return t }
+        switch TemplateLoader.apply(overrides, to: t, file: "--set") {
+        case .success(let set): return set
+        case .failure(let d): throw UsageError(message: d.message)
+        }
     }
 
     /// A template by name or path, with layers on top.
@@ -125,6 +135,12 @@ enum IssueLoader {
             diagnostics.append(d)
             return nil
         }
+        return layered(t, layers, &diagnostics)
+    }
+
+    /// `t` with `layers` on top, in order; nil when one of them has a mistake.
+    static func layered(_ t: Template, _ layers: [TemplateLayer], _ diagnostics: inout Diagnostics) -> Template? {
+        var t = t
         for layer in layers {
             switch layer.apply(to: t) {
             case .success(let l): t = l

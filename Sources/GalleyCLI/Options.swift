@@ -14,7 +14,10 @@ extension DocumentOptions {
         }
         self.init()
         input = a.positionals[0]
-        if let t = a.value("template") { template = t }
+        if let t = a.value("template") {
+            template = t
+            templateGiven = true
+        }
         overrides = a.all("set")
         for s in overrides where !s.contains("=") { throw UsageError(message: "--set needs KEY=VALUE, got '\(s)'") }
         if let m = a.value("max-image-pixels") {

@@ -23,21 +23,54 @@ enum OutputDestination: Equatable {
 
     /// Checks `path` as an output of a document read from `inputs`. Refuses the same file as any
     /// input (by device and inode, through any spelling, hard link or symlink), block devices
-    /// (writing one would overwrite a disk), sockets and folders.
-    static func checked(_ path: String, inputs: [String]) throws(RefusedOutput) -> OutputDestination {
+    /// (writing one would overwrite a disk), sockets and folders. `role` says which of the
+    /// build's outputs it is, and so which option to change.
+    static func checked(_ path: String, inputs: [String], role: OutputRole = .output) throws(RefusedOutput) -> OutputDestination {
         if path == "-" { return .standardOutput }
         guard let status = FileIdentity.status(path) else { return .file(path) }
         let identity = FileIdentity(status)
+        let named = "\(role.label) '\(path)'"
         for input in inputs where FileIdentity.of(input) == identity {
             let same = input == path ? "" : " (the same file as '\(input)')"
-            throw RefusedOutput(message: "the output '\(path)' would overwrite the input\(same); choose another output with -o")
+            throw RefusedOutput(message: "\(named) would overwrite the input\(same); \(role.another)")
         }
         switch FileIdentity.kind(status) {
         case .regular: return .file(path)
         case .characterDevice, .fifo: return .stream(path)
-        case .directory: throw RefusedOutput(message: "the output '\(path)' is a folder; name a file inside it with -o")
-        case .blockDevice: throw RefusedOutput(message: "the output '\(path)' is a block device; galley does not write to disks")
-        case .socket, .other: throw RefusedOutput(message: "the output '\(path)' is a socket, not a file")
+        case .directory: throw RefusedOutput(message: "\(named) is a folder; \(role.inside)")
+        case .blockDevice: throw RefusedOutput(message: "\(named) is a block device; galley does not write to disks")
+        case .socket, .other: throw RefusedOutput(message: "\(named) is a socket, not a file")
+        }
+    }
+}
+
+/// Which of a build's outputs a path is, for what a refusal says.
+enum OutputRole {
+    case output, depfile, synctex
+
+    var label: String {
+        switch self {
+        case .output: "the output"
+        case .depfile: "the --depfile"
+        case .synctex: "the SyncTeX file"
+        }
+    }
+
+    /// What to do when the path is an input.
+    var another: String {
+        switch self {
+        case .output: "choose another output with -o"
+        case .depfile: "name another file with --depfile"
+        case .synctex: "it is written beside the PDF, so name another PDF with -o"
+        }
+    }
+
+    /// What to do when the path is a folder.
+    var inside: String {
+        switch self {
+        case .output: "name a file inside it with -o"
+        case .depfile: "name a file inside it with --depfile"
+        case .synctex: another
         }
     }
 }

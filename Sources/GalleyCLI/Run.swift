@@ -110,6 +110,7 @@ struct Run {
         guard let doc = try load(o.document) else { return failed() }
         timer.readingEnds()
         let destination = try OutputDestination.checked(o.output, inputs: doc.inputFiles)
+        if o.synctex { _ = try OutputDestination.checked(SyncTeXWriter.path(for: o.output), inputs: doc.inputFiles, role: .synctex) }
         let before = doc.framesetter.diagnostics.all.count
         let input = o.document.input
         var said: TimingsReport?
@@ -172,11 +173,14 @@ struct Run {
         return 0
     }
 
-    /// Writes the SyncTeX file of the PDF `output` beside it.
+    /// Writes the SyncTeX file of the PDF `output` beside it (checked before the PDF was made,
+    /// and again now, since a file could have been put there meanwhile).
     func writeSyncTeX(_ writer: SyncTeXWriter, for output: String, inputs: [String]) throws(RenderError) {
         let path = SyncTeXWriter.path(for: output)
-        guard (try? OutputDestination.checked(path, inputs: inputs)) != nil else {
-            throw RenderError(.error("cannot write '\(path)': it is one of the build's own files"))
+        do {
+            _ = try OutputDestination.checked(path, inputs: inputs, role: .synctex)
+        } catch {
+            throw RenderError(.error(error.message))
         }
         try TextOutput.write(writer.gzipped(), to: path)
     }

@@ -84,7 +84,11 @@ extension StoryBuilder.Run {
         image.widthSpec = width
         image.wrap = placement == .top || placement == .bottom ? .none : .both
         if let m = tag.attribute("margin") {
-            guard let v = number(m, what: "margin", positive: false, maximum: 200), v >= 0 else { return }
+            guard let v = number(m, what: "margin", positive: false, maximum: 200) else { return }
+            guard v >= 0 else {
+                error("margin must be 0 or more, got '\(m.value)'", m)
+                return
+            }
             image.margin = v
         } else {
             image.margin = kind == .pullquote ? 8 : 6

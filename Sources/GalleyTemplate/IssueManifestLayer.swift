@@ -44,6 +44,7 @@ public struct TemplateLayer: Sendable {
         let origin = TemplateOrigin.file(file)
         var decoder = TemplateDecoder(origin: origin, base: base)
         decoder.roots = roots
+        decoder.checksStyleBases = acrossKeys
         do throws(Diagnostic) {
             try decoder.apply(try decoder.members(of: object, path: nil, allowed: TemplateSchema.topKeys))
             if acrossKeys { try TemplateDecoder.validate(decoder.template, given: decoder.given, fallback: origin) }

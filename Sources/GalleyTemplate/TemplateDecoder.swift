@@ -131,6 +131,9 @@ struct TemplateDecoder {
     var given: [String: TemplateSpot] = [:]
     /// Where the files a template file names may lie (none: not checked).
     var roots: [FileRoot] = []
+    /// Whether a style's `basedOn` must name a style of `template`: not when `template` stands
+    /// in for a template file not read yet (an issue manifest's `set`, checked early).
+    var checksStyleBases = true
 
     init(origin: TemplateOrigin, base: Template, sequence: Int = 0) {
         self.origin = origin
@@ -419,7 +422,7 @@ struct TemplateDecoder {
             record(path, m.value)
             template.setStyle(style)
         }
-        for (name, value) in bases { try checkBase(of: name, value) }
+        if checksStyleBases { for (name, value) in bases { try checkBase(of: name, value) } }
     }
 
     /// A style attribute's value as a tag would give it: a string, a number as written, or a

@@ -301,6 +301,40 @@ import Testing
         #expect(cover.stderr.contains("error: cannot use cover image 'cover.png'"), "\(cover.stderr)")
     }
 
+    // The command line's -t and --set reach an issue: -t in place of the manifest's template,
+    // --set over every layer (a bad key is a usage error), --max-image-pixels for its images.
+    @Test func commandLineTemplateAndOverrides() throws {
+        let d = TemporaryDirectory("issue")
+        let manifest = Self.issue(d)
+        func size(_ args: [String]) throws -> String {
+            let pdf = d.file("issue.pdf")
+            let r = run(["build", manifest, "-o", pdf, "-q"] + args)
+            try #require(r.status == 0, "\(r.stderr)")
+            return tool("pdfinfo", [pdf]).output.split(separator: "\n").first { $0.hasPrefix("Page size:") }.map(String.init) ?? ""
+        }
+        let plain = try size([])
+        #expect(try size(["-t", "letter"]) != plain)
+        #expect(try size(["--set", "page.width=400"]).contains("400 x"))
+        let unknown = run(["build", manifest, "-o", d.file("x.pdf"), "--set", "nosuchkey=1"])
+        #expect(unknown.status == 2 && unknown.stderr.contains("nosuchkey"), "\(unknown.stderr)")
+        let pixels = run(["check", manifest, "--max-image-pixels", "100"])
+        #expect(pixels.status == 1 && pixels.stderr.contains("cannot use cover image"), "\(pixels.stderr)")
+    }
+
+    // A style of the manifest's own template file can be the base of a style its `set` adds.
+    @Test func setStyleBasedOnTheTemplateFilesStyle() throws {
+        let d = TemporaryDirectory("issue")
+        d.write("a.txt", "<h1>One</h1>\n<p class=\"x\">Styled.</p>\n")
+        d.write("t.json", #"{"name": "t2", "extends": "magazine", "styles": {"mine": {"basedOn": "deck", "color": "red"}}}"#)
+        let manifest = d.write(
+            "issue.json", #"{"template": "t.json", "set": {"styles": {"x": {"basedOn": "mine"}}}, "articles": [{"file": "a.txt"}]}"#)
+        let r = run(["check", manifest])
+        #expect(r.status == 0, "\(r.stderr)")
+        d.write("issue.json", #"{"template": "t.json", "set": {"styles": {"x": {"basedOn": "nine"}}}, "articles": [{"file": "a.txt"}]}"#)
+        let bad = run(["check", manifest])
+        #expect(bad.status == 1 && bad.stderr.contains("unknown style 'nine'; did you mean 'mine'?"), "\(bad.stderr)")
+    }
+
     // A manifest broken by an edit (a trailing comma, a lost brace, a misspelt key) is an error
     // at its mistake: never a story of its JSON text written over the issue's PDF.
     @Test func aBrokenManifestIsNotTypesetAsText() throws {

@@ -52,4 +52,17 @@ import Testing
         let r = run(["build", "-", "--synctex"], stdin: Array("Text.\n".utf8))
         #expect(r.status == 2 && r.stderr.contains("--synctex writes beside the PDF"))
     }
+
+    // A SyncTeX file that cannot be written is refused before the PDF is made: the PDF from
+    // before is kept, and the message says what is in the way.
+    @Test func refusedBeforeThePDF() throws {
+        let d = TemporaryDirectory("synctex")
+        let source = d.write("doc.txt", "Text.\n")
+        d.write("doc.pdf", "the PDF from before")
+        try FileManager.default.createDirectory(atPath: d.file("doc.synctex.gz"), withIntermediateDirectories: false)
+        let r = run(["build", source, "-o", d.file("doc.pdf"), "--synctex"])
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stderr.contains("the SyncTeX file '\(d.file("doc.synctex.gz"))' is a folder"), "\(r.stderr)")
+        #expect(d.read("doc.pdf") == Data("the PDF from before".utf8))
+    }
 }

@@ -332,6 +332,12 @@ import Testing
         #expect(buildStory("<font size=\"0\">x").diagnostics.all.map(\.message) == ["size must be greater than 0, got '0'"])
     }
 
+    // A box's negative margin is an error at it, not a box left out without a word.
+    @Test(arguments: ["aside", "pullquote"]) func negativeBoxMargin(tag: String) {
+        let built = buildStory("x\n<\(tag) margin=\"-3\">Kept.</\(tag)>\n")
+        #expect(built.diagnostics.all.map(\.message) == ["margin must be 0 or more, got '-3'"])
+    }
+
     // Out-of-range size, strokeWidth and an empty face, each located at its value.
     @Test func outOfRange() {
         assertDump(
