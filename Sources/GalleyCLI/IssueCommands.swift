@@ -171,7 +171,10 @@ extension Run {
             fonts.formUnion(part.framesetter.fontFiles(of: placed.map(\.page)))
         }
         for f in issue.inputFiles + fonts.sorted() where !f.isEmpty && seen.insert(f).inserted { files.append(f) }
-        func escaped(_ s: String) -> String { s.replacing("$", with: "$$").replacing(" ", with: "\\ ").replacing("#", with: "\\#") }
+        // As Make reads a rule: a colon in a name would start another rule.
+        func escaped(_ s: String) -> String {
+            s.replacing("$", with: "$$").replacing(" ", with: "\\ ").replacing("#", with: "\\#").replacing(":", with: "\\:")
+        }
         return escaped(output) + ":" + files.map { " \\\n  " + escaped($0) }.joined() + "\n"
     }
 

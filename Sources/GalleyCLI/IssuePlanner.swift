@@ -53,7 +53,20 @@ struct IssuePlanner {
             }
             contentsPages = max(1, set.count)
         }
+        numberRunningLines(&plan)
         return plan
+    }
+
+    /// What only the whole issue knows, in each page's running lines: `{pages}` is the issue's
+    /// page count, not its article's, and `{page}` the folio as the page's label writes it
+    /// (roman in the front matter).
+    func numberRunningLines(_ plan: inout IssuePlan) {
+        let total = plan.pages.count
+        for i in plan.pages.indices {
+            guard let part = plan.pages[i].part, var page = plan.pages[i].page else { continue }
+            (page.footer, page.header) = plan.parts[part].framesetter.runningLines(of: page, pages: total, folio: plan.pages[i].label)
+            plan.pages[i].page = page
+        }
     }
 
     /// The pages with `contentsPages` pages kept for the contents (filled in by `place`);
@@ -68,18 +81,28 @@ struct IssuePlanner {
             folio += 1
         }
         func reserveContents() { for _ in 0..<contentsPages { add(.contents, front: true) } }
+        // Each insert once: after the first of an article listed more than once (`allowRepeat`).
+        var insertsPlaced = Set<Int>()
         func inserts(after name: String?) {
-            for i in m.inserts where i.after == name && !i.filler { add(.insert, image: i.image) }
+            for (n, i) in m.inserts.enumerated() where i.after == name && !i.filler && insertsPlaced.insert(n).inserted {
+                add(.insert, image: i.image)
+            }
         }
-        if m.contents?.after == "start" { reserveContents() }
+        // The inserts after the contents follow them, wherever they stand.
+        if m.contents?.after == "start" {
+            reserveContents()
+            inserts(after: "contents")
+        }
         if let cover = m.cover {
             let lines = coverLines(cover, folio: folio, notes: &warnings)
             if let lines { plan.parts.append(IssuePart(framesetter: lines.0, bookmark: nil)) }
             add(.cover, part: lines.map { _ in plan.parts.count - 1 }, page: lines?.1, image: cover.image, front: true)
         }
         inserts(after: "cover")
-        if m.contents != nil && m.contents?.after != "start" { reserveContents() }
-        inserts(after: "contents")
+        if m.contents?.after != "start" {
+            if m.contents != nil { reserveContents() }
+            inserts(after: "contents")
+        }
         // Articles that jump: their first pages set, the rest waiting for their place.
         var waiting: [(article: Int, pages: Int, lastIndex: Int, lastFolio: Int, below: Double?)] = []
         // Those that jump after the article `name` (nil: after the last one, where any still

@@ -417,10 +417,12 @@ extension Framesetter {
         return true
     }
 
-    /// The footer and the running head of `page` (none on a page that opens the story).
-    func runningLines(of page: Page, pages total: Int) -> (footer: RunningLine?, header: RunningLine?) {
-        let footer = runningLine(template.footer, on: page, pages: total, head: false)
-        return (footer, Self.opensStory(page, story) ? nil : runningLine(template.header, on: page, pages: total, head: true))
+    /// The footer and the running head of `page` (none on a page that opens the story);
+    /// `folio` writes its number otherwise than in figures (an issue's roman front matter).
+    package func runningLines(of page: Page, pages total: Int, folio: String? = nil) -> (footer: RunningLine?, header: RunningLine?) {
+        let footer = runningLine(template.footer, on: page, pages: total, head: false, folio: folio)
+        let header = Self.opensStory(page, story) ? nil : runningLine(template.header, on: page, pages: total, head: true, folio: folio)
+        return (footer, header)
     }
 
     /// The footer or (`head`) the running head of `page`, its fields filled in; nil when off.
@@ -428,11 +430,11 @@ extension Framesetter {
     /// (the head's capitals, about 0.7 of its size tall, centred there): centred on the page,
     /// or on the text when the margins are mirrored (the text moves from page to page), or
     /// flush with the outer edge of the text.
-    func runningLine(_ spec: RunningLineSpec, on page: Page, pages: Int, head: Bool) -> RunningLine? {
+    func runningLine(_ spec: RunningLineSpec, on page: Page, pages: Int, head: Bool, folio: String? = nil) -> RunningLine? {
         guard spec.enabled else { return nil }
         let (text, alignment) = spec.text(onPage: page.folio)
         var values = story.fields
-        values["page"] = String(page.folio)
+        values["page"] = folio ?? String(page.folio)
         values["pages"] = String(pages)
         let m = template.margins.onPage(page.folio)
         let width = template.pageWidth

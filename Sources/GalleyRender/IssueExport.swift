@@ -130,7 +130,9 @@ public enum IssueExport {
             let sheet = press.map { PressSheet(trimWidth: size.0, trimHeight: size.1, print: $0.print) }
             sheets += sheet.map { [$0] } ?? []
             cairo_pdf_surface_set_size(surface, sheet?.width ?? size.0, sheet?.height ?? size.1)
-            if let label = entry.label { cairo_pdf_surface_set_page_label(surface, label) }
+            // A page without a label (the cover) gets an empty one: Cairo would run the range
+            // before it on over it, and a file's labels must start at its first page.
+            cairo_pdf_surface_set_page_label(surface, entry.label ?? "")
             PageDestination.mark(index + 1, on: cr)
             for o in outlines.indices { outlines[o].offset = sheet?.margin ?? 0 }
             try timings.measure(.drawing) { () throws(RenderError) in
@@ -224,7 +226,8 @@ public enum IssueExport {
             (1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"), (50, "l"), (40, "xl"), (10, "x"), (9, "ix"),
             (5, "v"), (4, "iv"), (1, "i"),
         ]
-        var n = max(1, min(n, 3999))
+        // Past 3999, thousands as repeated m's, as LaTeX's \roman writes them.
+        var n = max(1, n)
         var out = ""
         for (value, letters) in table {
             while n >= value {

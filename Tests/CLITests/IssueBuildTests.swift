@@ -335,6 +335,63 @@ import Testing
         #expect(bad.status == 1 && bad.stderr.contains("unknown style 'nine'; did you mean 'mine'?"), "\(bad.stderr)")
     }
 
+    // Make reads the depfile: after the build the PDF is up to date, and touching any input
+    // it lists (an article, the manifest, an image, a font) makes it out of date. Names with
+    // a colon, a space or a hash are written as Make reads them.
+    @Test func makeReadsTheDepfile() throws {
+        let d = TemporaryDirectory("issue")
+        let manifest = Self.issue(d, articles: ["<h1>One</h1>\nText.\n", "<h1>Two</h1>\nMore.\n", "<h1>Three</h1>\nEnd.\n"])
+        try FileManager.default.moveItem(atPath: d.file("a3.txt"), toPath: d.file("c:d #3.txt"))
+        let text = try String(contentsOfFile: manifest, encoding: .utf8).replacingOccurrences(of: "a3.txt", with: "c:d #3.txt")
+        d.write("issue.json", text)
+        let r = run(["build", manifest, "-o", d.file("issue.pdf"), "--depfile", d.file("issue.d"), "-q"])
+        try #require(r.status == 0, "\(r.stderr)")
+        d.write("Makefile", "-include issue.d\n\(d.file("issue.pdf")):\n\ttrue\n")
+        func upToDate() -> Bool { tool("make", ["-q", "-C", d.path, "-f", "Makefile", d.file("issue.pdf")]).status == 0 }
+        #expect(upToDate(), "\((try? String(contentsOfFile: d.file("issue.d"), encoding: .utf8)) ?? "")")
+        let dep = try String(contentsOfFile: d.file("issue.d"), encoding: .utf8)
+        let font = try #require(dep.split(separator: "\n").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " \\")) }.first { $0.hasSuffix(".ttf") })
+        let future = Date().addingTimeInterval(60)
+        for input in ["a1.txt", "issue.json", "cover.png", "c:d #3.txt"].map(d.file) {
+            let before = try FileManager.default.attributesOfItem(atPath: input)[.modificationDate]
+            try FileManager.default.setAttributes([.modificationDate: future], ofItemAtPath: input)
+            #expect(!upToDate(), "\(input)")
+            try FileManager.default.setAttributes([.modificationDate: before!], ofItemAtPath: input)
+            #expect(upToDate(), "\(input) put back")
+        }
+        #expect(dep.contains(font) && FileManager.default.fileExists(atPath: font), "\(font)")
+    }
+
+    // The running lines carry the issue's numbers: `{pages}` counts the issue's pages and the
+    // front matter's folios are roman, as its labels are; the cover's label is empty; an
+    // insert after contents set first comes right after them.
+    @Test func issueNumbersInRunningLines() throws {
+        let d = TemporaryDirectory("issue")
+        _ = Self.issue(d)
+        let manifest = d.write(
+            "issue.json",
+            #"""
+            {"contents": {"after": "start"}, "frontMatter": "roman", "set": {"footer.text": "{page} of {pages}"},
+             "cover": {"image": "cover.png"}, "inserts": [{"image": "cover.png", "after": "contents"}],
+             "articles": [{"file": "a1.txt"}, {"file": "a3.txt"}]}
+            """#)
+        let pdf = d.file("issue.pdf")
+        let r = run(["build", manifest, "-o", pdf, "-q"])
+        try #require(r.status == 0, "\(r.stderr)")
+        let m = try Self.map(manifest)
+        #expect(m.pages.prefix(3).map(\.kind) == ["contents", "insert", "cover"], "\(m.pages.map(\.kind))")
+        let total = m.pages.count
+        let contents = tool("pdftotext", ["-f", "1", "-l", "1", pdf, "-"]).output
+        #expect(contents.contains("i of \(total)"), "\(contents)")
+        let last = tool("pdftotext", ["-f", "\(total)", "-l", "\(total)", pdf, "-"]).output
+        #expect(last.contains("\(total) of \(total)"), "\(last)")
+        // The cover's range has neither a style nor a prefix: an empty label.
+        let json = try JSONSerialization.jsonObject(with: tool("qpdf", ["--json", "--json-key=pagelabels", pdf]).stdout)
+        let labels = try #require((json as? [String: Any])?["pagelabels"] as? [[String: Any]])
+        let cover = try #require(labels.first { $0["index"] as? Int == 2 }?["label"] as? [String: Any])
+        #expect(cover["/S"] == nil && cover["/P"] == nil, "\(labels)")
+    }
+
     // A manifest broken by an edit (a trailing comma, a lost brace, a misspelt key) is an error
     // at its mistake: never a story of its JSON text written over the issue's PDF.
     @Test func aBrokenManifestIsNotTypesetAsText() throws {
