@@ -350,7 +350,8 @@ import Testing
         func upToDate() -> Bool { tool("make", ["-q", "-C", d.path, "-f", "Makefile", d.file("issue.pdf")]).status == 0 }
         #expect(upToDate(), "\((try? String(contentsOfFile: d.file("issue.d"), encoding: .utf8)) ?? "")")
         let dep = try String(contentsOfFile: d.file("issue.d"), encoding: .utf8)
-        let font = try #require(dep.split(separator: "\n").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " \\")) }.first { $0.hasSuffix(".ttf") })
+        let names = dep.split(separator: "\n").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " \\")) }
+        let font = try #require(names.first { $0.hasSuffix(".ttf") })
         let future = Date().addingTimeInterval(60)
         for input in ["a1.txt", "issue.json", "cover.png", "c:d #3.txt"].map(d.file) {
             let before = try FileManager.default.attributesOfItem(atPath: input)[.modificationDate]
