@@ -133,7 +133,7 @@ extension Flow {
                 line = 0
             }
             if p.style.vertical {
-                return placeVertical(l, in: d.rect, at: &d.y, frame: &d.frame) ? .placed : .stop(.full)
+                return placeVertical(l, &d) ? .placed : .stop(.full)
             }
             return placeText(l, paragraph: p, &d, layout)
         }

@@ -22,6 +22,16 @@ struct VerticalBlock {
     var bottom: Double { top + height }
 }
 
+/// Where one line of a vertical block goes: its strip (counted from the block's right, in
+/// pitches, from what the block had used), the strip's right edge, and the free stretch of the
+/// strip it runs down.
+struct VerticalSlot {
+    var strip: Int
+    var right: Double
+    var top: Double
+    var length: Double
+}
+
 /// The state of the flow between regions (Typst's `Work`): the next paragraph, the next line of
 /// a paragraph split across regions, and the floats waiting for room. A value: the framesetter
 /// keeps a copy from the start of a page and lays the page out again when a page-wide float
@@ -447,84 +457,161 @@ struct Flow {
     }
 
     /// Sets a vertical paragraph (`<vertical>`) as a block across the column: lines run top to
-    /// bottom, one beside the other from right to left, each as long as the block is tall. The
-    /// block is as tall as its `height`, or the rest of the column, as a vertical frame is; lines
-    /// that do not fit across go on in the next column. False when the block must move on to
-    /// the next column first.
-    mutating func placeVertical(_ given: ParagraphLayout, in rect: Rect, at y: inout Double, frame: inout Frame) -> Bool {
+    /// bottom, one beside the other from right to left, each as long as the block is tall, or as
+    /// the stretch of its strip that the region's floats leave free (`verticalSlots`). The block
+    /// is as tall as its `height`, or the rest of the column, as a vertical frame is; lines that
+    /// do not fit across go on in the next column. False when the block must move on to the next
+    /// column first.
+    mutating func placeVertical(_ given: ParagraphLayout, _ d: inout Distributor) -> Bool {
         var l = given
         let pitch = l.lines.map(\.height).max() ?? template.body.leading
-        let size = story.styles[Int(l.text.runs.first?.style ?? 0)].size
-        // The paragraph before, of the same block, ended in this column: this one goes on to
-        // its left, from the block's top.
-        var block = VerticalBlock(top: y, height: 0, used: 0, x: rect.x, paragraph: paragraph)
-        if let last = verticalBlock, last.paragraph == paragraph - 1, last.x == rect.x, abs(y - last.top) < 0.01 {
-            // No room left across: below the block, the next column.
-            guard last.used + pitch <= rect.width + 0.01 else {
-                verticalBlock = nil
-                y = last.bottom
-                return false
-            }
-            block = last
-        } else {
-            let room = rect.maxY - y
-            if room < size * 4 && !frame.isEmpty { return false }
-            // Its own `height`, else the rest of the column, as a vertical frame's.
-            block.height = min(story.paragraphs[paragraph].style.verticalHeight ?? room, room)
-            if let asked = story.paragraphs[paragraph].style.verticalHeight, asked > room + 0.01,
-                warnedTooTall.insert(paragraph).inserted
-            {
-                diagnostics.append(
-                    .warning(
-                        "a vertical block \(format(asked)) pt tall does not fit the \(format(room)) pt left in its column; set \(format(room)) pt tall",
-                        file: file, at: story.sourceMap.sourceLocation(ofByte: l.storyStart, in: story.text)))
-            }
-        }
-        let widths = LineWidths(first: Array(repeating: block.height, count: line), rest: block.height)
+        // A line wider than the column (a huge character) fits no column: one is set anyway,
+        // over the column's edge, so that every column takes at least one and the flow moves on
+        // (unless a float takes its strip: then it goes on where none does).
+        let tooWide = pitch > d.rect.width + 0.01
+        guard let (block, slots) = settleVerticalBlock(l, pitch: pitch, tooWide: tooWide, &d) else { return false }
+        // Each line is broken to the length of its slot (those past the column's, to the block's).
+        var first = Array(repeating: block.height, count: line) + slots.map(\.length)
+        while first.count > line, let last = first.last, abs(last - block.height) < 0.001 { first.removeLast() }
+        let widths = LineWidths(first: first, rest: block.height)
         if !broken(l, from: line, to: widths), let rebreak {
             l = rebreak(l, line, widths, l.unhyphenated)
             current = l
         }
-        // A line wider than the column (a huge character) fits no column: one is set anyway,
-        // over the column's edge, so that every column takes at least one and the flow moves on.
-        let tooWide = pitch > rect.width + 0.01
         if tooWide && line < l.lines.count && warnedTooWide.insert(paragraph).inserted {
             diagnostics.append(
                 .warning(
-                    "a vertical line \(format(pitch)) pt wide does not fit a column \(format(rect.width)) pt wide; placed anyway",
+                    "a vertical line \(format(pitch)) pt wide does not fit a column \(format(d.rect.width)) pt wide; placed anyway",
                     file: file, at: story.sourceMap.sourceLocation(ofByte: l.storyStart + Int(l.lines[line].start), in: story.text)))
         }
-        var k = 0
-        while line < l.lines.count && (block.used + Double(k + 1) * pitch <= rect.width + 0.01 || (tooWide && k == 0)) {
+        var n = 0
+        while line < l.lines.count && n < slots.count {
             let b = l.lines[line]
-            let right = rect.maxX - block.used - Double(k) * pitch
-            frame.lines.append(
+            let s = slots[n]
+            d.frame.lines.append(
                 PlacedLine(
-                    origin: Point(x: right - pitch / 2, y: block.top),
-                    box: Rect(x: right - pitch, y: block.top, width: pitch, height: b.availableWidth),
+                    origin: Point(x: s.right - pitch / 2, y: s.top),
+                    box: Rect(x: s.right - pitch, y: s.top, width: pitch, height: b.availableWidth),
                     storyRange: (l.storyStart + Int(b.start))..<(l.storyStart + Int(b.end)),
                     contentWidth: b.setWidth, overfull: b.overfull, paragraphIndex: paragraph, lineIndex: line,
                     paragraph: l, vertical: true))
             line += 1
+            n += 1
+        }
+        return closeVertical(l, block, strips: n > 0 ? slots[n - 1].strip + 1 : 0, pitch: pitch, &d)
+    }
+
+    /// The block a vertical paragraph goes into, and the slots of its next lines. A new block
+    /// in which the floats leave no slot moves down below them, as a block image does, while
+    /// the column has room. Nil when the paragraph must move on to the next column first: the
+    /// floats take every strip of the block, and it goes on there rather than over them.
+    mutating func settleVerticalBlock(
+        _ l: ParagraphLayout, pitch: Double, tooWide: Bool, _ d: inout Distributor
+    ) -> (VerticalBlock, [VerticalSlot])? {
+        guard var block = openVerticalBlock(l, pitch: pitch, &d) else { return nil }
+        // At most a line for each byte left, and one more (an empty last line).
+        let left = line < l.lines.count ? story.paragraphs[paragraph].range.upperBound - l.storyStart - Int(l.lines[line].start) : 0
+        let limit = max(0, left) + 1
+        var slots = verticalSlots(block, pitch: pitch, tooWide: tooWide, limit: limit, in: d.region)
+        // `used` is 0 only in a block opened here (a paragraph set in it leaves half a line).
+        while slots.isEmpty, block.used == 0, let below = d.region.clearance(below: block.top, bottom: block.bottom), below > block.top {
+            d.y = below
+            guard let moved = openVerticalBlock(l, pitch: pitch, &d) else { return nil }
+            block = moved
+            slots = verticalSlots(block, pitch: pitch, tooWide: tooWide, limit: limit, in: d.region)
+        }
+        guard !slots.isEmpty else {
+            verticalBlock = nil
+            d.y = block.bottom
+            return nil
+        }
+        let asked = story.paragraphs[paragraph].style.verticalHeight
+        let room = d.rect.maxY - block.top
+        if block.used == 0, let asked, asked > room + 0.01, warnedTooTall.insert(paragraph).inserted {
+            diagnostics.append(
+                .warning(
+                    "a vertical block \(format(asked)) pt tall does not fit the \(format(room)) pt left in its column; set \(format(room)) pt tall",
+                    file: file, at: story.sourceMap.sourceLocation(ofByte: l.storyStart, in: story.text)))
+        }
+        return (block, slots)
+    }
+
+    /// The block a vertical paragraph goes into: that of the paragraph before, when it ended in
+    /// this column (this one goes on to its left, from the block's top), else a new one at the
+    /// height reached, as tall as its `height` or the rest of the column. Nil when the paragraph
+    /// must move on to the next column first.
+    mutating func openVerticalBlock(_ l: ParagraphLayout, pitch: Double, _ d: inout Distributor) -> VerticalBlock? {
+        let rect = d.rect
+        if let last = verticalBlock, last.paragraph == paragraph - 1, last.x == rect.x, abs(d.y - last.top) < 0.01 {
+            // No room left across: below the block, the next column.
+            guard last.used + pitch <= rect.width + 0.01 else {
+                verticalBlock = nil
+                d.y = last.bottom
+                return nil
+            }
+            return last
+        }
+        let size = story.styles[Int(l.text.runs.first?.style ?? 0)].size
+        let room = rect.maxY - d.y
+        if room < size * 4 && !d.frame.isEmpty { return nil }
+        // Its own `height`, else the rest of the column, as a vertical frame's.
+        let height = min(story.paragraphs[paragraph].style.verticalHeight ?? room, room)
+        return VerticalBlock(top: d.y, height: height, used: 0, x: rect.x, paragraph: paragraph)
+    }
+
+    /// Where the next lines of a vertical block go, right to left from what the block has used:
+    /// in each strip a line's pitch wide, the longest stretch of the block's height that no
+    /// exclusion takes (the upper of two as long), as a horizontal line is given the wider room
+    /// beside a float; so no line runs over an image or a pull quote. A strip whose stretch is
+    /// shorter than `wrapMinWidth` (or than the block, when that is shorter) takes no line.
+    /// Without exclusions every slot is its whole strip, the block's height. At most `limit`.
+    func verticalSlots(_ block: VerticalBlock, pitch: Double, tooWide: Bool, limit: Int, in region: Region) -> [VerticalSlot] {
+        let shortest = min(region.minimumWidth, block.height)
+        var out: [VerticalSlot] = []
+        var k = 0
+        while out.count < limit && (block.used + Double(k + 1) * pitch <= region.rect.width + 0.01 || (tooWide && k == 0)) {
+            let right = region.rect.maxX - block.used - Double(k) * pitch
+            var best: (top: Double, bottom: Double)?
+            if region.exclusions.isEmpty {
+                best = (top: block.top, bottom: block.bottom)
+            } else {
+                for s in region.stretches(x: right - pitch, width: pitch, top: block.top, bottom: block.bottom) {
+                    let longest = best.map { $0.bottom - $0.top } ?? 0
+                    if s.bottom - s.top > longest + 0.001 { best = s }
+                }
+            }
+            if let best, best.bottom - best.top >= shortest - 0.001 {
+                out.append(VerticalSlot(strip: k, right: right, top: best.top, length: best.bottom - best.top))
+            }
             k += 1
         }
-        y = block.bottom
+        return out
+    }
+
+    /// Ends a vertical paragraph's turn in the column, its lines set in the first `strips`
+    /// strips: the rest of it goes on in the next column; or the block goes on with its next
+    /// paragraph to the left, from its top; or the text after it goes on below it.
+    mutating func closeVertical(
+        _ l: ParagraphLayout, _ given: VerticalBlock, strips: Int, pitch: Double, _ d: inout Distributor
+    ) -> Bool {
+        var block = given
+        d.y = block.bottom
         if line < l.lines.count {
             verticalBlock = nil
-            y = rect.maxY  // the rest of the block goes on in the next column
+            d.y = d.rect.maxY  // the rest of the block goes on in the next column
             return true
         }
         // The next paragraph of the block starts a line further left (a paragraph's gap).
-        block.used += Double(k) * pitch + pitch / 2
+        block.used += Double(strips) * pitch + pitch / 2
         block.paragraph = paragraph
         verticalBlock = block
         current = nil
         line = 0
         paragraph += 1
         if paragraph < story.paragraphs.count && story.paragraphs[paragraph].style.vertical {
-            y = block.top  // the block goes on beside this paragraph
+            d.y = block.top  // the block goes on beside this paragraph
         } else {
-            y += story.paragraphs[paragraph - 1].style.spacingAfter
+            d.y += story.paragraphs[paragraph - 1].style.spacingAfter
         }
         return true
     }

@@ -42,6 +42,25 @@ struct Exclusion: Sendable {
         guard left <= right else { return nil }
         return (rect.x + left - margin, rect.x + right + margin)
     }
+
+    /// The horizontal range text keeps out of over `top..<bottom` (nil when the exclusion takes
+    /// nothing there): its extent, widened to the column's edge on each side its wrap leaves no
+    /// text (both sides, for `none`).
+    func cut(top: Double, bottom: Double) -> (Double, Double)? {
+        guard let (l, r) = extent(top: top, bottom: bottom) else { return nil }
+        switch wrap {
+        case .none: return (-Double.infinity, .infinity)
+        case .left: return (l, .infinity)  // text only to the image's left
+        case .right: return (-Double.infinity, r)  // text only to its right
+        case .both: return (l, r)
+        case .contour:
+            switch contourSides {
+            case .left: return (l, .infinity)
+            case .right: return (-Double.infinity, r)
+            default: return (l, r)
+            }
+        }
+    }
 }
 
 /// A place a line can go: where it starts, how wide it is, where its box's top is, and the
@@ -67,20 +86,7 @@ struct Region {
         var free: [(Double, Double)] = [(rect.x, rect.maxX)]
         var splitByBoth = true
         for e in exclusions {
-            guard let (l, r) = e.extent(top: top, bottom: bottom) else { continue }
-            let cut: (Double, Double)
-            switch e.wrap {
-            case .none: cut = (-Double.infinity, .infinity)
-            case .left: cut = (l, .infinity)  // text only to the image's left
-            case .right: cut = (-Double.infinity, r)  // text only to its right
-            case .both: cut = (l, r)
-            case .contour:
-                switch e.contourSides {
-                case .left: cut = (l, .infinity)
-                case .right: cut = (-Double.infinity, r)
-                default: cut = (l, r)
-                }
-            }
+            guard let cut = e.cut(top: top, bottom: bottom) else { continue }
             if e.wrap != .both && !(e.wrap == .contour && e.contourSides == .both) { splitByBoth = false }
             var next: [(Double, Double)] = []
             for (a, b) in free {
@@ -96,6 +102,29 @@ struct Region {
         let usable = free.filter { $0.1 - $0.0 >= minimumWidth }.map { (x: $0.0, width: $0.1 - $0.0) }
         if usable.count <= 1 || splitByBoth { return usable }
         return [usable.max { $0.width < $1.width }!]
+    }
+
+    /// The stretches of the vertical strip `x..<x + width` that are free between `top` and
+    /// `bottom`, top to bottom: where a line of vertical text may run. An exclusion takes the
+    /// strip over its whole height, margins included, where what it cuts from a horizontal line
+    /// (`cut`, over that height: a contour's widest extent, as the strip is straight) meets the
+    /// strip; so a vertical line keeps out of a float by the same sides a horizontal one does.
+    func stretches(x: Double, width: Double, top: Double, bottom: Double) -> [(top: Double, bottom: Double)] {
+        var free: [(top: Double, bottom: Double)] = [(top: top, bottom: bottom)]
+        for e in exclusions {
+            let (y0, y1) = (e.rect.y - e.margin, e.rect.maxY + e.margin)
+            // A strip that only touches the area is free, as a line that only touches it is.
+            guard y1 > top, y0 < bottom, let (l, r) = e.cut(top: y0, bottom: y1), l < x + width - 0.01, r > x + 0.01 else {
+                continue
+            }
+            var next: [(top: Double, bottom: Double)] = []
+            for s in free {
+                if min(s.bottom, y0) - s.top > 0.01 { next.append((top: s.top, bottom: min(s.bottom, y0))) }
+                if s.bottom - max(s.top, y1) > 0.01 { next.append((top: max(s.top, y1), bottom: s.bottom)) }
+            }
+            free = next
+        }
+        return free
     }
 
     /// Whether `e` takes any of the region over `top..<bottom` (a float in another column,

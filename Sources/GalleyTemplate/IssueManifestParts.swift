@@ -32,6 +32,10 @@ extension IssueManifestDecoder {
         guard case .string(let s) = v.kind, !s.isEmpty, !s.contains(where: \.isNewline) else {
             throw TemplateSpot(origin, v).error("expected a file name, got \(v.described)", key: path)
         }
+        // The system reads a name up to its first NUL: "a.txt\u0000x" would open a.txt.
+        guard !s.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            throw TemplateSpot(origin, v).error("a file name cannot hold control characters (such as \\u0000)", key: path)
+        }
         return s
     }
 

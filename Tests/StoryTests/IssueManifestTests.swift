@@ -155,6 +155,13 @@ func manifest(_ more: String = "", articles: String = #"{"file": "a.txt"}"#) -> 
                 == "1:14: error: key 'articles': expected a list of articles, as in [{\"file\": \"story.txt\"}], got an object")
     }
 
+    // A NUL in a path would cut it short where the system reads it: refused.
+    @Test func controlCharacterInAPath() {
+        #expect(
+            folder.message(#"{"articles": [{"file": "a.txt\u0000.evil"}]}"#)
+                == #"1:24: error: key 'articles[0].file': a file name cannot hold control characters (such as \u0000)"#)
+    }
+
     // Unknown keys, at the key, with the nearest key of the same object.
     @Test func unknownKeys() {
         let json = """

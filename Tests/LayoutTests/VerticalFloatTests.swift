@@ -1,0 +1,129 @@
+import Foundation
+import GalleyStory
+import GalleyTemplate
+import TestSupport
+import Testing
+
+@testable import GalleyLayout
+
+/// `<vertical>` blocks beside floats: no vertical line's strip meets a float's exclusion on its
+/// page, as no horizontal line's box does (`linesOverFloats`, ExclusionPropertyTests).
+@Suite struct VerticalFloatTests {
+    static let block =
+        "<vertical lang=\"ja\">" + String(repeating: "縦書きの文章がここに入ります。", count: 10)
+        + "</vertical>"
+
+    /// The float (image or text block) placed first on page 1, in a column or across the page.
+    func firstFloat(_ ps: [Page], story: Story, block: Bool) throws -> PlacedImage {
+        let page = try #require(ps.first)
+        let placed = page.frames.flatMap(\.images) + page.floats
+        return try #require(placed.first { (story.images[$0.image].block != nil) == block && $0.exclusion != nil })
+    }
+
+    /// The vertical lines of page 1 whose strips cross `area`: they run beside it, above or
+    /// below, never through it.
+    func expectStripsClear(of area: Rect, _ ps: [Page], sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        let lines = ps[0].frames.flatMap(\.lines).filter(\.vertical)
+        #expect(!lines.isEmpty, sourceLocation: sourceLocation)
+        let crossing = lines.filter { $0.box.x < area.maxX - 0.01 && $0.box.maxX > area.x + 0.01 }
+        #expect(!crossing.isEmpty, "no strip under the float: the test shows nothing", sourceLocation: sourceLocation)
+        for l in crossing {
+            #expect(
+                l.box.y >= area.maxY - 0.01 || l.box.maxY <= area.y + 0.01, "line \(l.storyRange) at \(l.box) runs through \(area)",
+                sourceLocation: sourceLocation)
+        }
+    }
+
+    // The tester's page: a right float, then a block as tall as the rest of the column. The
+    // strips the chart takes start below it (they used to run straight through it).
+    @Test func floatBeforeTheBlock() throws {
+        let text = "Intro line.\n<img src=\"images/chart.png\" float=\"right\" width=\"50%\">\n\(Self.block)\nLast line.\n"
+        let fs = framesetter(text)
+        let ps = pages(of: fs)
+        let chart = try firstFloat(ps, story: fs.story, block: false)
+        let area = try #require(chart.exclusion)
+        expectStripsClear(of: area, ps)
+        let over = linesOverFloats(ps, story: fs.story)
+        #expect(over.isEmpty, "\(over.prefix(4))")
+        let lost = lostOrDoubled(ps, story: fs.story)
+        #expect(lost.isEmpty, "\(lost.prefix(4))")
+    }
+
+    // A pull quote before the block: set across the gutter at its anchor, the page laid out
+    // again around it; the block's strips in column 1 that it crosses start below it.
+    @Test func pullQuoteBeforeTheBlock() throws {
+        let text = "Intro line.\n<pullquote>A quote that floats across the gutter.</pullquote>\n\(Self.block)\nLast line.\n"
+        let fs = framesetter(text)
+        let ps = pages(of: fs)
+        let quote = try firstFloat(ps, story: fs.story, block: true)
+        let area = try #require(quote.exclusion)
+        expectStripsClear(of: area, ps)
+        let over = linesOverFloats(ps, story: fs.story)
+        #expect(over.isEmpty, "\(over.prefix(4))")
+        let lost = lostOrDoubled(ps, story: fs.story)
+        #expect(lost.isEmpty, "\(lost.prefix(4))")
+    }
+
+    // A block of its own height beside a float as wide as the column: no strip has room at the
+    // block's top, so the whole block moves down below the float, as a block image does.
+    @Test func blockMovesBelowAFloatAcrossTheColumn() throws {
+        let text =
+            "Intro line.\n<img src=\"images/chart.png\" float=\"right\" width=\"100%\">\n"
+            + "<vertical lang=\"ja\" height=\"8em\"><p>縦書きの文章がここに入ります。</p></vertical>\nAfter the block.\n"
+        let fs = framesetter(text)
+        let ps = pages(of: fs)
+        let chart = try firstFloat(ps, story: fs.story, block: false)
+        let area = try #require(chart.exclusion)
+        let lines = ps[0].frames.flatMap(\.lines)
+        let vertical = lines.filter(\.vertical)
+        #expect(!vertical.isEmpty)
+        #expect(vertical.allSatisfy { $0.box.y >= area.maxY - 0.01 && abs($0.box.height - 80) < 0.01 }, "\(vertical.map(\.box))")
+        let after = try #require(lines.last { !$0.vertical })
+        #expect(after.box.y >= vertical.map(\.box.maxY).max()! - 0.01)
+        #expect(linesOverFloats(ps, story: fs.story).isEmpty)
+        #expect(lostOrDoubled(ps, story: fs.story).isEmpty)
+    }
+
+    // The exclusion property with vertical blocks: random documents of every float kind with
+    // `<vertical>` blocks among their paragraphs, every built-in template in turn. No line's box
+    // meets a float's exclusion, and nothing is lost or set twice.
+    @Test(arguments: 0..<120) func noVerticalLineOverAFloat(seed: Int) throws {
+        var rng = SplitMix(seed: UInt64(seed) &+ 31_000)
+        let text = randomVerticalDocument(&rng)
+        let t = try #require(Template.builtin(named: templateNames[seed % templateNames.count]))
+        let fs = framesetter(text, template: t)
+        let ps = pages(of: fs)
+        let over = linesOverFloats(ps, story: fs.story)
+        #expect(over.isEmpty, "seed \(seed), \(t.name): \(over.prefix(4).joined(separator: "; "))")
+        let lost = lostOrDoubled(ps, story: fs.story)
+        #expect(lost.isEmpty, "seed \(seed), \(t.name): \(lost.prefix(4).joined(separator: "; "))")
+    }
+}
+
+/// A random document (`randomDocument`) with one to four `<vertical>` blocks put between its
+/// paragraphs (never inside a pull quote or sidebar, whose text spans lines): blocks of one to
+/// three paragraphs, as tall as the rest of their column or as their `height`.
+func randomVerticalDocument(_ rng: inout SplitMix) -> String {
+    let characters = Array("縦書きの文章がここに入ります。活字印刷始于北宋，毕昇以胶泥刻字。")
+    var lines: [String] = []
+    var between = [0]  // where a block may go: not inside a text block
+    var open = false
+    for piece in randomDocument(&rng).split(separator: "\n", omittingEmptySubsequences: false) {
+        lines.append(String(piece))
+        if piece.contains("<pullquote") || piece.contains("<aside") { open = true }
+        if piece.contains("</pullquote>") || piece.contains("</aside>") { open = false }
+        if !open { between.append(lines.count) }
+    }
+    for _ in 0..<Int.random(in: 1...4, using: &rng) {
+        let paragraphs = (0..<Int.random(in: 1...3, using: &rng)).map { _ in
+            String((0..<Int.random(in: 5...200, using: &rng)).map { _ in characters.randomElement(using: &rng)! })
+        }
+        let height = ["", #" height="8em""#, #" height="20em""#, #" height="400""#].randomElement(using: &rng)!
+        let block = "<vertical\(height)>" + paragraphs.map { "<p>\($0)</p>" }.joined() + "</vertical>"
+        // The places after it move on by one.
+        let at = between.randomElement(using: &rng)!
+        lines.insert(block, at: at)
+        between = between.map { $0 > at ? $0 + 1 : $0 }
+    }
+    return lines.joined(separator: "\n")
+}
