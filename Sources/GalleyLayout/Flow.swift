@@ -258,50 +258,48 @@ struct Flow {
     /// then laid out again around it, so the columns already set wrap it too (true), or
     /// deferred to the next page when there is no room for it here.
     mutating func placeOrDeferPageFloat(_ i: Int, at y: Double, column: Rect) -> Bool {
-        placePageFloat(i, at: y, column: column)
+        // One deferred already waits for the next page. Its anchor is met again when the page is
+        // laid out again from its start, or when the line holding it moves on to the next column
+        // (orphans, widows, keeps): deciding again would defer it twice, or place it here as
+        // well, and the next page would place it once more.
+        guard !deferredPage.contains(i) else { return false }
+        return placePageFloat(i, at: y, column: column)
     }
 
     /// Places a column float at `y` in the distributor's region; false when it does not fit there.
-    /// It is sized to the whole column; only where the region must take something (the top of a
-    /// page's first column) is it shrunk to the room left, or placed though it does not fit.
+    /// It is sized to the whole column and never overlaps another float (a page-wide one, or an
+    /// earlier float of this column): it goes into the first gap of the column from `y` down
+    /// that holds it whole (`Region.gaps`). Only where the region must take something (the top
+    /// of a column that begins the page) is it shrunk, with its proportions, into the tallest gap.
     mutating func placeColumnFloat(_ i: Int, side: FloatSide, at y: Double, in d: inout Distributor) -> Bool {
         guard let figures else { return false }
         let image = story.images[i]
         let rect = d.region.rect
-        // The float never overlaps another (a page-wide one, or an earlier float of this
-        // column): it goes down below whatever its box would meet, margins included.
         let columnTop = y <= rect.y + 0.01
         // Below text, the float keeps its margin from the line above as from those beside it.
-        var y = columnTop ? y : y + image.margin
+        let from = columnTop ? y : y + image.margin
         var size = figures.size(image, maxWidth: rect.width, maxHeight: d.columnHeight)
-        var box = Rect(x: 0, y: 0, width: 0, height: 0)
-        for _ in 0..<(d.region.exclusions.count + 2) {
-            let total = size.h + size.caption
-            let x: Double
+        var room = d.columnHeight
+        // Where the box of a float `width` wide starts: on its side of the column.
+        func boxX(_ width: Double) -> Double {
             switch side {
-            case .left: x = rect.x
-            case .right: x = rect.maxX - size.w
-            case .center: x = rect.x + (rect.width - size.w) / 2
-            }
-            box = Rect(x: x, y: y, width: size.w, height: total)
-            let m = image.margin
-            let blocking = d.region.exclusions.filter { e in
-                let b = Rect(
-                    x: e.rect.x - e.margin, y: e.rect.y - e.margin, width: e.rect.width + 2 * e.margin, height: e.rect.height + 2 * e.margin
-                )
-                return box.x - m < b.maxX && box.maxX + m > b.x && box.y - m < b.maxY && box.maxY + m > b.y
-            }
-            guard let lowest = blocking.map({ $0.rect.maxY + $0.margin + m }).max() else { break }
-            y = lowest
-            // At the top of a column (below what is already there), shrink to the room left.
-            if columnTop && d.fresh && y + total > rect.maxY {
-                size = figures.size(image, maxWidth: rect.width, maxHeight: max(1, rect.maxY - y))
+            case .left: return rect.x
+            case .right: return rect.maxX - width
+            case .center: return rect.x + (rect.width - width) / 2
             }
         }
-        let total = size.h + size.caption
-        let firstInColumn = columnTop && d.fresh && d.frame.lines.isEmpty
-        if y + total > rect.maxY + 0.01 && !firstInColumn { return false }
-        let imageRect = Rect(x: box.x, y: y, width: size.w, height: size.h)
+        // Shrunk, the box stays within its whole width, so it meets nothing the whole one does not.
+        let gaps = d.region.gaps(from: from, x: boxX(size.w), width: size.w, margin: image.margin)
+        var found = gaps.first { size.h + size.caption <= $0.height + 0.01 }?.top
+        // The room to shrink into is a gap's: above a float at the column's foot as well as below
+        // one at its head (below one at the foot there is none).
+        if found == nil && columnTop && d.fresh, let tallest = gaps.max(by: { $0.height < $1.height }) {
+            size = figures.size(image, maxWidth: rect.width, maxHeight: tallest.height)
+            room = tallest.height
+            if size.h + size.caption <= tallest.height + 0.01 { found = tallest.top }
+        }
+        guard let top = found else { return false }
+        let imageRect = Rect(x: boxX(size.w), y: top, width: size.w, height: size.h)
         var exclusion = figures.exclusion(i, image: imageRect, captionHeight: size.caption)
         switch side {
         case .left: exclusion.contourSides = .right
@@ -312,7 +310,7 @@ struct Flow {
         d.frame.images.append(placedImage(i, rect: imageRect, caption: size.caption, shrunk: size.shrunk, exclusion: exclusion))
         placed.insert(i)
         if size.shrunk { warnShrunk(i, imageRect) }
-        if size.captionCut { image.block == nil ? warnCaptionCut(i) : warnBlockCut(i, room: d.columnHeight) }
+        if size.captionCut { image.block == nil ? warnCaptionCut(i) : warnBlockCut(i, room: room) }
         return true
     }
 

@@ -145,4 +145,22 @@ struct Region {
             meets(e, top: top, bottom: bottom) ? e.rect.maxY + e.margin : nil
         }.min()
     }
+
+    /// The gaps from `y` down to the region's foot for a box from `x` to `x + width` that keeps
+    /// `margin` from the exclusions it would meet (and they keep theirs from it), each with its
+    /// top and the height a box may take there: down to the next such exclusion, or the foot.
+    /// Exclusions count by their bounding boxes, as floats do among themselves.
+    func gaps(from y: Double, x: Double, width: Double, margin m: Double) -> [(top: Double, height: Double)] {
+        let kept = exclusions.filter { $0.rect.x - $0.margin < x + width + m && $0.rect.maxX + $0.margin > x - m }
+            .map { (top: $0.rect.y - $0.margin - m, bottom: $0.rect.maxY + $0.margin + m) }
+            .sorted { $0.top < $1.top }
+        var out: [(top: Double, height: Double)] = []
+        var top = y
+        for k in kept where k.bottom > top {
+            if k.top > top { out.append((top: top, height: k.top - top)) }
+            top = k.bottom
+        }
+        if rect.maxY > top { out.append((top: top, height: rect.maxY - top)) }
+        return out
+    }
 }

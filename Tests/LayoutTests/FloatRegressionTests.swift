@@ -1,0 +1,110 @@
+import GalleyStory
+import GalleyTemplate
+import TestSupport
+import Testing
+
+@testable import GalleyLayout
+
+/// How many times each image of the story is placed, in a column or across the page, over all
+/// the pages of a layout.
+func placements(_ pages: [Page]) -> [Int: Int] {
+    var count: [Int: Int] = [:]
+    for page in pages {
+        for image in page.floats + page.frames.flatMap(\.images) { count[image.image, default: 0] += 1 }
+    }
+    return count
+}
+
+/// The images of `story` (but inline ones, which lines carry) not placed exactly once, as messages.
+func notPlacedOnce(_ pages: [Page], story: Story) -> [String] {
+    let count = placements(pages)
+    return story.images.indices.filter { story.images[$0].placement != .inline && count[$0] != 1 }.map {
+        "image \($0) '\(story.images[$0].source)' placed \(count[$0] ?? 0) times"
+    }
+}
+
+@Suite struct FloatRegressionTests {
+    // Three page-wide images on lines of their own, the second too tall to share a page with the
+    // others: deferred when first met, it was deferred again when the page was laid out again
+    // around the third, and so set on page 2 and again on page 3.
+    @Test func pageFloatDeferredOnceWhenThePageIsLaidOutAgain() {
+        let markup = """
+            <img src="images/chart.png" span="page" width="40%">
+            <img src="images/tall.png" span="page">
+            <img src="images/compass.svg" span="page" width="20%">
+            """
+        let fs = framesetter(markup)
+        let ps = pages(of: fs)
+        let wrong = notPlacedOnce(ps, story: fs.story)
+        #expect(wrong.isEmpty, "\(wrong)")
+    }
+
+    // A page-wide image anchored in the first line of a paragraph, with no room left for it on
+    // the page: where that line is the last of a column, the orphans rule moves the paragraph
+    // on, its anchor is met again in the next column, and the image was deferred twice. Every
+    // height of the column is tried for that line.
+    @Test func pageFloatDeferredOnceWhenItsLineMovesOn() {
+        var template = Template.default
+        template.paragraphSpacing = 0  // one line per short paragraph: each height of the column
+        let head = #"<img src="images/chart.png" span="page" float="top" width="100%">"#
+        let anchored =
+            #"Anchor <img src="images/tall.png" span="page"> in the first line of a paragraph that runs on"#
+            + String(repeating: " and on", count: 60)
+        let after = Array(repeating: String(repeating: "Closing words of the story that fill the page. ", count: 8), count: 12)
+        for before in 24..<44 {
+            var lines = [head]
+            lines += (0..<before).map { "Line \($0)." }
+            lines.append(anchored)
+            lines += after
+            let fs = framesetter(lines.joined(separator: "\n"), template: template)
+            let ps = pages(of: fs)
+            let wrong = notPlacedOnce(ps, story: fs.story)
+            #expect(wrong.isEmpty, "\(before) lines before the anchor: \(wrong)")
+        }
+    }
+
+    // Random documents with floats of every kind, on every built-in template: every image is
+    // placed, and once.
+    @Test(arguments: 0..<150) func everyImagePlacedOnce(seed: Int) throws {
+        var rng = SplitMix(seed: UInt64(seed) &+ 17_000)
+        let text = randomDocument(&rng)
+        let t = try #require(Template.builtin(named: templateNames[seed % templateNames.count]))
+        let fs = framesetter(text, template: t)
+        let wrong = notPlacedOnce(pages(of: fs), story: fs.story)
+        #expect(wrong.isEmpty, "seed \(seed), \(t.name): \(wrong.prefix(4))")
+    }
+
+    // A right float at the head of the page with a bottom float below it (the tester's page):
+    // when it cannot stand whole above the bottom float, it was moved below it, to the page's
+    // foot, and shrunk to 0.2 × 1 pt. It now takes the room above the bottom float, shrunk to it
+    // with its proportions if it must (30 %), at its natural size if it fits (15 %); or, placed
+    // on a later page, at its natural size.
+    @Test(arguments: [30.0, 15.0]) func columnFloatTakesTheRoomAboveABottomFloat(percent: Double) throws {
+        let template = try #require(Template.builtin(named: "pocket"))
+        let markup =
+            #"<img src="images/harbour.jpg" float="bottom" width="60%">"# + "\n"
+            + #"<img src="images/tall.png" float="right" width="\#(Int(percent))%">"# + "\n"
+            + String(repeating: "Words of a paragraph that runs on. ", count: 40)
+        let fs = framesetter(markup, template: template)
+        let ps = pages(of: fs)
+        #expect(notPlacedOnce(ps, story: fs.story).isEmpty)
+        let image = fs.story.images[1]
+        let page = try #require(ps.first { $0.frames.contains { $0.images.contains { $0.image == 1 } } })
+        let column = try #require(page.frames.first { $0.images.contains { $0.image == 1 } }).rect
+        let float = try #require(page.frames.flatMap(\.images).first { $0.image == 1 })
+        let natural = column.width * percent / 100 / image.aspectRatio
+        // In its column, with its proportions.
+        #expect(float.rect.y >= column.y - 0.01 && float.rect.maxY <= column.maxY + 0.01, "\(float.rect) outside \(column)")
+        #expect(abs(float.rect.width / float.rect.height - image.aspectRatio) < 0.001, "\(float.rect)")
+        guard let bottom = page.floats.first(where: { $0.image == 0 }), let keepOut = bottom.exclusion else {
+            // Moved on to a page without the bottom float: whole there.
+            #expect(abs(float.rect.height - natural) < 0.5 && !float.shrunk, "\(float.rect.height) pt tall, \(natural) natural")
+            return
+        }
+        // Above the bottom float, its margin kept, and as tall as the room there allows.
+        #expect(float.rect.maxY + image.margin <= keepOut.y + 0.01, "\(float.rect) meets \(keepOut)")
+        let room = keepOut.y - image.margin - column.y
+        #expect(float.rect.height >= min(natural, room) - 0.5, "\(float.rect.height) pt tall; \(natural) natural, \(room) of room")
+        #expect(float.shrunk == (natural > room + 0.01))
+    }
+}
