@@ -78,6 +78,9 @@ struct Flow {
     /// The page-wide floats of this page, and those waiting for the next one.
     var pageFloats: [PageFloat] = []
     var deferredPage: [Int] = []
+    /// The page is composed for the last time: a page-wide float met now waits for the next
+    /// page rather than asking for the page to be laid out again.
+    var pageFloatsWait = false
     /// The text area of a page (all columns).
     var textArea = Rect(x: 0, y: 0, width: 0, height: 0)
     /// Where the band of columns being filled starts (below what spans the columns above it).
@@ -191,6 +194,7 @@ struct Flow {
         self.columns = columns.isEmpty ? [textArea] : columns
         bandTop = textArea.y
         pageFloats = []
+        pageFloatsWait = false
         let waiting = deferredPage
         deferredPage = []
         for i in waiting { _ = placePageFloat(i, at: textArea.y, forceTop: true) }
@@ -263,6 +267,10 @@ struct Flow {
         // (orphans, widows, keeps): deciding again would defer it twice, or place it here as
         // well, and the next page would place it once more.
         guard !deferredPage.contains(i) else { return false }
+        if pageFloatsWait {
+            deferredPage.append(i)
+            return false
+        }
         return placePageFloat(i, at: y, column: column)
     }
 

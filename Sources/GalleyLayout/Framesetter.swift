@@ -298,9 +298,10 @@ public final class Framesetter {
             let start = flow
             var page = Page(number: pageNumber, width: template.pageWidth, height: template.pageHeight, frames: [])
             page.folio = folio
-            // A page-wide float met on this page: lay the page out again with it in place
-            // (a bounded number of times; after that, floats wait for the next page).
-            for attempt in 0...8 {
+            // A page-wide float met on this page: lay the page out again with it in place, a
+            // bounded number of times. The last time, the floats wait for the next page, those
+            // placed and any met then, so that composition is the page's.
+            for attempt in 0...(Self.pageRelayouts + 1) {
                 let relayout: Bool
                 (page.frames, relayout) = Self.composePage(columns, textArea: textArea, of: &flow, layout: layout)
                 guard relayout else { break }
@@ -309,9 +310,10 @@ public final class Framesetter {
                 again.pageFloats = flow.pageFloats
                 again.placed.formUnion(flow.pageFloats.map(\.placed.image))
                 again.deferredPage = flow.deferredPage
-                if attempt == 8 {
+                if attempt >= Self.pageRelayouts {
                     again.deferredPage += again.pageFloats.map(\.placed.image)
                     again.pageFloats = []
+                    again.pageFloatsWait = true
                 }
                 flow = again
             }
@@ -336,6 +338,9 @@ public final class Framesetter {
 }
 
 extension Framesetter {
+    /// How many times a page is laid out again for the page-wide floats met on it.
+    static let pageRelayouts = 8
+
     /// A flow at the story's start that breaks paragraphs again and sizes figures as this
     /// framesetter lays them out.
     fileprivate func newFlow() -> Flow {

@@ -39,6 +39,23 @@ func notPlacedOnce(_ pages: [Page], story: Story) -> [String] {
         #expect(wrong.isEmpty, "\(wrong)")
     }
 
+    // More page-wide floats met on a page than it is laid out again for: the last time, they
+    // wait for the next page, and that composition is the page's. The page used to keep the
+    // frames of the try before while the flow went back to the page's start, so the next page
+    // set the same text again.
+    @Test func moreFloatsThanRelayouts() {
+        let words = String(repeating: "Words of a paragraph that runs on. ", count: 3)
+        let lines = (0...Framesetter.pageRelayouts + 3).map { _ in
+            words + "\n" + #"<img src="images/compass.svg" span="page" width="5%">"#
+        }
+        let fs = framesetter(lines.joined(separator: "\n") + "\n" + words)
+        let ps = pages(of: fs)
+        let lost = lostOrDoubled(ps, story: fs.story)
+        #expect(lost.isEmpty, "\(lost)")
+        let wrong = notPlacedOnce(ps, story: fs.story)
+        #expect(wrong.isEmpty, "\(wrong)")
+    }
+
     // A page-wide image anchored in the first line of a paragraph, with no room left for it on
     // the page: where that line is the last of a column, the orphans rule moves the paragraph
     // on, its anchor is met again in the next column, and the image was deferred twice. Every
