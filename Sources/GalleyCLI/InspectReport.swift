@@ -67,6 +67,14 @@ struct InspectReport {
         var file: String?
         var line: Int?
         var column: Int?
+
+        init(severity: String, message: String, file: String?, line: Int?, column: Int?) {
+            (self.severity, self.message, self.file, self.line, self.column) = (severity, message, file, line, column)
+        }
+
+        init(_ d: Diagnostic) {
+            self.init(severity: d.severity.rawValue, message: d.message, file: d.file, line: d.location?.line, column: d.location?.column)
+        }
     }
     struct Output: Encodable {
         var file: String

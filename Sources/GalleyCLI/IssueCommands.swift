@@ -33,7 +33,7 @@ extension Run {
 
     mutating func buildIssue(_ o: BuildOptions) throws -> Int32 {
         var timer = BuildTimer(asked: o.timings)
-        guard let (issue, plan) = try loadIssue(o.document) else { return failed() }
+        guard let (issue, plan) = try loadIssue(o.document) else { return failedIssue(o) }
         timer.readingEnds()
         let destination = try OutputDestination.checked(o.output, inputs: issue.inputFiles)
         if let depfile = o.depfile { try Self.checkDepfile(depfile, inputs: issue.inputFiles, besides: o) }
@@ -41,7 +41,7 @@ extension Run {
         // A press build runs the preflight first: with --strict, its errors write nothing.
         var preflight = o.press.map { _ in Self.preflight(issue, plan, manifest: o.document.input, strict: o.strict) }
         if let preflight { addPreflight(preflight) }
-        if preflight?.hasErrors == true { return failed() }
+        if preflight?.hasErrors == true { return failedIssue(o) }
         let metadata = pdfMetadata(input: o.document.input, title: o.title, manifestTitle: issue.manifest.title)
         var said: TimingsReport?
         do {
@@ -71,8 +71,7 @@ extension Run {
             if let depfile = o.depfile { try TextOutput.write(Self.depfile(o.output, issue: issue, plan: plan), to: depfile) }
         } catch {
             diagnostics.append(error.diagnostic)
-            report()
-            return 1
+            return failedIssue(o)
         }
         if o.json { io.writeOutput(Data(IssueSummary(o.output, issue, plan, diagnostics, preflight, timings: said).json().utf8)) }
         report()
@@ -81,6 +80,13 @@ extension Run {
             io.writeError("wrote \(o.output): \(count(plan.pages.count, "page")), the contents set in \(count(plan.passes, "pass"))\n")
         }
         return 0
+    }
+
+    /// A build that stops at an error: with `--json`, a summary of no pages with what was said,
+    /// so that a script reading standard output learns why.
+    mutating func failedIssue(_ o: BuildOptions) -> Int32 {
+        if o.json { io.writeOutput(Data(IssueSummary(failed: o.output, diagnostics).json().utf8)) }
+        return failed()
     }
 
     /// `--depfile FILE` can be written: checked before the issue is, so that a build does not
@@ -246,6 +252,8 @@ struct IssueSummary: Encodable {
     var warnings: Int
     var contentsPasses: Int
     var articles: [Article]
+    /// Every error and warning, in reading order.
+    var diagnostics: [InspectReport.Message]
     /// With `--press`, the preflight's findings.
     var preflight: [PreflightEntry]?
     /// With `--timings`, where the time went, in seconds.
@@ -255,12 +263,10 @@ struct IssueSummary: Encodable {
         _ output: String, _ issue: LoadedIssue, _ plan: IssuePlan, _ diagnostics: Diagnostics, _ preflight: Preflight? = nil,
         timings: TimingsReport? = nil
     ) {
+        self.init(failed: output, diagnostics)
         self.preflight = preflight.map { $0.inPageOrder.map(PreflightEntry.init) }
         self.timings = timings.map(TimingsReport.IssueSeconds.init)
-        self.output = output
         pages = plan.pages.count
-        errors = diagnostics.errors.count
-        warnings = diagnostics.warnings.count
         contentsPasses = plan.passes
         articles = issue.manifest.articles.enumerated().map { k, a in
             let own = plan.pages.filter { $0.placements.contains { plan.parts[$0.part].article == k } }
@@ -269,6 +275,17 @@ struct IssueSummary: Encodable {
                 lastFolio: own.last?.folio, pages: own.count, seconds: ((plan.seconds[k] ?? 0) * 1000).rounded() / 1000,
                 cached: plan.cached.contains(k))
         }
+    }
+
+    /// A build that stopped: no pages, and what was said.
+    init(failed output: String, _ diagnostics: Diagnostics) {
+        self.output = output
+        pages = 0
+        errors = diagnostics.errors.count
+        warnings = diagnostics.warnings.count
+        contentsPasses = 0
+        articles = []
+        self.diagnostics = diagnostics.inReadingOrder.map(InspectReport.Message.init)
     }
 
     func json() -> String { prettyJSON(self) }

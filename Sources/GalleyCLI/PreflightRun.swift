@@ -47,10 +47,7 @@ struct CheckReport: Encodable {
         self.pages = pages
         errors = diagnostics.errors.count
         warnings = diagnostics.warnings.count
-        self.diagnostics = diagnostics.inReadingOrder.map {
-            InspectReport.Message(
-                severity: $0.severity.rawValue, message: $0.message, file: $0.file, line: $0.location?.line, column: $0.location?.column)
-        }
+        self.diagnostics = diagnostics.inReadingOrder.map(InspectReport.Message.init)
         self.preflight = preflight.map { $0.inPageOrder.map(PreflightEntry.init) }
     }
 

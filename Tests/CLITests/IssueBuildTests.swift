@@ -275,13 +275,19 @@ import Testing
     }
 
     // Bad manifests: located errors, and nothing written.
-    @Test func badManifest() {
+    @Test func badManifest() throws {
         let d = TemporaryDirectory("issue")
         let manifest = d.write("issue.json", #"{"title": "X", "articles": [{"file": "missing.txt"}]}"#)
         let r = run(["build", manifest, "-o", d.file("issue.pdf")])
         #expect(r.status == 1)
         #expect(r.stderr.hasPrefix("\(manifest):1:"), "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: d.file("issue.pdf")))
+        // With --json, the summary says why on standard output too.
+        let json = run(["build", manifest, "-o", d.file("issue.pdf"), "--json", "-q"])
+        let summary = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any], "\(json.output)")
+        #expect(json.status == 1 && summary["errors"] as? Int == 1 && summary["pages"] as? Int == 0)
+        let said = (summary["diagnostics"] as? [[String: Any]])?.first
+        #expect((said?["message"] as? String)?.contains("missing.txt") == true && said?["line"] as? Int == 1, "\(json.output)")
 
         // An article that does not parse: its own diagnostics, and the previous PDF is kept.
         let good = Self.issue(d)
