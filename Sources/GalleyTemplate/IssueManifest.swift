@@ -74,7 +74,7 @@ public struct IssueManifest: Sendable {
         public var text: String
         /// The JSON key `class`: a template's named style.
         public var styleClass: String?
-        /// Where the line's object is, for errors about its class.
+        /// Where its class is (else the line's object), for a warning about the class.
         public var location: SourceLocation
     }
 

@@ -100,6 +100,11 @@ extension IssueManifestDecoder {
                 throw TemplateSpot(origin, v).error(notListed(to, candidates: articles.map(\.written)), key: path)
             }
             if target == i { throw TemplateSpot(origin, v).error("an article cannot continue after itself", key: path) }
+            // The rest is set after its target, which an earlier article has passed already.
+            if target < i {
+                throw TemplateSpot(origin, v).error(
+                    "'\(articles[target].written)' comes before this article; a jump continues after a later one", key: path)
+            }
             articles[i].jump!.to = articles[target].written
         }
     }

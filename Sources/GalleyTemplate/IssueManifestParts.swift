@@ -101,15 +101,18 @@ extension IssueManifestDecoder {
     private func coverLine(_ v: JSONValue, path: String) throws(Diagnostic) -> IssueManifest.CoverLine {
         var text: String?
         var styleClass: String?
+        // A warning about the class (unknown to the template) points at its value.
+        var location = v.start
         for m in try members(of: v, path: path, allowed: IssueManifestSchema.coverLineKeys) {
             if m.key == "text" {
                 text = try line("\(path).text", m.value, lines: true)
             } else {
                 styleClass = try line("\(path).class", m.value)
+                location = m.value.start
             }
         }
         guard let text else { throw TemplateSpot(origin, v).error("a cover line needs a \"text\"", key: path) }
-        return IssueManifest.CoverLine(text: text, styleClass: styleClass, location: v.start)
+        return IssueManifest.CoverLine(text: text, styleClass: styleClass, location: location)
     }
 
     func contents(_ v: JSONValue) throws(Diagnostic) -> IssueManifest.Contents {

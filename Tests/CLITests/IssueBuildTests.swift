@@ -327,6 +327,16 @@ import Testing
         #expect(pixels.status == 1 && pixels.stderr.contains("cannot use cover image"), "\(pixels.stderr)")
     }
 
+    // A cover line's unknown class is a warning at the class's value, with a suggestion.
+    @Test func coverLineClassWarnedAtItsValue() {
+        let d = TemporaryDirectory("issue")
+        _ = Self.issue(d)
+        let manifest = d.write(
+            "issue.json", #"{"cover": {"image": "cover.png", "lines": [{"text": "X", "class": "coverlin"}]}, "articles": [{"file": "a1.txt"}]}"#)
+        let r = run(["check", manifest])
+        #expect(r.stderr.contains("\(manifest):1:67: warning: unknown class 'coverlin' for a cover line; did you mean 'coverline'?"), "\(r.stderr)")
+    }
+
     // A style of the manifest's own template file can be the base of a style its `set` adds.
     @Test func setStyleBasedOnTheTemplateFilesStyle() throws {
         let d = TemporaryDirectory("issue")

@@ -315,6 +315,9 @@ func manifest(_ more: String = "", articles: String = #"{"file": "a.txt"}"#) -> 
             folder.message(manifest(articles: #"{"file": "a.txt", "jump": {"after": 1, "to": "a.txt"}}"#))
                 == "1:60: error: key 'articles[0].jump.to': an article cannot continue after itself")
         #expect(
+            folder.message(manifest(articles: #"{"file": "a.txt"}, {"file": "b.txt", "jump": {"after": 1, "to": "a.txt"}}"#))
+                == "1:79: error: key 'articles[1].jump.to': 'a.txt' comes before this article; a jump continues after a later one")
+        #expect(
             folder.message(#"{"articles": [{"file": "a.txt"}], "inserts": [{"image": "ad.png", "after": "a.text"}]}"#)
                 == "1:76: error: key 'inserts[0].after': 'a.text' is not one of the articles, 'cover' or 'contents'; did you mean 'a.txt'?")
         #expect(
