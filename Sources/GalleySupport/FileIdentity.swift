@@ -28,6 +28,16 @@ package struct FileIdentity: Hashable, Sendable {
         return stat(path, &s) == 0 ? s : nil
     }
 
+    /// Why `path` leads to no file though something is there: a symbolic link whose target is
+    /// missing, or a loop of links. Nil for anything else.
+    package static func brokenLink(_ path: String) -> String? {
+        var s = Glibc.stat()
+        guard stat(path, &s) != 0 else { return nil }
+        let reason = errno
+        guard lstat(path, &s) == 0, s.st_mode & S_IFMT == S_IFLNK else { return nil }
+        return reason == ELOOP ? "it is a loop of symbolic links" : "it is a symbolic link to a file that does not exist"
+    }
+
     /// Whether `path` names a folder (following symlinks).
     package static func isFolder(_ path: String) -> Bool {
         status(path).map { kind($0) == .directory } ?? false

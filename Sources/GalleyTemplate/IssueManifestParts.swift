@@ -19,7 +19,10 @@ extension IssueManifestDecoder {
                 "cannot use \(what) '\(written)': it is outside '\(root.shown)', the folder an issue's files are read from; "
                     + "run with --root DIR to read files under DIR", key: nil)
         }
-        guard let status = FileIdentity.status(resolved) else { throw spot.error("cannot find \(what) '\(written)'", key: nil) }
+        guard let status = FileIdentity.status(resolved) else {
+            let link = FileIdentity.brokenLink(resolved)
+            throw spot.error(link.map { "cannot use \(what) '\(written)': \($0)" } ?? "cannot find \(what) '\(written)'", key: nil)
+        }
         switch FileIdentity.kind(status) {
         case .regular: return (written, resolved)
         case .directory: throw spot.error("cannot use \(what) '\(written)': it is a folder", key: nil)

@@ -231,6 +231,18 @@ func manifest(_ more: String = "", articles: String = #"{"file": "a.txt"}"#) -> 
                 == "1:14: error: key 'language': expected a BCP 47 language tag such as \"en\" or \"zh-Hans\", got \"English language\"")
     }
 
+    // A link to nothing, or a loop of links, is said to be one.
+    @Test func brokenLinks() throws {
+        try FileManager.default.createSymbolicLink(atPath: folder.dir.file("issue/gone.txt"), withDestinationPath: "nothing.txt")
+        try FileManager.default.createSymbolicLink(atPath: folder.dir.file("issue/loop.txt"), withDestinationPath: "loop.txt")
+        #expect(
+            folder.message(manifest(articles: #"{"file": "gone.txt"}"#))
+                == "1:24: error: cannot use article 'gone.txt': it is a symbolic link to a file that does not exist")
+        #expect(
+            folder.message(manifest(articles: #"{"file": "loop.txt"}"#))
+                == "1:24: error: cannot use article 'loop.txt': it is a loop of symbolic links")
+    }
+
     // A missing article, cover image, insert image or template file: at its value.
     @Test func missingFiles() {
         #expect(
