@@ -131,6 +131,7 @@ extension Flow {
                 l = made
                 current = made
                 line = 0
+                warnIfNoDropCap(made)
             }
             if p.style.vertical {
                 return placeVertical(l, &d) ? .placed : .stop(.full)

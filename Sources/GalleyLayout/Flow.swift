@@ -63,6 +63,8 @@ struct Flow {
     var warnedTooWide: Set<Int> = []
     /// Vertical blocks whose `height` was more than their column had room for, warned about.
     var warnedTooTall: Set<Int> = []
+    /// Paragraphs that asked for a drop cap they could not have, warned about.
+    var warnedNoDropCap: Set<Int> = []
     /// Paragraph layouts taken early (a heading looks at what follows it).
     var lookahead: [Int: ParagraphLayout] = [:]
     /// Images already placed (floats are met again when a page is laid out again).
@@ -460,6 +462,30 @@ struct Flow {
     func broken(_ l: ParagraphLayout, from: Int, to widths: LineWidths) -> Bool {
         for k in from..<l.lines.count where abs(l.widths[k] - widths[k]) > 0.001 { return false }
         return true
+    }
+
+    /// A drop cap asked of paragraph `paragraph` and not made is said once, with why: the
+    /// paragraph is set without one.
+    mutating func warnIfNoDropCap(_ l: ParagraphLayout) {
+        let style = story.paragraphs[paragraph].style
+        guard style.dropCap != nil, l.text.dropCap == nil, warnedNoDropCap.insert(paragraph).inserted else { return }
+        let why: String
+        let end = DropCap.initialLength(l.text.bytes.prefix(32))
+        if style.vertical {
+            why = "vertical text takes none"
+        } else if l.text.rightToLeft {
+            why = "right-to-left text takes none"
+        } else if let end, end < l.text.length, !l.text.flags[end].contains(.clusterStart) {
+            why = "its first letter is one glyph with the next (a ligature); <span ligatures=\"0\"> around the two parts them"
+        } else if let end, end >= l.text.length {
+            why = "the paragraph is its initial alone"
+        } else if end == nil {
+            why = "the paragraph does not begin with a letter or a figure"
+        } else {
+            why = "its initial cannot be set in the drop cap's face"
+        }
+        diagnostics.append(
+            .warning("no drop cap: " + why, file: file, at: story.sourceMap.sourceLocation(ofByte: l.storyStart, in: story.text)))
     }
 
     /// Sets a vertical paragraph (`<vertical>`) as a block across the column: lines run top to

@@ -106,6 +106,24 @@ private func firstPage(_ fs: Framesetter) -> Page {
         #expect(fs.story.text.utf8Slice(cap.storyRange.lowerBound, cap.storyRange.upperBound) == "\u{201C}H")
     }
 
+    // A drop cap the paragraph cannot have is a warning that says why, at the paragraph.
+    @Test func noDropCapSaysWhy() {
+        let cases = [
+            ("<p dropcap=\"3\">\u{2014} no letter, so no initial at all here.</p>", "does not begin with a letter"),
+            ("<p dropcap=\"3\" dir=\"rtl\">שלום עולם, וזה משפט ארוך מספיק.</p>", "right-to-left text takes none"),
+            ("<p dropcap=\"3\">fine words that run on and on for a while.</p>", "one glyph with the next (a ligature)"),
+        ]
+        for (text, why) in cases {
+            let fs = framesetter(text, template: dropCapTemplate())
+            _ = firstPage(fs)
+            let said = fs.diagnostics.all.map(\.message)
+            #expect(said.contains { $0.hasPrefix("no drop cap: ") && $0.contains(why) }, "\(text): \(said)")
+        }
+        let fs = framesetter("<p dropcap=\"3\">Fine words.</p>", template: dropCapTemplate())
+        _ = firstPage(fs)
+        #expect(!fs.diagnostics.all.contains { $0.message.hasPrefix("no drop cap") })
+    }
+
     // A paragraph shorter than its initial keeps its lines beside it, and the next paragraph
     // starts below the initial's foot, in pixels too.
     @Test func shortParagraph() throws {
