@@ -15,16 +15,17 @@ public enum ImageLimits {
             return "it is \(w)×\(h) pixels, and images can be at most \(largestSide) pixels on a side"
         }
         if w * h > maxPixels {
-            let mp = Double(w * h) / 1_000_000
-            return "it has \(w)×\(h) pixels (\(megapixels(mp)) megapixels), more than the limit of "
-                + "\(megapixels(Double(maxPixels) / 1_000_000)) megapixels; raise it with --max-image-pixels "
-                + "or the template's maxImagePixels"
+            return "it has \(w)×\(h) pixels (\(pixels(w * h))), more than the limit of \(pixels(maxPixels)); "
+                + "raise it with --max-image-pixels or the template's maxImagePixels"
         }
         return nil
     }
 
-    private static func megapixels(_ v: Double) -> String {
-        let r = (v * 10).rounded() / 10
-        return r == r.rounded() ? String(Int(r)) : String(r)
+    /// "2.4 megapixels", or the pixels themselves below a tenth of a megapixel (a low limit
+    /// would otherwise read as 0).
+    private static func pixels(_ n: Int) -> String {
+        guard n >= 100_000 else { return n == 1 ? "1 pixel" : "\(n) pixels" }
+        let r = (Double(n) / 100_000).rounded() / 10
+        return (r == r.rounded() ? String(Int(r)) : String(r)) + " megapixels"
     }
 }

@@ -280,8 +280,9 @@ extension StoryBuilder.Run {
             error("\(what) must be a number of points or em, got '\(a.value)'" + Self.exponentHint(a.value.trimmed()), a)
             return nil
         }
-        if v < range.lowerBound && range.lowerBound == 0 {
-            error("\(what) must be 0 or more, got '\(a.value)'", a)
+        if v < range.lowerBound {
+            let least = range.lowerBound == 0 ? "0 or more" : "at least \(StoryDump.number(range.lowerBound)) pt"
+            error("\(what) must be \(least), got '\(a.value)'", a)
             return nil
         }
         if !range.contains(v) {

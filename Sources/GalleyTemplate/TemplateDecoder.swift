@@ -859,14 +859,15 @@ struct TemplateDecoder {
         }
         if t.columnWidth < 1 {
             let (s, _) = spot([
+                // Not "page": it is recorded for page.height too, which does not narrow a column.
                 "columns", "margins.left", "margins.right", "margins.inner", "margins.outer", "margins", "gutter", "page.width",
-                "page.size", "page.orientation", "page",
+                "page.size", "page.orientation",
             ])
             throw s.error("template leaves no room for text: columns would be \(points(t.columnWidth)) pt wide", key: nil)
         }
         if t.textHeight < 1 {
             let (s, _) = spot([
-                "margins.top", "margins.bottom", "margins", "page.height", "page.size", "page.orientation", "page",
+                "margins.top", "margins.bottom", "margins", "page.height", "page.size", "page.orientation",
             ])
             throw s.error("template leaves no room for text: the text area would be \(points(t.textHeight)) pt tall", key: nil)
         }

@@ -47,6 +47,9 @@ import Testing
         #expect(run(["check", input, "--max-image-pixels", "120000000", "-q"]).status == 0)
         #expect(run(["check", input, "--set", "maxImagePixels=120000000", "-q"]).status == 0)
         #expect(run(["check", input, "--max-image-pixels", "1e9"]).status == 2)
+        // A limit under a tenth of a megapixel is said in pixels.
+        let low = run(["check", input, "--max-image-pixels", "1"])
+        #expect(low.stderr.contains("(110 megapixels), more than the limit of 1 pixel;"), "\(low.stderr)")
     }
 
     // Template sizes far beyond any page (they trapped converting to Pango's integers) are

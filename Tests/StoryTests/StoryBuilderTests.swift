@@ -332,6 +332,11 @@ import Testing
         #expect(buildStory("<font size=\"0\">x").diagnostics.all.map(\.message) == ["size must be greater than 0, got '0'"])
     }
 
+    // A vertical block's height below its least says so, not that it is out of range above.
+    @Test func verticalHeightTooSmall() {
+        #expect(buildStory("<vertical height=\"-5\">縦</vertical>").diagnostics.all.map(\.message) == ["height must be at least 1 pt, got '-5'"])
+    }
+
     // A box's negative margin is an error at it, not a box left out without a word.
     @Test(arguments: ["aside", "pullquote"]) func negativeBoxMargin(tag: String) {
         let built = buildStory("x\n<\(tag) margin=\"-3\">Kept.</\(tag)>\n")

@@ -785,6 +785,12 @@ private let a4 = (width: 210 * mm, height: 297 * mm)
             overrideDiagnostic(["columns=2", "margins=300pt"])?.message
                 == "--set margins=300pt: template leaves no room for text: columns would be -10.8 pt wide")
     }
+    // A narrow page is blamed on its width, though its height was set after it.
+    @Test func noRoomBlamesTheWidth() {
+        #expect(
+            overrideDiagnostic(["page.width=10", "page.height=10"])?.message
+                == "--set page.width=10: template leaves no room for text: columns would be -46 pt wide")
+    }
     // The leading check blames the size when only the size was set.
     @Test func leadingCheck() {
         #expect(
