@@ -334,7 +334,8 @@ import Testing
 
     // A vertical block's height below its least says so, not that it is out of range above.
     @Test func verticalHeightTooSmall() {
-        #expect(buildStory("<vertical height=\"-5\">縦</vertical>").diagnostics.all.map(\.message) == ["height must be at least 1 pt, got '-5'"])
+        let said = buildStory("<vertical height=\"-5\">縦</vertical>").diagnostics.all.map(\.message)
+        #expect(said == ["height must be at least 1 pt, got '-5'"])
     }
 
     // A box's negative margin is an error at it, not a box left out without a word.
