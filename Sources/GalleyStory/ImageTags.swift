@@ -237,12 +237,14 @@ extension StoryBuilder.Run {
         var coords: [Double] = []
         for (k, point) in inner.split(separator: ",").enumerated() {
             let parts = point.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            // Plain decimals only, as every number in markup: no nan, inf or exponents, whose
+            // points would lie nowhere (or a world away) on the image.
             let values = parts.enumerated().map { (axis, p) -> Double? in
                 let s = String(p)
-                if s.hasSuffix("%"), let f = Double(s.dropLast()) {
-                    return f / 100 * Double(axis == 0 ? info.pixelWidth : info.pixelHeight)
-                }
-                return Double(s)
+                let percent = s.hasSuffix("%")
+                let digits = percent ? String(s.dropLast()) : s
+                guard Self.isPlainDecimal(digits), let v = Double(digits), abs(v) <= 1_000_000 else { return nil }
+                return percent ? v / 100 * Double(axis == 0 ? info.pixelWidth : info.pixelHeight) : v
             }
             guard parts.count == 2, let x = values[0], let y = values[1] else {
                 error(

@@ -86,6 +86,10 @@ import Testing
             images("<img src=\"images/chart.png\" float=\"left\" shape=\"polygon(0 0, 1)\">").1.contains(
                 "malformed polygon: point 2 is '1'"))
         #expect(images("<img src=\"images/chart.png\" float=\"left\" shape=\"polygon(0 0, 1 1)\">").1.contains("at least 3 points"))
+        for odd in ["nan", "inf", "1e9", "2000000"] {
+            let said = images("<img src=\"images/chart.png\" float=\"left\" shape=\"polygon(0 0, 100 0, 50 \(odd))\">").1
+            #expect(said.contains("malformed polygon: point 3 is '50 \(odd)'"), "\(odd): \(said)")
+        }
         #expect(images("<img src=\"images/chart.png\" float=\"left\" shape=\"circel\">").1.contains("did you mean 'circle'"))
     }
 }
