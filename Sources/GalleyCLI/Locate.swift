@@ -62,6 +62,8 @@ extension Run {
             diagnostics.append(.error(Self.unset(line: line, column: column, in: doc.source)))
             return nil
         }
+        // Anywhere in an <img> tag is the image, which stands where its tag begins.
+        let column = line <= doc.source.lineCount ? Self.imageTagStart(column, in: doc.source.lineText(line)) ?? column : column
         let byte = doc.story.sourceMap.storyByte(line: line, column: column, in: doc.story.text)
         if let byte, let place = Locator.place(ofByte: byte, in: pages) {
             return Located(byte: byte, place: place, pages: pages, doc: doc)
@@ -83,6 +85,23 @@ extension Run {
 }
 
 extension Run {
+    /// The column an `<img …>` tag of `text` holding `column` begins at (columns count Unicode
+    /// scalars from 1); nil when `column` is in no such tag.
+    static func imageTagStart(_ column: Int, in text: some StringProtocol) -> Int? {
+        let scalars = Array(text.unicodeScalars)
+        var i = 0
+        while i + 4 <= scalars.count {
+            defer { i += 1 }
+            guard scalars[i] == "<", String(String.UnicodeScalarView(scalars[(i + 1)..<(i + 4)])).lowercased() == "img" else { continue }
+            let end = scalars[i...].firstIndex(of: ">") ?? scalars.count - 1
+            // (Just past a tag that ends its line, where an editor's cursor stands, counts.)
+            let last = end == scalars.count - 1 ? end + 2 : end + 1
+            if column >= i + 1 && column <= last { return i + 1 }
+            i = end
+        }
+        return nil
+    }
+
     /// `locate` on an issue: a point of a page of the issue gives the article's file and the
     /// `line:col` in it. A source position belongs to an article's file, so `--source` is
     /// asked of that file.

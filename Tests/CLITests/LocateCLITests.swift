@@ -43,6 +43,11 @@ import Testing
         let back = run(["locate", input, "--page", "1", "--at", "\(box["x"]! + box["width"]! / 2),\(box["y"]! + box["height"]! / 2)", "-q"])
         #expect(back.output.hasPrefix("page 1: image \(chart)"), "\(back.output)")
         #expect(run(["locate", input, "--source", "2:1", "-q"]).output.contains("image \(chart), box "))
+        // Anywhere in the tag, up to its '>', is the image too.
+        for column in [3, 20, 47] {
+            let inside = run(["locate", input, "--source", "2:\(column)", "-q"])
+            #expect(inside.output.contains("image \(chart), box "), "2:\(column): \(inside.output)")
+        }
     }
 
     @Test func refusals() {
