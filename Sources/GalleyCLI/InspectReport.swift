@@ -73,7 +73,8 @@ struct InspectReport {
         }
 
         init(_ d: Diagnostic) {
-            self.init(severity: d.severity.rawValue, message: d.message, file: d.file, line: d.location?.line, column: d.location?.column)
+            self.init(
+                severity: d.severity.rawValue, message: d.message, file: d.file, line: d.location?.line, column: d.location?.column)
         }
     }
     struct Output: Encodable {
@@ -122,7 +123,8 @@ struct InspectReport {
                     Overflow(
                         page: page.number, column: frame.column + 1,
                         source: story.sourceMap.sourceLocation(ofByte: l.storyRange.lowerBound, in: story.text).map { "\($0)" },
-                        excess: round1(max(l.contentWidth - l.box.width, l.box.maxY - frame.rect.maxY)),
+                        // A vertical line's length runs down its box.
+                        excess: round1(max(l.contentWidth - (l.vertical ? l.box.height : l.box.width), l.box.maxY - frame.rect.maxY)),
                         text: String(text.trimmed(newlines: true))))
             }
         }

@@ -63,6 +63,8 @@ struct Flow {
     var warnedTooWide: Set<Int> = []
     /// Vertical blocks whose `height` was more than their column had room for, warned about.
     var warnedTooTall: Set<Int> = []
+    /// Vertical paragraphs warned about for lines longer than their block is tall.
+    var warnedTooShort: Set<Int> = []
     /// Paragraphs that asked for a drop cap they could not have, warned about.
     var warnedNoDropCap: Set<Int> = []
     /// Paragraph layouts taken early (a heading looks at what follows it).
@@ -520,6 +522,12 @@ struct Flow {
         while line < l.lines.count && n < slots.count {
             let b = l.lines[line]
             let s = slots[n]
+            if b.overfull && warnedTooShort.insert(paragraph).inserted {
+                diagnostics.append(
+                    .warning(
+                        "a vertical line is \(format(b.setWidth - b.availableWidth)) pt longer than its block is tall (\(format(s.length)) pt); it runs past its foot",
+                        file: file, at: story.sourceMap.sourceLocation(ofByte: l.storyStart + Int(b.start), in: story.text)))
+            }
             d.frame.lines.append(
                 PlacedLine(
                     origin: Point(x: s.right - pitch / 2, y: s.top),

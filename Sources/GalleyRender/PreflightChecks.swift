@@ -181,7 +181,8 @@ extension Preflight {
             for l in frame.lines {
                 let below = l.box.maxY > frame.rect.maxY + 0.01
                 guard l.overfull || below else { continue }
-                let past = [l.overfull ? "is wider than its column" : nil, below ? "runs below the foot of its column" : nil]
+                let long = l.vertical ? "is longer than its vertical block is tall" : "is wider than its column"
+                let past = [l.overfull ? long : nil, below ? "runs below the foot of its column" : nil]
                     .compactMap { $0 }.joined(separator: " and ")
                 once(
                     p.key("overset", l.paragraphIndex, p.index),

@@ -98,6 +98,16 @@ import Testing
         let lost = lostOrDoubled(ps, story: fs.story)
         #expect(lost.isEmpty, "seed \(seed), \(t.name): \(lost.prefix(4).joined(separator: "; "))")
     }
+
+    // A block shorter than its characters: each line runs past its foot, said once at build,
+    // as a length down the block in what did not fit.
+    @Test func blockShorterThanItsCharacters() {
+        let fs = framesetter("Intro.\n<vertical height=\"5\">縦書きの文章</vertical>\nAfter.\n")
+        let lines = pages(of: fs).flatMap(\.frames).flatMap(\.lines).filter(\.vertical)
+        #expect(!lines.isEmpty && lines.allSatisfy { $0.overfull && $0.contentWidth > $0.box.height })
+        let said = fs.diagnostics.all.map(\.message).filter { $0.hasPrefix("a vertical line is ") }
+        #expect(said.count == 1 && said[0].hasSuffix("pt longer than its block is tall (5 pt); it runs past its foot"), "\(said)")
+    }
 }
 
 /// A random document (`randomDocument`) with one to four `<vertical>` blocks put between its
