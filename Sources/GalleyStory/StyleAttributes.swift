@@ -280,6 +280,12 @@ extension StoryBuilder.Run {
             error("\(what) must be a number of points or em, got '\(a.value)'" + Self.exponentHint(a.value.trimmed()), a)
             return nil
         }
+        // A range about 0 is said whole: "at most 100" misleads for -500.
+        if range.lowerBound < 0 && !range.contains(v) {
+            let bounds = "from \(StoryDump.number(range.lowerBound)) to \(StoryDump.number(range.upperBound))"
+            error("\(what) '\(a.value)' is out of range (\(bounds))", a)
+            return nil
+        }
         if v < range.lowerBound {
             let least = range.lowerBound == 0 ? "0 or more" : "at least \(StoryDump.number(range.lowerBound)) pt"
             error("\(what) must be \(least), got '\(a.value)'", a)

@@ -25,7 +25,7 @@ func diagnosticsOf(_ text: String) -> String { buildStory(text).rendered }
         assertDump(
             diagnosticsOf(#"<span kern="-500">x</span>"#),
             #"""
-            t.txt:1:13: error: kern '-500' is out of range (at most 100)
+            t.txt:1:13: error: kern '-500' is out of range (from -100 to 100)
             <span kern="-500">x</span>
                         ^~~~
             """#)
