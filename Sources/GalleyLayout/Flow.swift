@@ -669,11 +669,15 @@ struct Flow {
         }
         if b.brokenInWord && !warnedInWord.contains(l.index) {
             warnedInWord.insert(l.index)
-            let snippet = story.text.utf8Slice(start, l.storyStart + Int(b.contentEnd))
+            // The word broken starts after the line's last break opportunity (or with the line,
+            // the rest of a word broken before): quoted alone, not with the words before it.
+            var word = Int(b.contentEnd)
+            while word > Int(b.start) && !l.text.flags[word].contains(.lineBreak) { word -= 1 }
+            let snippet = story.text.utf8Slice(l.storyStart + word, l.storyStart + Int(b.contentEnd))
             diagnostics.append(
                 .warning(
-                    "a word is wider than the \(format(b.availableWidth)) pt column; broken between letters after '\(snippet.suffix(20))'",
-                    file: file, at: story.sourceMap.sourceLocation(ofByte: start, in: story.text)))
+                    "a word is wider than its \(format(b.availableWidth)) pt line; broken between letters after '\(snippet.suffix(20))'",
+                    file: file, at: story.sourceMap.sourceLocation(ofByte: l.storyStart + word, in: story.text)))
         }
     }
 }

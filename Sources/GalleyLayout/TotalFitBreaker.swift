@@ -20,6 +20,11 @@ package struct TotalFitBreaker: LineBreaker {
     /// Penalty for breaking inside a word with no hyphen (final pass only): dearer than any
     /// loose line (whose demerits reach 10⁸), cheaper than an overfull one.
     package var emergencyPenalty = 20_000.0
+    /// Demerits of a hyphen on a line barred from one (a column's last, when hyphenation across
+    /// columns is off), final pass only: more than all of a paragraph's other demerits (a line's
+    /// are at most about 10¹⁰), so the rule gives way only where keeping it leaves no way on but
+    /// an overfull line.
+    package var barredHyphenDemerits = 1e15
     /// Stretch a ragged line has at its end, as a multiple of the paragraph's largest size.
     package var raggedStretch = 3.0
     /// TeX's \emergencystretch, as a multiple of the paragraph's largest size: when no set of
@@ -42,8 +47,10 @@ package struct TotalFitBreaker: LineBreaker {
         var addsHyphen: Bool
         var hyphenated: Bool
         var forced: Bool
-        /// A break inside a word with no hyphen (final pass only).
-        var emergency = false
+        /// A break inside a word with no hyphen (final pass only): the word's content, which a
+        /// line ending here must be too narrow for (`mayEnd`).
+        var word: Range<Int>?
+        var emergency: Bool { word != nil }
         /// The blank after a last CJK punctuation mark, dropped, and its ink that may hang
         /// (`ShapedText.lineEndMark`): the same for every line ending here.
         var trim = 0.0
@@ -119,15 +126,16 @@ package struct TotalFitBreaker: LineBreaker {
         var out: [Breakpoint] = []
         let n = t.length
         let narrowest = min(r.widths.rest, r.widths.first.min() ?? r.widths.rest) - r.style.firstLineIndent
-        // In the final pass, words wider than the narrowest line may break anywhere.
-        var wideWord = false
-        func wordIsWide(from b: Int) -> Bool {
-            guard emergency else { return false }
+        // In the final pass, words wider than the narrowest line may break anywhere; `run` takes
+        // such a break only on a line narrower than the word.
+        func wideWord(from b: Int) -> Range<Int>? {
+            guard emergency else { return nil }
             var e = b + 1
             while e < n && !t.flags[e].contains(.lineBreak) { e += 1 }
-            return t.x[setter.trimmed(b, e)] - t.x[b] > narrowest
+            let end = setter.trimmed(b, e)
+            return t.x[end] - t.x[b] > narrowest ? b..<end : nil
         }
-        wideWord = wordIsWide(from: r.start)
+        var word = wideWord(from: r.start)
         // Where the content ends before b (trailing white space trimmed, back to the text's
         // start), for increasing b: each scan stops where the last one began, so a paragraph of
         // thousands of line separators in a row costs linear time, not quadratic.
@@ -153,14 +161,14 @@ package struct TotalFitBreaker: LineBreaker {
                         forced: true))
                 break
             }
-            if wideWord && f.contains(.charBreak) && !f.contains(.lineBreak) && !f.contains(.white) {
+            if let word, f.contains(.charBreak) && !f.contains(.lineBreak) && !f.contains(.white) {
                 out.append(
                     Breakpoint(
                         position: b, contentEnd: b, penalty: emergencyPenalty, addsHyphen: false, hyphenated: false, forced: false,
-                        emergency: true))
+                        word: word))
             }
             guard f.contains(.lineBreak) else { continue }
-            wideWord = wordIsWide(from: b)
+            word = wideWord(from: b)
             if f.contains(.mandatory) {
                 out.append(
                     Breakpoint(
@@ -212,7 +220,7 @@ package struct TotalFitBreaker: LineBreaker {
             while i < active.count {
                 let a = nodes[active[i]]
                 let start = a.position
-                guard p.position > start else {
+                guard p.position > start, mayEnd(a, at: p, text: t, setter: setter) else {
                     i += 1
                     continue
                 }
@@ -259,6 +267,16 @@ package struct TotalFitBreaker: LineBreaker {
             if active.isEmpty { return nil }
         }
         return chain(to: t.length, active: active, nodes: nodes)
+    }
+
+    /// Whether the line from node `a` may end at breakpoint `p`: a break inside a word only when
+    /// what of the word the line holds is wider than the line. The narrowest line (beside a drop
+    /// cap or a float) puts breaks in every word too wide for it; a word that fits its own line
+    /// goes to the next one whole.
+    @inline(__always)
+    func mayEnd(_ a: Node, at p: Breakpoint, text t: ShapedText, setter: LineSetter) -> Bool {
+        guard let word = p.word else { return true }
+        return t.x[word.upperBound] - t.x[max(a.position, word.lowerBound)] > setter.available(a.line)
     }
 
     /// The chain of nodes that ends at `end` with the least demerits, from the first line's
@@ -344,7 +362,11 @@ package struct TotalFitBreaker: LineBreaker {
         // A hard limit, in every pass: a paragraph end always ends a run, so a chain exists.
         let hyphenRun = p.hyphenated ? a.hyphenRun + 1 : 0
         if hyphenRun > maxHyphens { return }
-        if p.addsHyphen && unhyphenated.contains(a.line) { return }
+        // No hyphen on a column's last line: refused in every pass but the final one, which
+        // charges it instead. Refused there too, a word the line must split (a long word, a
+        // line beside a drop cap) left the paragraph no way on but an overfull line.
+        let barred = p.addsHyphen && unhyphenated.contains(a.line)
+        if barred && !tolerance.isInfinite { return }
         let fitness = ratio < -0.5 ? 3 : ratio <= 0.5 ? 2 : ratio <= 1 ? 1 : 0
         var d = linePenalty + badness
         d *= d
@@ -356,6 +378,7 @@ package struct TotalFitBreaker: LineBreaker {
         if p.hyphenated && a.hyphenRun > 0 { d += doubleHyphenDemerits }
         if abs(fitness - a.fitness) > 1 { d += adjacentFitnessDemerits }
         if p.forced && p.position > 0 && a.addsHyphen { d += finalHyphenDemerits }
+        if barred { d += barredHyphenDemerits }
         let total = a.demerits + d
         let lineClass = min(a.line + 1, distinctLines)
         let key = (fitness * 4 + min(hyphenRun, 3)) * 64 + lineClass

@@ -1,0 +1,104 @@
+import GalleyMarkup
+import GalleyStory
+import GalleyTemplate
+import TestSupport
+import Testing
+
+@testable import GalleyLayout
+
+/// The magazine template in six columns (70.9 pt on A4), as `--set columns=6` gives it; with
+/// `lines`, a page only that many body lines tall.
+private func sixColumns(balance: Bool = true, lines: Int? = nil) -> Template {
+    var t = Template.default
+    t.columns = 6
+    t.balance = balance
+    if let lines { t.pageHeight = t.margins.top + t.margins.bottom + (Double(lines) + 0.5) * t.body.leading }
+    return t
+}
+
+/// Lines whose content runs past their column's right edge, into the gutter, as messages.
+/// (`violations` checks line boxes, and lets an overfull line's content out of its box.)
+private func linesPastTheirColumn(_ pages: [Page], story: Story) -> [String] {
+    var out: [String] = []
+    for page in pages {
+        for frame in page.frames where !frame.spansColumns {
+            for line in frame.lines where line.overfull || line.origin.x + line.contentWidth > frame.rect.maxX + 0.01 {
+                let text = story.text.utf8Slice(line.storyRange.lowerBound, line.storyRange.upperBound)
+                out.append("page \(page.number) column \(frame.column + 1): '\(text)' ends at \(line.origin.x + line.contentWidth)")
+            }
+        }
+    }
+    return out
+}
+
+private let longWord = "Short brown Supercalifragilisticexpialidociousnessandmore words here."
+private let dropCapParagraph = """
+    <p dropcap="3">Dropcap paragraph jumps brown printer fox gutter column gutter typesetting lazy fox \
+    gutter the typesetting words run on and on.</p>
+    """
+
+@Suite struct BreakRegressionTests {
+    // A line barred from a hyphen (a column's last) inside a word longer than the line: the
+    // final pass refused the hyphen and fell back on an overfull line. It takes the hyphen
+    // instead, and only there: a bar that looser lines can keep is kept.
+    @Test func barredHyphenRatherThanOverfull() {
+        let width = sixColumns().columnWidth
+        func broken(barring lines: Set<Int>) -> Broken {
+            breakParagraph(longWord, widths: LineWidths(rest: width)) {
+                $0.hyphenation = HyphenationRules(minWord: 5, maxConsecutive: 3)  // the narrow measure's
+                $0.unhyphenatedLines = lines
+            }
+        }
+        let barred = broken(barring: [2])
+        #expect(!barred.lines.contains { $0.overfull }, "\(barred.text)")
+        #expect(barred.lines.count > 2 && barred.lines[2].hyphen, "\(barred.text)")
+        let kept = broken(barring: [1])
+        #expect(!kept.lines.contains { $0.overfull } && kept.lines.count > 1 && !kept.lines[1].hyphen, "\(kept.text)")
+    }
+
+    // `--set columns=6`: balanced, the word met two column feet, and its lines ran 3.1 and
+    // 19.5 pt into the gutter.
+    @Test func longWordInBalancedColumns() {
+        let fs = framesetter(longWord, template: sixColumns())
+        let past = linesPastTheirColumn(expectInvariants(fs, "six columns"), story: fs.story)
+        #expect(past.isEmpty, "\(past)")
+        #expect(!fs.diagnostics.warnings.contains { $0.message.contains("wider than its column") })
+    }
+
+    // Not balancing's doing: unbalanced columns two lines tall meet the word at their feet too.
+    @Test func longWordAtUnbalancedFeet() {
+        let fs = framesetter(longWord, template: sixColumns(balance: false, lines: 2))
+        let past = linesPastTheirColumn(expectInvariants(fs, "two-line columns"), story: fs.story)
+        #expect(past.isEmpty, "\(past)")
+    }
+
+    // Balanced, the first column held the three lines beside a drop cap, and its last could
+    // not be hyphenated: "paragraph" was set 17.6 pt into the gutter, against the next column.
+    @Test func dropCapLinesInBalancedColumns() {
+        let fs = framesetter(dropCapParagraph, template: sixColumns())
+        let past = linesPastTheirColumn(expectInvariants(fs, "drop cap, six columns"), story: fs.story)
+        #expect(past.isEmpty, "\(past)")
+    }
+
+    // "printer" fits a 70.9 pt line, but not the 33.5 pt lines beside the initial: the final
+    // pass (which those narrow lines call for) broke it between letters on a full line.
+    @Test func wordTooWideOnlyBesideADropCap() {
+        let fs = framesetter(dropCapParagraph, template: sixColumns(balance: false))
+        let lines = pages(of: fs).flatMap(\.frames).flatMap(\.lines)
+        let texts = lines.map { fs.story.text.utf8Slice($0.storyRange.lowerBound, $0.storyRange.upperBound) }
+        #expect(!lines.contains { $0.paragraph.lines[$0.lineIndex].brokenInWord }, "\(texts)")
+        #expect(texts.contains { $0.contains("printer") }, "\(texts)")
+        #expect(!fs.diagnostics.warnings.contains { $0.message.contains("broken between letters") })
+    }
+
+    // A word wider than its line is still broken between letters, and the warning quotes that
+    // word, at its start, not the line's words before it ("The fox ABCD").
+    @Test func brokenWordWarningQuotesTheWord() throws {
+        let fs = framesetter("The fox ABCDEFGHIJKLMNOPQRSTUVWXYZ jumps.", template: sixColumns(balance: false))
+        _ = pages(of: fs)
+        let warning = try #require(fs.diagnostics.warnings.first { $0.message.contains("broken between letters") })
+        let quoted = warning.message.split(separator: "'").dropFirst().first.map(String.init) ?? ""
+        #expect(!quoted.isEmpty && "ABCDEFGHIJKLMNOPQRSTUVWXYZ".hasPrefix(quoted), "\(warning.message)")
+        #expect(warning.location?.column == 9, "\(String(describing: warning.location))")
+    }
+}
