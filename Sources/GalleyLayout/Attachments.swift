@@ -13,6 +13,8 @@ package struct Attachment: Sendable, Equatable {
     package var width: Double
     package var height: Double
     package var descent: Double
+    /// An inline image shrunk, with its proportions, to its line's width or the column's height.
+    package var shrunk = false
 }
 
 /// The story's images anchored in running text, sorted by position, for finding a paragraph's
@@ -34,8 +36,9 @@ struct AttachmentIndex: Sendable {
 
     /// The attachments of a paragraph: inline images sized to the line (the style's ascent plus
     /// descent, on the baseline with their foot at the descent, like an attachment's bounds
-    /// with a small negative y) unless sized explicitly; floats take no room in the line.
-    func attachments(of p: Paragraph, story: Story, plan: FontPlan) -> [Attachment] {
+    /// with a small negative y) unless sized explicitly, then kept to `width`, the measure the
+    /// paragraph is shaped for, and to `columnHeight` (`fitted`); floats take no room in the line.
+    func attachments(of p: Paragraph, story: Story, plan: FontPlan, width: Double, columnHeight: Double) -> [Attachment] {
         inside(p.range).map { anchor, i in
             let image = story.images[i]
             let offset = Int32(anchor - p.range.lowerBound)
@@ -53,7 +56,31 @@ struct AttachmentIndex: Sendable {
             } else if let eh = image.height {
                 (w, h) = (eh * image.aspectRatio, eh)
             }
-            return Attachment(byte: offset, image: i, width: w, height: h, descent: min(m.descent, h / 3))
+            var a = Attachment(byte: offset, image: i, width: w, height: h, descent: 0)
+            // A vertical line runs down its block, whose length the flow decides: kept as asked.
+            if !p.style.vertical {
+                // The line box adds the half-leading below the image's foot (`LineSetter.box`).
+                let half = (p.style.leadingRatio * plan.styles[style].size - (m.ascent + m.descent)) / 2
+                let measure = width - p.style.indent - max(0, p.style.firstLineIndent)
+                a = Self.fitted(a, width: measure, height: columnHeight - max(0, half))
+            }
+            a.descent = min(m.descent, a.height / 3)
+            return a
         }
+    }
+
+    /// An inline image kept within `width` × `height`, shrunk with its proportions. A line is
+    /// not broken inside an image, so one wider than its measure would run over the next column
+    /// or off the page, and one taller than the column would be set past its foot ("placed
+    /// anyway"), where block images and floats are shrunk to fit. The width is rounded down to
+    /// Pango units, which the shaper rounds the glyph's advance to, so the line is not overfull.
+    static func fitted(_ a: Attachment, width: Double, height: Double) -> Attachment {
+        let scale = min(1, max(1, width) / a.width, max(1, height) / a.height)
+        guard scale < 1 else { return a }
+        var f = a
+        f.width = (a.width * scale * pangoScale).rounded(.down) / pangoScale
+        f.height = a.height * scale
+        f.shrunk = true
+        return f
     }
 }

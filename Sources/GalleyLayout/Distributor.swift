@@ -134,6 +134,7 @@ extension Flow {
                 warnIfNoDropCap(made)
             }
             if p.style.vertical {
+                if case .relayout = placeVerticalAnchors(&d) { return .stop(.relayout) }
                 return placeVertical(l, &d) ? .placed : .stop(.full)
             }
             return placeText(l, paragraph: p, &d, layout)
@@ -313,19 +314,8 @@ extension Flow {
             guard !anchored.isEmpty else { continue }
             var any = false
             for i in anchored {
-                switch story.images[i].placement {
-                case .float(let side):
-                    if placeColumnFloat(i, side: side, at: tops[k], in: &d) {
-                        any = true
-                    } else {
-                        placed.insert(i)
-                        deferred.append(i)
-                        deferrals += 1
-                    }
-                case .span, .top, .bottom:
-                    if placeOrDeferPageFloat(i, at: tops[k], column: d.region.rect) { return .relayout }
-                default: break
-                }
+                guard let inColumn = placeAnchoredFloat(i, at: tops[k], &d) else { return .relayout }
+                any = any || inColumn
             }
             if any {
                 // Lines beside it at the same height (the other side of a float with text on
@@ -334,6 +324,37 @@ extension Flow {
                 while count > 0 && abs(tops[count - 1] - tops[k]) < 0.01 { count -= 1 }
                 return .linesBefore(count)
             }
+        }
+        return .none
+    }
+
+    /// Places float `i`, anchored at `y`: true when it went into the column (one that does not
+    /// fit there opens the next one), false when it went elsewhere, and nil when a page-wide
+    /// float was placed and the page must be laid out again.
+    mutating func placeAnchoredFloat(_ i: Int, at y: Double, _ d: inout Distributor) -> Bool? {
+        switch story.images[i].placement {
+        case .float(let side):
+            if placeColumnFloat(i, side: side, at: y, in: &d) { return true }
+            placed.insert(i)
+            deferred.append(i)
+            deferrals += 1
+        case .span, .top, .bottom:
+            if placeOrDeferPageFloat(i, at: y, column: d.region.rect) { return nil }
+        default: break
+        }
+        return false
+    }
+
+    /// The floats anchored in a vertical paragraph, placed before its first line is set: a
+    /// float cannot go at the top of the line holding its anchor, as in horizontal text, since
+    /// that line runs down the whole block. They go at the top of the block the paragraph opens,
+    /// whose lines then keep out of them (`verticalSlots`), or, when it goes on to the left of
+    /// the paragraph before in its block, below the block, where none of its lines is set.
+    mutating func placeVerticalAnchors(_ d: inout Distributor) -> AnchoredFloats {
+        guard line == 0 else { return .none }
+        let y = continuedBlock(d)?.bottom ?? d.y
+        for i in anchors(in: story.paragraphs[paragraph].range) {
+            if placeAnchoredFloat(i, at: y, &d) == nil { return .relayout }
         }
         return .none
     }

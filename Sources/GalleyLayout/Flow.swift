@@ -404,8 +404,12 @@ struct Flow {
     /// The floats anchored in the text of line `k` of `l` that are not placed yet.
     func anchors(in l: ParagraphLayout, line k: Int) -> [Int] {
         let b = l.lines[k]
-        let range = (l.storyStart + Int(b.start))..<(l.storyStart + Int(b.end))
-        return story.images.indices.filter { i in
+        return anchors(in: (l.storyStart + Int(b.start))..<(l.storyStart + Int(b.end)))
+    }
+
+    /// The floats anchored in story bytes `range` that are not placed yet.
+    func anchors(in range: Range<Int>) -> [Int] {
+        story.images.indices.filter { i in
             guard let a = story.images[i].anchor, range.contains(a), !placed.contains(i) else { return false }
             return story.images[i].placement != .inline && story.images[i].placement != .block
         }
@@ -582,7 +586,7 @@ struct Flow {
     /// must move on to the next column first.
     mutating func openVerticalBlock(_ l: ParagraphLayout, pitch: Double, _ d: inout Distributor) -> VerticalBlock? {
         let rect = d.rect
-        if let last = verticalBlock, last.paragraph == paragraph - 1, last.x == rect.x, abs(d.y - last.top) < 0.01 {
+        if let last = continuedBlock(d) {
             // No room left across: below the block, the next column.
             guard last.used + pitch <= rect.width + 0.01 else {
                 verticalBlock = nil
@@ -597,6 +601,15 @@ struct Flow {
         // Its own `height`, else the rest of the column, as a vertical frame's.
         let height = min(story.paragraphs[paragraph].style.verticalHeight ?? room, room)
         return VerticalBlock(top: d.y, height: height, used: 0, x: rect.x, paragraph: paragraph)
+    }
+
+    /// The block of the vertical paragraph before, when the current one goes on in it, to its
+    /// left: that paragraph ended in this column, and the flow stands at the block's top.
+    func continuedBlock(_ d: Distributor) -> VerticalBlock? {
+        guard let last = verticalBlock, last.paragraph == paragraph - 1, last.x == d.rect.x, abs(d.y - last.top) < 0.01 else {
+            return nil
+        }
+        return last
     }
 
     /// Where the next lines of a vertical block go, right to left from what the block has used:
@@ -659,6 +672,11 @@ struct Flow {
     /// Warnings for a line about to be placed: overfull, or a word broken between letters.
     mutating func warnAbout(_ b: LineBreak, in l: ParagraphLayout) {
         warnAboutMissingGlyphs(in: l)
+        // Inline images shrunk to the measure or the column (`AttachmentIndex.fitted`) are said
+        // where their line is set, as floats are where they are placed: each line is set once.
+        for a in l.text.attachments(in: Int(b.start)..<Int(b.end)) where a.shrunk {
+            warnShrunk(a.image, Rect(x: 0, y: 0, width: a.width, height: a.height))
+        }
         let start = l.storyStart + Int(b.start)
         if b.overfull {
             let snippet = story.text.utf8Slice(start, l.storyStart + Int(b.contentEnd))

@@ -187,7 +187,7 @@ public final class Framesetter {
     var setting: ParagraphSetting {
         ParagraphSetting(
             breaker: breaker, hyphenation: hyphenation, hyphenator: hyphenator, attachments: attachments,
-            cjkAutoSpacing: template.cjkAutoSpacing, cjk: template.cjk, cache: cache)
+            columnHeight: columns[0].height, cjkAutoSpacing: template.cjkAutoSpacing, cjk: template.cjk, cache: cache)
     }
 
     /// The column rectangles of the first page, left to right: those of every page unless the

@@ -202,6 +202,7 @@ extension ArchiveWriter {
             o.int(Int(a.byte))
             o.int(a.image)
             for v in [a.width, a.height, a.descent] { o.double(v) }
+            o.bool(a.shrunk)
         }
         o.bool(t.dropCap != nil)
         if let d = t.dropCap { encode(d, into: &o) }
@@ -407,7 +408,9 @@ extension ArchiveReader {
             let byte = try r.int(in: 0..<bytes.count)
             let image = try r.int(in: 0..<story.images.count)
             text.attachments.append(
-                Attachment(byte: Int32(byte), image: image, width: try r.double(), height: try r.double(), descent: try r.double()))
+                Attachment(
+                    byte: Int32(byte), image: image, width: try r.double(), height: try r.double(), descent: try r.double(),
+                    shrunk: try r.bool()))
         }
         if try r.bool() { text.dropCap = try dropCap(&r, bytes: bytes.count) }
         text.vertical = try r.bool()

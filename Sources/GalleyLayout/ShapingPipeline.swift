@@ -147,6 +147,8 @@ struct ParagraphSetting: Sendable {
     var hyphenator: Hyphenator?
     /// Images anchored in running text.
     var attachments: AttachmentIndex
+    /// The height of a whole column: no inline image is set taller than its line fits.
+    var columnHeight = Double.infinity
     /// A quarter em between ideographs and Latin letters or digits that touch.
     var cjkAutoSpacing = false
     /// CJK punctuation compression and hanging.
@@ -159,7 +161,8 @@ struct ParagraphSetting: Sendable {
     func layOut(story: Story, paragraph i: Int, engine: TextEngine, widths: LineWidths) -> ParagraphLayout? {
         let p = story.paragraphs[i]
         guard case .text = p.content else { return nil }
-        let attachments = self.attachments.attachments(of: p, story: story, plan: engine.plan)
+        let attachments = self.attachments.attachments(
+            of: p, story: story, plan: engine.plan, width: widths.rest, columnHeight: columnHeight)
         guard let cache else { return shape(i, of: story, attachments: attachments, engine: engine, widths: widths) }
         let key = ParagraphCache.key(p, story: story, attachments: attachments, widths: widths)
         if let kept = cache.layout(for: key, index: i, storyStart: p.range.lowerBound) { return kept }
