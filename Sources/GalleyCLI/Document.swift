@@ -79,6 +79,24 @@ struct StoryFields {
 }
 
 enum Loader {
+    /// Whether the template's named styles hold no mistake; each one found is said at its value
+    /// in the template file that sets it (`files`, those read for it). One that no file sets
+    /// came from `--set`: a mistake of the command line.
+    static func stylesHold(
+        _ template: Template, files: [String], overrides: [String], _ diagnostics: inout Diagnostics
+    ) throws(UsageError) -> Bool {
+        let mistakes = StoryBuilder(template: template, baseDirectory: ".").styleMistakes()
+        for m in mistakes {
+            guard let d = TemplateLoader.styleMistake(m.message, style: m.style, attribute: m.attribute, in: files) else {
+                let key = "styles.\(m.style).\(m.attribute)=".lowercased()
+                let given = overrides.last { $0.lowercased().hasPrefix(key) }.map { "--set \($0)" } ?? "--set"
+                throw UsageError(message: "\(given): style '\(m.style)': \(m.message)")
+            }
+            diagnostics.append(d)
+        }
+        return mistakes.isEmpty
+    }
+
     /// Reads, parses and builds a document; diagnostics go to `diagnostics`. Nil when an error
     /// stops it. `read` gets every file it read or tried to, even when it stops: what `galley
     /// watch` waits on before it builds again (a template, a pack or an image being fixed).
@@ -112,6 +130,7 @@ enum Loader {
             }
         }
         if let p = o.paragraphs { template.paragraphMode = p }
+        if o.preparedTemplate == nil, try !stylesHold(template, files: inputFiles, overrides: o.overrides, &diagnostics) { return nil }
         if o.cache != nil {
             diagnostics.append(.warning("--cache keeps the articles of an issue; a single document is laid out afresh"))
         }

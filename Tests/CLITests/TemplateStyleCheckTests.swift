@@ -1,0 +1,34 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A named style's bad value is said at the template, where it is written, before any text is
+/// set: not at each class that uses it, nor never when no text does.
+@Suite struct TemplateStyleCheckTests {
+    @Test func atItsValueInTheTemplate() {
+        let d = TemporaryDirectory("styles")
+        d.write("base.json", "{\n  \"extends\": \"magazine\",\n  \"styles\": {\"note\": {\"size\": \"huge\"}}\n}\n")
+        let template = d.write("t.json", "{\n  \"extends\": \"base.json\",\n  \"styles\": {\n    \"deck\": {\"dropcap\": 20}\n  }\n}\n")
+        let input = d.write("a.txt", "Body only: no class is used.\n")
+        let r = run(["check", input, "-t", template])
+        #expect(r.status == 1)
+        let deck = "\(template):4:25: error: style 'deck': dropcap must be a whole number of lines from 2 to 10, got '20'"
+        let note = "\(d.file("base.json")):3:31: error: style 'note': size must be a number of points, got 'huge'"
+        #expect(r.stderr.contains(deck) && r.stderr.contains(note), "\(r.stderr)")
+    }
+
+    @Test func fromTheCommandLine() {
+        let r = run(["check", "-", "--set", "styles.deck.size=huge"], stdin: Array("x".utf8))
+        #expect(r.status == 2)
+        let said = "galley check: error: --set styles.deck.size=huge: style 'deck': size must be a number of points, got 'huge'"
+        #expect(r.stderr.hasPrefix(said), "\(r.stderr)")
+    }
+
+    // Every built-in template's styles hold.
+    @Test func builtInTemplatesHold() {
+        for name in ["magazine", "letter", "tabloid", "pocket", "tablet", "magazine-zh"] {
+            let r = run(["check", "-", "-t", name, "-q"], stdin: Array("x".utf8))
+            #expect(r.status == 0, "\(name): \(r.stderr)")
+        }
+    }
+}
