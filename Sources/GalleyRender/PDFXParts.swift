@@ -140,9 +140,11 @@ extension PDFXWriter {
     /// One dictionary and the direct dictionaries it holds where colour spaces are named.
     private func declareRGB(in dict: qpdf_oh, icc: qpdf_oh) {
         for key in ["/ColorSpace", "/CS"] where has(dict, key) && isName(galley_qpdf_oh_get_key(q, dict, key), "/DeviceRGB") {
-            // `/CS` names a colour space only in a transparency group's dictionary.
+            // `/CS` names a colour space only in a transparency group's dictionary: the space
+            // its objects are blended in. In a CMYK file (`--cmyk`) that is CMYK: blended in RGB,
+            // a page with any transparency would turn its black-only text into four inks.
             if key == "/CS" && !isName(galley_qpdf_oh_get_key(q, dict, "/S"), "/Transparency") { continue }
-            galley_qpdf_oh_replace_key(q, dict, key, icc)
+            galley_qpdf_oh_replace_key(q, dict, key, key == "/CS" && press.cmyk != nil ? name("/DeviceCMYK") : icc)
         }
         if has(dict, "/Resources"), galley_qpdf_oh_is_dictionary(q, galley_qpdf_oh_get_key(q, dict, "/Resources")) != 0,
             !isName(galley_qpdf_oh_get_key(q, dict, "/Type"), "/Font")

@@ -42,6 +42,12 @@ import Testing
         #expect(pages[0][0] == 0 && pages[0][1] == 0 && pages[0][2] == 0, "\(pages)")
         #expect(pages[0][3] > 0.001, "\(pages)")
 
+        // On a page with transparency (a shadow), blended in CMYK: still no C, M or Y.
+        let shadowed = folder("<span shadow=\"1 1 2 gray\">Shadowed.</span> The press runs at night and the ink is black.\n")
+        try #require(build(shadowed, ["-q"]).status == 0)
+        let blended = try inkCoverage(shadowed.file("out.pdf"))[0]
+        #expect(blended[0] == 0 && blended[1] == 0 && blended[2] == 0 && blended[3] > 0.001, "\(blended)")
+
         let red = folder("<font color=\"#cc1100\">Red headline text set large.</font>\n")
         try #require(build(red, ["-q"]).status == 0)
         let inks = try inkCoverage(red.file("out.pdf"))[0]
