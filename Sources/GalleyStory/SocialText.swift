@@ -51,7 +51,7 @@ public struct SocialSettings: Sendable, Equatable {
 public enum SocialText {
     /// Rewrites the text nodes of `nodes` where detection is on (everywhere when `everywhere`,
     /// else only inside `<social>…</social>` blocks), turning each find into markup nodes.
-    /// Never looks inside an existing `<a>…</a>`. Text nodes next to each other (a decoded
+    /// Never looks inside an existing `<a>…</a>`, nor in `<code>`, which is set as typed. Text nodes next to each other (a decoded
     /// entity is a node of its own) are scanned as one run, so `a.org/?x=1&amp;y=2` is one
     /// link; tags and line breaks end a run. Other nodes are kept as they are, `<social>` and
     /// `</social>` included; text with nothing found is kept node for node.
@@ -62,6 +62,7 @@ public enum SocialText {
         out.reserveCapacity(nodes.count)
         var socialDepth = 0
         var linkDepth = 0
+        var codeDepth = 0
         var run: [(String, SourceLocation)] = []
         /// The last scalar of the text before the run (nil at the start of a line).
         var before: Unicode.Scalar?
@@ -69,7 +70,7 @@ public enum SocialText {
 
         func flush() {
             guard !run.isEmpty else { return }
-            let active = (everywhere || socialDepth > 0) && linkDepth == 0
+            let active = (everywhere || socialDepth > 0) && linkDepth == 0 && codeDepth == 0
             if active {
                 // A find is no word for what follows it, even across a tag.
                 if rewrite(run, before: runBefore, settings: settings, packs: packs, into: &out) { before = nil }
@@ -94,11 +95,13 @@ public enum SocialText {
                 if !tag.selfClosing {
                     if tag.name == "social" { socialDepth += 1 }
                     if tag.name == "a" { linkDepth += 1 }
+                    if tag.name == "code" { codeDepth += 1 }
                 }
             case .endTag(let name, _):
                 flush()
                 if name == "social" { socialDepth = max(0, socialDepth - 1) }
                 if name == "a" { linkDepth = max(0, linkDepth - 1) }
+                if name == "code" { codeDepth = max(0, codeDepth - 1) }
             }
             out.append(node)
         }

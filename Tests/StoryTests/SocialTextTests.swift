@@ -192,6 +192,22 @@ func count(_ cls: String, in nodes: [MarkupNode]) -> Int {
             """#)
     }
 
+    // Code is set as typed: an annotation, a macro and an index are no mention, topic or
+    // emoticon; the text after the code is scanned again.
+    @Test func nothingFoundInCode() {
+        assertDump(
+            social("<code>@Override #define X# a[ok]</code> @ann"),
+            #"""
+            1:1 <code>
+            1:7 text("@Override #define X# a[ok]")
+            1:33 </code>
+            1:40 text(" ")
+            1:41 <a href="https://weibo.com/n/ann" class="mention">
+            1:41 text("@ann")
+            1:45 </a>
+            """#)
+    }
+
     // A lone @, an @ after '.' or '_', and an @ after a Latin letter with an accent stay text.
     @Test func loneAndGluedAtSignsStayText() {
         assertDump(
