@@ -394,6 +394,7 @@ extension Flow {
                         file: file, at: story.sourceMap.sourceLocation(ofByte: l.storyStart + Int(b.start), in: story.text)))
             }
             warnAbout(b, in: l)
+            warnAboutIndent(index, in: l)
             // The indent is on the leading edge: the left one, or the right in RTL text.
             var x = (k < xs.count ? xs[k] : d.rect.x) + (l.text.rightToLeft ? 0 : b.indent)
             if let dropCap = l.text.dropCap, index < dropCap.lines {

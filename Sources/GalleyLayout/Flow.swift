@@ -65,6 +65,8 @@ struct Flow {
     var warnedTooTall: Set<Int> = []
     /// Vertical paragraphs warned about for lines longer than their block is tall.
     var warnedTooShort: Set<Int> = []
+    /// Paragraphs whose indent did not fit their lines, warned about.
+    var warnedIndent: Set<Int> = []
     /// Paragraphs that asked for a drop cap they could not have, warned about.
     var warnedNoDropCap: Set<Int> = []
     /// Paragraph layouts taken early (a heading looks at what follows it).
@@ -468,6 +470,22 @@ struct Flow {
     func broken(_ l: ParagraphLayout, from: Int, to widths: LineWidths) -> Bool {
         for k in from..<l.lines.count where abs(l.widths[k] - widths[k]) > 0.001 { return false }
         return true
+    }
+
+    /// An indent line `index` of `l` could not take (`LineSetter.indent`), said once a paragraph.
+    mutating func warnAboutIndent(_ index: Int, in l: ParagraphLayout) {
+        let b = l.lines[index]
+        let style = story.paragraphs[paragraph].style
+        let asked = style.indent + (index == 0 ? style.firstLineIndent : 0)
+        guard abs(asked - b.indent) > 0.01, warnedIndent.insert(paragraph).inserted else { return }
+        let reason =
+            asked < 0
+            ? "would set the line \(format(-asked)) pt before its column's edge"
+            : "leaves too little of the \(format(b.availableWidth + b.indent)) pt line"
+        diagnostics.append(
+            .warning(
+                "an indent of \(format(asked)) pt \(reason); set at \(format(b.indent)) pt", file: file,
+                at: story.sourceMap.sourceLocation(ofByte: l.storyStart + Int(b.start), in: story.text)))
     }
 
     /// A drop cap asked of paragraph `paragraph` and not made is said once, with why: the

@@ -142,8 +142,15 @@ package struct LineSetter {
     }
 
     /// The line's indent from the paragraph's leading edge: the paragraph indent, plus the
-    /// first-line indent on line 0.
+    /// first-line indent on line 0 (`asked`), kept within the line: not before its edge (a
+    /// first line hung past it ran into the gutter, over the column before) and leaving a
+    /// quarter of it (one past it set the text off the page). `Flow.warnAbout` says so.
     func indent(_ index: Int) -> Double {
+        min(max(0, asked(index)), max(0, request.widths[index] * 0.75))
+    }
+
+    /// The indent of line `index` as the paragraph's style gives it.
+    func asked(_ index: Int) -> Double {
         request.style.indent + (index == 0 ? request.style.firstLineIndent : 0)
     }
 
