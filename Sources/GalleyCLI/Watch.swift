@@ -171,7 +171,11 @@ extension Run {
             // checkout under way): wait for it rather than fail a build.
             if FileIdentity.status(o.document.input) == nil {
                 io.writeError("\(o.document.input) is gone; waiting for it\n")
-                repeat { saved = watcher.waitForChange() } while FileIdentity.status(o.document.input) == nil
+                repeat {
+                    // Its folder may be gone and made again meanwhile: watched anew each time.
+                    watcher.watch(inputs)
+                    saved = watcher.waitForChange()
+                } while FileIdentity.status(o.document.input) == nil
             }
         }
     }
@@ -353,7 +357,6 @@ final class FileWatcher {
     /// removed and added again, it would get a new descriptor, and the events queued while the
     /// last build ran (a save during it) would arrive under the old one and be lost.
     func watch(_ files: [String]) {
-        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB)
         var wanted: Set<String> = []
         names = []
         for file in files where !file.isEmpty && file != "-" {
@@ -362,7 +365,7 @@ final class FileWatcher {
             for path in Set([Self.absolute(file), FileRoot.canonicalPath(file)]) {
                 let folder = FileRoot.canonicalPath(FilePath.directory(of: path))
                 names.insert(FilePath.join(folder, FilePath.name(of: path)))
-                wanted.insert(folder)
+                wanted.insert(present(folder))
             }
         }
         for (wd, folder) in folders where !wanted.contains(folder) {
@@ -370,9 +373,26 @@ final class FileWatcher {
             folders[wd] = nil
         }
         for folder in wanted where !folders.values.contains(folder) {
-            let wd = inotify_add_watch(fd, folder, mask)
+            let wd = inotify_add_watch(fd, folder, Self.mask)
             if wd >= 0 { folders[wd] = folder }
         }
+    }
+
+    static let mask = UInt32(
+        IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF)
+
+    /// `folder`, or while it is missing (deleted to be made again, or not made yet) the nearest
+    /// folder above it that is there, where the making of the next folder down is then watched
+    /// for (its name is one that matters).
+    private func present(_ folder: String) -> String {
+        var path = folder
+        while !FileIdentity.isFolder(path) {
+            let parent = FilePath.directory(of: path)
+            guard !parent.isEmpty, parent != path else { break }
+            names.insert(path)
+            path = parent
+        }
+        return path
     }
 
     /// Blocks until a watched file changes, then until the changes have settled, and returns
@@ -417,13 +437,20 @@ final class FileWatcher {
             if got <= 0 { break }
             var offset = 0
             while offset + MemoryLayout<inotify_event>.size <= got {
-                let (wd, length) = buffer.withUnsafeBytes { raw -> (Int32, Int) in
+                let (wd, length, mask) = buffer.withUnsafeBytes { raw -> (Int32, Int, UInt32) in
                     let e = raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
-                    return (e.wd, Int(e.len))
+                    return (e.wd, Int(e.len), e.mask)
                 }
                 let start = offset + MemoryLayout<inotify_event>.size
                 let nameBytes = buffer[start..<min(start + length, got)].prefix { $0 != 0 }
-                if let folder = folders[wd], names.contains(FilePath.join(folder, String(decoding: nameBytes, as: UTF8.self))) {
+                if mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0, folders[wd] != nil {
+                    // A watched folder deleted or moved away: its watch is dropped (a folder
+                    // made again in its place is watched at the next `watch`), and its files
+                    // are gone.
+                    inotify_rm_watch(fd, wd)
+                    folders[wd] = nil
+                    relevant = true
+                } else if let folder = folders[wd], names.contains(FilePath.join(folder, String(decoding: nameBytes, as: UTF8.self))) {
                     relevant = true
                 }
                 offset = start + length

@@ -440,7 +440,10 @@ extension TemplateLoader {
         let text: String
         switch readText(path) {
         case .success(let t): text = t
-        case .failure(let reason): throw spot.error("cannot read template '\(path)': \(reason.text)", key: "extends")
+        case .failure(let reason):
+            // Tried, so that `watch` waits for it to be made.
+            chain.read.append(path)
+            throw spot.error("cannot read template '\(path)': \(reason.text)", key: "extends")
         }
         chain.canonical.append(canonical)
         chain.shown.append(path)

@@ -127,6 +127,32 @@ import Testing
         w.stop()
     }
 
+    // A folder deleted and made again (a checkout, a clean step) is watched again: the input
+    // in it, then an image in a folder that did not exist, then a template's `extends` target
+    // made after the build that needed it.
+    @Test func foldersMadeAgainAreWatchedAgain() throws {
+        let d = TemporaryDirectory("watch")
+        d.write("sub/doc.txt", "The harbour at dawn.\n")
+        d.write("t.json", #"{"extends": "base.json"}"#)
+        d.write("base.json", #"{"extends": "magazine"}"#)
+        let w = try Watcher(d, ["sub/doc.txt", "-t", "t.json", "-o", "doc.pdf"])
+        try w.wait("the first build") { w.lines(containing: "wrote doc.pdf") == 1 }
+        try FileManager.default.removeItem(atPath: d.file("sub"))
+        try w.wait("the input gone") { w.text.contains("is gone; waiting for it") }
+        d.write("sub/doc.txt", "The harbour at dusk.\n<img src=\"pics/chart.png\" width=\"50%\">\n")
+        try w.wait("the failed build on the missing image") { w.lines(containing: "1 error; doc.pdf kept as it was") == 1 }
+        try FileManager.default.createDirectory(atPath: d.file("sub/pics"), withIntermediateDirectories: false)
+        try FileManager.default.copyItem(atPath: repoPath("samples/images/chart.png"), toPath: d.file("sub/pics/chart.png"))
+        try w.wait("the build once the image is there") { w.lines(containing: "wrote doc.pdf") == 2 }
+        #expect(Self.pdfText(d.file("doc.pdf")).contains("The harbour at dusk."))
+        try FileManager.default.removeItem(atPath: d.file("base.json"))
+        d.write("t.json", #"{"extends": "base.json", "columns": 1}"#)
+        try w.wait("the failed build on the missing template") { w.lines(containing: "1 error; doc.pdf kept as it was") == 2 }
+        d.write("base.json", #"{"extends": "magazine"}"#)
+        try w.wait("the build once the template is there") { w.lines(containing: "wrote doc.pdf") == 3 }
+        w.stop()
+    }
+
     // So does an issue whose manifest names an article not written yet.
     @Test func anArticleMadeAfterTheErrorIsBuilt() throws {
         let d = TemporaryDirectory("watch")
