@@ -84,6 +84,10 @@ static size_t igzip_whole(const unsigned char *in, size_t len, unsigned char *ou
     struct engines *e = thread_engines();
     if (!e || len > 0xFFFFFFFFu) return 0;
     struct isal_zstream z;
+    /* Cleared first: the stateless init leaves parts of the state (the level 0 hash table
+     * among them) as they were on the stack, and the output then depended on what ran before,
+     * so a page drawn while `watch` waited was not the bytes a cold build writes. */
+    memset(&z, 0, sizeof z);
     isal_deflate_stateless_init(&z);
     if (len < TINY_STREAM) {
         z.level = 0;
