@@ -65,15 +65,22 @@ extension Run {
         // Anywhere in an <img> tag is the image, which stands where its tag begins.
         let column = line <= doc.source.lineCount ? Self.imageTagStart(column, in: doc.source.lineText(line)) ?? column : column
         let byte = doc.story.sourceMap.storyByte(line: line, column: column, in: doc.story.text)
+        let text = doc.story.text.utf8
+        // Just past a line's last character (where an editor's cursor stands at its end): that
+        // character, rather than the break after it (which a line ending in a character of
+        // several bytes counts as its own), from its first byte.
+        let pastEnd = line <= doc.source.lineCount && column == doc.source.lineText(line).unicodeScalars.count + 1
+        if pastEnd, let b = byte, b > 0, b <= text.count {
+            var last = b - 1
+            while last > 0 && text[text.index(text.startIndex, offsetBy: last)] & 0xC0 == 0x80 { last -= 1 }
+            if doc.story.sourceMap.sourceLocation(ofByte: last, in: doc.story.text)?.line == line,
+                let place = Locator.place(ofByte: last, in: pages)
+            {
+                return Located(byte: last, place: place, pages: pages, doc: doc)
+            }
+        }
         if let byte, let place = Locator.place(ofByte: byte, in: pages) {
             return Located(byte: byte, place: place, pages: pages, doc: doc)
-        }
-        // Just past a line's last character (where an editor's cursor stands at its end): that
-        // character, rather than the break after it, which no line sets.
-        if let b = byte, b > 0, doc.story.sourceMap.sourceLocation(ofByte: b - 1, in: doc.story.text)?.line == line,
-            let place = Locator.place(ofByte: b - 1, in: pages)
-        {
-            return Located(byte: b - 1, place: place, pages: pages, doc: doc)
         }
         // An <img> set apart from the lines.
         if let byte, let (page, image) = Locator.image(ofByte: byte, in: pages) {

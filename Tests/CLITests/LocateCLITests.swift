@@ -26,6 +26,12 @@ import Testing
         // Just past the end of a line, where an editor's cursor stands: its last character.
         let end = run(["locate", input, "--source", "3:31", "-q"])
         #expect(end.output.contains("(source 3:30), word 'it'"), "\(end.output)\(end.stderr)")
+        // So when that character takes more than a byte, or a closing tag follows it.
+        let accents = d.write("b.txt", "Un café\nThé <b>é</b>\n")
+        let cafe = run(["locate", accents, "--source", "1:8", "-q"])
+        #expect(cafe.output.contains("(source 1:7), word 'café'"), "\(cafe.output)\(cafe.stderr)")
+        let tagged = run(["locate", accents, "--source", "2:13", "-q"])
+        #expect(tagged.output.contains("(source 2:8), word 'é'"), "\(tagged.output)\(tagged.stderr)")
     }
 
     // An <img> set apart from the lines is found from its source line, with its box, and the
