@@ -34,30 +34,19 @@ import Testing
         }
     }
 
-    // The tester's page: a right float, then a block as tall as the rest of the column. The
-    // strips the chart takes start below it (they used to run straight through it).
-    @Test func floatBeforeTheBlock() throws {
-        let text = "Intro line.\n<img src=\"images/chart.png\" float=\"right\" width=\"50%\">\n\(Self.block)\nLast line.\n"
-        let fs = framesetter(text)
+    // The tester's page: a right float, then a block as tall as the rest of the column (its
+    // strips used to run straight through the chart); and a pull quote before the block, set
+    // across the gutter at its anchor, the page laid out again around it. The strips either
+    // crosses start below it.
+    @Test(arguments: [
+        ("<img src=\"images/chart.png\" float=\"right\" width=\"50%\">", false),
+        ("<pullquote>A quote that floats across the gutter.</pullquote>", true),
+    ])
+    func floatBeforeTheBlock(before: String, block: Bool) throws {
+        let fs = framesetter("Intro line.\n\(before)\n\(Self.block)\nLast line.\n")
         let ps = pages(of: fs)
-        let chart = try firstFloat(ps, story: fs.story, block: false)
-        let area = try #require(chart.exclusion)
-        expectStripsClear(of: area, ps)
-        let over = linesOverFloats(ps, story: fs.story)
-        #expect(over.isEmpty, "\(over.prefix(4))")
-        let lost = lostOrDoubled(ps, story: fs.story)
-        #expect(lost.isEmpty, "\(lost.prefix(4))")
-    }
-
-    // A pull quote before the block: set across the gutter at its anchor, the page laid out
-    // again around it; the block's strips in column 1 that it crosses start below it.
-    @Test func pullQuoteBeforeTheBlock() throws {
-        let text = "Intro line.\n<pullquote>A quote that floats across the gutter.</pullquote>\n\(Self.block)\nLast line.\n"
-        let fs = framesetter(text)
-        let ps = pages(of: fs)
-        let quote = try firstFloat(ps, story: fs.story, block: true)
-        let area = try #require(quote.exclusion)
-        expectStripsClear(of: area, ps)
+        let float = try firstFloat(ps, story: fs.story, block: block)
+        expectStripsClear(of: try #require(float.exclusion), ps)
         let over = linesOverFloats(ps, story: fs.story)
         #expect(over.isEmpty, "\(over.prefix(4))")
         let lost = lostOrDoubled(ps, story: fs.story)
