@@ -290,8 +290,12 @@ extension Run {
                 let texts = plan.parts.map { Array($0.framesetter.story.text.utf8) }
                 result.pages = plan.pages.indices.map { Self.fingerprint(plan, page: $0, texts: texts) }
             case .pngs(let numbers, let path):
+                // Every page and output checked before any is written: the set is written whole.
+                if let missing = numbers.first(where: { $0 > plan.pages.count }) {
+                    throw RenderError(.error("page \(missing) does not exist: the issue has \(count(plan.pages.count, "page"))"))
+                }
+                for n in numbers { _ = try OutputDestination.checked(path(n), inputs: issue.inputFiles) }
                 for n in numbers {
-                    _ = try OutputDestination.checked(path(n), inputs: issue.inputFiles)
                     try IssueExport.png(
                         parts: plan.parts, pages: plan.pages, page: n, pageSize: size, to: path(n), dpi: o.dpi,
                         press: o.press?.output(issue.base, input: o.document.input, environment: io.environment))

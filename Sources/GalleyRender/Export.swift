@@ -159,12 +159,14 @@ public enum Export {
             laid.append(page)
             return page.number < last
         }
+        // Every page asked for is checked before any is written: a set of PNGs is written whole
+        // or not at all (`watch --pages` says the files were kept as they were).
+        if let missing = numbers.sorted().first(where: { $0 > laid.count }) {
+            let s = laid.count == 1 ? "" : "s"
+            throw RenderError(.error("page \(missing) does not exist: the document has \(laid.count) page\(s)"))
+        }
         let renderer = PageRenderer(framesetter: framesetter)
         for n in numbers.sorted() {
-            guard n <= laid.count else {
-                let s = laid.count == 1 ? "" : "s"
-                throw RenderError(.error("page \(n) does not exist: the document has \(laid.count) page\(s)"))
-            }
             try writePNG(laid[n - 1], to: path(n), dpi: dpi, renderer: renderer, press: press)
         }
         return laid

@@ -201,6 +201,22 @@ import Testing
         w.stop()
     }
 
+    // An edit that removes a page asked for is an error, and no PNG of the set is written:
+    // they are kept as they were, as the line says.
+    @Test func pagesKeptWholeWhenOneIsGone() throws {
+        let d = TemporaryDirectory("watch")
+        let body = String(repeating: "The harbour at dawn is a study in grey and silver, with boats. ", count: 8) + "\n"
+        d.write("doc.txt", String(repeating: body, count: 40))
+        let w = try Watcher(d, ["doc.txt", "--pages", "1,2", "--png-dir", "png"])
+        try w.wait("the first build") { w.lines(containing: "wrote png/doc-p1.png") == 1 }
+        let first = try #require(d.read("png/doc-p1.png"))
+        d.write("doc.txt", "One short paragraph.\n")
+        try w.wait("the failed build") { w.lines(containing: "kept as it was") == 1 }
+        #expect(w.text.contains("page 2 does not exist"), "\(w.text)")
+        #expect(d.read("png/doc-p1.png") == first)
+        w.stop()
+    }
+
     // A press build in watch runs the preflight as `build --press` does, each build: a
     // 72 ppi image is named with its page; at 400 ppi it is not.
     @Test func pressBuildsAreChecked() throws {
