@@ -79,6 +79,16 @@ struct StoryFields {
 }
 
 enum Loader {
+    /// The command line's `--set` on `t`: a bad one is a mistake in the command line, like any
+    /// other option's value (a usage error).
+    static func overridden(_ t: Template, by overrides: [String]) throws(UsageError) -> Template {
+        guard !overrides.isEmpty else { return t }
+        switch TemplateLoader.apply(overrides, to: t, file: "--set") {
+        case .success(let set): return set
+        case .failure(let d): throw UsageError(message: d.message)
+        }
+    }
+
     /// Whether the template's named styles hold no mistake; each one found is said at its value
     /// in the template file that sets it (`files`, those read for it). One that no file sets
     /// came from `--set`: a mistake of the command line.
@@ -122,13 +132,7 @@ enum Loader {
                 return nil
             }
         }
-        if !o.overrides.isEmpty && o.preparedTemplate == nil {
-            // A bad --set is a mistake in the command line, like any other option's value.
-            switch TemplateLoader.apply(o.overrides, to: template, file: "--set") {
-            case .success(let t): template = t
-            case .failure(let d): throw UsageError(message: d.message)
-            }
-        }
+        if o.preparedTemplate == nil { template = try overridden(template, by: o.overrides) }
         if let p = o.paragraphs { template.paragraphMode = p }
         if o.preparedTemplate == nil, try !stylesHold(template, files: inputFiles, overrides: o.overrides, &diagnostics) { return nil }
         if o.cache != nil {

@@ -62,7 +62,7 @@ enum IssueLoader {
         let name = o.templateGiven ? o.template : manifest.template
         guard let made = template(name, layers: manifest.layers, roots: [manifest.folder], files: &files, &diagnostics)
         else { return nil }
-        let base = try overridden(made, by: o.overrides)
+        let base = try Loader.overridden(made, by: o.overrides)
         if !checkImages(manifest, maxPixels: base.maxImagePixels, &diagnostics) { return nil }
         var articles: [Document] = []
         for article in manifest.articles {
@@ -75,7 +75,7 @@ enum IssueLoader {
                     own = loaded
                 }
                 guard let set = layered(own, article.layers, &diagnostics) else { return nil }
-                t = try overridden(set, by: o.overrides)
+                t = try Loader.overridden(set, by: o.overrides)
             }
             var a = o
             a.input = article.file
@@ -113,15 +113,6 @@ enum IssueLoader {
             }
         }
         return ok
-    }
-
-    /// The command line's `--set` on `t`; a bad one is a usage error, as on a single document.
-    static func overridden(_ t: Template, by overrides: [String]) throws(UsageError) -> Template {
-        guard !overrides.isEmpty else { return t }
-        switch TemplateLoader.apply(overrides, to: t, file: "--set") {
-        case .success(let set): return set
-        case .failure(let d): throw UsageError(message: d.message)
-        }
     }
 
     /// A template by name or path, with layers on top.
