@@ -102,6 +102,9 @@ public enum Galley {
                 OptionSpec(name: "title", short: nil, value: "TEXT", help: "Document title in the PDF (default: the input's name)."),
                 OptionSpec(
                     name: "compression", short: nil, value: "LEVEL", help: "PDF stream compression, 1 (fastest, default) to 9 (smallest)."),
+                OptionSpec(
+                    name: "synctex", short: nil, value: nil,
+                    help: "Also write OUT.synctex.gz after each PDF, for viewers that jump between page and source."),
                 timingsOption,
             ] + pressOptions + [cmykOption] + documentOptions,
             discussion:

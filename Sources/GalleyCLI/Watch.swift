@@ -26,6 +26,8 @@ struct WatchOptions {
     var pngFolder: String?
     /// `--timings`: after each PDF, where its time went.
     var timings = false
+    /// `--synctex`: `OUT.synctex.gz` beside each PDF.
+    var synctex = false
 
     init(_ a: ParsedArguments) throws(UsageError) {
         document = try DocumentOptions(a, drawsEveryPage: true)
@@ -36,6 +38,7 @@ struct WatchOptions {
         title = build.title
         press = build.press
         timings = build.timings
+        synctex = build.synctex
         if a.value("page") != nil && a.value("pages") != nil { throw UsageError(message: "give --page N or --pages LIST, not both") }
         if let list = a.value("pages") {
             let pages = list.split(separator: ",").map { Int($0.trimmed()) }
@@ -59,6 +62,7 @@ struct WatchOptions {
         if document.input == "-" { throw UsageError(message: "watch needs a file to watch, not standard input") }
         if case .pngs = output, press?.cmyk != nil { throw UsageError(message: "--cmyk converts the PDF; PNGs stay in RGB") }
         if case .pngs = output, timings { throw UsageError(message: "--timings measures a PDF's writing; give -o FILE.pdf, not --page") }
+        if case .pngs = output, synctex { throw UsageError(message: "--synctex goes with a PDF; give -o FILE.pdf, not --page") }
     }
 
     /// The files written, for the line after each build.
@@ -231,18 +235,23 @@ extension Run {
             switch o.output {
             case .pdf(let path):
                 let destination = try OutputDestination.checked(path, inputs: doc.inputFiles)
+                try checkSyncTeX(o, pdf: path, inputs: doc.inputFiles)
                 let metadata = pdfMetadata(input: o.document.input, title: o.title)
                 let press = o.press?.output(doc.template, input: o.document.input, environment: io.environment)
                 let bleed = doc.template.print.bleed
+                let input = o.document.input
+                var synctex = o.synctex ? SyncTeXWriter(pdf: path, files: [input]) : nil
                 timer.exportBegins()
                 _ = try writePDF(
                     doc, to: destination, metadata: metadata, compression: o.compression, press: press, timings: timer.parts,
                     predrawn: predrawn
                 ) { page in
                     result.pages.append(Self.fingerprint(page, text: text))
+                    synctex?.add(sheet: page.number, [(page, doc.story, input)])
                     preflight?.check(page, of: doc.framesetter, index: page.number, bleed: bleed)
                 }
                 result.timings = timer.report()
+                if let synctex { try writeSyncTeX(synctex, for: path, inputs: doc.inputFiles) }
                 result.predrawn = predrawn?.taken ?? 0
                 // While the next edit is awaited, the pages before this one's are drawn again.
                 if press == nil, case .file(let target) = destination,
@@ -266,6 +275,12 @@ extension Run {
         return result
     }
 
+    /// `--synctex`: its file checked before the PDF is written, as `build` checks it.
+    private func checkSyncTeX(_ o: WatchOptions, pdf: String, inputs: [String]) throws {
+        guard o.synctex else { return }
+        _ = try OutputDestination.checked(SyncTeXWriter.path(for: pdf), inputs: inputs, role: .synctex)
+    }
+
     /// An issue's build, for `watch` on a manifest.
     mutating func rebuildIssue(_ o: WatchOptions) throws -> WatchBuild {
         var timer = BuildTimer(asked: o.timings)
@@ -277,6 +292,7 @@ extension Run {
             switch o.output {
             case .pdf(let path):
                 let destination = try OutputDestination.checked(path, inputs: issue.inputFiles)
+                try checkSyncTeX(o, pdf: path, inputs: issue.inputFiles)
                 let metadata = pdfMetadata(input: o.document.input, title: o.title, manifestTitle: issue.manifest.title)
                 let press = o.press?.output(issue.base, input: o.document.input, environment: io.environment)
                 var preflight = o.press.map { _ in Self.preflight(issue, plan, manifest: o.document.input, strict: false) }
@@ -285,6 +301,7 @@ extension Run {
                     issue, plan, to: destination, metadata: metadata, compression: o.compression, threads: o.document.threads,
                     press: press, timings: timer.parts)
                 result.timings = timer.report(issue: true)
+                if o.synctex { try writeSyncTeX(Self.syncTeX(issue, plan, pdf: path), for: path, inputs: issue.inputFiles) }
                 preflight?.checkInk(of: press)
                 if let preflight { addPreflight(preflight) }
                 let texts = plan.parts.map { Array($0.framesetter.story.text.utf8) }

@@ -290,6 +290,36 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: d.path).filter { $0.hasSuffix(".tmp") }.isEmpty)
     }
 
+    // --synctex writes the SyncTeX file beside each PDF: after an edit it is a cold build's,
+    // for a document and for an issue.
+    @Test func synctexFollowsEachBuild() throws {
+        let d = TemporaryDirectory("watch")
+        let body = (1...40).map { "Paragraph \($0): the harbour at dawn, grey and silver, boats that rock against the quay." }
+        d.write("doc.txt", "<h1>Harbour</h1>\n" + body.joined(separator: "\n") + "\n")
+        let manifest = IssueBuildTests.issue(d)
+        let doc = try Watcher(d, ["doc.txt", "-o", "doc.pdf", "--synctex"], log: "doc.log")
+        let issue = try Watcher(d, [manifest, "-o", "issue.pdf", "--synctex"], log: "issue.log")
+        for (w, name) in [(doc, "doc.pdf"), (issue, "issue.pdf")] {
+            try w.wait("the first build") { w.lines(containing: "wrote \(name)") == 1 }
+        }
+        #expect(d.read("doc.synctex.gz") != nil)
+        d.write("doc.txt", "<h1>Harbour</h1>\nA paragraph added at the top.\n" + body.joined(separator: "\n") + "\n")
+        let a2 = try #require(d.read("a2.txt"))
+        d.write("a2.txt", "A paragraph added at the top of the second article.\n" + String(decoding: a2, as: UTF8.self))
+        for (w, name) in [(doc, "doc.pdf"), (issue, "issue.pdf")] {
+            try w.wait("the build after the edit") { w.lines(containing: "wrote \(name)") == 2 }
+            w.stop()
+        }
+        #expect(runExecutable(["build", d.file("doc.txt"), "-o", d.file("cold.pdf"), "--synctex"]).status == 0)
+        #expect(runExecutable(["build", manifest, "-o", d.file("cold-issue.pdf"), "--synctex"]).status == 0)
+        let gunzip = { (name: String) in tool("gzip", ["-dc", d.file(name)]).output }
+        let cold = gunzip("cold.synctex.gz")
+        #expect(cold.contains("Input:1:"))
+        #expect(gunzip("doc.synctex.gz") == cold)
+        #expect(gunzip("issue.synctex.gz") == gunzip("cold-issue.synctex.gz"))
+        #expect(run(["watch", d.file("doc.txt"), "--page", "1", "--synctex"]).stderr.contains("--synctex goes with a PDF"))
+    }
+
     // Options that cannot go together are usage errors, before anything is watched.
     @Test func usageErrors() {
         let d = TemporaryDirectory("watch")
