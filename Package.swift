@@ -48,7 +48,8 @@ let package = Package(
         .target(
             name: "CGalleyHooks", dependencies: ["CFreeType"], path: "Sources/CGalleyHooks",
             linkerSettings: [.linkedLibrary("z"), .linkedLibrary("deflate"), .linkedLibrary("isal")]),
-        // Removes temporary output files when a build is interrupted or terminated (C: a signal handler).
+        // Removes temporary output files and folders, and stops the programs run, when a build is
+        // interrupted or terminated (C: a signal handler).
         .target(name: "CGalleySignals", path: "Sources/CGalleySignals"),
         // Pixel loops the compiler vectorises (C): the box blur of shadow masks.
         .target(name: "CGalleyPixels", path: "Sources/CGalleyPixels"),
@@ -56,7 +57,7 @@ let package = Package(
         // What every stage uses: whole-descriptor reads and writes, file paths and identities,
         // trimming, threads and locks, binary search (FoundationEssentials has none of these
         // or only through Foundation's heavier parts).
-        .target(name: "GalleySupport"),
+        .target(name: "GalleySupport", dependencies: ["CGalleySignals"]),
 
         // The pipeline.
         .target(name: "GalleyMarkup", dependencies: ["GalleySupport"], linkerSettings: [.linkedLibrary("m")]),

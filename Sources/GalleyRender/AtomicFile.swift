@@ -75,6 +75,34 @@ public final class TemporaryFile {
     deinit { discard() }
 }
 
+/// A folder made for this process alone (`mkdtemp`), for a program's scratch files: cleared and
+/// removed on `discard`, and on SIGINT, SIGTERM, SIGHUP or SIGPIPE before the process dies of
+/// the signal (after the programs it runs are killed).
+public final class TemporaryFolder {
+    public let path: String
+    private var slot: Int32
+
+    public init(in folder: String, name: String) throws(RenderError) {
+        var template = Array(FilePath.join(folder, ".\(name).XXXXXX").utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            let reason = String(cString: strerror(errno))
+            throw RenderError(.error("cannot make a temporary folder in '\(folder)': \(reason)"))
+        }
+        path = String(cString: made)
+        slot = galley_temporary_folder_add(path)
+    }
+
+    /// Removes the folder and the files in it.
+    public func discard() {
+        guard slot != -2 else { return }
+        galley_folder_clear(path)
+        if slot >= 0 { galley_temporary_remove(slot) }
+        slot = -2
+    }
+
+    deinit { discard() }
+}
+
 /// Writes an output through a temporary file in the same folder, renamed over the target only
 /// when complete: a failed build never leaves a half-written file or destroys the previous one.
 /// A symlink as the target is followed, so the file it names is replaced and the link stays.

@@ -39,16 +39,19 @@ public struct CMYKConversion: Sendable {
         defer { objects.discard() }
         // Ghostscript splits this file at spaces and commas: hence `scratch`'s folder.
         try write(Array("Text_RGB \(link.path) 1 0 0\nGraphic_RGB \(link.path) 1 0 0\n".utf8), to: objects.path)
+        // Ghostscript's own scratch files, which it leaves behind when a signal ends it.
+        let scratchFolder = try TemporaryFolder(in: folderForScratch, name: "galley-gs")
+        defer { scratchFolder.discard() }
         var error = ""
         let arguments = self.arguments(draft, output, press: press, link: link.path, objects: objects.path)
-        guard let outcome = Subprocess.run(ghostscript, arguments, error: &error) else {
+        guard let outcome = Subprocess.run(ghostscript, arguments, temporaryFolder: scratchFolder.path, error: &error) else {
             throw RenderError(.error("cannot make '\(target)': could not run Ghostscript ('\(ghostscript)'): \(error)"))
         }
         guard outcome.status == 0 else {
             let said = outcome.output.split(separator: "\n").suffix(4).joined(separator: "\n")
             throw RenderError(.error("cannot make '\(target)': Ghostscript's CMYK conversion failed (status \(outcome.status)):\n\(said)"))
         }
-        ink.record(InkMeter.measure(output, ghostscript: ghostscript))
+        ink.record(InkMeter.measure(output, ghostscript: ghostscript, temporaryFolder: scratchFolder.path))
     }
 
     private func arguments(_ draft: String, _ output: String, press: PressOutput, link: String, objects: String) -> [String] {
@@ -74,9 +77,12 @@ public struct CMYKConversion: Sendable {
     /// A temporary file in `TMPDIR` (else /tmp), or /tmp when that folder's name holds a
     /// character Ghostscript's object list splits at.
     private func scratch(_ name: String) throws(RenderError) -> TemporaryFile {
+        try TemporaryFile(in: folderForScratch, name: "galley-cmyk-" + name)
+    }
+
+    private var folderForScratch: String {
         let tmp = FilePath.temporaryDirectory
-        let folder = tmp.contains(where: { " ,\t\n\r".contains($0) }) ? "/tmp" : tmp
-        return try TemporaryFile(in: folder, name: "galley-cmyk-" + name)
+        return tmp.contains(where: { " ,\t\n\r".contains($0) }) ? "/tmp" : tmp
     }
 
     private func write(_ bytes: [UInt8], to path: String) throws(RenderError) {

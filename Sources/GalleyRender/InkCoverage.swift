@@ -34,14 +34,14 @@ enum InkMeter {
     /// enough to cost a fraction of the conversion.
     static let resolution = 36
 
-    static func measure(_ pdf: String, ghostscript: String) -> Result<[InkCoverage], RenderError> {
+    static func measure(_ pdf: String, ghostscript: String, temporaryFolder: String) -> Result<[InkCoverage], RenderError> {
         var parser = PAMInk(limit: limit)
         var error = ""
         let arguments = [
             "-q", "-dBATCH", "-dNOPAUSE", "-dSAFER", "-sDEVICE=pamcmyk32", "-r\(resolution)", "-dTextAlphaBits=1",
             "-dGraphicsAlphaBits=1", "-sOutputFile=-", "-f", pdf,
         ]
-        let status = Subprocess.stream(ghostscript, arguments, errors: false, error: &error) { parser.consume($0) }
+        let status = Subprocess.stream(ghostscript, arguments, errors: false, temporaryFolder: temporaryFolder, error: &error) { parser.consume($0) }
         guard let status else { return .failure(RenderError(.warning("could not measure the ink: \(error)"))) }
         guard status == 0, parser.isComplete else {
             return .failure(RenderError(.warning("could not measure the ink: Ghostscript's separations ended with status \(status)")))

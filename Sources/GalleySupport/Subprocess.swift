@@ -1,3 +1,4 @@
+import CGalleySignals
 import Glibc
 
 /// Another program run to its end: Ghostscript for `--cmyk` and the preflight's ink check.
@@ -23,17 +24,23 @@ package enum Subprocess {
 
     /// Runs `executable` with `arguments`, standard input from /dev/null, and waits for it.
     /// Nil when it could not be started (the reason in `error`).
-    package static func run(_ executable: String, _ arguments: [String], error: inout String) -> Outcome? {
+    package static func run(
+        _ executable: String, _ arguments: [String], temporaryFolder: String? = nil, error: inout String
+    ) -> Outcome? {
         var output: [UInt8] = []
-        let status = stream(executable, arguments, errors: true, error: &error) { output += $0 }
+        let status = stream(executable, arguments, errors: true, temporaryFolder: temporaryFolder, error: &error) { output += $0 }
         return status.map { Outcome(status: $0, output: String(decoding: output, as: UTF8.self)) }
     }
 
     /// Runs `executable` and hands `consume` its standard output piece by piece as it comes (and
     /// standard error too when `errors`; else that goes to /dev/null), so a large output is
     /// never held whole. Returns the exit status, or nil when it could not be started.
+    /// `temporaryFolder`: the program's `TMPDIR`, where its scratch files go (a folder the
+    /// caller clears, since a program killed by a signal leaves its own behind). The program is
+    /// killed if this process is terminated by a signal meanwhile.
     package static func stream(
-        _ executable: String, _ arguments: [String], errors: Bool, error: inout String, consume: ([UInt8]) -> Void
+        _ executable: String, _ arguments: [String], errors: Bool, temporaryFolder: String? = nil, error: inout String,
+        consume: ([UInt8]) -> Void
     ) -> Int32? {
         var pipeEnds: [Int32] = [0, 0]
         guard pipe(&pipeEnds) == 0 else {
@@ -54,8 +61,23 @@ package enum Subprocess {
         }
         var argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for a in argv { free(a) } }
+        var envp = environment(temporaryFolder: temporaryFolder)
+        defer { for e in envp { free(e) } }
         var pid: pid_t = 0
-        let started = posix_spawn(&pid, executable, &actions, nil, &argv, environ)
+        // Signals blocked from the spawn until the child is registered (a SIGTERM between the
+        // two would leave it running); the child starts with the mask as it was.
+        var all = sigset_t()
+        var before = sigset_t()
+        sigfillset(&all)
+        pthread_sigmask(SIG_BLOCK, &all, &before)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setsigmask(&attributes, &before)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        let started = posix_spawn(&pid, executable, &actions, &attributes, &argv, &envp)
+        let slot = started == 0 ? galley_child_add(pid) : -1
+        pthread_sigmask(SIG_SETMASK, &before, nil)
         close(pipeEnds[1])
         defer { close(pipeEnds[0]) }
         guard started == 0 else {
@@ -63,9 +85,26 @@ package enum Subprocess {
             return nil
         }
         readAll(pipeEnds[0], consume)
+        // Forgotten once it has ended and before it is reaped, so its id is never another's.
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
+        galley_temporary_remove(slot)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    }
+
+    /// This process's environment for the child, with `TMPDIR` set to `temporaryFolder` when
+    /// given; each entry is the caller's to free.
+    private static func environment(temporaryFolder: String?) -> [UnsafeMutablePointer<CChar>?] {
+        var entries: [UnsafeMutablePointer<CChar>?] = []
+        var p = environ
+        while let entry = p.pointee {
+            if temporaryFolder == nil || strncmp(entry, "TMPDIR=", 7) != 0 { entries.append(strdup(entry)) }
+            p += 1
+        }
+        if let temporaryFolder { entries.append(strdup("TMPDIR=" + temporaryFolder)) }
+        return entries + [nil]
     }
 
     /// Reads `fd` to its end while the program runs (a chatty one must not block on a full

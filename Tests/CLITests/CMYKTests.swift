@@ -54,6 +54,58 @@ import Testing
         #expect(inks[1] > 0.001 && inks[2] > 0.001, "\(inks)")
     }
 
+    // SIGTERM while Ghostscript converts: Ghostscript is stopped with the build (not left running
+    // into files already removed), and neither leaves a file behind, in the output's folder or
+    // in TMPDIR, where Ghostscript keeps its scratch files.
+    @Test func terminatedDuringTheConversion() throws {
+        let d = folder(String(repeating: "The press runs at night and the ink is black, line after line. ", count: 1500) + "\n")
+        d.write("tmp/.keep", "")
+        let galley = Process()
+        galley.executableURL = URL(fileURLWithPath: galleyExecutable)
+        galley.arguments = ["build", "in.txt", "-t", "t.json", "--press", "--cmyk", "-o", "out.pdf", "-q"]
+        galley.currentDirectoryURL = URL(fileURLWithPath: d.path)
+        galley.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": d.file("tmp")]) { $1 }
+        galley.standardError = FileHandle.nullDevice
+        // The test runner's threads block SIGTERM, and a spawned process starts with its
+        // spawner's mask: unblocked here, as a shell leaves it.
+        var term = sigset_t()
+        var mask = sigset_t()
+        sigemptyset(&term)
+        sigaddset(&term, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &term, &mask)
+        defer { pthread_sigmask(SIG_SETMASK, &mask, nil) }
+        try galley.run()
+        var gs: pid_t?
+        let end = Date().addingTimeInterval(60)
+        while gs == nil, galley.isRunning, Date() < end {
+            gs = Self.children(of: galley.processIdentifier).first
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        let child = try #require(gs, "Ghostscript was never seen running")
+        kill(galley.processIdentifier, SIGTERM)
+        galley.waitUntilExit()
+        #expect(galley.terminationReason == .uncaughtSignal)
+        // Ended and reaped by the build: no such process any more.
+        #expect(kill(child, 0) != 0 && errno == ESRCH, "Ghostscript \(child) still runs")
+        let left = try FileManager.default.contentsOfDirectory(atPath: d.path).sorted()
+        #expect(left == ["in.txt", "t.json", "tmp"], "\(left)")
+        let scratch = try FileManager.default.contentsOfDirectory(atPath: d.file("tmp"))
+        #expect(scratch == [".keep"], "\(scratch)")
+    }
+
+    /// The processes whose parent is `pid`, from /proc.
+    static func children(of pid: Int32) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { name -> pid_t? in
+            guard let child = pid_t(name), let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { return nil }
+            // "pid (comm) state ppid ...": the fields after the name's closing bracket.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 1 && pid_t(fields[1]) == pid ? child : nil
+        }
+    }
+
     // Ghostscript's rewrite keeps what the post-pass adds after it: the boxes, the output
     // intent, the XMP declaring PDF/X-4, qpdf finds nothing wrong, no RGB is left, and two
     // builds are the same bytes.
