@@ -189,6 +189,8 @@ enum Loader {
         var (story, storyDiagnostics) = builder.build(document)
         o.fields?.apply(to: &story)
         inputFiles += (story.images + story.blocks.flatMap(\.story.images)).map(\.path).filter { !$0.isEmpty }
+        // An SVG's own images are drawn from too: watched, listed and keyed like the rest.
+        inputFiles += SVGReferences.files(of: inputFiles)
         tried += story.refusedFiles + story.blocks.flatMap(\.story.refusedFiles)
         diagnostics.append(contentsOf: storyDiagnostics)
         if diagnostics.hasErrors { return nil }

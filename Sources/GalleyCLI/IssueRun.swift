@@ -92,6 +92,7 @@ enum IssueLoader {
             articles.append(doc)
         }
         files += [manifest.cover?.image].compactMap { $0 } + manifest.inserts.map(\.image)
+        files += SVGReferences.files(of: files)
         return LoadedIssue(manifest: manifest, base: base, articles: articles, inputFiles: files)
     }
 

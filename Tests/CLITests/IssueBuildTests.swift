@@ -208,6 +208,13 @@ import Testing
         #expect(dep.hasPrefix(d.file("issue.pdf") + ":"))
         for f in ["issue.json", "a1.txt", "a2.txt", "a3.txt", "cover.png"] { #expect(dep.contains(d.file(f)), "\(f): \(dep)") }
         #expect(dep.contains(".ttf"), "the font files: \(dep)")
+        // An SVG's own image is an input too.
+        d.write("pics/dot.png", d.read("cover.png")!)
+        d.write("pics/frame.svg", WatchTests.framedImage)
+        d.write("a3.txt", "<h1>Tides</h1>\n<img src=\"pics/frame.svg\" width=\"200\" height=\"120\">\n")
+        #expect(run(["build", manifest, "-o", d.file("issue.pdf"), "--depfile", d.file("issue.d"), "-q"]).status == 0)
+        let withSVG = try String(contentsOfFile: d.file("issue.d"), encoding: .utf8)
+        #expect(withSVG.contains(d.file("pics/frame.svg")) && withSVG.contains(d.file("pics/dot.png")), "\(withSVG)")
         let summary = try #require(try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any])
         #expect((summary["articles"] as? [[String: Any]])?.count == 3)
         #expect(summary["pages"] as? Int == (try Self.map(manifest)).pages.count)

@@ -201,6 +201,32 @@ import Testing
         w.stop()
     }
 
+    // An image an SVG draws from is watched as well: replacing it rebuilds, and the page is a
+    // cold build's.
+    @Test func imagesInsideAnSVG() throws {
+        let d = TemporaryDirectory("watch")
+        d.write("pics/dot.png", try Data(contentsOf: URL(fileURLWithPath: repoPath("samples/images/chart.png"))))
+        d.write("pics/frame.svg", Self.framedImage)
+        d.write("doc.txt", "A framed chart.\n<img src=\"pics/frame.svg\" width=\"200\" height=\"120\">\n")
+        let w = try Watcher(d, ["doc.txt", "--page", "1", "-o", "p1.png"])
+        try w.wait("the first build") { w.lines(containing: "wrote p1.png") == 1 }
+        let before = try #require(d.read("p1.png"))
+        d.write("pics/dot.png", try Data(contentsOf: URL(fileURLWithPath: repoPath("samples/images/tall.png"))))
+        try w.wait("the inner image's change") { w.lines(containing: "wrote p1.png") == 2 }
+        w.stop()
+        #expect(d.read("p1.png") != before)
+        #expect(runExecutable(["preview", d.file("doc.txt"), "--page", "1", "-o", d.file("cold.png")]).status == 0)
+        #expect(d.read("p1.png") == d.read("cold.png"))
+    }
+
+    /// An SVG that draws `dot.png` beside it inside a frame.
+    static let framedImage = """
+        <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="200" height="120">
+          <rect width="200" height="120" fill="none" stroke="black"/>
+          <image xlink:href="dot.png" x="10" y="10" width="180" height="100"/>
+        </svg>
+        """
+
     // An edit that removes a page asked for is an error, and no PNG of the set is written:
     // they are kept as they were, as the line says.
     @Test func pagesKeptWholeWhenOneIsGone() throws {

@@ -1,0 +1,121 @@
+/// The files an SVG draws from besides itself: the targets of its `href` and `xlink:href`
+/// attributes (an `<image>`, a `<use>` of another file's symbol) that name files librsvg will
+/// read, that is, files in the SVG's folder or below it (its loading policy). `watch` watches
+/// them and a depfile lists them, like the images a text names directly.
+///
+/// A light scan of the attributes rather than an XML parse: it may name a file librsvg would
+/// not read (an `href` in a comment), which costs a watch or a rule and never a wrong page.
+package enum SVGReferences {
+    /// The files the SVGs among `files` (by their `.svg` extension) draw from, and those drawn
+    /// from by the SVGs among them, in the order first met; none that `files` lists already,
+    /// and none that does not exist.
+    package static func files(of files: [String]) -> [String] {
+        var known = Set(files)
+        var found: [String] = []
+        var pending = files.filter(isSVG)
+        while let svg = pending.popLast() {
+            for file in references(of: svg) where known.insert(file).inserted {
+                found.append(file)
+                if isSVG(file) { pending.append(file) }
+            }
+        }
+        return found
+    }
+
+    static func isSVG(_ path: String) -> Bool { path.lowercased().hasSuffix(".svg") }
+
+    /// The existing files under `svg`'s folder that its attributes name.
+    static func references(of svg: String) -> [String] {
+        guard case .success(let bytes) = RawIO.readFile(svg) else { return [] }
+        let folder = FileRoot(FilePath.directory(of: svg))
+        return hrefs(in: bytes).compactMap { value -> String? in
+            guard let relative = localPath(value) else { return nil }
+            let path = relative.hasPrefix("/") ? relative : FilePath.join(FilePath.directory(of: svg), relative)
+            guard folder.admits(path), FileIdentity.status(path) != nil else { return nil }
+            return path
+        }
+    }
+
+    /// The values of every `href` attribute (`xlink:href` included), entities decoded.
+    static func hrefs(in bytes: [UInt8]) -> [String] {
+        let name = Array("href".utf8)
+        var values: [String] = []
+        var i = 0
+        while i + name.count < bytes.count {
+            defer { i += 1 }
+            guard bytes[i] == name[0], Array(bytes[i..<i + name.count]) == name else { continue }
+            // A whole attribute name: after a space or the `xlink:` prefix.
+            guard i > 0, [0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ":")].contains(bytes[i - 1]) else { continue }
+            var j = i + name.count
+            while j < bytes.count, bytes[j] == 0x20 || bytes[j] == 0x09 || bytes[j] == 0x0A || bytes[j] == 0x0D { j += 1 }
+            guard j < bytes.count, bytes[j] == UInt8(ascii: "=") else { continue }
+            j += 1
+            while j < bytes.count, bytes[j] == 0x20 || bytes[j] == 0x09 || bytes[j] == 0x0A || bytes[j] == 0x0D { j += 1 }
+            guard j < bytes.count, bytes[j] == UInt8(ascii: "\"") || bytes[j] == UInt8(ascii: "'") else { continue }
+            let quote = bytes[j]
+            guard let end = bytes[(j + 1)...].firstIndex(of: quote) else { break }
+            values.append(decodeEntities(String(decoding: bytes[(j + 1)..<end], as: UTF8.self)))
+            i = end
+        }
+        return values
+    }
+
+    /// A reference's file as a path: nil for one within the document (`#id`), inline data, or
+    /// another scheme than `file:`. The fragment is dropped and `%XX` escapes decoded.
+    static func localPath(_ value: String) -> String? {
+        var v = value.trimmed()
+        if let hash = v.firstIndex(of: "#") { v = String(v[..<hash]) }
+        if v.hasPrefix("file://") { v = String(v.dropFirst(7)) }
+        guard !v.isEmpty else { return nil }
+        // A scheme: letters, digits, `+`, `-` or `.` before a colon that comes before any slash.
+        if let colon = v.firstIndex(of: ":"), !v[..<colon].contains("/") { return nil }
+        return percentDecoded(v)
+    }
+
+    static func percentDecoded(_ s: String) -> String {
+        var out: [UInt8] = []
+        let b = Array(s.utf8)
+        var i = 0
+        while i < b.count {
+            if b[i] == UInt8(ascii: "%"), i + 2 < b.count, let byte = UInt8(String(decoding: b[(i + 1)...(i + 2)], as: UTF8.self), radix: 16) {
+                out.append(byte)
+                i += 3
+            } else {
+                out.append(b[i])
+                i += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func decodeEntities(_ s: String) -> String {
+        guard s.contains("&") else { return s }
+        var out = ""
+        var rest = Substring(s)
+        while let amp = rest.firstIndex(of: "&") {
+            out += rest[..<amp]
+            guard let semi = rest[amp...].firstIndex(of: ";"), rest.distance(from: amp, to: semi) <= 10 else {
+                out += rest[amp...]
+                return out
+            }
+            let entity = rest[rest.index(after: amp)..<semi]
+            switch entity {
+            case "amp": out += "&"
+            case "lt": out += "<"
+            case "gt": out += ">"
+            case "quot": out += "\""
+            case "apos": out += "'"
+            default:
+                let number =
+                    entity.hasPrefix("#x") ? UInt32(entity.dropFirst(2), radix: 16) : entity.hasPrefix("#") ? UInt32(entity.dropFirst()) : nil
+                if let number, let scalar = Unicode.Scalar(number) {
+                    out.unicodeScalars.append(scalar)
+                } else {
+                    out += rest[amp...semi]
+                }
+            }
+            rest = rest[rest.index(after: semi)...]
+        }
+        return out + rest
+    }
+}
