@@ -221,7 +221,7 @@ extension Run {
         guard let doc = try load(o.document) else { return WatchBuild(inputs: filesRead) }
         timer.readingEnds()
         var result = WatchBuild(inputs: doc.inputFiles)
-        let text = Array(doc.story.text.utf8)
+        let fingerprint = PageFingerprinter(doc.story, template: doc.template)
         let before = doc.framesetter.diagnostics.all.count
         // A press build's preflight, as `build --press` runs it (its findings are warnings),
         // said after the layout's own warnings, some of which it replaces.
@@ -246,7 +246,7 @@ extension Run {
                     doc, to: destination, metadata: metadata, compression: o.compression, press: press, timings: timer.parts,
                     predrawn: predrawn
                 ) { page in
-                    result.pages.append(Self.fingerprint(page, text: text))
+                    result.pages.append(fingerprint(page))
                     synctex?.add(sheet: page.number, [(page, doc.story, input)])
                     preflight?.check(page, of: doc.framesetter, index: page.number, bleed: bleed)
                 }
@@ -266,7 +266,7 @@ extension Run {
                 for n in numbers { _ = try OutputDestination.checked(path(n), inputs: doc.inputFiles) }
                 let press = o.press?.output(doc.template, input: o.document.input, environment: io.environment)
                 let pages = try Export.pngs(doc.framesetter, pages: numbers, to: path, dpi: o.dpi, press: press)
-                result.pages = numbers.filter { $0 <= pages.count }.map { Self.fingerprint(pages[$0 - 1], text: text) }
+                result.pages = numbers.filter { $0 <= pages.count }.map { fingerprint(pages[$0 - 1]) }
             }
             result.written = true
         } catch let e as RenderError {
@@ -304,8 +304,8 @@ extension Run {
                 if o.synctex { try writeSyncTeX(Self.syncTeX(issue, plan, pdf: path), for: path, inputs: issue.inputFiles) }
                 preflight?.checkInk(of: press)
                 if let preflight { addPreflight(preflight) }
-                let texts = plan.parts.map { Array($0.framesetter.story.text.utf8) }
-                result.pages = plan.pages.indices.map { Self.fingerprint(plan, page: $0, texts: texts) }
+                let parts = PageFingerprinter.parts(of: plan)
+                result.pages = plan.pages.indices.map { PageFingerprinter.issuePage(plan, $0, parts: parts) }
             case .pngs(let numbers, let path):
                 // Every page and output checked before any is written: the set is written whole.
                 if let missing = numbers.first(where: { $0 > plan.pages.count }) {
@@ -317,42 +317,14 @@ extension Run {
                         parts: plan.parts, pages: plan.pages, page: n, pageSize: size, to: path(n), dpi: o.dpi,
                         press: o.press?.output(issue.base, input: o.document.input, environment: io.environment))
                 }
-                let texts = plan.parts.map { Array($0.framesetter.story.text.utf8) }
-                result.pages = numbers.filter { $0 <= plan.pages.count }.map { Self.fingerprint(plan, page: $0 - 1, texts: texts) }
+                let parts = PageFingerprinter.parts(of: plan)
+                result.pages = numbers.filter { $0 <= plan.pages.count }.map { PageFingerprinter.issuePage(plan, $0 - 1, parts: parts) }
             }
             result.written = true
         } catch let e as RenderError {
             diagnostics.append(e.diagnostic)
         }
         return result
-    }
-
-    /// What a page shows, as a number: its text and where each line and image stands.
-    static func fingerprint(_ page: Page, text: [UInt8]) -> Int {
-        var h = Hasher()
-        h.combine(page.folio)
-        for frame in page.frames {
-            for line in frame.lines {
-                h.combine(line.origin.x)
-                h.combine(line.origin.y)
-                h.combine(line.paragraphIndex)
-                let range = line.storyRange.clamped(to: 0..<text.count)
-                text.withUnsafeBytes { h.combine(bytes: UnsafeRawBufferPointer(rebasing: $0[range])) }
-            }
-            for i in frame.images { h.combine(i.rect) }
-        }
-        for f in page.floats { h.combine(f.rect) }
-        return h.finalize()
-    }
-
-    /// `texts`: each part's story as bytes, made once for all the pages.
-    static func fingerprint(_ plan: IssuePlan, page index: Int, texts: [[UInt8]]) -> Int {
-        var h = Hasher()
-        let p = plan.pages[index]
-        h.combine(p.kind.rawValue)
-        h.combine(p.image)
-        for (part, page) in p.placements { h.combine(fingerprint(page, text: texts[part])) }
-        return h.finalize()
     }
 }
 

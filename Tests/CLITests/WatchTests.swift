@@ -198,6 +198,13 @@ import Testing
         d.write("chart.png", try Data(contentsOf: URL(fileURLWithPath: repoPath("samples/images/tall.png"))))
         try w.wait("the image's change") { w.lines(containing: "wrote png/doc-p1.png") == 3 }
         #expect(try Data(contentsOf: URL(fileURLWithPath: d.file("png/doc-p1.png"))) != before)
+        // The page counts as changed, as it does when only a colour changes.
+        #expect(w.text.split(separator: "\n").last { $0.contains("wrote") }?.hasSuffix("1 page, 1 changed") == true, "\(w.text)")
+        d.write("doc.txt", "A chart, <font color=\"red\">again</font>.\n<img src=\"chart.png\" width=\"200\" height=\"120\">\n")
+        try w.wait("the red word") { w.lines(containing: "wrote png/doc-p1.png") == 4 }
+        d.write("doc.txt", "A chart, <font color=\"blue\">again</font>.\n<img src=\"chart.png\" width=\"200\" height=\"120\">\n")
+        try w.wait("the blue word") { w.lines(containing: "wrote png/doc-p1.png") == 5 }
+        #expect(w.text.split(separator: "\n").last { $0.contains("wrote") }?.hasSuffix("1 page, 1 changed") == true, "\(w.text)")
         w.stop()
     }
 
