@@ -66,9 +66,9 @@ public final class TemporaryFile {
         owned = false
     }
 
-    /// Removes the file.
+    /// Removes the file (unless another has taken its name meanwhile).
     public func discard() {
-        if owned { unlink(path) }
+        if owned && isStillOurs { unlink(path) }
         forget()
     }
 
@@ -142,11 +142,14 @@ final class AtomicFile {
         self.existing = existing
     }
 
+    /// Whether the temporary file is still the one made here (not removed or replaced).
+    var isIntact: Bool { temporary.isStillOurs }
+
     /// Moves the finished temporary file into place.
     func commit() throws(RenderError) {
         defer { temporary.discard() }
         guard temporary.isStillOurs else {
-            throw RenderError(.error("cannot write '\(target)': its temporary file was replaced while it was written"))
+            throw RenderError(.error("cannot write '\(target)': its temporary file was removed or replaced while it was written"))
         }
         // Only now: a read-only output's mode would have kept the writer out of the file.
         if let existing { temporary.keepMode(of: existing) }

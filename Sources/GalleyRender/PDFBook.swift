@@ -25,6 +25,9 @@ final class PDFBook {
     private var done = false
     /// Pages added so far.
     private(set) var pages = 0
+    /// Whether the file being written is still there, as made (a clean-up of the folder may
+    /// have removed it while `galley watch` waited).
+    var isIntact: Bool { out.isIntact }
 
     /// A PDF of pages of `template`'s size for `path`, with `metadata`; streams compressed at
     /// `compression` (1 fastest, 9 smallest); with `press`, each page on its press sheet.

@@ -71,7 +71,7 @@ public final class PredrawnPDF {
         let m = book.metadata
         // Links make every page a tagged `Part` (`PageRenderer`).
         let hasLinks = !renderer.links.links.isEmpty
-        return !drawn.isEmpty && book.path == path && book.compression == compression
+        return !drawn.isEmpty && book.isIntact && book.path == path && book.compression == compression
             && framesetter.template == renderer.framesetter.template
             && (m.title, m.author, m.creator, m.date) == (metadata.title, metadata.author, metadata.creator, metadata.date)
             && hasLinks == !LinkIndex(story: framesetter.story).links.isEmpty

@@ -77,7 +77,9 @@ package enum SVGReferences {
         let b = Array(s.utf8)
         var i = 0
         while i < b.count {
-            if b[i] == UInt8(ascii: "%"), i + 2 < b.count, let byte = UInt8(String(decoding: b[(i + 1)...(i + 2)], as: UTF8.self), radix: 16) {
+            if b[i] == UInt8(ascii: "%"), i + 2 < b.count,
+                let byte = UInt8(String(decoding: b[(i + 1)...(i + 2)], as: UTF8.self), radix: 16)
+            {
                 out.append(byte)
                 i += 3
             } else {
@@ -106,8 +108,8 @@ package enum SVGReferences {
             case "quot": out += "\""
             case "apos": out += "'"
             default:
-                let number =
-                    entity.hasPrefix("#x") ? UInt32(entity.dropFirst(2), radix: 16) : entity.hasPrefix("#") ? UInt32(entity.dropFirst()) : nil
+                let hex = entity.hasPrefix("#x")
+                let number = hex ? UInt32(entity.dropFirst(2), radix: 16) : entity.hasPrefix("#") ? UInt32(entity.dropFirst()) : nil
                 if let number, let scalar = Unicode.Scalar(number) {
                     out.unicodeScalars.append(scalar)
                 } else {

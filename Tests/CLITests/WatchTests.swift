@@ -353,6 +353,30 @@ import Testing
         #expect(run(["watch", d.file("doc.txt"), "--page", "1", "--synctex"]).stderr.contains("--synctex goes with a PDF"))
     }
 
+    // The next PDF's temporary file removed while watch waits (a clean-up of the folder): the
+    // next build makes the PDF afresh instead of failing on the file gone.
+    @Test func aPredrawnFileRemovedIsDrawnAgain() throws {
+        let d = TemporaryDirectory("watch")
+        var body = (1...120).map { "Paragraph \($0): the harbour at dawn, grey and silver, boats that rock against the quay." }
+        func save() { d.write("doc.txt", "<h1>Harbour</h1>\n" + body.joined(separator: "\n") + "\n") }
+        save()
+        let w = try Watcher(d, ["doc.txt", "-o", "doc.pdf"])
+        try w.wait("the first build") { w.lines(containing: "wrote doc.pdf") == 1 }
+        body[100] += " Edited."
+        save()
+        try w.wait("the second build") { w.lines(containing: "wrote doc.pdf") == 2 }
+        let scratch = { try FileManager.default.contentsOfDirectory(atPath: d.path).filter { $0.hasSuffix(".tmp") } }
+        try w.wait("the next PDF begun") { (try? scratch().isEmpty) == false }
+        for name in try scratch() { try FileManager.default.removeItem(atPath: d.file(name)) }
+        body[100] += " Again."
+        save()
+        try w.wait("the third build") { w.lines(containing: "wrote doc.pdf") == 3 || w.text.contains("error") }
+        w.stop()
+        #expect(!w.text.contains("error"), "\(w.text)")
+        #expect(runExecutable(["build", d.file("doc.txt"), "-o", d.file("cold.pdf")]).status == 0)
+        #expect(d.read("doc.pdf") == d.read("cold.pdf"))
+    }
+
     // Options that cannot go together are usage errors, before anything is watched.
     @Test func usageErrors() {
         let d = TemporaryDirectory("watch")
