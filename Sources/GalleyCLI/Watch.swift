@@ -355,7 +355,9 @@ final class FileWatcher {
         for file in files where !file.isEmpty && file != "-" {
             // The name as given (a link, perhaps) and the file it leads to, each in its folder
             // made canonical: inotify names one folder by one watch, whatever path reached it.
-            for path in Set([Self.absolute(file), FileRoot.canonicalPath(file)]) {
+            // So is each link on the way (`current/chart.png` with `current` a link to a
+            // folder): pointed elsewhere, it changes the file as much as a save does.
+            for path in Set([Self.absolute(file), FileRoot.canonicalPath(file)] + Self.links(along: Self.absolute(file))) {
                 let folder = FileRoot.canonicalPath(FilePath.directory(of: path))
                 names.insert(FilePath.join(folder, FilePath.name(of: path)))
                 wanted.insert(present(folder))
@@ -450,6 +452,28 @@ final class FileWatcher {
             }
         }
         return relevant
+    }
+
+    /// The symbolic links met on the way to `path` (absolute), in any folder of it and in
+    /// the targets of links, as far as a few links deep.
+    static func links(along path: String, depth: Int = 0) -> [String] {
+        guard depth < 8 else { return [] }
+        var found: [String] = []
+        var prefix = ""
+        for part in path.split(separator: "/") {
+            prefix += "/" + part
+            var s = stat()
+            guard lstat(prefix, &s) == 0 else { break }
+            guard s.st_mode & S_IFMT == S_IFLNK else { continue }
+            found.append(prefix)
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let n = readlink(prefix, &buffer, buffer.count - 1)
+            guard n > 0 else { continue }
+            let target = String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let resolved = target.hasPrefix("/") ? target : FilePath.join(FilePath.directory(of: prefix), target)
+            found += links(along: resolved, depth: depth + 1)
+        }
+        return found
     }
 
     static func absolute(_ path: String) -> String {

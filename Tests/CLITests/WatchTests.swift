@@ -226,6 +226,24 @@ import Testing
         #expect(d.read("p1.png") == d.read("cold.png"))
     }
 
+    // A link on the way to an image (`current` a link to a folder of this week's pictures),
+    // pointed at another folder the way `ln -sfn` does it, rebuilds.
+    @Test func aLinkOnTheWayRetargeted() throws {
+        let d = TemporaryDirectory("watch")
+        d.write("v1/chart.png", try Data(contentsOf: URL(fileURLWithPath: repoPath("samples/images/chart.png"))))
+        d.write("v2/chart.png", try Data(contentsOf: URL(fileURLWithPath: repoPath("samples/images/tall.png"))))
+        #expect(symlink("v1", d.file("current")) == 0)
+        d.write("doc.txt", "This week's chart.\n<img src=\"current/chart.png\" width=\"200\" height=\"120\">\n")
+        let w = try Watcher(d, ["doc.txt", "--page", "1", "-o", "p1.png"])
+        try w.wait("the first build") { w.lines(containing: "wrote p1.png") == 1 }
+        #expect(symlink("v2", d.file("current.new")) == 0)
+        #expect(rename(d.file("current.new"), d.file("current")) == 0)
+        try w.wait("the link's new target") { w.lines(containing: "wrote p1.png") == 2 }
+        w.stop()
+        #expect(runExecutable(["preview", d.file("doc.txt"), "--page", "1", "-o", d.file("cold.png")]).status == 0)
+        #expect(d.read("p1.png") == d.read("cold.png"))
+    }
+
     /// An SVG that draws `dot.png` beside it inside a frame.
     static let framedImage = """
         <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="200" height="120">
