@@ -87,6 +87,10 @@ struct Flow {
     /// The page is composed for the last time: a page-wide float met now waits for the next
     /// page rather than asking for the page to be laid out again.
     var pageFloatsWait = false
+    /// The farthest story byte the attempts at this page and those before it depended on
+    /// (an attempt laid out again for a page-wide float met in it saw the text up to that
+    /// float): part of `reach`, so an edit there lays the page out again.
+    var reachedInAttempts = 0
     /// The text area of a page (all columns).
     var textArea = Rect(x: 0, y: 0, width: 0, height: 0)
     /// Where the band of columns being filled starts (below what spans the columns above it).
@@ -117,7 +121,7 @@ struct Flow {
     /// The last story byte this state depends on: where the flow stands, and the ends of the
     /// paragraphs it holds laid out (the one split across regions, those looked ahead at).
     var reach: Int {
-        var r = position
+        var r = max(position, reachedInAttempts)
         let held = lookahead.keys.max().map { max($0, current == nil ? 0 : paragraph) } ?? (current == nil ? nil : paragraph)
         if let held, held < story.paragraphs.count { r = max(r, story.paragraphs[held].range.upperBound) }
         return r

@@ -306,6 +306,8 @@ public final class Framesetter {
                 (page.frames, relayout) = Self.composePage(columns, textArea: textArea, of: &flow, layout: layout)
                 guard relayout else { break }
                 var again = start
+                // What the page holds now depends on the text this attempt reached.
+                again.reachedInAttempts = flow.reach
                 // Only the page-wide floats carry over: column floats are placed afresh.
                 again.pageFloats = flow.pageFloats
                 again.placed.formUnion(flow.pageFloats.map(\.placed.image))

@@ -234,6 +234,29 @@ import Testing
         #expect(cache.keptPages == 0)
     }
 
+    // A page laid out again for a page-wide float it met holds less text than the attempt
+    // that met the float: it depends on the text up to the float's anchor, past its own end.
+    // An edit there (paragraphs that push the anchor to the next page) lays it out again.
+    @Test func aPageLaidOutAgainForAFloatDependsOnTheTextUpToIt() throws {
+        var rng = SplitMix(seed: 79)
+        var paragraphs = (1...80).map { _ in Self.sentence(Int.random(in: 20...40, using: &rng), &rng) }
+        let plain = pages(of: framesetter(paragraphs.joined(separator: "\n")))
+        let last = try #require(plain.first?.frames.last?.lines.last?.paragraphIndex)
+        // The anchor among the last lines of page 1: the float it brings pushes it to page 2.
+        let anchor = last - 2
+        paragraphs.insert("<img src=\"images/harbour.jpg\" span=\"page\" float=\"top\" width=\"60%\">", at: anchor)
+        let cache = ParagraphCache()
+        let before = pages(of: framesetter(paragraphs.joined(separator: "\n"), cache: cache))
+        let end = try #require(before.first?.frames.last?.lines.last?.paragraphIndex)
+        try #require(before.first?.floats.count == 1 && end < anchor, "the float on page 1, its anchor on page 2")
+        for k in 0..<6 { paragraphs.insert(Self.sentence(60, &rng), at: end + 2 + k) }
+        let warm = framesetter(paragraphs.joined(separator: "\n"), cache: cache)
+        let cold = framesetter(paragraphs.joined(separator: "\n"))
+        let dumps = [warm, cold].map { fs in pages(of: fs).map { PageDump.dump($0, story: fs.story) } }
+        #expect(dumps[0] == dumps[1])
+        #expect(pages(of: cold).first?.floats.isEmpty == true, "the float left page 1")
+    }
+
     // Once a page begins where one began before the edit, in the same state, the pages from
     // there on are taken as they were, moved in the story: the same pages as a cold layout.
     // An edit that keeps the paragraph's line count finds such a page at once; one that adds
