@@ -171,12 +171,13 @@ extension Flow {
         return .placed
     }
 
-    /// Sets block image `i` at column width from the region's height reached (below any float it
-    /// would meet), shrunk to the column's height when taller; false when it does not fit there.
+    /// Sets block image `i` centred, at its `width` (else the column's, never wider) from the
+    /// region's height reached (below any float it would meet), shrunk to the column's height
+    /// when taller; false when it does not fit there.
     mutating func placeBlock(_ i: Int, paragraph k: Int, _ d: inout Distributor) -> Bool {
         let image = story.images[i]
         let p = story.paragraphs[k]
-        var w = d.rect.width
+        var w = Self.blockWidth(image, column: d.rect.width)
         var h = w / image.aspectRatio
         let shrunk = h > d.columnHeight
         if shrunk {
@@ -204,6 +205,16 @@ extension Flow {
 }
 
 extension Flow {
+    /// A block image's width in a column `column` wide: its `width` (a share of the column, or
+    /// points), else the column's; at most the column's.
+    static func blockWidth(_ image: ImageReference, column: Double) -> Double {
+        switch image.widthSpec {
+        case .percent(let p)?: return min(column, max(1, column * p / 100))
+        case .points(let v)?: return min(column, max(1, v))
+        case nil: return column
+        }
+    }
+
     /// Places what fits of a text paragraph from its current line: around the region's
     /// exclusions, floats anchored in it placed as their lines are met, the split across regions
     /// kept to the widows and orphans rules.
