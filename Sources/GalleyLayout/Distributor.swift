@@ -206,13 +206,15 @@ extension Flow {
 
 extension Flow {
     /// A block image's width in a column `column` wide: its `width` (a share of the column, or
-    /// points), else the column's; at most the column's.
+    /// points; or its `height` in its proportions), else the column's; at most the column's.
     static func blockWidth(_ image: ImageReference, column: Double) -> Double {
-        switch image.widthSpec {
-        case .percent(let p)?: return min(column, max(1, column * p / 100))
-        case .points(let v)?: return min(column, max(1, v))
-        case nil: return column
-        }
+        let asked: Double? =
+            switch image.widthSpec {
+            case .percent(let p)?: column * p / 100
+            case .points(let v)?: v
+            case nil: image.width ?? image.height.map { $0 * image.aspectRatio }
+            }
+        return min(column, max(1, asked ?? column))
     }
 
     /// Places what fits of a text paragraph from its current line: around the region's

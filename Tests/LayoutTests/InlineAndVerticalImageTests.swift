@@ -16,6 +16,30 @@ import Testing
         }
     }
 
+    // A block image takes its width (a share of the column, or points), centred in its
+    // column; without one, or asked wider than the column, it is the column's width.
+    @Test func blockImagesTakeTheirWidth() throws {
+        let fs = framesetter(
+            """
+            Text.
+            <img src="images/chart.png" width="50%">
+            <img src="images/chart.png" width="120pt">
+            <img src="images/chart.png">
+            <img src="images/chart.png" width="2000pt">
+            <img src="images/chart.png" height="60pt">
+            """)
+        let column = fs.columns[0]
+        let images = pages(of: fs).flatMap(\.frames).flatMap(\.images)
+        try #require(images.count == 5)
+        let widths = images.map { ($0.rect.width * 10).rounded() / 10 }
+        let expected = [column.width / 2, 120, column.width, column.width, 90].map { ($0 * 10).rounded() / 10 }
+        #expect(widths == expected)
+        for image in images {
+            #expect(abs(image.rect.midX - column.midX) < 0.01, "centred: \(image.rect) in \(column)")
+            #expect(abs(image.rect.width / image.rect.height - 1.5) < 0.01)
+        }
+    }
+
     // An inline image asked 1000 pt wide was set at that width, over the other column and off
     // the page, with only an overfull-line warning: it is shrunk, with its proportions, to the
     // width of its line, and the warning says so as a float's does.
