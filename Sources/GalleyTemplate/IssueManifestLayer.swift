@@ -54,6 +54,18 @@ public struct TemplateLayer: Sendable {
         return decoder.template
     }
 
+    /// Style `style`'s `attribute` as this layer sets it, as a diagnostic of `message` at the
+    /// value; nil when the layer does not set it.
+    public func styleMistake(_ message: String, style: String, attribute: String) -> Diagnostic? {
+        func member(_ key: String, of v: JSONValue) -> JSONValue? {
+            guard case .object(let members) = v.kind else { return nil }
+            return members.last { $0.key.lowercased() == key.lowercased() }?.value
+        }
+        guard let value = member("styles", of: object).flatMap({ member(style, of: $0) }).flatMap({ member(attribute, of: $0) })
+        else { return nil }
+        return .error("key '\(keyPath).styles.\(style).\(attribute)': \(message)", file: file, at: value.start, length: value.length)
+    }
+
     /// A template diagnostic in the manifest's terms. The decoder names keys from a template's
     /// top (`key 'body.size'`); here they sit under `keyPath`, so that goes in front. A check
     /// across keys that no key of this layer set has no place of its own: it gets the object's.

@@ -358,6 +358,25 @@ import Testing
         #expect(bad.status == 1 && bad.stderr.contains("unknown style 'nine'; did you mean 'mine'?"), "\(bad.stderr)")
     }
 
+    // A style the manifest's `set` gets wrong is said at its value in the manifest, before
+    // any article is set (as a document's template is checked): the issue's layer, an
+    // article's own, or `--set` on the command line.
+    @Test func setStylesCheckedAtTheirValue() throws {
+        let d = TemporaryDirectory("issue")
+        d.write("a.txt", "<h1>One</h1>\n<p class=\"deck\">Deck.</p>\n")
+        let manifest = d.write("issue.json", #"{"set": {"styles": {"deck": {"dropcap": 20}}}, "articles": [{"file": "a.txt"}]}"#)
+        let r = run(["check", manifest])
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stderr.contains("\(manifest):1:41: error: key 'set.styles.deck.dropcap': dropcap must be"), "\(r.stderr)")
+        #expect(!r.stderr.contains("a.txt:"), "\(r.stderr)")
+        d.write("issue.json", #"{"articles": [{"file": "a.txt", "set": {"styles.deck.size": -3}}]}"#)
+        let own = run(["check", manifest])
+        #expect(own.stderr.contains("\(manifest):1:61: error: key 'articles[0].set.styles.deck.size'"), "\(own.stderr)")
+        d.write("issue.json", #"{"articles": [{"file": "a.txt"}]}"#)
+        let given = run(["check", manifest, "--set", "styles.deck.size=-2"])
+        #expect(given.status == 2 && given.stderr.contains("--set styles.deck.size=-2: style 'deck'"), "\(given.stderr)")
+    }
+
     // Make reads the depfile: after the build the PDF is up to date, and touching any input
     // it lists (an article, the manifest, an image, a font) makes it out of date. Names with
     // a colon, a space or a hash are written as Make reads them.
