@@ -86,7 +86,11 @@ extension Run {
         for (i, entry) in plan.pages.enumerated() {
             if let image = entry.image {
                 let size = entry.page.map { ($0.width, $0.height) } ?? (issue.base.pageWidth, issue.base.pageHeight)
-                preflight.checkFullPageImage(image, index: i + 1, width: size.0, height: size.1, bleed: bleed, manifest: manifest)
+                // Said at the manifest's `image` value that names it.
+                let m = issue.manifest
+                let named = entry.kind == .cover ? m.cover?.location : m.inserts.first { $0.image == image }?.location
+                preflight.checkFullPageImage(
+                    image, index: i + 1, width: size.0, height: size.1, bleed: bleed, manifest: manifest, at: named)
             }
             for (part, page) in entry.placements {
                 preflight.check(page, of: plan.parts[part].framesetter, index: i + 1, bleed: bleed)

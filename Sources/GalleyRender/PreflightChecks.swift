@@ -36,9 +36,11 @@ extension Preflight {
     }
 
     /// An issue's cover or insert, drawn to cover the page and (on a press sheet) its bleed,
-    /// on page `index` of the PDF; `manifest` is where it was named. An image that cannot be
-    /// read is left to the build, which refuses it.
-    public mutating func checkFullPageImage(_ path: String, index: Int, width: Double, height: Double, bleed: Double, manifest: String) {
+    /// on page `index` of the PDF; `manifest` and `location` are where it was named. An image
+    /// that cannot be read is left to the build, which refuses it.
+    public mutating func checkFullPageImage(
+        _ path: String, index: Int, width: Double, height: Double, bleed: Double, manifest: String, at location: SourceLocation?
+    ) {
         guard case .success(let info) = ImageInfo.read(path: path), info.format != .svg, info.pixelWidth > 0, info.pixelHeight > 0
         else { return }
         let ppi = min(Double(info.pixelWidth) / (width + 2 * bleed), Double(info.pixelHeight) / (height + 2 * bleed)) * 72
@@ -46,7 +48,7 @@ extension Preflight {
         once(
             "page-image|\(path)|\(index)",
             PreflightFinding(
-                .lowResolution, severity(.lowResolution, ppi: ppi), page: index, file: manifest, at: nil,
+                .lowResolution, severity(.lowResolution, ppi: ppi), page: index, file: manifest, at: location,
                 "image '\(FilePath.name(of: path))' fills the page at \(Int(ppi.rounded(.down))) ppi; print wants \(Int(PreflightLimits.imagePPI))",
                 value: ppi.rounded(.down), subject: path))
     }
