@@ -438,12 +438,14 @@ final class FontProbe {
 
     /// A "Family Weight Width Style" name read from its end: the family and the face it asks
     /// for, or nil when no style or width word ends it. Two words are tried before one ("Demi Bold").
-    static func styled(_ name: String) -> FontPlan.Face? {
+    /// `throughFamilies`: go on through a name the table knows ("Arial Black" is then Arial at
+    /// weight 900: what its stand-in must be set at when it is not installed).
+    static func styled(_ name: String, throughFamilies: Bool = false) -> FontPlan.Face? {
         var words = name.split(separator: " ").map(String.init)
         var face = FontPlan.Face(family: name, weight: 400, italic: false)
         var stripped = false
         // A family the table knows is a name, not a style ("Times New Roman", "Arial Black").
-        while words.count > 1, !FaceClasses.isFamily(words.joined(separator: " ")) {
+        while words.count > 1, throughFamilies || !FaceClasses.isFamily(words.joined(separator: " ")) {
             let two = words.count > 2 ? (words[words.count - 2] + words[words.count - 1]).lowercased() : nil
             let taken: Int
             if let two, let style = styleWords.first(where: { $0.0 == two }) {
@@ -503,6 +505,13 @@ final class FontProbe {
                 // Name the substitute's real family: an alias ("Palatino") in a family list loses
                 // to the fallback families after it, which are real names.
                 c.family = used
+                // A known family whose name says a weight or width ("Arial Black", "Franklin
+                // Gothic Medium") keeps it in its stand-in.
+                if c.weight == 400, !c.italic, c.stretch == PANGO_STRETCH_NORMAL.rawValue,
+                    let implied = Self.styled(name, throughFamilies: true)
+                {
+                    (c.weight, c.italic, c.stretch) = (implied.weight, implied.italic, implied.stretch)
+                }
                 substitute = (c, used)
             }
         }

@@ -92,6 +92,17 @@ private func loadedPattern(_ plan: FontPlan, _ engine: TextEngine, face name: St
         #expect(regular.width == FC_WIDTH_NORMAL && regular.weight == FC_WEIGHT_REGULAR)
     }
 
+    // A known family whose name says its weight ("Arial Black") keeps that weight in its
+    // stand-in when it is not installed: a heavy headline stays heavy.
+    @Test func aWeightInAKnownFamilysNameFollows() throws {
+        let (plan, _, engine) = resolve(["Arial Black", "Arial"])
+        let black = try #require(loadedPattern(plan, engine, face: "Arial Black"))
+        #expect(black.weight == FC_WEIGHT_BOLD, "the heaviest installed: \(black)")
+        #expect(plan.faces["Arial Black"]?.weight == 900)
+        let arial = try #require(loadedPattern(plan, engine, face: "Arial"))
+        #expect(arial.weight == FC_WEIGHT_REGULAR)
+    }
+
     // A family whose name holds a width word is that family, not a width of a shorter name.
     @Test func widthNamedFamilyIsItself() {
         let (plan, warnings, _) = resolve(["Nimbus Sans Narrow", "DejaVu Sans Condensed"])
