@@ -375,10 +375,15 @@ extension TemplateLoader {
         var read: [String] = []
         /// Where the files the chain names may lie: the first template's folder, and `--root`.
         var roots: [FileRoot] = []
+        /// Where each key was last given along the chain, for the checks across keys.
+        var given: [String: TemplateSpot] = [:]
     }
 
-    /// Decodes one file's JSON on top of its base, following `extends` first.
-    static func decodeLayer(_ json: String, file: String, chain: inout Chain) throws(Diagnostic) -> Template {
+    /// Decodes one file's JSON on top of its base, following `extends` first. The checks
+    /// across keys (leading against size, room for text) run on the file asked for only
+    /// (`validating`), once every file of its chain has given its values: a base that is
+    /// wrong alone may be set right by the file that extends it.
+    static func decodeLayer(_ json: String, file: String, chain: inout Chain, validating: Bool = true) throws(Diagnostic) -> Template {
         let root: JSONValue
         switch JSONReader.parse(json) {
         case .success(let v): root = v
@@ -398,7 +403,8 @@ extension TemplateLoader {
         var decoder = TemplateDecoder(origin: origin, base: base)
         decoder.roots = chain.roots
         try decoder.apply(members)
-        try TemplateDecoder.validate(decoder.template, given: decoder.given, fallback: origin)
+        chain.given.merge(decoder.given) { _, new in new }
+        if validating { try TemplateDecoder.validate(decoder.template, given: chain.given, fallback: origin) }
         // A file that changes what its base's description says, without describing itself, is
         // described by what it is ("A4, two columns" over three columns would mislead).
         var t = decoder.template
@@ -452,7 +458,7 @@ extension TemplateLoader {
             chain.canonical.removeLast()
             chain.shown.removeLast()
         }
-        return try decodeLayer(text, file: path, chain: &chain)
+        return try decodeLayer(text, file: path, chain: &chain, validating: false)
     }
 
     /// One `KEY=VALUE` as a JSON object `{"KEY": VALUE}` (nested for dotted keys), after

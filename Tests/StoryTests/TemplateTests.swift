@@ -608,6 +608,25 @@ private let a4 = (width: 210 * mm, height: 297 * mm)
         expected.summary = "Tabloid, two columns, DejaVu Serif 9.5/11.5, justified"
         #expect(t == expected)
     }
+    // The checks across keys run on the chain's result: a base whose size wants more leading
+    // is right once the file that extends it gives the leading. Alone, or extended by a file
+    // that leaves it as it is, it is wrong, blamed at its own value.
+    @Test func checksAcrossKeysRunOnTheWholeChain() {
+        let dir = scratchFolder()
+        write(#"{"extends": "magazine", "body": {"size": 30}}"#, to: dir + "/base.json")
+        write(#"{"extends": "base.json", "body": {"leading": 36}}"#, to: dir + "/right.json")
+        write(#"{"extends": "base.json", "columns": 1}"#, to: dir + "/left.json")
+        #expect((try? TemplateLoader.load(dir + "/right.json").get())?.body.leading == 36)
+        for name in ["base.json", "left.json"] {
+            guard case .failure(let d) = TemplateLoader.load(dir + "/" + name) else {
+                Issue.record("\(name) loaded")
+                continue
+            }
+            #expect(d.file == dir + "/base.json" && d.location?.column == 42, "\(name): \(d)")
+            #expect(d.message == "key 'body.size': size 30 pt needs a leading of at least 15 pt (the leading is 12 pt)")
+        }
+    }
+
     // Two files extending each other are a cycle, reported where it closes.
     @Test func cycle() {
         let dir = scratchFolder()
