@@ -515,7 +515,8 @@ struct TemplateDecoder {
         }
     }
 
-    /// `print`: bleed up to 20 mm, a slug wide enough for the marks it holds, marks by name.
+    /// `print`: bleed up to 20 mm, slug up to 50 mm (wide enough for its marks: `validate`),
+    /// marks by name.
     private mutating func print(_ v: JSONValue) throws(Diagnostic) {
         for (path, m) in try objectMembers(v, at: "print") {
             switch m.key {
@@ -534,9 +535,6 @@ struct TemplateDecoder {
             default: template.print.marks = try marks(path, m.value)
             }
         }
-        guard !template.print.marks.isEmpty, template.print.slug < PrintSpec.narrowestMarkedSlug else { return }
-        let spot = given["print.slug"] ?? given["print.marks"] ?? given["print"]!
-        throw spot.error("print.slug must be at least 5 mm to hold marks; make it wider, or give \"marks\": []", key: nil)
     }
 
     /// `print.marks`: a list of mark names (a comma-separated string in `--set`), kept in
@@ -837,7 +835,8 @@ struct TemplateDecoder {
 
     // MARK: - Checks across keys
 
-    /// Checks what no single key decides: leading against size, and room for the text.
+    /// Checks what no single key decides: leading against size, room for the text, and a slug
+    /// wide enough for the marks it holds.
     /// `given` says where each key was set; the first listed key that was set takes the blame.
     static func validate(_ t: Template, given: [String: TemplateSpot], fallback: TemplateOrigin) throws(Diagnostic) {
         /// The spot of the latest-set key among `keys`; on ties the earlier-listed key.
@@ -870,6 +869,10 @@ struct TemplateDecoder {
                 "margins.top", "margins.bottom", "margins", "page.height", "page.size", "page.orientation",
             ])
             throw s.error("template leaves no room for text: the text area would be \(points(t.textHeight)) pt tall", key: nil)
+        }
+        if !t.print.marks.isEmpty, t.print.slug < PrintSpec.narrowestMarkedSlug {
+            let (s, _) = spot(["print.slug", "print.marks", "print"])
+            throw s.error("print.slug must be at least 5 mm to hold marks; make it wider, or give \"marks\": []", key: nil)
         }
     }
 

@@ -41,4 +41,22 @@ import Testing
         #expect(located(#"{"print": {"slug": "4mm", "marks": []}}"#) == nil)
         #expect(located(#"{"print": {"blead": 1}}"#) == "1:12 unknown key 'print.blead'; did you mean 'print.bleed'?")
     }
+
+    // The slug against its marks is checked once every value is given, whatever their order:
+    // a narrow slug given before the marks are taken away is no mistake.
+    @Test func slugAndMarksInEitherOrder() {
+        for order in [["print.slug=4mm", "print.marks=[]"], ["print.marks=[]", "print.slug=4mm"]] {
+            guard case .success(let t) = TemplateLoader.apply(order, to: .default, file: "--set") else {
+                Issue.record("refused: \(order)")
+                continue
+            }
+            #expect(t.print.marks.isEmpty && t.print.slug < PrintSpec.narrowestMarkedSlug)
+        }
+        guard case .failure(let d) = TemplateLoader.apply(["print.marks=crop", "print.slug=4mm"], to: .default, file: "--set")
+        else {
+            Issue.record("a 4 mm slug with marks taken")
+            return
+        }
+        #expect(d.message.contains("print.slug must be at least 5 mm to hold marks"), "\(d.message)")
+    }
 }
