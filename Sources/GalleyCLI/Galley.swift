@@ -105,8 +105,11 @@ public enum Galley {
                 OptionSpec(
                     name: "synctex", short: nil, value: nil,
                     help: "Also write OUT.synctex.gz after each PDF, for viewers that jump between page and source."),
+                OptionSpec(
+                    name: "depfile", short: nil, value: "FILE", help: "Issues: also write a Make rule of every file the PDF is made from."),
+                OptionSpec(name: "split", short: nil, value: "DIR", help: "Issues: also write each article as a PDF of its own into DIR."),
                 timingsOption,
-            ] + pressOptions + [cmykOption] + documentOptions,
+            ] + pressOptions + [cmykOption, strictOption] + documentOptions,
             discussion:
                 "Watches the input, its images, template and emoticon packs (an issue's manifest and every file it names). Each build prints one line: the time it took, the pages, how many changed. After an error the last good output is kept. Stop it with Ctrl-C."
         ),

@@ -28,13 +28,18 @@ struct WatchOptions {
     var timings = false
     /// `--synctex`: `OUT.synctex.gz` beside each PDF.
     var synctex = false
+    /// `--strict` (with `--press`): a build whose preflight finds an error keeps the last PDF.
+    var strict = false
+    /// The build options watch shares (`--depfile` and `--split` of an issue).
+    var build: BuildOptions
 
     init(_ a: ParsedArguments) throws(UsageError) {
         document = try DocumentOptions(a, drawsEveryPage: true)
         let preview = try PreviewOptions(a)
         dpi = preview.dpi
-        let build = try BuildOptions(a)
+        build = try BuildOptions(a)
         compression = build.compression
+        strict = build.strict
         title = build.title
         press = build.press
         timings = build.timings
@@ -63,6 +68,12 @@ struct WatchOptions {
         if case .pngs = output, press?.cmyk != nil { throw UsageError(message: "--cmyk converts the PDF; PNGs stay in RGB") }
         if case .pngs = output, timings { throw UsageError(message: "--timings measures a PDF's writing; give -o FILE.pdf, not --page") }
         if case .pngs = output, synctex { throw UsageError(message: "--synctex goes with a PDF; give -o FILE.pdf, not --page") }
+        if case .pngs = output, build.depfile != nil || build.split != nil {
+            throw UsageError(message: "--depfile and --split go with the issue's PDF; give -o FILE.pdf, not --page")
+        }
+        if (build.depfile != nil || build.split != nil) && !IssueLoader.isManifest(document.input) {
+            throw UsageError(message: "--split and --depfile are for issue manifests (a .json file with \"articles\")")
+        }
     }
 
     /// The files written, for the line after each build.
@@ -221,51 +232,26 @@ extension Run {
         guard let doc = try load(o.document) else { return WatchBuild(inputs: filesRead) }
         timer.readingEnds()
         var result = WatchBuild(inputs: doc.inputFiles)
-        let fingerprint = PageFingerprinter(doc.story, template: doc.template)
         let before = doc.framesetter.diagnostics.all.count
         // A press build's preflight, as `build --press` runs it (its findings are warnings),
         // said after the layout's own warnings, some of which it replaces.
-        var preflight = o.press.map { _ in Preflight(strict: false) }
+        var preflight = o.press.map { _ in Preflight(strict: o.strict) }
         defer {
             collectLayoutDiagnostics(doc, before: before)
-            if let preflight, result.written { addPreflight(preflight) }
+            if let preflight, result.written || preflight.hasErrors { addPreflight(preflight) }
         }
         if diagnostics.hasErrors { return result }
         do {
             switch o.output {
             case .pdf(let path):
-                let destination = try OutputDestination.checked(path, inputs: doc.inputFiles)
-                try checkSyncTeX(o, pdf: path, inputs: doc.inputFiles)
-                let metadata = pdfMetadata(input: o.document.input, title: o.title)
-                let press = o.press?.output(doc.template, input: o.document.input, environment: io.environment)
-                let bleed = doc.template.print.bleed
-                let input = o.document.input
-                var synctex = o.synctex ? SyncTeXWriter(pdf: path, files: [input]) : nil
-                timer.exportBegins()
-                _ = try writePDF(
-                    doc, to: destination, metadata: metadata, compression: o.compression, press: press, timings: timer.parts,
-                    predrawn: predrawn
-                ) { page in
-                    result.pages.append(fingerprint(page))
-                    synctex?.add(sheet: page.number, [(page, doc.story, input)])
-                    preflight?.check(page, of: doc.framesetter, index: page.number, bleed: bleed)
-                }
-                result.timings = timer.report()
-                if let synctex { try writeSyncTeX(synctex, for: path, inputs: doc.inputFiles) }
-                result.predrawn = predrawn?.taken ?? 0
-                // While the next edit is awaited, the pages before this one's are drawn again.
-                if press == nil, case .file(let target) = destination,
-                    let next = try? PredrawnPDF(
-                        after: doc.framesetter, to: target, metadata: metadata, compression: o.compression)
-                {
-                    result.next = Predraw(next, inputs: doc.inputFiles, source: o.document.input)
-                }
-                preflight?.checkInk(of: press)
-                preflight?.finish()
+                // With --strict, an error of the preflight keeps the last good PDF.
+                guard try writeDocumentPDF(doc, o, to: path, predrawn: predrawn, timer: &timer, preflight: &preflight, &result)
+                else { return result }
             case .pngs(let numbers, let path):
                 for n in numbers { _ = try OutputDestination.checked(path(n), inputs: doc.inputFiles) }
                 let press = o.press?.output(doc.template, input: o.document.input, environment: io.environment)
                 let pages = try Export.pngs(doc.framesetter, pages: numbers, to: path, dpi: o.dpi, press: press)
+                let fingerprint = PageFingerprinter(doc.story, template: doc.template)
                 result.pages = numbers.filter { $0 <= pages.count }.map { fingerprint(pages[$0 - 1]) }
             }
             result.written = true
@@ -273,6 +259,82 @@ extension Run {
             diagnostics.append(e.diagnostic)
         }
         return result
+    }
+
+    /// A document's PDF for `watch`, its page fingerprints and timings in `result`, and the
+    /// next PDF begun (`Predraw`). False when `--strict` found an error: nothing was written.
+    private mutating func writeDocumentPDF(
+        _ doc: Document, _ o: WatchOptions, to path: String, predrawn: PredrawnPDF?, timer: inout BuildTimer,
+        preflight: inout Preflight?, _ result: inout WatchBuild
+    ) throws -> Bool {
+        let destination = try OutputDestination.checked(path, inputs: doc.inputFiles)
+        try checkSyncTeX(o, pdf: path, inputs: doc.inputFiles)
+        let metadata = pdfMetadata(input: o.document.input, title: o.title)
+        let press = o.press?.output(doc.template, input: o.document.input, environment: io.environment)
+        let bleed = doc.template.print.bleed
+        let input = o.document.input
+        var synctex = o.synctex ? SyncTeXWriter(pdf: path, files: [input]) : nil
+        let fingerprint = PageFingerprinter(doc.story, template: doc.template)
+        // With --strict the PDF waits in a scratch file until every page has been checked.
+        let scratch = o.strict ? try TemporaryFile(in: FilePath.temporaryDirectory, name: "galley-strict", mode: 0o600) : nil
+        defer { scratch?.discard() }
+        timer.exportBegins()
+        defer { result.timings = timer.report() }
+        _ = try writePDF(
+            doc, to: scratch.map { .file($0.path) } ?? destination, metadata: metadata, compression: o.compression, press: press,
+            timings: timer.parts, predrawn: predrawn
+        ) { page in
+            result.pages.append(fingerprint(page))
+            synctex?.add(sheet: page.number, [(page, doc.story, input)])
+            preflight?.check(page, of: doc.framesetter, index: page.number, bleed: bleed)
+        }
+        preflight?.checkInk(of: press)
+        preflight?.finish()
+        if preflight?.hasErrors == true { return false }
+        if let scratch { try deliver(scratch.path, to: destination) }
+        if let synctex { try writeSyncTeX(synctex, for: path, inputs: doc.inputFiles) }
+        result.predrawn = predrawn?.taken ?? 0
+        // While the next edit is awaited, the pages before this one's are drawn again.
+        if press == nil, case .file(let target) = destination,
+            let next = try? PredrawnPDF(after: doc.framesetter, to: target, metadata: metadata, compression: o.compression)
+        {
+            result.next = Predraw(next, inputs: doc.inputFiles, source: o.document.input)
+        }
+        return true
+    }
+
+    /// An issue's PDF for `watch`, with its SyncTeX file, depfile and split articles when asked
+    /// for. False when `--strict` found an error: nothing was written.
+    private mutating func writeWatchedIssue(
+        _ issue: LoadedIssue, _ plan: IssuePlan, _ o: WatchOptions, to path: String, timer: inout BuildTimer,
+        _ result: inout WatchBuild
+    ) throws -> Bool {
+        let destination = try OutputDestination.checked(path, inputs: issue.inputFiles)
+        try checkSyncTeX(o, pdf: path, inputs: issue.inputFiles)
+        if let depfile = o.build.depfile { try Self.checkDepfile(depfile, inputs: issue.inputFiles, besides: o.build) }
+        let split = try o.build.split.map { dir throws(RenderError) in try Self.splitPaths(issue, into: dir, besides: o.build) }
+        // A press build runs the preflight first, as `build` does: with --strict, its errors
+        // write nothing.
+        var preflight = o.press.map { _ in Self.preflight(issue, plan, manifest: o.document.input, strict: o.strict) }
+        if let preflight, preflight.hasErrors {
+            addPreflight(preflight)
+            return false
+        }
+        let metadata = pdfMetadata(input: o.document.input, title: o.title, manifestTitle: issue.manifest.title)
+        let press = o.press?.output(issue.base, input: o.document.input, environment: io.environment)
+        timer.exportBegins()
+        try writeIssuePDF(
+            issue, plan, to: destination, metadata: metadata, compression: o.compression, threads: o.document.threads,
+            press: press, timings: timer.parts)
+        result.timings = timer.report(issue: true)
+        if o.synctex { try writeSyncTeX(Self.syncTeX(issue, plan, pdf: path), for: path, inputs: issue.inputFiles) }
+        if let split { try writeSplit(issue, plan, to: split, metadata: metadata, compression: o.compression) }
+        if let depfile = o.build.depfile { try TextOutput.write(Self.depfile(path, issue: issue, plan: plan), to: depfile) }
+        preflight?.checkInk(of: press)
+        if let preflight { addPreflight(preflight) }
+        let parts = PageFingerprinter.parts(of: plan)
+        result.pages = plan.pages.indices.map { PageFingerprinter.issuePage(plan, $0, parts: parts) }
+        return true
     }
 
     /// `--synctex`: its file checked before the PDF is written, as `build` checks it.
@@ -291,21 +353,7 @@ extension Run {
         do {
             switch o.output {
             case .pdf(let path):
-                let destination = try OutputDestination.checked(path, inputs: issue.inputFiles)
-                try checkSyncTeX(o, pdf: path, inputs: issue.inputFiles)
-                let metadata = pdfMetadata(input: o.document.input, title: o.title, manifestTitle: issue.manifest.title)
-                let press = o.press?.output(issue.base, input: o.document.input, environment: io.environment)
-                var preflight = o.press.map { _ in Self.preflight(issue, plan, manifest: o.document.input, strict: false) }
-                timer.exportBegins()
-                try writeIssuePDF(
-                    issue, plan, to: destination, metadata: metadata, compression: o.compression, threads: o.document.threads,
-                    press: press, timings: timer.parts)
-                result.timings = timer.report(issue: true)
-                if o.synctex { try writeSyncTeX(Self.syncTeX(issue, plan, pdf: path), for: path, inputs: issue.inputFiles) }
-                preflight?.checkInk(of: press)
-                if let preflight { addPreflight(preflight) }
-                let parts = PageFingerprinter.parts(of: plan)
-                result.pages = plan.pages.indices.map { PageFingerprinter.issuePage(plan, $0, parts: parts) }
+                guard try writeWatchedIssue(issue, plan, o, to: path, timer: &timer, &result) else { return result }
             case .pngs(let numbers, let path):
                 // Every page and output checked before any is written: the set is written whole.
                 if let missing = numbers.first(where: { $0 > plan.pages.count }) {

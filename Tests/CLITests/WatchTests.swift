@@ -395,6 +395,43 @@ import Testing
         #expect(d.read("doc.pdf") == d.read("cold.pdf"))
     }
 
+    // --press --strict: a build whose preflight finds an error (a 72 ppi image) writes
+    // nothing, and the last good PDF stays; mended, the next one is written.
+    @Test func strictKeepsTheLastGoodPDF() throws {
+        let d = TemporaryDirectory("watch")
+        d.write("pic.png", PreflightTests.png(width: 100, height: 100))
+        d.write("doc.txt", "A picture.\n<img src=\"pic.png\" float=\"left\" width=\"18pt\">\n")
+        let w = try Watcher(d, ["doc.txt", "--press", "--strict", "-o", "doc.pdf"])
+        try w.wait("the first build") { w.lines(containing: "wrote doc.pdf") == 1 }
+        let good = try #require(d.read("doc.pdf"))
+        d.write("doc.txt", "A picture.\n<img src=\"pic.png\" float=\"left\" width=\"100pt\">\n")
+        try w.wait("the refused build") { w.lines(containing: "doc.pdf kept as it was") == 1 }
+        #expect(w.text.contains("error: page 1: image 'pic.png' is 72 ppi"), "\(w.text)")
+        #expect(d.read("doc.pdf") == good)
+        d.write("doc.txt", "A picture, smaller.\n<img src=\"pic.png\" float=\"left\" width=\"18pt\">\n")
+        try w.wait("the mended build") { w.lines(containing: "wrote doc.pdf") == 2 }
+        w.stop()
+        #expect(Self.pdfText(d.file("doc.pdf")).contains("smaller"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: d.path).filter { $0.hasSuffix(".tmp") }.isEmpty)
+    }
+
+    // Watching an issue with --depfile and --split writes them again after each build, as
+    // `build` does.
+    @Test func depfileAndSplitOfAnIssue() throws {
+        let d = TemporaryDirectory("watch")
+        let manifest = IssueBuildTests.issue(d)
+        let w = try Watcher(d, [manifest, "-o", "issue.pdf", "--depfile", "issue.d", "--split", "parts"])
+        try w.wait("the first build") { w.lines(containing: "wrote issue.pdf") == 1 }
+        #expect(try String(contentsOfFile: d.file("issue.d"), encoding: .utf8).contains(d.file("a3.txt")))
+        #expect(d.read("parts/a1.pdf") != nil && d.read("parts/a3.pdf") != nil)
+        d.write("a3.txt", "<h1>Tides</h1>\nThe tide turned at noon, and the harbour emptied.\n")
+        try w.wait("the build after the edit") { w.lines(containing: "wrote issue.pdf") == 2 }
+        w.stop()
+        #expect(Self.pdfText(d.file("parts/a3.pdf")).contains("The tide turned at noon"))
+        let usage = run(["watch", d.file("a1.txt"), "--depfile", d.file("x.d")])
+        #expect(usage.status == 2 && usage.stderr.contains("are for issue manifests"), "\(usage.stderr)")
+    }
+
     // Options that cannot go together are usage errors, before anything is watched.
     @Test func usageErrors() {
         let d = TemporaryDirectory("watch")
