@@ -66,9 +66,10 @@ public final class TemporaryFile {
         owned = false
     }
 
-    /// Removes the file (unless another has taken its name meanwhile).
+    /// Removes the file. (Not only while `isStillOurs`: a step of the build may have written
+    /// it anew under its name, a post-pass renaming its own output over it.)
     public func discard() {
-        if owned && isStillOurs { unlink(path) }
+        if owned { unlink(path) }
         forget()
     }
 

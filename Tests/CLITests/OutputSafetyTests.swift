@@ -26,6 +26,20 @@ import Testing
         ((try? FileManager.default.contentsOfDirectory(atPath: d.file(sub))) ?? []).filter { $0.hasSuffix(".tmp") }
     }
 
+    // A build to standard output goes through a scratch file in TMPDIR, which the PDF's own
+    // temporary file is renamed over: it is removed all the same, PDF, press PDF and PNG.
+    @Test func outputToAStreamLeavesNoScratchFile() throws {
+        let d = TemporaryDirectory("scratch")
+        d.write("a.txt", "Text.\n")
+        d.write("tmp/.keep", "")
+        for args in [["build", "-o", "-"], ["build", "--press", "-o", "-"], ["preview", "-o", "-"]] {
+            let r = tool("TMPDIR=\(d.file("tmp"))", [galleyExecutable, args[0], d.file("a.txt")] + args.dropFirst())
+            #expect(r.status == 0, "\(args): \(r.stderr)")
+            let left = try FileManager.default.contentsOfDirectory(atPath: d.file("tmp"))
+            #expect(left == [".keep"], "\(args): \(left)")
+        }
+    }
+
     // Every other spelling of the input's path is refused, for build and preview alike.
     @Test(arguments: ["build", "preview"]) func otherSpellings(command: String) {
         let d = folder()
