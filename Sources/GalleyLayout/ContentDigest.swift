@@ -72,5 +72,18 @@ extension ProjectFonts {
             let stamp = FileStamp.of(folder)
             digest.add(count: stamp?.modified ?? -1)
         }
+        // The project's fonts, added file by file (`ProjectFonts`), so no folder of theirs is
+        // listed: their names, as a folder's stamp would tell one added or removed. (A font
+        // changed in place is found by the stamps of the fonts an entry used, with a warning.)
+        var files: [String] = []
+        if let set = FcConfigGetFonts(FcConfigGetCurrent(), FcSetApplication) {
+            for i in 0..<Int(set.pointee.nfont) {
+                var file: UnsafeMutablePointer<FcChar8>?
+                if let font = set.pointee.fonts[i], FcPatternGetString(font, "file", 0, &file) == FcResultMatch, let file {
+                    files.append(String(cString: file))
+                }
+            }
+        }
+        for file in Set(files).sorted() { digest.add(file) }
     }
 }

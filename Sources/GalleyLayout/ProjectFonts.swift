@@ -25,19 +25,36 @@ package enum ProjectFonts {
                 warnings.append(.warning("font folder '\(folder)' does not exist or is not a folder; its fonts are not used"))
                 continue
             }
-            for file in fontFiles(in: path) where !readable(file) {
-                warnings.append(.warning("'\(file)' is not a font fontconfig can read; skipped"))
-            }
             _ = FaceClasses.rulesLoaded
-            if FcConfigAppFontAddDir(FcConfigGetCurrent(), path) == 0 {
-                warnings.append(.warning("cannot read the font folder '\(folder)'; its fonts are not used"))
-            } else {
-                added = true
+            // File by file rather than the folder: each is scanned now, never taken from a
+            // cache of the folder written before, so `preferred` holds for every one.
+            for file in fontFiles(in: path) {
+                if readable(file), FcConfigAppFontAddFile(FcConfigGetCurrent(), file) != 0 {
+                    added = true
+                } else {
+                    warnings.append(.warning("'\(file)' is not a font fontconfig can read; skipped"))
+                }
             }
         }
-        // Engines made before know the fonts of then (a font map lists them once).
-        if added { EnginePool.fontsChanged() }
+        if added {
+            preferred()
+            // Engines made before know the fonts of then (a font map lists them once).
+            EnginePool.fontsChanged()
+        }
         return warnings
+    }
+
+    /// Makes the project's fonts win over installed ones that match a request as well (the
+    /// same family, weight and style): fontconfig's last tiebreak is the font version, the
+    /// highest wanted (`FcDefaultSubstitute` asks for the largest there is), so each of them
+    /// is given that one. Fontconfig's application set holds only these fonts.
+    private static func preferred() {
+        guard let set = FcConfigGetFonts(FcConfigGetCurrent(), FcSetApplication) else { return }
+        for i in 0..<Int(set.pointee.nfont) {
+            guard let font = set.pointee.fonts[i] else { continue }
+            FcPatternDel(font, "fontversion")
+            FcPatternAddInteger(font, "fontversion", Int32.max)
+        }
     }
 
     /// The font files under `folder`, as fontconfig scans it (sub-folders included).

@@ -45,6 +45,36 @@ import Testing
         #expect(without.stderr.contains("face 'Qwerty Sans' is not installed"))
     }
 
+    // A project font of an installed family (a licensed cut of it, say) is used ahead of the
+    // installed one: here DejaVu Sans with only its PostScript name changed, which the PDF
+    // shows.
+    @Test func aProjectFontWinsOverTheInstalledFamily() throws {
+        let dir = TemporaryDirectory("fonts")
+        var bytes = [UInt8](try #require(FileManager.default.contents(atPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")))
+        // The PostScript name only, in the name table's Mac Roman and UTF-16 strings (same length).
+        let utf16 = { (s: String) in s.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] } }
+        for (from, to) in [(Array("DejaVuSans".utf8), Array("ProjectSan".utf8)), (utf16("DejaVuSans"), utf16("ProjectSan"))] {
+            var i = 0
+            while i + from.count <= bytes.count {
+                if bytes[i] == from[0] && Array(bytes[i..<(i + from.count)]) == from {
+                    bytes.replaceSubrange(i..<(i + from.count), with: to)
+                }
+                i += 1
+            }
+        }
+        dir.write("fonts/ProjectSans.ttf", Data(bytes))
+        let doc = dir.write("doc.txt", "<font face=\"DejaVu Sans\">Set in the project's cut.</font>\n")
+        let pdf = dir.file("doc.pdf")
+        let built = runExecutable(["build", doc, "-o", pdf, "--font-path", dir.file("fonts")])
+        #expect(built.status == 0, "\(built.stderr)")
+        #expect(tool("pdffonts", [pdf]).output.contains("+ProjectSan"), "\(tool("pdffonts", [pdf]).output)")
+        let said = runExecutable(["fonts", "--resolve", "DejaVu Sans", "--font-path", dir.file("fonts")])
+        #expect(said.output.contains(dir.file("fonts/ProjectSans.ttf")), "\(said.output)")
+        // Without the folder, the installed one.
+        #expect(runExecutable(["build", doc, "-o", pdf]).status == 0)
+        #expect(tool("pdffonts", [pdf]).output.contains("+DejaVuSans"))
+    }
+
     @Test func templateFontsAreRelativeToTheTemplate() {
         let dir = TemporaryDirectory("fonts")
         _ = Self.renamedFont(in: dir)
