@@ -28,6 +28,9 @@ final class ArticleCache: Sendable {
     private let fontEnvironment: String
     private let warnings = Mutex<[Diagnostic]>([])
     private let hits = Mutex<Set<Int>>([])
+    /// Each template a key was made for, encoded: the articles of an issue mostly share one,
+    /// and encoding it costs more than comparing it.
+    private let encodings = Mutex<[(Template, String)]>([])
 
     /// The first bytes of every entry.
     static let magic = Array("GALLEY LAYOUT CACHE\n".utf8)
@@ -78,7 +81,7 @@ extension ArticleCache {
             key.add(file)
             key.add(ContentDigest.ofFile(file) ?? "unreadable")
         }
-        key.add(TemplateLoader.encode(document.template))
+        key.add(encoded(document.template))
         key.add(count: folio)
         let o = options
         for flag in [o.social, o.allowFileLinks] { key.add(count: flag ? 1 : 0) }
@@ -86,6 +89,14 @@ extension ArticleCache {
         for field in [article.title, article.section] { key.add(field ?? "\u{0}") }
         key.add(fontEnvironment)
         return (FilePath.join(folder, String(name.hex().prefix(32)) + ".layout"), key.hex())
+    }
+
+    /// `template` as `TemplateLoader.encode` writes it, encoded once per template.
+    private func encoded(_ template: Template) -> String {
+        if let known = encodings.withLock({ $0.first { $0.0 == template }?.1 }) { return known }
+        let text = TemplateLoader.encode(template)
+        encodings.withLock { $0.append((template, text)) }
+        return text
     }
 
     /// The pages kept for article `k` under `key`, with the warnings their layout gave; nil
