@@ -143,7 +143,7 @@ extension Run {
         doc.framesetter = plan.parts[part].framesetter
         var answer = Located(hit: hit, page: page, doc: doc, at: point)
         answer.page = o.page
-        answer.article = issue.manifest.articles[k].written
+        answer.article = issue.articles[k].source.path
         io.writeOutput(Data((o.json ? answer.json() : "\(answer.article!): " + answer.text()).utf8))
         report()
         return 0
@@ -168,7 +168,7 @@ struct Located: Encodable {
     var x: Double?
     var line: Box?
     var lineText: String?
-    /// In an issue, the article the page belongs to (as the manifest names it).
+    /// In an issue, the article the page belongs to: its file, as diagnostics name it.
     var article: String?
     /// An image's source and box.
     var image: String?

@@ -211,14 +211,14 @@ struct LocateOptions {
             page = n
         }
         if let at = a.value("at") {
-            let parts = at.split(separator: ",").map { Double($0.trimmed()) }
+            let parts = at.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmed()) }
             guard parts.count == 2, let x = parts[0], let y = parts[1], x.isFinite, y.isFinite else {
                 throw UsageError(message: "--at must be X,Y in points from the page's top left, as in 120,340; got '\(at)'")
             }
             point = (x, y)
         }
         if let s = a.value("source") {
-            let parts = s.split(separator: ":").map { Int($0.trimmed()) }
+            let parts = s.split(separator: ":", omittingEmptySubsequences: false).map { Int($0.trimmed()) }
             guard parts.count == 2, let l = parts[0], let c = parts[1], l >= 1, c >= 1 else {
                 throw UsageError(message: "--source must be LINE:COL, both from 1, as in 12:5; got '\(s)'")
             }

@@ -73,5 +73,10 @@ import Testing
         #expect(run(["locate", input, "--source", "1:2", "-q"]).output.contains("(source 1:5), word 'Harbour'"))
         #expect(run(["locate", input, "--at", "1,2", "--source", "1:1"]).status == 2)
         #expect(run(["locate", input, "--at", "x"]).stderr.contains("--at must be X,Y"))
+        // Empty parts are mistakes, not skipped.
+        for at in ["200,,620", "200,620,", ",,200,620"] {
+            #expect(run(["locate", input, "--at", at]).stderr.contains("--at must be X,Y"), "\(at)")
+        }
+        #expect(run(["locate", input, "--source", "1::5"]).stderr.contains("--source must be LINE:COL"))
     }
 }
