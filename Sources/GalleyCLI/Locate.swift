@@ -69,8 +69,11 @@ extension Run {
         // Just past a line's last character (where an editor's cursor stands at its end): that
         // character, rather than the break after it (which a line ending in a character of
         // several bytes counts as its own), from its first byte.
+        // So is a place in a tag that ends its line (a closing `</font>`), which maps to that
+        // break.
         let pastEnd = line <= doc.source.lineCount && column == doc.source.lineText(line).unicodeScalars.count + 1
-        if pastEnd, let b = byte, b > 0, b <= text.count {
+        let atBreak = byte.map { $0 >= text.count || Locator.place(ofByte: $0, in: pages) == nil } ?? false
+        if pastEnd || atBreak, let b = byte, b > 0, b <= text.count {
             var last = b - 1
             while last > 0 && text[text.index(text.startIndex, offsetBy: last)] & 0xC0 == 0x80 { last -= 1 }
             if doc.story.sourceMap.sourceLocation(ofByte: last, in: doc.story.text)?.line == line,

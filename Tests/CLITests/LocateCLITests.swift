@@ -73,6 +73,11 @@ import Testing
         #expect(run(["locate", input, "--source", "1:2", "-q"]).output.contains("(source 1:5), word 'Harbour'"))
         #expect(run(["locate", input, "--at", "1,2", "--source", "1:1"]).status == 2)
         #expect(run(["locate", input, "--at", "x"]).stderr.contains("--at must be X,Y"))
+        // In a closing tag that ends its line: the line's last character, as just past it.
+        let d2 = TemporaryDirectory("locate")
+        let tagged = d2.write("t.txt", "The harbour at <font color=\"red\">dawn</font>\nNext line.\n")
+        let inTag = run(["locate", tagged, "--source", "1:44", "-q"])
+        #expect(inTag.status == 0 && inTag.output.contains("word 'dawn'"), "\(inTag.output)\(inTag.stderr)")
         // Empty parts are mistakes, not skipped.
         for at in ["200,,620", "200,620,", ",,200,620"] {
             #expect(run(["locate", input, "--at", at]).stderr.contains("--at must be X,Y"), "\(at)")
