@@ -76,6 +76,14 @@ struct WatchOptions {
         }
     }
 
+    /// Whether any of the files written is there (a build before wrote it).
+    var anyWritten: Bool {
+        switch output {
+        case .pdf(let path): return FileIdentity.status(path) != nil
+        case .pngs(let pages, let path): return pages.contains { FileIdentity.status(path($0)) != nil }
+        }
+    }
+
     /// The files written, for the line after each build.
     var written: String {
         switch output {
@@ -213,7 +221,8 @@ extension Run {
             line += ": \(count(r.pages.count, "page")), \(changed) changed"
             if r.predrawn > 0 { line += ", \(r.predrawn) drawn before the edit" }
         } else {
-            line += "\(count(errors, "error")); \(o.written) kept as it was"
+            // (Before any build has written it, there is nothing to keep.)
+            line += "\(count(errors, "error")); \(o.written) " + (o.anyWritten ? "kept as it was" : "not written")
         }
         if warnings > 0 { line += "; \(count(warnings, "warning"))" }
         return line + "\n"

@@ -120,7 +120,7 @@ import Testing
         let d = TemporaryDirectory("watch")
         d.write("doc.txt", "<img src=\"chart.png\" width=\"50%\">\nThe harbour at dawn.\n")
         let w = try Watcher(d, ["doc.txt", "-o", "doc.pdf"])
-        try w.wait("the failed build") { w.lines(containing: "1 error; doc.pdf kept as it was") == 1 }
+        try w.wait("the failed build") { w.lines(containing: "1 error; doc.pdf not written") == 1 }
         #expect(w.text.contains("cannot use image 'chart.png'"), "\(w.text)")
         try FileManager.default.copyItem(atPath: repoPath("samples/images/chart.png"), toPath: d.file("chart.png"))
         try w.wait("the build once the image is there") { w.lines(containing: "wrote doc.pdf") == 1 }
@@ -159,7 +159,7 @@ import Testing
         d.write("a.txt", "<h1>One</h1>\nThe harbour at dawn.\n")
         d.write("issue.json", #"{"title": "T", "articles": [{"file": "a.txt"}, {"file": "b.txt"}]}"#)
         let w = try Watcher(d, ["issue.json", "-o", "issue.pdf"])
-        try w.wait("the failed build") { w.lines(containing: "1 error; issue.pdf kept as it was") == 1 }
+        try w.wait("the failed build") { w.lines(containing: "1 error; issue.pdf not written") == 1 }
         #expect(w.text.contains("cannot find article 'b.txt'"), "\(w.text)")
         d.write("b.txt", "<h1>Two</h1>\nThe harbour at dusk.\n")
         try w.wait("the build once the article is there") { w.lines(containing: "wrote issue.pdf") == 1 }
