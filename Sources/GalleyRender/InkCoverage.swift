@@ -41,7 +41,9 @@ enum InkMeter {
             "-q", "-dBATCH", "-dNOPAUSE", "-dSAFER", "-sDEVICE=pamcmyk32", "-r\(resolution)", "-dTextAlphaBits=1",
             "-dGraphicsAlphaBits=1", "-sOutputFile=-", "-f", pdf,
         ]
-        let status = Subprocess.stream(ghostscript, arguments, errors: false, temporaryFolder: temporaryFolder, error: &error) { parser.consume($0) }
+        let status = Subprocess.stream(ghostscript, arguments, errors: false, temporaryFolder: temporaryFolder, error: &error) {
+            parser.consume($0)
+        }
         guard let status else { return .failure(RenderError(.warning("could not measure the ink: \(error)"))) }
         guard status == 0, parser.isComplete else {
             return .failure(RenderError(.warning("could not measure the ink: Ghostscript's separations ended with status \(status)")))
