@@ -1,42 +1,31 @@
-#include <isa-l/igzip_lib.h>
+#include <libdeflate.h>
 #include <png.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 /* `rows` (PNG's filtered rows: a filter byte, then the pixels) as one zlib stream compressed
- * by ISA-L's igzip at its level 1: a page of a preview in a quarter of zlib's level 1 time, for
- * about a tenth more bytes (the compression was most of a watch rebuild's PNG). Sets `*out`
- * (malloc'ed) and returns its length; 0 when igzip fails, and the caller compresses with zlib. */
+ * by libdeflate at its level 1. Deterministic: ISA-L's igzip, four times as fast, now and then
+ * chose another, equivalent match under load (5 pages in 800 made 16 at a time on two
+ * cores: the same pixels, other bytes), and a preview must be the bytes of the page made
+ * again. Sets
+ * `*out` (malloc'ed) and returns its length; 0 when it fails, and the caller compresses with
+ * zlib. */
 static inline size_t galley_png_idat(const unsigned char *rows, size_t length, unsigned char **out) {
-    /* Stored blocks at worst: 5 bytes a 64 KiB block, the zlib header and checksum. */
-    size_t capacity = length + length / 4096 * 5 + 1024;
-    unsigned char *level = malloc(ISAL_DEF_LVL1_DEFAULT), *stream = malloc(capacity);
-    size_t written = 0;
-    if (level && stream && length <= UINT32_MAX / 2) {
-        struct isal_zstream z;
-        isal_deflate_init(&z);
-        z.level = 1;
-        z.level_buf = level;
-        z.level_buf_size = ISAL_DEF_LVL1_DEFAULT;
-        z.gzip_flag = IGZIP_ZLIB;
-        z.end_of_stream = 1;
-        z.flush = NO_FLUSH;
-        z.next_in = (uint8_t *)rows;
-        z.avail_in = (uint32_t)length;
-        z.next_out = stream;
-        z.avail_out = (uint32_t)capacity;
-        if (isal_deflate(&z) == COMP_OK && z.avail_in == 0 && z.internal_state.state == ZSTATE_END) written = z.total_out;
-    }
-    free(level);
+    struct libdeflate_compressor *c = libdeflate_alloc_compressor(1);
+    if (!c) return 0;
+    size_t capacity = libdeflate_zlib_compress_bound(c, length);
+    unsigned char *stream = malloc(capacity ? capacity : 1);
+    size_t written = stream ? libdeflate_zlib_compress(c, rows, length, stream, capacity) : 0;
+    libdeflate_free_compressor(c);
     if (written == 0) free(stream);
     else *out = stream;
     return written;
 }
 
 /* Writes an opaque image to `path`: RGB (`channels` 3, 3 bytes a pixel) or grey (`channels` 1),
- * given as PNG's rows with no filter (each row a 0 byte, then its pixels), compressed by igzip
- * (`galley_png_idat`), or by zlib at level `compression` when igzip fails. libpng reports errors
+ * given as PNG's rows with no filter (each row a 0 byte, then its pixels), compressed by
+ * libdeflate (`galley_png_idat`), or by zlib at level `compression` when that fails. libpng reports errors
  * by longjmp, which Swift cannot catch: it happens here, in C. Returns 0 on success, -1 when the
  * file cannot be opened, -2 on a libpng error. */
 static inline int galley_write_png(const char *path, const unsigned char *rows, int width, int height, int channels,
@@ -71,7 +60,7 @@ static inline int galley_write_png(const char *path, const unsigned char *rows, 
     png_set_pHYs(png, info, ppm, ppm, PNG_RESOLUTION_METER);
     png_write_info(png, info);
     if (idat_length > 0) {
-        /* The stream igzip made, as the one IDAT chunk, then the end. */
+        /* The stream libdeflate made, as the one IDAT chunk, then the end. */
         png_write_chunk(png, (png_const_bytep) "IDAT", idat, idat_length);
         png_write_chunk(png, (png_const_bytep) "IEND", NULL, 0);
     } else {
