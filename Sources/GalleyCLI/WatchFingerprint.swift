@@ -1,4 +1,5 @@
 import GalleyLayout
+import GalleyMarkup
 import GalleyRender
 import GalleyStory
 import GalleySupport

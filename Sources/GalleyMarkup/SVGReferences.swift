@@ -1,3 +1,5 @@
+import GalleySupport
+
 /// The files an SVG draws from besides itself: the targets of its `href` and `xlink:href`
 /// attributes (an `<image>`, a `<use>` of another file's symbol) that name files librsvg will
 /// read, that is, files in the SVG's folder or below it (its loading policy). `watch` watches
@@ -90,34 +92,22 @@ package enum SVGReferences {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// `s` with its character references (`&amp;`, `&#65;`) as the markup reads them
+    /// (`Entities`); one that is not a known reference stays as written.
     static func decodeEntities(_ s: String) -> String {
         guard s.contains("&") else { return s }
-        var out = ""
-        var rest = Substring(s)
-        while let amp = rest.firstIndex(of: "&") {
-            out += rest[..<amp]
-            guard let semi = rest[amp...].firstIndex(of: ";"), rest.distance(from: amp, to: semi) <= 10 else {
-                out += rest[amp...]
-                return out
+        let b = Array(s.utf8)
+        var out: [UInt8] = []
+        var i = 0
+        while i < b.count {
+            if b[i] == UInt8(ascii: "&"), case .scalar(let scalar, let length) = Entities.scan(b, at: i) {
+                out += Array(String(Character(scalar)).utf8)
+                i += length
+            } else {
+                out.append(b[i])
+                i += 1
             }
-            let entity = rest[rest.index(after: amp)..<semi]
-            switch entity {
-            case "amp": out += "&"
-            case "lt": out += "<"
-            case "gt": out += ">"
-            case "quot": out += "\""
-            case "apos": out += "'"
-            default:
-                let hex = entity.hasPrefix("#x")
-                let number = hex ? UInt32(entity.dropFirst(2), radix: 16) : entity.hasPrefix("#") ? UInt32(entity.dropFirst()) : nil
-                if let number, let scalar = Unicode.Scalar(number) {
-                    out.unicodeScalars.append(scalar)
-                } else {
-                    out += rest[amp...semi]
-                }
-            }
-            rest = rest[rest.index(after: semi)...]
         }
-        return out + rest
+        return String(decoding: out, as: UTF8.self)
     }
 }

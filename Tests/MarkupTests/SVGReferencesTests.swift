@@ -1,6 +1,6 @@
 import Testing
 
-@testable import GalleySupport
+@testable import GalleyMarkup
 
 // The attributes an SVG names other files by, and which of them are files.
 @Suite struct SVGReferencesTests {
