@@ -18,32 +18,27 @@ struct WatchOptions {
     var document: DocumentOptions
     var output: Output
     var dpi = 144.0
-    var compression = 1
-    var title: String?
-    /// `--press`: each build on press sheets (PDF/X-4), or sheet previews.
-    var press: PressRequest?
     /// `--png-dir`: the folder of the `--pages` PNGs, made when watching begins if missing.
     var pngFolder: String?
-    /// `--timings`: after each PDF, where its time went.
-    var timings = false
-    /// `--synctex`: `OUT.synctex.gz` beside each PDF.
-    var synctex = false
-    /// `--strict` (with `--press`): a build whose preflight finds an error keeps the last PDF.
-    var strict = false
-    /// The build options watch shares (`--depfile` and `--split` of an issue).
+    /// The options a PDF build takes, which each build of watch takes too.
     var build: BuildOptions
+
+    var compression: Int { build.compression }
+    var title: String? { build.title }
+    /// `--press`: each build on press sheets (PDF/X-4), or sheet previews.
+    var press: PressRequest? { build.press }
+    /// `--timings`: after each PDF, where its time went.
+    var timings: Bool { build.timings }
+    /// `--synctex`: `OUT.synctex.gz` beside each PDF.
+    var synctex: Bool { build.synctex }
+    /// `--strict` (with `--press`): a build whose preflight finds an error keeps the last PDF.
+    var strict: Bool { build.strict }
 
     init(_ a: ParsedArguments) throws(UsageError) {
         document = try DocumentOptions(a, drawsEveryPage: true)
         let preview = try PreviewOptions(a)
         dpi = preview.dpi
         build = try BuildOptions(a)
-        compression = build.compression
-        strict = build.strict
-        title = build.title
-        press = build.press
-        timings = build.timings
-        synctex = build.synctex
         if a.value("page") != nil && a.value("pages") != nil { throw UsageError(message: "give --page N or --pages LIST, not both") }
         if let list = a.value("pages") {
             let pages = list.split(separator: ",").map { Int($0.trimmed()) }
