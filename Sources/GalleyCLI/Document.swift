@@ -89,20 +89,31 @@ enum Loader {
         }
     }
 
-    /// Whether the template's named styles hold no mistake; each one found is said at its value
-    /// in the template file that sets it (`files`, those read for it). One that no file sets
-    /// came from `--set`: a mistake of the command line.
+    /// Whether the template's named styles hold no mistake. Each one found is said at the value
+    /// in effect: a `--set` (the last that sets it, a mistake of the command line), else the
+    /// last of `layers` (an issue manifest's `set`) that sets it, else the template file that
+    /// does (`files`, those read for it). `said` keeps a mistake said for another article of
+    /// the same settings from being said twice.
     static func stylesHold(
-        _ template: Template, files: [String], overrides: [String], _ diagnostics: inout Diagnostics
+        _ template: Template, layers: [TemplateLayer] = [], files: [String], overrides: [String], said: inout Set<String>,
+        _ diagnostics: inout Diagnostics
     ) throws(UsageError) -> Bool {
         let mistakes = StoryBuilder(template: template, baseDirectory: ".").styleMistakes()
         for m in mistakes {
-            guard let d = TemplateLoader.styleMistake(m.message, style: m.style, attribute: m.attribute, in: files) else {
-                let key = "styles.\(m.style).\(m.attribute)=".lowercased()
-                let given = overrides.last { $0.lowercased().hasPrefix(key) }.map { "--set \($0)" } ?? "--set"
-                throw UsageError(message: "\(given): style '\(m.style)': \(m.message)")
+            let key = "styles.\(m.style).\(m.attribute)=".lowercased()
+            if let given = overrides.last(where: { $0.lowercased().hasPrefix(key) }) {
+                throw UsageError(message: "--set \(given): style '\(m.style)': \(m.message)")
             }
-            diagnostics.append(d)
+            let found =
+                layers.reversed().lazy.compactMap { $0.styleMistake(m.message, style: m.style, attribute: m.attribute) }.first
+                ?? TemplateLoader.styleMistake(m.message, style: m.style, attribute: m.attribute, in: files)
+            // Set by no file and no layer: a `--set` of another form (a whole style at once).
+            guard let d = found ?? layers.first.map({ .error("style '\(m.style)': \(m.message)", file: $0.file) }) else {
+                throw UsageError(message: "--set: style '\(m.style)': \(m.message)")
+            }
+            if said.insert("\(d.file ?? ""):\(d.location.map { "\($0.line):\($0.column)" } ?? ""):\(d.message)").inserted {
+                diagnostics.append(d)
+            }
         }
         return mistakes.isEmpty
     }
@@ -134,7 +145,10 @@ enum Loader {
         }
         if o.preparedTemplate == nil { template = try overridden(template, by: o.overrides) }
         if let p = o.paragraphs { template.paragraphMode = p }
-        if o.preparedTemplate == nil, try !stylesHold(template, files: inputFiles, overrides: o.overrides, &diagnostics) { return nil }
+        var said: Set<String> = []
+        if o.preparedTemplate == nil, try !stylesHold(template, files: inputFiles, overrides: o.overrides, said: &said, &diagnostics) {
+            return nil
+        }
         if o.cache != nil {
             diagnostics.append(.warning("--cache keeps the articles of an issue; a single document is laid out afresh"))
         }

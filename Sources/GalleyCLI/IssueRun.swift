@@ -65,7 +65,7 @@ enum IssueLoader {
         let base = try Loader.overridden(made, by: o.overrides)
         // Named styles checked once the layers are on, each mistake at the value that sets it.
         var said: Set<String> = []
-        guard try stylesHold(base, layers: manifest.layers, files: files, overrides: o.overrides, said: &said, &diagnostics)
+        guard try Loader.stylesHold(base, layers: manifest.layers, files: files, overrides: o.overrides, said: &said, &diagnostics)
         else { return nil }
         if !checkImages(manifest, maxPixels: base.maxImagePixels, &diagnostics) { return nil }
         var articles: [Document] = []
@@ -81,7 +81,7 @@ enum IssueLoader {
                 guard let set = layered(own, article.layers, &diagnostics) else { return nil }
                 t = try Loader.overridden(set, by: o.overrides)
                 guard
-                    try stylesHold(
+                    try Loader.stylesHold(
                         t, layers: manifest.layers + article.layers, files: files, overrides: o.overrides, said: &said, &diagnostics)
                 else { return nil }
             }
@@ -136,31 +136,6 @@ enum IssueLoader {
             return nil
         }
         return layered(t, layers, &diagnostics)
-    }
-
-    /// The named styles of `t` checked as a document's template is (`Loader.stylesHold`), each
-    /// mistake said at the value that sets it: a `--set`, the manifest's `set` layers (the last
-    /// that sets it), or the template files. `said` keeps the mistakes said for another article
-    /// of the same settings from being said twice.
-    static func stylesHold(
-        _ t: Template, layers: [TemplateLayer], files: [String], overrides: [String], said: inout Set<String>,
-        _ diagnostics: inout Diagnostics
-    ) throws(UsageError) -> Bool {
-        let mistakes = StoryBuilder(template: t, baseDirectory: ".").styleMistakes()
-        for m in mistakes {
-            let key = "styles.\(m.style).\(m.attribute)=".lowercased()
-            if let given = overrides.last(where: { $0.lowercased().hasPrefix(key) }) {
-                throw UsageError(message: "--set \(given): style '\(m.style)': \(m.message)")
-            }
-            let d =
-                layers.reversed().lazy.compactMap { $0.styleMistake(m.message, style: m.style, attribute: m.attribute) }.first
-                ?? TemplateLoader.styleMistake(m.message, style: m.style, attribute: m.attribute, in: files)
-                ?? .error("style '\(m.style)': \(m.message)", file: layers.first?.file)
-            if said.insert("\(d.file ?? ""):\(d.location.map { "\($0.line):\($0.column)" } ?? ""):\(d.message)").inserted {
-                diagnostics.append(d)
-            }
-        }
-        return mistakes.isEmpty
     }
 
     /// `t` with `layers` on top, in order; nil when one of them has a mistake.

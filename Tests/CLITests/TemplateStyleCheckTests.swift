@@ -24,6 +24,17 @@ import Testing
         #expect(r.stderr.hasPrefix(said), "\(r.stderr)")
     }
 
+    // The file and `--set` both give the size: the `--set` is in effect, so it is blamed, not
+    // the file's value (which the message's "got" would contradict).
+    @Test func theSetInEffectOverTheFile() {
+        let d = TemporaryDirectory("styles-set")
+        let template = d.write("t.json", "{\n  \"extends\": \"magazine\",\n  \"styles\": {\"note\": {\"size\": \"huge\"}}\n}\n")
+        let r = run(["check", "-", "-t", template, "--set", "styles.note.size=-2"], stdin: Array("x".utf8))
+        #expect(r.status == 2)
+        #expect(r.stderr.hasPrefix("galley check: error: --set styles.note.size=-2: style 'note':"), "\(r.stderr)")
+        #expect(!r.stderr.contains("t.json"), "\(r.stderr)")
+    }
+
     // Every built-in template's styles hold.
     @Test func builtInTemplatesHold() {
         for name in ["magazine", "letter", "tabloid", "pocket", "tablet", "magazine-zh"] {
