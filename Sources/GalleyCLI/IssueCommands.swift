@@ -138,13 +138,20 @@ extension Run {
     }
 
     /// `--split DIR`: each article as a PDF of its own at its path in `paths` (`splitPaths`),
-    /// with the folios it has in the issue (its jump lines kept as text).
+    /// with the folios it has in the issue (its jump lines linked when both halves are in it).
     func writeSplit(
         _ issue: LoadedIssue, _ plan: IssuePlan, to paths: [String], metadata: PDFMetadata, compression: Int
     ) throws(RenderError) {
         for (k, article) in issue.manifest.articles.enumerated() {
-            var pages = plan.pages.compactMap { $0.keeping { plan.parts[$0].article == k } }
-            for i in pages.indices { pages[i].note?.target = 0 }
+            let kept = plan.pages.indices.compactMap { i in plan.pages[i].keeping { plan.parts[$0].article == k }.map { (i, $0) } }
+            // A jump line links to its other half in this file too (0: not in it, no link).
+            var position: [Int: Int] = [:]
+            for (n, (i, _)) in kept.enumerated() { position[i + 1] = n + 1 }
+            var pages = kept.map(\.1)
+            for i in pages.indices {
+                let target = pages[i].note.flatMap { position[$0.target] } ?? 0
+                pages[i].note?.target = target
+            }
             let path = paths[k]
             var m = metadata
             m.title = plan.parts.first { $0.article == k }?.bookmark ?? article.written

@@ -82,10 +82,14 @@ struct IssuePlanner {
         }
         func reserveContents() { for _ in 0..<contentsPages { add(.contents, front: true) } }
         // Each insert once: after the first of an article listed more than once (`allowRepeat`).
+        // A filler placed after something goes there too; one placed nowhere only pads. Those
+        // after the cover or the contents are front matter.
         var insertsPlaced = Set<Int>()
         func inserts(after name: String?) {
-            for (n, i) in m.inserts.enumerated() where i.after == name && !i.filler && insertsPlaced.insert(n).inserted {
-                add(.insert, image: i.image)
+            let front = name == "cover" || name == "contents"
+            for (n, i) in m.inserts.enumerated()
+            where i.after == name && !(i.filler && i.after == nil) && insertsPlaced.insert(n).inserted {
+                add(.insert, image: i.image, front: front)
             }
         }
         // The inserts after the contents follow them, wherever they stand.
@@ -104,7 +108,7 @@ struct IssuePlanner {
             inserts(after: "contents")
         }
         // Articles that jump: their first pages set, the rest waiting for their place.
-        var waiting: [(article: Int, pages: Int, lastIndex: Int, lastFolio: Int, below: Double?)] = []
+        var waiting: [(article: Int, part: Int, pages: Int, lastIndex: Int, lastFolio: Int, below: Double?)] = []
         // Those that jump after the article `name` (nil: after the last one, where any still
         // waiting go too, their target having come before them).
         func continuations(to name: String?) {
@@ -117,8 +121,9 @@ struct IssuePlanner {
                 // (Set again numbered otherwise, it could in principle end sooner: then no line.)
                 guard plan.pages.count > first else { continue }
                 plan.pages[w.lastIndex].note = JumpNote(
-                    text: "Continued on page \(plan.pages[first].folio)", above: false, target: first + 1)
-                plan.pages[first].note = JumpNote(text: "Continued from page \(w.lastFolio)", above: true, target: w.lastIndex + 1)
+                    text: "Continued on page \(plan.pages[first].folio)", part: w.part, above: false, target: first + 1)
+                plan.pages[first].note = JumpNote(
+                    text: "Continued from page \(w.lastFolio)", part: part, above: true, target: w.lastIndex + 1)
             }
             waiting.removeAll { name == nil || m.articles[$0.article].jump?.to == name }
         }
@@ -143,7 +148,7 @@ struct IssuePlanner {
                     // Only the first `after` pages stay; the rest are set again where they go.
                     plan.pages.removeLast(count - jump.after)
                     folio -= count - jump.after
-                    waiting.append((k, jump.after, plan.pages.count - 1, folio - 1, shared?.top))
+                    waiting.append((k, part, jump.after, plan.pages.count - 1, folio - 1, shared?.top))
                 } else {
                     warnings.append(
                         .warning(

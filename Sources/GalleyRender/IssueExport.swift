@@ -41,11 +41,19 @@ public struct IssuePage: Sendable {
         let kept = placements.filter { keep($0.part) }
         guard let first = kept.first else { return nil }
         var p = self
-        if first.part != part { p.note = nil }
+        if let note, !keep(note.part) { p.note = nil }
         p.part = first.part
         p.page = first.page
         p.followers = Array(kept.dropFirst())
         return p
+    }
+
+    /// The footer (for a note under the text) or running head (above it) drawn on the page,
+    /// with its style: what the note must keep clear of.
+    func running(_ note: JumpNote, parts: [IssuePart]) -> (line: RunningLine, spec: RunningLineSpec)? {
+        guard let part, let page, let line = note.above ? page.header : page.footer else { return nil }
+        let t = parts[part].framesetter.template
+        return (line, note.above ? t.header : t.footer)
     }
 
     public init(kind: Kind, folio: Int, label: String?, part: Int? = nil, page: Page? = nil, image: String? = nil) {
@@ -61,13 +69,17 @@ public struct IssuePage: Sendable {
 /// A jump line: where an article jumps to or comes from, linked to that page.
 public struct JumpNote: Sendable {
     public var text: String
+    /// The part whose text it ends or continues: on a page shared by two articles
+    /// (`startOn: any`), not always the page's own.
+    public var part: Int
     /// Above the text area (the continuation's head) or below it (the first part's end).
     public var above: Bool
     /// The page of the PDF it links to, from 1 (0: none, as in an article printed alone).
     public var target: Int
 
-    public init(text: String, above: Bool, target: Int) {
+    public init(text: String, part: Int, above: Bool, target: Int) {
         self.text = text
+        self.part = part
         self.above = above
         self.target = target
     }
@@ -116,7 +128,11 @@ public enum IssueExport {
         let renderers = parts.map { PageRenderer(framesetter: $0.framesetter) }
         let root = cairo_pdf_surface_add_outline(
             surface, Int32(CAIRO_PDF_OUTLINE_ROOT), metadata.title, "page=1", CAIRO_PDF_OUTLINE_FLAG_OPEN)
+        // Under the issue's entry, in page order: the contents' heading, then each article's
+        // entry with its headings; a jump's continuation goes on with its article's outline.
         var outlines = parts.map { _ in Outline() }
+        for o in outlines.indices { outlines[o].parent = root }
+        let outlineOf = parts.indices.map { p in parts[p].article.flatMap { a in parts.firstIndex { $0.article == a } } ?? p }
         var bookmarked: Set<Int> = []
         var images = IssueImages()
         var drawing: Int?
@@ -150,7 +166,7 @@ public enum IssueExport {
                 if let last = drawing, last != p { parts[last].framesetter.relinquishEngine() }
                 drawing = p
                 if let title = parts[p].bookmark, bookmarked.insert(p).inserted {
-                    outlines[p].parent = cairo_pdf_surface_add_outline(
+                    outlines[outlineOf[p]].parent = cairo_pdf_surface_add_outline(
                         surface, root, title, "page=\(index + 1)", cairo_pdf_outline_flags_t(0))
                 }
                 renderers[p].bleed = sheet?.print.bleed ?? 0
@@ -159,10 +175,13 @@ public enum IssueExport {
                         try renderers[p].draw(page, on: cr, paper: p == entry.part)
                     }
                 }
-                outlines[p].add(page, story: parts[p].framesetter.story, to: surface, pageIndex: index + 1)
-                if p == entry.part, let note = entry.note {
+                outlines[outlineOf[p]].add(page, story: parts[p].framesetter.story, to: surface, pageIndex: index + 1)
+                if let note = entry.note, note.part == p {
+                    let beside = entry.running(note, parts: parts)
                     timings.measure(.drawing) {
-                        PageRenderer.onSheet(sheet, cr) { renderers[p].drawNote(note, on: page, cr: cr, linked: note.target > 0) }
+                        PageRenderer.onSheet(sheet, cr) {
+                            renderers[p].drawNote(note, on: page, beside: beside, cr: cr, linked: note.target > 0)
+                        }
                     }
                 }
             }
@@ -199,7 +218,9 @@ public enum IssueExport {
                     let renderer = PageRenderer(framesetter: parts[p].framesetter)
                     renderer.bleed = sheet?.print.bleed ?? 0
                     try renderer.draw(page, on: cr, paper: p == entry.part)
-                    if p == entry.part, let note = entry.note { renderer.drawNote(note, on: page, cr: cr, linked: false) }
+                    if let note = entry.note, note.part == p {
+                        renderer.drawNote(note, on: page, beside: entry.running(note, parts: parts), cr: cr, linked: false)
+                    }
                 }
             }
             if let sheet, let press {

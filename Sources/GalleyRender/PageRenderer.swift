@@ -710,25 +710,35 @@ final class PageRenderer {
         }
     }
 
-    /// Draws a running head or footer in the face, size and colour `t` gives it, its baseline
-    /// through the anchor, to the anchor's right, about it or to its left by its alignment.
     /// A jump line in the footer's style: flush right under the text area, or flush left above
     /// it; in a PDF a link to the page it names (a structure element of its own, as Cairo 1.16
-    /// wants links to be).
-    func drawNote(_ note: JumpNote, on page: Page, cr: OpaquePointer, linked: Bool) {
-        FaceLock.run { drawNoteLocked(note, on: page, cr: cr, linked: linked) }
+    /// wants links to be). `beside` is the footer (under) or running head (above) drawn on the
+    /// same sheet, in its style: a line that would touch it is set on its baseline, beside it.
+    func drawNote(
+        _ note: JumpNote, on page: Page, beside running: (line: RunningLine, spec: RunningLineSpec)?, cr: OpaquePointer,
+        linked: Bool
+    ) {
+        FaceLock.run { drawNoteLocked(note, on: page, beside: running, cr: cr, linked: linked) }
     }
 
-    private func drawNoteLocked(_ note: JumpNote, on page: Page, cr: OpaquePointer, linked: Bool) {
+    private func drawNoteLocked(
+        _ note: JumpNote, on page: Page, beside running: (line: RunningLine, spec: RunningLineSpec)?, cr: OpaquePointer,
+        linked: Bool
+    ) {
         let frames = page.frames.map(\.rect)
         guard let left = frames.map(\.x).min(), let right = frames.map(\.maxX).max(), let top = frames.map(\.y).min(),
             let bottom = frames.map(\.maxY).max()
         else { return }
         let spec = framesetter.template.footer
-        let line =
+        var line =
             note.above
             ? RunningLine(text: note.text, anchor: Point(x: left, y: top - spec.size * 0.8), alignment: .left)
             : RunningLine(text: note.text, anchor: Point(x: right, y: bottom + spec.size * 1.6), alignment: .right)
+        if let running {
+            line = Self.clear(
+                line, width: width(of: line.text, spec), size: spec.size, of: running.line,
+                width: width(of: running.line.text, running.spec), size: running.spec.size, within: left...right)
+        }
         if linked {
             cairo_tag_begin(cr, "Part", nil)
             cairo_tag_begin(cr, CAIRO_TAG_LINK, PageDestination.link(to: note.target))
@@ -740,15 +750,62 @@ final class PageRenderer {
         }
     }
 
-    private func drawRunning(_ line: RunningLine, _ t: RunningLineSpec, on cr: OpaquePointer) {
-        let layout = pango_layout_new(framesetter.engine.context)!
+    /// `line` (`width` wide, of `size`) moved clear of `other` when their boxes (from 0.8 of the
+    /// size above the baseline to 0.25 below) meet: onto `other`'s baseline, an em from it, on
+    /// the side the line is set flush to when there is room there within `span`, else on the
+    /// other side.
+    static func clear(
+        _ line: RunningLine, width: Double, size: Double, of other: RunningLine, width otherWidth: Double, size otherSize: Double,
+        within span: ClosedRange<Double>
+    ) -> RunningLine {
+        func xs(_ l: RunningLine, _ w: Double) -> ClosedRange<Double> {
+            let x0 =
+                switch l.alignment {
+                case .left: l.anchor.x
+                case .right: l.anchor.x - w
+                default: l.anchor.x - w / 2
+                }
+            return x0...(x0 + w)
+        }
+        let (a, b) = (xs(line, width), xs(other, otherWidth))
+        let ya = (line.anchor.y - 0.8 * size)...(line.anchor.y + 0.25 * size)
+        let yb = (other.anchor.y - 0.8 * otherSize)...(other.anchor.y + 0.25 * otherSize)
+        guard a.overlaps(b), ya.overlaps(yb) else { return line }
+        let gap = max(size, otherSize)
+        let after = RunningLine(text: line.text, anchor: Point(x: b.upperBound + gap, y: other.anchor.y), alignment: .left)
+        let before = RunningLine(text: line.text, anchor: Point(x: b.lowerBound - gap, y: other.anchor.y), alignment: .right)
+        let fitsAfter = b.upperBound + gap + width <= span.upperBound
+        let fitsBefore = b.lowerBound - gap - width >= span.lowerBound
+        if line.alignment == .right { return fitsAfter ? after : before }
+        return fitsBefore || !fitsAfter ? before : after
+    }
+
+    /// The width of `text` set as a running line in `t`'s face and size.
+    private func width(of text: String, _ t: RunningLineSpec) -> Double {
+        let layout = runningLayout(text, t)
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        var logical = PangoRectangle()
+        pango_layout_get_extents(layout, nil, &logical)
+        return Double(logical.width) / Double(PANGO_SCALE)
+    }
+
+    /// A Pango layout of `text` in `t`'s face and size (the caller unreferences it).
+    private func runningLayout(_ text: String, _ t: RunningLineSpec) -> OpaquePointer {
+        let layout = pango_layout_new(framesetter.engine.context)!
         let d = pango_font_description_new()!
         defer { pango_font_description_free(d) }
         pango_font_description_set_family(d, t.face)
         pango_font_description_set_size(d, Int32(t.size * Double(PANGO_SCALE)))
         pango_layout_set_font_description(layout, d)
-        pango_layout_set_text(layout, line.text, -1)
+        pango_layout_set_text(layout, text, -1)
+        return layout
+    }
+
+    /// Draws a running head or footer in the face, size and colour `t` gives it, its baseline
+    /// through the anchor, to the anchor's right, about it or to its left by its alignment.
+    private func drawRunning(_ line: RunningLine, _ t: RunningLineSpec, on cr: OpaquePointer) {
+        let layout = runningLayout(line.text, t)
+        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
         var ink = PangoRectangle()
         var logical = PangoRectangle()
         pango_layout_get_extents(layout, &ink, &logical)

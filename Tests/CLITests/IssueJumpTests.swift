@@ -1,0 +1,145 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Where a jump's lines go on the page, how its continuation stands in the outline, and how
+/// the pages an issue adds (fillers, front matter) are placed and numbered.
+@Suite struct IssueJumpTests {
+    static let body = String(repeating: "The harbour at dawn is a study in grey and silver, with boats. ", count: 6) + "\n"
+
+    /// An issue of `articles` (file name, text, and the manifest's fields for it) in `d`.
+    static func issue(_ d: TemporaryDirectory, _ articles: [(String, String, String)], extra: String = "") -> String {
+        for (name, text, _) in articles { d.write(name, text) }
+        let list = articles.map { name, _, fields in #"{"file": "\#(name)"\#(fields)}"# }.joined(separator: ", ")
+        return d.write("issue.json", #"{"title": "Harbour Monthly", "articles": [\#(list)]\#(extra)}"#)
+    }
+
+    /// The words of a page with their boxes (pdftotext -bbox): text, x0, y0, x1, y1 from the top.
+    static func words(_ pdf: String, page: Int) -> [(text: String, x0: Double, y0: Double, x1: Double, y1: Double)] {
+        let html = tool("pdftotext", ["-f", "\(page)", "-l", "\(page)", "-bbox", pdf, "-"]).output
+        return html.split(separator: "\n").compactMap { line in
+            guard line.contains("<word "), let open = line.firstIndex(of: ">"), let close = line.range(of: "</word>"),
+                open < close.lowerBound
+            else { return nil }
+            func value(_ key: String) -> Double? {
+                guard let r = line.range(of: key + #"=""#) else { return nil }
+                return Double(line[r.upperBound...].prefix { $0 != "\"" })
+            }
+            let text = String(line[line.index(after: open)..<close.lowerBound])
+            guard let x0 = value("xMin"), let y0 = value("yMin"), let x1 = value("xMax"), let y1 = value("yMax") else { return nil }
+            return (text, x0, y0, x1, y1)
+        }
+    }
+
+    // An article that starts under another (`startOn: any`) and jumps: "Continued on" goes
+    // under its own text at the foot of the page, not under the end of the article above it.
+    @Test func theJumpLineOfASharedPageIsUnderTheJumpingArticle() throws {
+        let d = TemporaryDirectory("jump-any")
+        let manifest = Self.issue(
+            d,
+            [
+                ("c.txt", "<h1>Gamma</h1>\n" + String(repeating: Self.body, count: 9), ""),
+                ("a.txt", "<h1>Alpha</h1>\n" + String(repeating: Self.body, count: 40), #", "startOn": "any", "jump": {"after": 1}"#),
+                ("b.txt", "<h1>Beta</h1>\n" + Self.body, ""),
+            ])
+        let pdf = d.file("issue.pdf")
+        let r = run(["build", manifest, "-o", pdf, "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let page = try #require((1...3).first { tool("pdftotext", ["-f", "\($0)", "-l", "\($0)", pdf, "-"]).output.contains("Alpha") })
+        let words = Self.words(pdf, page: page)
+        let note = try #require(words.first { $0.text == "Continued" })
+        let alpha = try #require(words.first { $0.text == "Alpha" })
+        // Below the jumping article's heading and below every word of the text above it.
+        let text = words.filter { $0.y1 < note.y0 - 1 }
+        #expect(note.y0 > alpha.y1 && note.y0 > (text.map(\.y1).max() ?? 0), "\(note) \(alpha)")
+        let below = words.filter { $0.y0 > note.y1 }.map(\.text)
+        #expect(below.allSatisfy { Int($0) != nil }, "only the folio under it: \(below)")
+    }
+
+    // A footer on the side where "Continued on" goes: the two never touch; the jump line is
+    // set on the footer's baseline, beside it.
+    @Test func theJumpLineKeepsClearOfTheFooter() throws {
+        let d = TemporaryDirectory("jump-footer")
+        let set = #", "set": {"footer": {"right": "{title} · {page}", "size": 11}}"#
+        let manifest = Self.issue(
+            d,
+            [
+                ("a.txt", "<h1>Alpha</h1>\n" + String(repeating: Self.body, count: 30), #", "jump": {"after": 1}"#),
+                ("b.txt", "<h1>Beta</h1>\n" + Self.body, ""),
+            ], extra: set)
+        let pdf = d.file("issue.pdf")
+        let r = run(["build", manifest, "-o", pdf, "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let words = Self.words(pdf, page: 1)
+        let note = words.drop { $0.text != "Continued" }.prefix(4)
+        let footer = words.drop { $0.text != "Alpha" || $0.y0 < 700 }.prefix(3)
+        #expect(note.count == 4 && footer.count == 3, "\(words.suffix(8))")
+        for a in note {
+            for b in footer {
+                let apart = a.x1 <= b.x0 || b.x1 <= a.x0 || a.y1 <= b.y0 || b.y1 <= a.y0
+                #expect(apart, "\(a) touches \(b)")
+            }
+        }
+    }
+
+    // The headings of a jump's continuation stay under their article in the outline, and the
+    // contents' heading comes first under the issue, as its page does.
+    @Test func aContinuationsHeadingsStayUnderItsArticle() throws {
+        let d = TemporaryDirectory("jump-outline")
+        let parts = (0..<5).map { "<h2>Part \($0)</h2>\n" + String(repeating: Self.body, count: 8) }.joined()
+        let manifest = Self.issue(
+            d,
+            [
+                ("a.txt", "<h1>Alpha</h1>\n" + parts, #", "jump": {"after": 1}"#),
+                ("b.txt", "<h1>Beta</h1>\n" + Self.body, ""),
+            ], extra: #", "contents": {"title": "Contents"}"#)
+        let pdf = d.file("issue.pdf")
+        #expect(run(["build", manifest, "-o", pdf, "-q"]).status == 0)
+        let json = tool("qpdf", ["--json", "--json-key=outlines", pdf]).output
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        func tree(_ items: [[String: Any]]) -> String {
+            items.map { item in
+                let kids = item["kids"] as? [[String: Any]] ?? []
+                return (item["title"] as? String ?? "") + (kids.isEmpty ? "" : "[" + tree(kids) + "]")
+            }.joined(separator: ", ")
+        }
+        let outline = tree(root["outlines"] as? [[String: Any]] ?? [])
+        let parts4 = (0..<5).map { "Part \($0)" }.joined(separator: ", ")
+        #expect(outline == "Harbour Monthly[Contents, Alpha[Alpha[\(parts4)]], Beta[Beta]]", "\(outline)")
+    }
+
+    // An insert marked filler that names its place goes there (and pads the issue too); those
+    // after the cover and the contents are numbered as front matter.
+    @Test func placedFillersAndFrontMatterInserts() throws {
+        let d = TemporaryDirectory("inserts")
+        d.write("ad.png", FileManager.default.contents(atPath: repoPath("samples/images/chart.png"))!)
+        let extra = """
+            , "frontMatter": "roman", "cover": {"image": "ad.png"}, "contents": {"title": "Contents"},
+            "inserts": [{"image": "ad.png", "after": "cover"}, {"image": "ad.png", "after": "a.txt", "filler": true}]
+            """
+        let articles = [("a.txt", "<h1>Alpha</h1>\n" + Self.body, ""), ("b.txt", "<h1>Beta</h1>\n" + Self.body, "")]
+        let manifest = Self.issue(d, articles, extra: extra)
+        let m = try IssueBuildTests.map(manifest)
+        #expect(m.pages.map(\.kind) == ["cover", "insert", "contents", "article", "insert", "article"], "\(m.pages.map(\.kind))")
+        #expect(m.pages.map(\.label) == [nil, "ii", "iii", "4", "5", "6"], "\(m.pages.map(\.label))")
+    }
+
+    // In an article's own PDF (--split) holding both halves of its jump, each line links to
+    // the other's page of that file.
+    @Test func splitJumpLinesLinkWithinTheFile() throws {
+        let d = TemporaryDirectory("jump-split")
+        let manifest = Self.issue(
+            d,
+            [
+                ("a.txt", "<h1>Alpha</h1>\n" + String(repeating: Self.body, count: 30), #", "jump": {"after": 1}"#),
+                ("b.txt", "<h1>Beta</h1>\n" + Self.body, ""),
+            ])
+        let out = d.file("split")
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        #expect(run(["build", manifest, "-o", d.file("issue.pdf"), "--split", out, "-q"]).status == 0)
+        let links = try PDFLinks(out + "/a.pdf")
+        // The first part's page, then the continuation's.
+        #expect(links.pages.count >= 2)
+        #expect(links.pages[0].map(\.destination) == [2] && links.pages[1].map(\.destination) == [1], "\(links.pages)")
+    }
+}
