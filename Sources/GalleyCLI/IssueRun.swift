@@ -60,7 +60,7 @@ enum IssueLoader {
         // `-t` on the command line takes the place of the manifest's template; `--set` (and
         // `--max-image-pixels`) go on top of every layer, as on a single document's template.
         let name = o.templateGiven ? o.template : manifest.template
-        guard let made = template(name, layers: manifest.layers, roots: [manifest.folder], files: &files, &diagnostics)
+        guard let made = template(name, of: manifest, files: &files, &diagnostics)
         else { return nil }
         let base = try Loader.overridden(made, by: o.overrides)
         // Named styles checked once the layers are on, each mistake at the value that sets it.
@@ -74,7 +74,7 @@ enum IssueLoader {
             if article.template != nil || !article.layers.isEmpty {
                 var own = made
                 if let other = article.template {
-                    guard let loaded = template(other, layers: manifest.layers, roots: [manifest.folder], files: &files, &diagnostics)
+                    guard let loaded = template(other, of: manifest, files: &files, &diagnostics)
                     else { return nil }
                     own = loaded
                 }
@@ -124,18 +124,20 @@ enum IssueLoader {
         return ok
     }
 
-    /// A template by name or path, with layers on top.
+    /// A template by name or path for `manifest`: in the issue's `language`, if it gives one,
+    /// with the manifest's `set` layers on top.
     static func template(
-        _ name: String, layers: [TemplateLayer], roots: [String], files: inout [String], _ diagnostics: inout Diagnostics
+        _ name: String, of manifest: IssueManifest, files: inout [String], _ diagnostics: inout Diagnostics
     ) -> Template? {
         var t: Template
-        switch TemplateLoader.load(name, files: &files, roots: roots) {
+        switch TemplateLoader.load(name, files: &files, roots: [manifest.folder]) {
         case .success(let loaded): t = loaded
         case .failure(let d):
             diagnostics.append(d)
             return nil
         }
-        return layered(t, layers, &diagnostics)
+        if let language = manifest.language { t.language = language }
+        return layered(t, manifest.layers, &diagnostics)
     }
 
     /// `t` with `layers` on top, in order; nil when one of them has a mistake.

@@ -336,6 +336,21 @@ import Testing
     }
 
     // A cover line's unknown class is a warning at the class's value, with a suggestion.
+    // The manifest's `language` is the issue's: its articles are set in it (here, German
+    // quotation marks), and an article's own `set` still overrides it.
+    @Test func theIssuesLanguage() throws {
+        let d = TemporaryDirectory("issue-language")
+        d.write("a.txt", "She said \"Hallo\" to him.\n")
+        d.write("b.txt", "He said \"Hello\" back.\n")
+        let manifest = d.write(
+            "issue.json",
+            #"{"title": "T", "language": "de", "articles": [{"file": "a.txt"}, {"file": "b.txt", "set": {"language": "en"}}]}"#)
+        let pdf = d.file("issue.pdf")
+        #expect(run(["build", manifest, "-o", pdf, "-q"]).status == 0)
+        let text = tool("pdftotext", [pdf, "-"]).output
+        #expect(text.contains("„Hallo“") && text.contains("“Hello”"), "\(text)")
+    }
+
     @Test func coverLineClassWarnedAtItsValue() {
         let d = TemporaryDirectory("issue")
         _ = Self.issue(d)
