@@ -57,10 +57,10 @@ struct Run {
     mutating func report() {
         // Show the source line of diagnostics about other files too (a template's JSON).
         for d in diagnostics.all where d.location != nil {
-            if let f = d.file, sources[f] == nil, let data = FileManager.default.contents(atPath: f),
-                let source = try? SourceFile(path: f, bytes: [UInt8](data))
-            {
-                sources[f] = source
+            if let f = d.file, sources[f] == nil, let data = FileManager.default.contents(atPath: f) {
+                // A file that is not UTF-8 is shown as far as it decodes (its error is there).
+                let bytes = [UInt8](data)
+                sources[f] = (try? SourceFile(path: f, bytes: bytes)) ?? SourceFile(path: f, text: String(decoding: bytes, as: UTF8.self))
             }
         }
         var cache = DiagnosticRenderer.LineCache()

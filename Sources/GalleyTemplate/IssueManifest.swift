@@ -139,7 +139,8 @@ public struct IssueManifest: Sendable {
     /// paths name, found or not, even when a mistake stops it: what `galley watch` waits on.
     public static func load(_ path: String, root: String? = nil, files: inout [String]) -> Result<IssueManifest, Diagnostic> {
         switch TemplateLoader.readText(path) {
-        case .failure(let reason): return .failure(.error("cannot read issue manifest '\(path)': \(reason.text)", file: path))
+        case .failure(let reason):
+            return .failure(.error("cannot read issue manifest '\(path)': \(reason.text)", file: path, at: reason.location))
         case .success(let text): return decode(text, file: path, root: root, files: &files)
         }
     }

@@ -146,7 +146,7 @@ public enum TemplateLoader {
         if isPath(nameOrPath) {
             switch readText(nameOrPath) {
             case .failure(let reason):
-                return .failure(.error("cannot read template '\(nameOrPath)': \(reason.text)", file: nameOrPath))
+                return .failure(.error("cannot read template '\(nameOrPath)': \(reason.text)", file: nameOrPath, at: reason.location))
             case .success(let text):
                 return decode(text, file: nameOrPath, files: &files, confinedTo: roots.map(FileRoot.init))
             }
@@ -538,7 +538,11 @@ extension TemplateLoader {
         URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
 
-    struct ReadFailure: Error { var text: String }
+    struct ReadFailure: Error {
+        var text: String
+        /// Where in the file it failed: its first byte that is not UTF-8.
+        var location: SourceLocation?
+    }
 
     /// The file's text, or the system's reason why not (`No such file or directory`).
     static func readText(_ path: String) -> Result<String, ReadFailure> {
@@ -548,6 +552,12 @@ extension TemplateLoader {
         case .failure(let e): return .failure(ReadFailure(text: e.message))
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
+            // Said at the byte, as a text file's is.
+            do {
+                _ = try SourceFile(path: path, bytes: bytes)
+            } catch {
+                return .failure(ReadFailure(text: "the file is not UTF-8 text (\(error.message))", location: error.location))
+            }
             return .failure(ReadFailure(text: "the file is not UTF-8 text"))
         }
         return .success(text)

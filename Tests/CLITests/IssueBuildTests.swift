@@ -313,6 +313,15 @@ import Testing
         let cover = run(["check", good])
         #expect(cover.status == 1)
         #expect(cover.stderr.contains("error: cannot use cover image 'cover.png'"), "\(cover.stderr)")
+
+        // A manifest that is not UTF-8: said at its first bad byte, with the line and a caret.
+        let latin = d.file("latin.json")
+        let bytes: [UInt8] = Array("{\n  \"title\": \"Caf".utf8) + [0xE9] + Array("\"\n}\n".utf8)
+        #expect(FileManager.default.createFile(atPath: latin, contents: Data(bytes)))
+        let notUTF8 = run(["check", latin])
+        #expect(notUTF8.status == 1)
+        #expect(notUTF8.stderr.hasPrefix("\(latin):2:16: error: cannot read issue manifest"), "\(notUTF8.stderr)")
+        #expect(notUTF8.stderr.contains("  \"title\": \"Caf") && notUTF8.stderr.contains("^"), "\(notUTF8.stderr)")
     }
 
     // The command line's -t and --set reach an issue: -t in place of the manifest's template,
