@@ -688,12 +688,15 @@ private let a4 = (width: 210 * mm, height: 297 * mm)
         guard case .failure(let d) = TemplateLoader.load(dir + "/") else { Issue.record("loaded"); return }
         #expect(d.message == "cannot read template '\(dir)/': it is a folder")
     }
-    // A file that is not UTF-8 is refused.
+    // A file that is not UTF-8 is refused, at its first bad byte.
     @Test func loadNotUTF8() {
         let dir = scratchFolder()
         _ = FileManager.default.createFile(atPath: dir + "/bad.json", contents: Data([0x7B, 0xFF, 0x7D]))
         guard case .failure(let d) = TemplateLoader.load(dir + "/bad.json") else { Issue.record("loaded"); return }
-        #expect(d.message == "cannot read template '\(dir)/bad.json': the file is not UTF-8 text")
+        #expect(
+            d.message
+                == "cannot read template '\(dir)/bad.json': the file is not UTF-8 text (invalid UTF-8: byte 0xFF at byte offset 1)")
+        #expect(d.location?.line == 1 && d.location?.column == 2)
     }
     // An unknown built-in name is suggested, with the list.
     @Test func unknownBuiltin() {
