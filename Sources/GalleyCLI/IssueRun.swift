@@ -109,15 +109,17 @@ enum IssueLoader {
     static func checkImages(_ m: IssueManifest, maxPixels: Int, _ diagnostics: inout Diagnostics) -> Bool {
         var ok = true
         let images =
-            (m.cover.map { [("cover image", $0.image, $0.location)] } ?? []) + m.inserts.map { ("insert image", $0.image, $0.location) }
-        for (what, path, location) in images {
+            (m.cover.map { [("cover image", $0.image, $0.location, $0.length)] } ?? [])
+            + m.inserts.map { ("insert image", $0.image, $0.location, $0.length) }
+        for (what, path, location, length) in images {
             var problem: String?
             switch ImageInfo.read(path: path) {
             case .success(let info): problem = ImageLimits.problem(info, maxPixels: maxPixels)
             case .failure(let e): problem = e.message
             }
             if let problem {
-                diagnostics.append(.error("cannot use \(what) '\(FilePath.name(of: path))': \(problem)", file: m.path, at: location))
+                diagnostics.append(
+                    .error("cannot use \(what) '\(FilePath.name(of: path))': \(problem)", file: m.path, at: location, length: length))
                 ok = false
             }
         }

@@ -66,8 +66,9 @@ public struct IssueManifest: Sendable {
         /// The resolved path.
         public var image: String
         public var lines: [CoverLine]
-        /// Where the `image` value is.
+        /// Where the `image` value is, and its length (in characters, quotes included).
         public var location: SourceLocation
+        public var length = 1
     }
 
     public struct CoverLine: Sendable {
@@ -124,8 +125,9 @@ public struct IssueManifest: Sendable {
         public var after: String?
         /// Used to pad the issue to `pageMultiple` rather than placed.
         public var filler: Bool
-        /// Where the `image` value is.
+        /// Where the `image` value is, and its length (in characters, quotes included).
         public var location: SourceLocation
+        public var length = 1
     }
 
     /// Reads and checks a manifest file (regular files only, bounded by `RawIO.smallFileLimit`

@@ -142,7 +142,8 @@ extension IssueManifestDecoder {
             throw TemplateSpot(origin, v).error("an insert needs an \"image\"", key: path)
         }
         let image = try existingFile("\(path).image", imageMember.value, what: "insert image").resolved
-        var insert = IssueManifest.Insert(image: image, after: nil, filler: false, location: imageMember.value.start)
+        var insert = IssueManifest.Insert(
+            image: image, after: nil, filler: false, location: imageMember.value.start, length: imageMember.value.length)
         for m in members {
             switch m.key {
             case "image": continue

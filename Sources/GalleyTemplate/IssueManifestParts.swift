@@ -85,11 +85,11 @@ extension IssueManifestDecoder {
     // MARK: - Cover and contents
 
     func cover(_ v: JSONValue) throws(Diagnostic) -> IssueManifest.Cover {
-        var image: (String, SourceLocation)?
+        var image: (String, JSONValue)?
         var lines: [IssueManifest.CoverLine] = []
         for m in try members(of: v, path: "cover", allowed: IssueManifestSchema.coverKeys) {
             if m.key == "image" {
-                image = (try existingFile("cover.image", m.value, what: "cover image").resolved, m.value.start)
+                image = (try existingFile("cover.image", m.value, what: "cover image").resolved, m.value)
                 continue
             }
             guard case .array(let elements) = m.value.kind else {
@@ -98,7 +98,7 @@ extension IssueManifestDecoder {
             for (i, e) in elements.enumerated() { lines.append(try coverLine(e, path: "cover.lines[\(i)]")) }
         }
         guard let image else { throw TemplateSpot(origin, v).error("the cover needs an \"image\"", key: "cover") }
-        return IssueManifest.Cover(image: image.0, lines: lines, location: image.1)
+        return IssueManifest.Cover(image: image.0, lines: lines, location: image.1.start, length: image.1.length)
     }
 
     private func coverLine(_ v: JSONValue, path: String) throws(Diagnostic) -> IssueManifest.CoverLine {

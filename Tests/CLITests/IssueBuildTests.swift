@@ -313,6 +313,7 @@ import Testing
         let cover = run(["check", good])
         #expect(cover.status == 1)
         #expect(cover.stderr.contains("error: cannot use cover image 'cover.png'"), "\(cover.stderr)")
+        #expect(cover.stderr.contains("^~~~~~~~~~~\n"), "the whole value underlined: \(cover.stderr)")
 
         // A manifest that is not UTF-8: said at its first bad byte, with the line and a caret.
         let latin = d.file("latin.json")
