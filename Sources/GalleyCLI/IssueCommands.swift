@@ -38,6 +38,8 @@ extension Run {
         let destination = try OutputDestination.checked(o.output, inputs: issue.inputFiles)
         if let depfile = o.depfile { try Self.checkDepfile(depfile, inputs: issue.inputFiles, besides: o) }
         if o.synctex { _ = try OutputDestination.checked(SyncTeXWriter.path(for: o.output), inputs: issue.inputFiles, role: .synctex) }
+        // The split's folder and names are settled first: a mistake there writes nothing.
+        let split = try o.split.map { dir throws(RefusedOutput) in try Self.splitPaths(issue, into: dir, besides: o) }
         // A press build runs the preflight first: with --strict, its errors write nothing.
         var preflight = o.press.map { _ in Self.preflight(issue, plan, manifest: o.document.input, strict: o.strict) }
         if let preflight { addPreflight(preflight) }
@@ -45,8 +47,6 @@ extension Run {
         let metadata = pdfMetadata(input: o.document.input, title: o.title, manifestTitle: issue.manifest.title)
         var said: TimingsReport?
         do {
-            // The split's folder and names are settled first: a mistake there writes nothing.
-            let split = try o.split.map { dir throws(RenderError) in try Self.splitPaths(issue, into: dir, besides: o) }
             let clock = ContinuousClock()
             let started = clock.now
             timer.exportBegins()
@@ -112,13 +112,14 @@ extension Run {
     /// `--split DIR`: where each article's PDF goes, named after its file ("tides.pdf"; a name
     /// met before gets a number, "tides-2.pdf"). The folder is made when missing, as `mkdir -p`
     /// would; it must be a folder, and no name may be one of the issue's own files.
-    static func splitPaths(_ issue: LoadedIssue, into dir: String, besides o: BuildOptions) throws(RenderError) -> [String] {
+    /// A name that cannot be written is refused as `-o` is (exit status 2), before anything is.
+    static func splitPaths(_ issue: LoadedIssue, into dir: String, besides o: BuildOptions) throws(RefusedOutput) -> [String] {
         guard FilePath.makeFolders(dir) else {
-            throw RenderError(.error("--split: cannot make the folder '\(dir)' (a file of that name, or no permission)"))
+            throw RefusedOutput(message: "--split: cannot make the folder '\(dir)' (a file of that name, or no permission)")
         }
         var taken: Set<String> = []
         let others = Self.otherOutputs(o) + (o.depfile.map { [("--depfile", $0)] } ?? [])
-        return try issue.manifest.articles.map { article throws(RenderError) in
+        return try issue.manifest.articles.map { article throws(RefusedOutput) in
             let base = FilePath.deletingExtension(FilePath.name(of: article.file))
             var name = base + ".pdf"
             var n = 1
@@ -128,10 +129,10 @@ extension Run {
             }
             let path = FilePath.join(dir, name)
             guard (try? OutputDestination.checked(path, inputs: issue.inputFiles)) != nil else {
-                throw RenderError(.error("--split: cannot write '\(path)': it is one of the issue's own files"))
+                throw RefusedOutput(message: "--split: cannot write '\(path)': it is one of the issue's own files")
             }
             if let other = others.first(where: { OutputDestination.sameTarget(path, $0.path) }) {
-                throw RenderError(.error("--split: cannot write '\(path)': it is the \(other.what) ('\(other.path)')"))
+                throw RefusedOutput(message: "--split: cannot write '\(path)': it is the \(other.what) ('\(other.path)')")
             }
             return path
         }

@@ -316,7 +316,7 @@ extension Run {
         let destination = try OutputDestination.checked(path, inputs: issue.inputFiles)
         try checkSyncTeX(o, pdf: path, inputs: issue.inputFiles)
         if let depfile = o.build.depfile { try Self.checkDepfile(depfile, inputs: issue.inputFiles, besides: o.build) }
-        let split = try o.build.split.map { dir throws(RenderError) in try Self.splitPaths(issue, into: dir, besides: o.build) }
+        let split = try o.build.split.map { dir throws(RefusedOutput) in try Self.splitPaths(issue, into: dir, besides: o.build) }
         // A press build runs the preflight first, as `build` does: with --strict, its errors
         // write nothing.
         var preflight = o.press.map { _ in Self.preflight(issue, plan, manifest: o.document.input, strict: o.strict) }
