@@ -67,11 +67,18 @@ final class ArticleCache: Sendable {
 }
 
 extension ArticleCache {
-    /// Where article `document` laid out from folio `folio` is kept, and its key.
-    func slot(_ document: Document, article: IssueManifest.Article, folio: Int) -> (path: String, key: String) {
+    /// Where article `document` laid out from folio `folio` is kept, and its key: its first
+    /// page's text from `below` down when it starts under another article (`startOn: any`).
+    /// `occurrence` tells apart the entries of a file listed more than once (`allowRepeat`).
+    func slot(
+        _ document: Document, article: IssueManifest.Article, folio: Int, below: Double? = nil, occurrence: Int = 0
+    ) -> (path: String, key: String) {
         let name = ContentDigest()
         name.add(document.source.path)
         name.add(count: folio % 2)
+        if occurrence > 0 { name.add("occurrence \(occurrence)") }
+        let under = below.map { "below \($0.bitPattern)" }
+        if let under { name.add(under) }
         let key = ContentDigest()
         key.add(Self.maker)
         key.add(document.source.path)
@@ -83,6 +90,7 @@ extension ArticleCache {
         }
         key.add(encoded(document.template))
         key.add(count: folio)
+        key.add(under ?? "top")
         let o = options
         for flag in [o.social, o.allowFileLinks] { key.add(count: flag ? 1 : 0) }
         for value in o.emoticons + ["|"] + o.fontPaths + ["|", o.root ?? ""] { key.add(value) }

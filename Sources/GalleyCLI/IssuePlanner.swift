@@ -203,11 +203,7 @@ struct IssuePlanner {
         let started = clock.now
         var framesetter = issue.articles[k].framesetter.numbered(from: folio)
         if let below { framesetter = framesetter.continuing(below: below) }
-        var pages: [Page] = []
-        framesetter.layOut { page in
-            pages.append(page)
-            return true
-        }
+        let pages = IssuePrelayout.pages(of: k, issue, framesetter, from: folio, below: below, cache: cache)
         framesetter.relinquishEngine()
         return (framesetter, pages, Self.seconds(clock.now - started))
     }

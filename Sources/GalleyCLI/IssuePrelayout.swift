@@ -78,8 +78,17 @@ final class IssuePrelayout: @unchecked Sendable {
     /// Article `k`'s pages from `framesetter`: those kept in the cache when they are still
     /// right, else laid out now (and kept).
     private func layOut(_ k: Int, _ framesetter: Framesetter, from folio: Int) -> [Page] {
-        let slot = cache?.slot(issue.articles[k], article: issue.manifest.articles[k], folio: folio)
-        if let cache, let slot, let kept = cache.load(k, from: slot, for: framesetter, name: issue.manifest.articles[k].written) {
+        Self.pages(of: k, issue, framesetter, from: folio, below: nil, cache: cache)
+    }
+
+    /// Article `k`'s pages from `framesetter` (from folio `folio`, under `below`): kept in
+    /// `cache` when they are still right (`--cache`), else laid out now, and kept.
+    static func pages(
+        of k: Int, _ issue: LoadedIssue, _ framesetter: Framesetter, from folio: Int, below: Double?, cache: ArticleCache?
+    ) -> [Page] {
+        let m = issue.manifest
+        let slot = cache?.slot(issue.articles[k], article: m.articles[k], folio: folio, below: below, occurrence: m.occurrence(of: k))
+        if let cache, let slot, let kept = cache.load(k, from: slot, for: framesetter, name: m.articles[k].written) {
             framesetter.record(kept.warnings)
             return kept.pages
         }

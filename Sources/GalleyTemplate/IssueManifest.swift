@@ -168,6 +168,11 @@ public struct IssueManifest: Sendable {
         }
     }
 
+    /// How many articles before article `k` set the same file (`allowRepeat`).
+    public func occurrence(of k: Int) -> Int {
+        articles[..<k].count { $0.file == articles[k].file }
+    }
+
     /// The template `article` is set with (the manifest's own for nil): its template, loaded,
     /// then the manifest's `set`, then the article's. `files` gains every template file read;
     /// what a template file names must lie in its folder or under the manifest's root.

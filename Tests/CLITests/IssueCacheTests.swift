@@ -75,9 +75,33 @@ import Testing
         let warm = build("warm.pdf", ["--cache", d.file("cache")])
         #expect(!warm.stderr.contains("cache"), "\(warm.stderr)")
         let summary = try JSONDecoder().decode(Summary.self, from: warm.stdout)
-        #expect(summary.articles.filter(\.cached).count >= summary.articles.count - 1, "\(summary.articles)")
+        // All of them: the one set under another's end (`startOn: any`) too.
+        #expect(summary.articles.allSatisfy { $0.cached }, "\(summary.articles)")
         #expect(d.read("warm.pdf") == d.read("plain.pdf"))
         #expect(d.read("cold.pdf") == d.read("plain.pdf"))
+    }
+
+    // A file listed twice (`allowRepeat`), its second setting under a title of its own: each
+    // has an entry, so both come from the cache, and the PDF is a clean build's.
+    @Test func aFileListedTwiceKeepsBothEntries() throws {
+        let d = TemporaryDirectory("cache")
+        var manifest = IssueBuildTests.issue(d)
+        var text = try String(contentsOfFile: manifest, encoding: .utf8)
+        text = text.replacingOccurrences(
+            of: #"{"file": "a3.txt"}"#, with: #"{"file": "a3.txt"}, {"file": "a3.txt", "title": "Again", "allowRepeat": true}"#)
+        manifest = d.write("issue.json", text)
+        let cache = d.file("cache")
+        func cached(_ name: String) throws -> [Bool] {
+            let r = run(["build", manifest, "-o", d.file(name), "--json", "--cache", cache])
+            #expect(r.status == 0, "\(r.stderr)")
+            return try JSONDecoder().decode(Summary.self, from: r.stdout).articles.map(\.cached)
+        }
+        let cold = try cached("cold.pdf")
+        let warm = try cached("warm.pdf")
+        #expect(cold == [false, false, false, false] && warm == [true, true, true, true], "\(cold) \(warm)")
+        #expect(Self.entries(cache).count == 4)
+        #expect(run(["build", manifest, "-o", d.file("clean.pdf"), "-q"]).status == 0)
+        #expect(d.read("warm.pdf") == d.read("clean.pdf"), "\(Self.difference(d.file("warm.pdf"), d.file("clean.pdf")))")
     }
 
     // One article edited: it alone is laid out again, and the PDF is a clean build's, its
