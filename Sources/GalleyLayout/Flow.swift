@@ -310,8 +310,13 @@ struct Flow {
         let gaps = d.region.gaps(from: from, x: boxX(size.w), width: size.w, margin: image.margin)
         var found = gaps.first { size.h + size.caption <= $0.height + 0.01 }?.top
         // The room to shrink into is a gap's: above a float at the column's foot as well as below
-        // one at its head (below one at the foot there is none).
-        if found == nil && columnTop && d.fresh, let tallest = gaps.max(by: { $0.height < $1.height }) {
+        // one at its head (below one at the foot there is none). A gap under half of what the
+        // float needs (beside page-wide floats) would make a sliver of it: it waits for the next
+        // column instead, where a whole one, which holds it, comes at the latest on a page with
+        // no page-wide float.
+        if found == nil && columnTop && d.fresh, let tallest = gaps.max(by: { $0.height < $1.height }),
+            tallest.height >= 0.5 * (size.h + size.caption)
+        {
             size = figures.size(image, maxWidth: rect.width, maxHeight: tallest.height)
             room = tallest.height
             if size.h + size.caption <= tallest.height + 0.01 { found = tallest.top }

@@ -124,4 +124,23 @@ func notPlacedOnce(_ pages: [Page], story: Story) -> [String] {
         #expect(float.rect.height >= min(natural, room) - 0.5, "\(float.rect.height) pt tall; \(natural) natural, \(room) of room")
         #expect(float.shrunk == (natural > room + 0.01))
     }
+
+    // A tall float met under a page-wide one, where the column's only room is a strip: it was
+    // shrunk into it to a sliver (37 pt wide, its caption a few letters a line). A gap under
+    // half of what it needs is passed over, and it goes to the next page's whole column.
+    @Test func aFloatIsNotShrunkToASliverBesideAPageFloat() throws {
+        let body = String(repeating: "The harbour at dawn is a study in grey and silver, with boats that rock. ", count: 4)
+        let markup = [
+            body, #"<img src="images/compass.svg" span="page" width="80%" caption="A page-wide compass.">"#, body,
+            #"<img src="images/tall.png" float="right" width="100%" caption="A tall banner beside the text.">"#,
+            String(repeating: body, count: 3),
+        ].joined(separator: "\n")
+        let fs = framesetter(markup)
+        let ps = pages(of: fs)
+        let tall = try #require(ps.flatMap { $0.frames.flatMap(\.images) }.first { fs.story.images[$0.image].source == "images/tall.png" })
+        let column = try #require(ps.first?.frames.first?.rect)
+        // In a whole column it is the column's height, and its proportions give its width.
+        #expect(tall.rect.width > 0.4 * column.width, "\(tall.rect) in a column \(column.width) pt wide")
+        #expect(notPlacedOnce(ps, story: fs.story).isEmpty)
+    }
 }
