@@ -136,8 +136,9 @@ extension Framesetter {
     }
 
     /// Fills the columns in turn, acting on each region's stop: after a page break, a spanning
-    /// element or a page-wide float the remaining columns stay empty. Returns the stop that
-    /// ended the band (the last column's, when none ended it early).
+    /// element or a page-wide float the remaining columns stay empty, but for the floats still
+    /// waiting at a spanning element. Returns the stop that ended the band (the last column's,
+    /// when none ended it early).
     static func fillColumns(
         _ columns: [Rect], of flow: inout Flow, fresh: Bool = true, layout: (Int) -> ParagraphLayout?
     ) -> ([Frame], RegionStop) {
@@ -145,6 +146,14 @@ extension Framesetter {
         var stopped: RegionStop?
         var last = RegionStop.finished
         for (c, rect) in columns.enumerated() {
+            // Floats waiting when a spanning element ends the band are of its text: the columns
+            // left take them (and stop at the element again), rather than a later page.
+            if stopped == .span && !flow.deferred.isEmpty {
+                let (frame, stop) = flow.fill(rect, column: c, fresh: fresh, layout: layout)
+                frames.append(frame)
+                if stop == .relayout { return (frames, stop) }
+                continue
+            }
             if stopped != nil {
                 frames.append(Frame(rect: rect, column: c, visibleRange: flow.position..<flow.position))
                 continue

@@ -143,4 +143,26 @@ func notPlacedOnce(_ pages: [Page], story: Story) -> [String] {
         #expect(tall.rect.width > 0.4 * column.width, "\(tall.rect) in a column \(column.width) pt wide")
         #expect(notPlacedOnce(ps, story: fs.story).isEmpty)
     }
+
+    // A float that does not fit beside its anchor, in a band ended by a heading across the
+    // columns: the columns left after the heading's stop stayed empty, so it went past the
+    // heading and the page-wide image after it, to a page of its own. The next column takes it.
+    @Test func aFloatWaitingWhenAHeadingSpansStaysInItsBand() throws {
+        let words = "ferry quay net brick green building store light lighthouse harbour press market".split(separator: " ")
+        func text(_ n: Int, _ seed: Int) -> String {
+            (0..<n).map { String(words[($0 * 7 + seed) % words.count]) }.joined(separator: " ").capitalized + "."
+        }
+        let markup = [
+            text(22, 1), "<h2>Heading</h2>", text(90, 2),
+            #"<img src="images/harbour.jpg" float="right" width="100%" margin="6" caption="\#(text(20, 3))">"#,
+            text(64, 4), #"<h2 span="all">Across</h2>"#, #"<img src="images/chart.png" span="page" width="90%" caption="A chart.">"#,
+        ].joined(separator: "\n")
+        let fs = framesetter(markup)
+        let ps = pages(of: fs)
+        #expect(notPlacedOnce(ps, story: fs.story).isEmpty)
+        let harbour = try #require(fs.story.images.firstIndex { $0.source == "images/harbour.jpg" })
+        let page = ps.firstIndex { $0.frames.contains { $0.images.contains { $0.image == harbour } } }
+        #expect(page == 0, "on page \((page ?? -1) + 1) of \(ps.count)")
+        #expect(ps.count == 1)
+    }
 }
