@@ -501,7 +501,10 @@ struct Flow {
     /// paragraph is set without one.
     mutating func warnIfNoDropCap(_ l: ParagraphLayout) {
         let style = story.paragraphs[paragraph].style
-        guard style.dropCap != nil, l.text.dropCap == nil, warnedNoDropCap.insert(paragraph).inserted else { return }
+        // An empty paragraph (an unclosed `<p dropcap>` at the end) has nothing to miss.
+        guard style.dropCap != nil, l.text.dropCap == nil, l.text.length > 0, warnedNoDropCap.insert(paragraph).inserted else {
+            return
+        }
         let why: String
         let end = DropCap.initialLength(l.text.bytes.prefix(32))
         if style.vertical {
