@@ -60,7 +60,9 @@ extension Run {
     static func text(_ r: FontCatalog.Resolution) -> String {
         guard let f = r.face else { return "\(r.name): no face at all (fontconfig lists no fonts)\n" }
         var s = "\(r.name) → \(f.family) \(f.style), \(f.file)\n"
-        if let reason = r.reason {
+        if FaceClasses.isGeneric(r.name) {
+            s += "  a generic family: the system's default for it\n"
+        } else if let reason = r.reason {
             s += "  '\(r.name)' is not installed; using '\(f.family)' (\(reason))\n"
         } else {
             s += "  installed\n"

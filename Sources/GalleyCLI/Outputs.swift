@@ -30,7 +30,8 @@ enum OutputDestination: Equatable {
         guard let status = FileIdentity.status(path) else { return .file(path) }
         let identity = FileIdentity(status)
         let named = "\(role.label) '\(path)'"
-        for input in inputs where FileIdentity.of(input) == identity {
+        // The project's font files are read too (`--font-path`, a template's `fonts`).
+        for input in inputs + ProjectFonts.files where FileIdentity.of(input) == identity {
             let same = input == path ? "" : " (the same file as '\(input)')"
             throw RefusedOutput(message: "\(named) would overwrite the input\(same); \(role.another)")
         }

@@ -9,6 +9,12 @@ import Synchronization
 package enum ProjectFonts {
     /// The folders given so far (canonical paths), each taken once in a process.
     private static let given = Mutex<Set<String>>([])
+    /// Every font file in them, read or skipped: inputs of the build, which no output may
+    /// name.
+    private static let seen = Mutex<[String]>([])
+
+    /// The font files of the project's font folders given so far.
+    package static var files: [String] { seen.withLock { $0 } }
 
     /// The font files fontconfig reads; others in a folder (a README, a licence) are not fonts.
     static let extensions: Set<String> = ["ttf", "otf", "ttc", "otc", "pfb", "pfa", "woff", "woff2"]
@@ -28,7 +34,9 @@ package enum ProjectFonts {
             _ = FaceClasses.rulesLoaded
             // File by file rather than the folder: each is scanned now, never taken from a
             // cache of the folder written before, so `preferred` holds for every one.
-            for file in fontFiles(in: path) {
+            let files = fontFiles(in: path)
+            seen.withLock { $0 += files }
+            for file in files {
                 if readable(file), FcConfigAppFontAddFile(FcConfigGetCurrent(), file) != 0 {
                     added = true
                 } else {

@@ -290,7 +290,8 @@ package struct FontPlan: Sendable {
         for name in ordered {
             let (face, used) = known[name] ?? probe.resolve(name)
             faces[name] = face
-            if let used {
+            // A generic family (`serif`) is answered by the system's default for it, as asked.
+            if let used, !FaceClasses.isGeneric(name) {
                 let requested = story.faceRequests[name]
                 // The class the name is of, and what the substitute is ("a didone serif").
                 let why = FaceClasses.reason(for: name, using: used).map { " (\($0))" } ?? ""

@@ -137,7 +137,7 @@ extension Preflight {
         for placed in p.images {
             guard let box = placed.block?.block.box else { continue }
             let at = p.story.images[placed.image].location
-            for (width, what) in [(box.rule, "the rules of this box"), (box.frame, "the frame of this box")]
+            for (width, what) in [(box.rule, "a rule of this box"), (box.frame, "the frame of this box")]
             where width > 0 && width < limit {
                 thinRule(p, what, placed.image, at: at, width: width, what: what)
             }

@@ -114,5 +114,15 @@ import Testing
         #expect(missing.status == 0 && missing.stderr.contains("font folder '/no/such/folder' does not exist"))
         let empty = runExecutable(["fonts", "--resolve", " "])
         #expect(empty.status == 2)
+        // A generic family is the system's default for it, not a face to install.
+        let generic = runExecutable(["fonts", "--resolve", "serif"])
+        #expect(generic.output.contains("a generic family") && !generic.output.contains("not installed"), "\(generic.output)")
+    }
+
+    // Faces asked by kind (`serif`, `sans-serif`, `monospace`) are set without a warning.
+    @Test func genericFamiliesAreNotWarnedOf() {
+        let text = "<font face=\"serif\">a</font> <font face=\"sans-serif\">b</font> <font face=\"monospace\">c</font>\n"
+        let r = runExecutable(["check", "-"], stdin: Data(text.utf8))
+        #expect(r.status == 0 && !r.stderr.contains("not installed"), "\(r.stderr)")
     }
 }

@@ -83,6 +83,18 @@ import Testing
         #expect(d.read("dir/badge.png") == png)
     }
 
+    // A font file of the project's (`--font-path`) is read too: writing the PDF over it
+    // destroyed the face.
+    @Test func aProjectFontIsAnInput() throws {
+        let d = folder()
+        let font = try #require(FileManager.default.contents(atPath: "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"))
+        try FileManager.default.createDirectory(atPath: d.file("dir/fonts"), withIntermediateDirectories: true)
+        let path = d.write("dir/fonts/House.ttf", font)
+        let r = run(["build", d.file("dir/self.txt"), "--font-path", d.file("dir/fonts"), "-o", path])
+        #expect(r.status == 2 && r.stderr.contains("would overwrite the input"), "\(r.stderr)")
+        #expect(d.read("dir/fonts/House.ttf") == font)
+    }
+
     // /dev/null is written to, not replaced by a regular file.
     @Test func deviceIsWrittenNotReplaced() {
         let d = folder()
