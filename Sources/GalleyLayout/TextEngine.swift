@@ -473,6 +473,19 @@ final class FontProbe {
         return stripped ? face : nil
     }
 
+    /// The family of a PostScript name's family part written without spaces, as the table of
+    /// known families spells it ("HelveticaNeue" is Helvetica Neue), and the width a trailing
+    /// width word asks for ("AvenirNextCondensed"); nil when the table knows neither.
+    static func postScriptFamily(_ family: String) -> (String, PangoStretch?)? {
+        if let known = FaceClasses.family(named: family) { return (known, nil) }
+        let lower = family.lowercased()
+        for (word, stretch) in widthWords.sorted(by: { $0.key.count > $1.key.count }) where lower.hasSuffix(word) {
+            let base = String(family.dropLast(word.count))
+            if let known = FaceClasses.family(named: base) { return (known, stretch) }
+        }
+        return nil
+    }
+
     /// The face for a name, and the family actually used when the name is not installed.
     func resolve(_ name: String) -> (FontPlan.Face, String?) {
         var candidates: [FontPlan.Face] = []
@@ -481,7 +494,12 @@ final class FontProbe {
             let family = String(name[..<dash]).trimmed()
             let word = name[name.index(after: dash)...].lowercased()
             if let (_, w, i) = Self.styleWords.first(where: { $0.0 == word }), !family.isEmpty {
-                candidates.append(FontPlan.Face(family: family, weight: w, italic: i))
+                var face = FontPlan.Face(family: family, weight: w, italic: i)
+                if let (spaced, stretch) = Self.postScriptFamily(family) {
+                    face.family = spaced
+                    if let stretch { face.stretch = stretch.rawValue }
+                }
+                candidates.append(face)
             }
         }
         // "DejaVu Serif Bold Italic", "Futura Condensed Medium": trailing style and width words.

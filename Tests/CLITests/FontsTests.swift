@@ -119,6 +119,22 @@ import Testing
         #expect(generic.output.contains("a generic family") && !generic.output.contains("not installed"), "\(generic.output)")
     }
 
+    // A PostScript name whose family is two words written as one ("HelveticaNeue-Bold", with
+    // a width run on: "AvenirNextCondensed-Bold") becomes what its spaced form becomes; it lost
+    // the family, and fell to DejaVu Sans.
+    @Test func postScriptNamesOfTwoWordFamilies() {
+        for (postScript, spaced) in [
+            ("HelveticaNeue-Bold", "Helvetica Neue Bold"), ("AvenirNextCondensed-Bold", "Avenir Next Condensed Bold"),
+            ("PingFangSC-Semibold", "PingFang SC Semibold"),
+        ] {
+            func face(_ name: String) -> String {
+                let out = runExecutable(["fonts", "--resolve", name]).output
+                return out.split(separator: "\n").first.map { String($0.drop { $0 != "→" }) } ?? ""
+            }
+            #expect(face(postScript) == face(spaced) && !face(spaced).isEmpty, "\(postScript): \(face(postScript)); \(spaced): \(face(spaced))")
+        }
+    }
+
     // Faces asked by kind (`serif`, `sans-serif`, `monospace`) are set without a warning.
     @Test func genericFamiliesAreNotWarnedOf() {
         let text = "<font face=\"serif\">a</font> <font face=\"sans-serif\">b</font> <font face=\"monospace\">c</font>\n"
