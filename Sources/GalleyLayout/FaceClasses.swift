@@ -212,14 +212,16 @@ extension FaceClasses {
     /// The class of an installed family, when the table knows it.
     package static func kind(ofFamily family: String) -> FaceClass? { classOfFamily[normalized(family)] }
 
-    /// Why `used` stands in for the face `name`, said in the substitution warning; nil for a
-    /// name the table does not know.
     /// The generic families fontconfig's configuration names (as CSS does): a face asked by
     /// kind, which the system's default for the kind answers, never a family to install.
-    static let generics: Set<String> = ["serif", "sans-serif", "sans", "monospace", "mono", "cursive", "fantasy", "system-ui", "emoji", "math"]
+    static let generics: Set<String> = [
+        "serif", "sans-serif", "sans", "monospace", "mono", "cursive", "fantasy", "system-ui", "emoji", "math",
+    ]
 
     package static func isGeneric(_ name: String) -> Bool { generics.contains(name.lowercased()) }
 
+    /// Why `used` stands in for the face `name`, said in the substitution warning; nil for a
+    /// name the table does not know.
     package static func reason(for name: String, using used: String) -> String? {
         guard let entry = entry(for: name) else { return nil }
         let kind = entry.kind

@@ -131,7 +131,8 @@ import Testing
                 let out = runExecutable(["fonts", "--resolve", name]).output
                 return out.split(separator: "\n").first.map { String($0.drop { $0 != "→" }) } ?? ""
             }
-            #expect(face(postScript) == face(spaced) && !face(spaced).isEmpty, "\(postScript): \(face(postScript)); \(spaced): \(face(spaced))")
+            let (a, b) = (face(postScript), face(spaced))
+            #expect(a == b && !b.isEmpty, "\(postScript): \(a); \(spaced): \(b)")
         }
     }
 
