@@ -803,9 +803,17 @@ final class PageRenderer {
 
     /// Draws a running head or footer in the face, size and colour `t` gives it, its baseline
     /// through the anchor, to the anchor's right, about it or to its left by its alignment.
+    /// One wider than the text area (a long title) is cut to it with an ellipsis, rather than
+    /// run off the page.
     private func drawRunning(_ line: RunningLine, _ t: RunningLineSpec, on cr: OpaquePointer) {
         let layout = runningLayout(line.text, t)
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        let m = framesetter.template.margins
+        let room = framesetter.template.pageWidth - m.left - m.right
+        if room > 0 {
+            pango_layout_set_width(layout, Int32(min(room * Double(PANGO_SCALE), Double(Int32.max))))
+            pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+        }
         var ink = PangoRectangle()
         var logical = PangoRectangle()
         pango_layout_get_extents(layout, &ink, &logical)

@@ -57,4 +57,29 @@ import Testing
         let found = try Self.locate(input, ["--source", "2:\(apostrophe)"])
         #expect(found["source"] as? String == "2:\(apostrophe)" && found["word"] as? String == "It’s", "\(found)")
     }
+
+    // A running head or footer wider than the text (a long title) is cut to the text's width
+    // with an ellipsis: it ran off the page.
+    @Test func aLongRunningLineStaysOnThePage() throws {
+        let d = TemporaryDirectory("running")
+        let title = String(repeating: "A Very Long Title That Keeps Going ", count: 6)
+        let input = d.write("in.txt", "<meta title=\"\(title)\">\n" + String(repeating: "Body words to fill the column.\n", count: 10))
+        let pdf = d.file("out.pdf")
+        let r = run([
+            "build", input, "-o", pdf, "--set", "header.enabled=true", "--set", "header.text={title}", "--set", "footer.enabled=true",
+            "--set", "footer.right={title} · {page}",
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        let html = tool("pdftotext", ["-bbox", pdf, "-"]).output
+        var xs: [Double] = []
+        for line in html.split(separator: "\n") where line.contains("<word ") {
+            for key in ["xMin=\"", "xMax=\""] {
+                if let r = line.range(of: key), let v = Double(line[r.upperBound...].prefix { $0 != "\"" }) { xs.append(v) }
+            }
+        }
+        let margin = 42.0  // the magazine template's side margins are wider than this
+        #expect(!xs.isEmpty && xs.allSatisfy { $0 >= margin && $0 <= 595.28 - margin }, "\(xs.min() ?? 0)…\(xs.max() ?? 0)")
+        // The cut title is still the text a reader finds (Cairo maps the ellipsis to it).
+        #expect(tool("pdftotext", [pdf, "-"]).output.hasPrefix(title.trimmingCharacters(in: .whitespaces)))
+    }
 }
