@@ -856,13 +856,18 @@ struct TemplateDecoder {
                 : "leading \(leading) pt is less than half the size (\(size) pt)"
             throw s.error(problem, key: key)
         }
-        if t.columnWidth < 1 {
+        // A column narrower than two ems of the body holds a letter or two a line: thousands of
+        // warnings and pages, never a magazine.
+        if t.columnWidth < max(1, 2 * t.body.size) {
             let (s, _) = spot([
                 // Not "page": it is recorded for page.height too, which does not narrow a column.
                 "columns", "margins.left", "margins.right", "margins.inner", "margins.outer", "margins", "gutter", "page.width",
-                "page.size", "page.orientation",
+                "page.size", "page.orientation", "body.size", "body",
             ])
-            throw s.error("template leaves no room for text: columns would be \(points(t.columnWidth)) pt wide", key: nil)
+            let width = "columns would be \(points(t.columnWidth)) pt wide"
+            guard t.columnWidth >= 1 else { throw s.error("template leaves no room for text: \(width)", key: nil) }
+            throw s.error(
+                "template leaves too little room for text: \(width), less than two ems of the \(plain(t.body.size)) pt body", key: nil)
         }
         if t.textHeight < 1 {
             let (s, _) = spot([

@@ -90,7 +90,8 @@ import Testing
         let font = try #require(FileManager.default.contents(atPath: "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"))
         try FileManager.default.createDirectory(atPath: d.file("dir/fonts"), withIntermediateDirectories: true)
         let path = d.write("dir/fonts/House.ttf", font)
-        let r = run(["build", d.file("dir/self.txt"), "--font-path", d.file("dir/fonts"), "-o", path])
+        // A process of its own: the font folder is added to fontconfig for the whole process.
+        let r = runExecutable(["build", d.file("dir/self.txt"), "--font-path", d.file("dir/fonts"), "-o", path])
         #expect(r.status == 2 && r.stderr.contains("would overwrite the input"), "\(r.stderr)")
         #expect(d.read("dir/fonts/House.ttf") == font)
     }
