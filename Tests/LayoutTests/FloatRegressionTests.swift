@@ -165,4 +165,18 @@ func notPlacedOnce(_ pages: [Page], story: Story) -> [String] {
         #expect(page == 0, "on page \((page ?? -1) + 1) of \(ps.count)")
         #expect(ps.count == 1)
     }
+
+    // A heading under a page-wide float at the page's head, its paragraph too short to split:
+    // balancing kept the heading alone in column 1 and set the paragraph in column 2, since
+    // the check that a heading keeps with what follows measured from the column's top, over
+    // the float, not from where the heading lands under it.
+    @Test func aHeadingUnderATopFloatKeepsItsParagraph() throws {
+        let body = "Some body text that runs on and on for a while to fill some lines. "
+        let markup = #"<img src="images/harbour.jpg" span="page" float="top" width="100%">"# + "\n<h1>Bleed test</h1>\n" + body + body + "\n"
+        let fs = framesetter(markup)
+        let frames = try #require(pages(of: fs).first).frames
+        let heading = try #require(frames.firstIndex { $0.lines.contains { $0.paragraphIndex == 1 } })
+        let text = try #require(frames.firstIndex { $0.lines.contains { $0.paragraphIndex == 2 } })
+        #expect(heading == text, "the heading in frame \(heading), its paragraph in frame \(text)")
+    }
 }
