@@ -808,15 +808,16 @@ final class PageRenderer {
     private func drawRunning(_ line: RunningLine, _ t: RunningLineSpec, on cr: OpaquePointer) {
         let layout = runningLayout(line.text, t)
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
-        let m = framesetter.template.margins
-        let room = framesetter.template.pageWidth - m.left - m.right
-        if room > 0 {
-            pango_layout_set_width(layout, Int32(min(room * Double(PANGO_SCALE), Double(Int32.max))))
-            pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
-        }
         var ink = PangoRectangle()
         var logical = PangoRectangle()
         pango_layout_get_extents(layout, &ink, &logical)
+        let m = framesetter.template.margins
+        let room = framesetter.template.pageWidth - m.left - m.right
+        if room > 0, Double(logical.width) / Double(PANGO_SCALE) > room {
+            pango_layout_set_width(layout, Int32(min(room * Double(PANGO_SCALE), Double(Int32.max))))
+            pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+            pango_layout_get_extents(layout, &ink, &logical)
+        }
         let baseline = Double(pango_layout_get_baseline(layout)) / Double(PANGO_SCALE)
         setColor(t.color, on: cr)
         let width = Double(logical.width) / Double(PANGO_SCALE)
