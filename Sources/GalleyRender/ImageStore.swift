@@ -25,6 +25,21 @@ final class ImageStore {
         for (_, h) in svgs { g_object_unref(UnsafeMutableRawPointer(h)) }
     }
 
+    /// librsvg's message in a diagnostic's words: libxml's "Error domain 1 code 77 on line 1
+    /// column 69 of data: Premature end of data in tag svg line 1" and its line break become
+    /// "line 1, column 69: premature end of data in tag svg".
+    static func svgReason(_ raw: String) -> String {
+        var text = String(raw.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+        if let match = text.firstMatch(of: /Error domain \d+ code \d+ on line (\d+) column (\d+) of data: (.*)/) {
+            var detail = String(match.3).trimmed()
+            // libxml ends some messages with the line again ("… in tag svg line 1").
+            if let tail = detail.firstMatch(of: /\s+line \d+$/) { detail.removeSubrange(tail.range) }
+            let prefix = text[..<match.range.lowerBound]
+            text = "\(prefix)line \(match.1), column \(match.2): \(detail.prefix(1).lowercased() + detail.dropFirst())"
+        }
+        return text.replacing("\n", with: " ")
+    }
+
     /// Draws an SVG into `rect` with librsvg: vectors stay vectors in the PDF.
     func drawSVG(_ image: ImageReference, in rect: Rect, on cr: OpaquePointer) throws(RenderError) {
         guard let rsvg = Rsvg.shared else {
@@ -40,7 +55,7 @@ final class ImageStore {
             // default policy; no flag widens it here). Given the file's real path, that folder
             // is the real one, inside the root the SVG was admitted under.
             guard let h = rsvg.newFromFile(FileRoot.canonicalPath(image.path), &error) else {
-                let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
+                let reason = error.map { Self.svgReason(String(cString: $0.pointee.message)) } ?? "unknown error"
                 if let error { g_error_free(error) }
                 throw RenderError(.error("cannot read SVG '\(image.source)': \(reason)", file: file, at: image.location, length: 4))
             }
@@ -55,7 +70,7 @@ final class ImageStore {
         let ok = FaceLock.run { viewport.withUnsafeBytes { rsvg.renderDocument(handle, cr, $0.baseAddress, &error) } }
         cairo_restore(cr)
         if ok == 0 {
-            let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
+            let reason = error.map { Self.svgReason(String(cString: $0.pointee.message)) } ?? "unknown error"
             if let error { g_error_free(error) }
             throw RenderError(.error("cannot draw SVG '\(image.source)': \(reason)", file: file, at: image.location, length: 4))
         }

@@ -206,3 +206,14 @@ private let corruptPNG: Data = {
         #expect(Export.finishFailure(CAIRO_STATUS_NO_MEMORY, path: "a.pdf") == "cannot make 'a.pdf': out of memory")
     }
 }
+
+/// librsvg's messages, said in a diagnostic's words.
+@Suite struct SVGMessageTests {
+    // libxml's domain and code, its "of data" and its trailing line and line break are
+    // dropped; the line and column stay.
+    @Test func libxmlsParseError() {
+        let raw = "XML parse error: Error domain 1 code 77 on line 1 column 69 of data: Premature end of data in tag svg line 1\n"
+        #expect(ImageStore.svgReason(raw) == "XML parse error: line 1, column 69: premature end of data in tag svg")
+        #expect(ImageStore.svgReason("some other failure\n") == "some other failure")
+    }
+}
