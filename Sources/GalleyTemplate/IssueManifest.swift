@@ -174,14 +174,16 @@ public struct IssueManifest: Sendable {
     }
 
     /// The template `article` is set with (the manifest's own for nil): its template, loaded,
-    /// then the manifest's `set`, then the article's. `files` gains every template file read;
-    /// what a template file names must lie in its folder or under the manifest's root.
+    /// in the issue's `language`, then the manifest's `set`, then the article's. `files` gains
+    /// every template file read; what a template file names must lie in its folder or under the
+    /// manifest's root.
     public func template(for article: Article?, files: inout [String]) -> Result<Template, Diagnostic> {
         var t: Template
         switch TemplateLoader.load(article?.template ?? template, files: &files, roots: [root]) {
         case .success(let loaded): t = loaded
         case .failure(let d): return .failure(d)
         }
+        if let language { t.language = language }
         for layer in layers + (article?.layers ?? []) {
             switch layer.apply(to: t) {
             case .success(let next): t = next
