@@ -317,6 +317,16 @@ package struct FontPlan: Sendable {
                         length: style.face.unicodeScalars.count))
             }
         }
+        // A face whose file fontconfig reads but whose glyphs draw nothing (a damaged file) would
+        // set its text invisibly: said once, at the first request of a name that became it.
+        for family in Set(faces.values.map(\.family)).sorted() where probe.drawsNoInk(family) {
+            let name = ordered.first { faces[$0]?.family == family } ?? family
+            let requested = story.faceRequests[name]
+            diagnostics.append(
+                .warning(
+                    "face '\(family)' draws nothing: its font file's glyphs have no outlines (is it damaged?); its text is invisible",
+                    file: requested == nil ? nil : file, at: requested, length: name.unicodeScalars.count))
+        }
         // Styles that differ in colour, decoration, spacing, language… share a font: measured once.
         var measured: [String: Metrics] = [:]
         let metrics = story.styles.indices.map { i -> Metrics in
@@ -604,6 +614,29 @@ final class FontProbe {
         PANGO_STRETCH_SEMI_EXPANDED.rawValue: 113, PANGO_STRETCH_EXPANDED.rawValue: 125,
         PANGO_STRETCH_EXTRA_EXPANDED.rawValue: 150, PANGO_STRETCH_ULTRA_EXPANDED.rawValue: 200,
     ]
+
+    /// Whether the font of `family` has glyphs for common letters that draw nothing: a file
+    /// fontconfig reads (its names) whose outlines cannot be loaded (a damaged `loca` or
+    /// `glyf`), which would set every line in it invisibly. The letters it has no glyph for
+    /// (a CJK face's Latin) do not count.
+    func drawsNoInk(_ family: String) -> Bool {
+        let d = FontPlan.Face(family: family, weight: 400, italic: false).makeDescription(size: 10)
+        defer { pango_font_description_free(d) }
+        guard let font = pango_font_map_load_font(engine.fontMap, engine.context, d), let hb = pango_font_get_hb_font(font) else {
+            return false
+        }
+        defer { galley_object_unref(font) }
+        var tried = 0
+        for scalar in ["H", "o", "中", "あ"].compactMap({ $0.unicodeScalars.first?.value }) {
+            var glyph: hb_codepoint_t = 0
+            guard hb_font_get_nominal_glyph(hb, scalar, &glyph) != 0, glyph != 0 else { continue }
+            var ink = PangoRectangle()
+            pango_font_get_glyph_extents(font, glyph, &ink, nil)
+            if ink.width > 0 && ink.height > 0 { return false }
+            tried += 1
+        }
+        return tried > 0
+    }
 
     /// What fontconfig synthesizes for the first family of a description (bit 0 bold, bit 1 slant).
     func synthesis(_ d: OpaquePointer) -> Int {

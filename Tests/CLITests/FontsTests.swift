@@ -136,6 +136,27 @@ import Testing
         }
     }
 
+    // A font file fontconfig reads (its names) whose outlines are gone (its `loca` table
+    // overwritten) set every line in it invisibly, without a word: now it is warned of.
+    @Test func aDamagedFontIsWarnedOf() throws {
+        let d = TemporaryDirectory("fonts-damaged")
+        var bytes = [UInt8](try #require(FileManager.default.contents(atPath: "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf")))
+        func u16(_ at: Int) -> Int { Int(bytes[at]) << 8 | Int(bytes[at + 1]) }
+        func u32(_ at: Int) -> Int { u16(at) << 16 | u16(at + 2) }
+        for k in 0..<u16(4) where bytes[(12 + 16 * k)..<(16 + 16 * k)].elementsEqual("loca".utf8) {
+            let (offset, length) = (u32(12 + 16 * k + 8), u32(12 + 16 * k + 12))
+            for i in offset..<(offset + length) { bytes[i] = 0xFF }
+        }
+        try FileManager.default.createDirectory(atPath: d.file("fonts"), withIntermediateDirectories: true)
+        _ = d.write("fonts/Damaged.ttf", Data(bytes))
+        let input = d.write("in.txt", "Body text that should be seen.\n")
+        // A process of its own: the font folder is added to fontconfig for the whole process.
+        let r = runExecutable(["check", input, "--font-path", d.file("fonts")])
+        #expect(r.stderr.contains("face 'DejaVu Serif' draws nothing"), "\(r.stderr)")
+        let sound = runExecutable(["check", input])
+        #expect(!sound.stderr.contains("draws nothing"), "\(sound.stderr)")
+    }
+
     // Faces asked by kind (`serif`, `sans-serif`, `monospace`) are set without a warning.
     @Test func genericFamiliesAreNotWarnedOf() {
         let text = "<font face=\"serif\">a</font> <font face=\"sans-serif\">b</font> <font face=\"monospace\">c</font>\n"
