@@ -223,15 +223,16 @@ extension Flow {
     mutating func placeText(
         _ given: ParagraphLayout, paragraph p: Paragraph, _ d: inout Distributor, _ layout: (Int) -> ParagraphLayout?
     ) -> ChildResult {
-        var l = given
-        let slots = lineSlots(&l, d)
         // A heading moves on rather than end a column without what follows it, measured from
         // where its first line lands (under a float at the column's head, not at its top).
-        if line == 0 && p.style.isHeading && !d.mustTake
-            && keptBottom(from: paragraph, at: slots.first?.top ?? d.y, rect: d.rect, depth: 0, layout) > d.bottom
-        {
-            return .stop(.full)
+        if line == 0 && p.style.isHeading && !d.mustTake {
+            let landing =
+                d.region.exclusions.isEmpty
+                ? d.y : slots(in: d.region, from: d.y, heights: given.lines.map(\.height), bottom: d.bottom).first?.top ?? d.y
+            if keptBottom(from: paragraph, at: landing, rect: d.rect, depth: 0, layout) > d.bottom { return .stop(.full) }
         }
+        var l = given
+        let slots = lineSlots(&l, d)
         let (tops, xs) = fittingLines(l, slots: slots, d)
         let remaining = l.lines.count - line
         var count = tops.count
