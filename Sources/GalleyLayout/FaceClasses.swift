@@ -192,22 +192,27 @@ extension FaceClasses {
     package static func entry(for name: String) -> Entry? {
         let words = name.split(whereSeparator: { $0 == " " || $0 == "-" })
         for count in stride(from: words.count, through: 1, by: -1) {
-            let key = normalized(words[..<count].joined())
-            if let e = byName[key] { return e }
-            // A width word run on to the family, as PostScript names write it ("AvenirNextCondensed").
-            for word in FontProbe.widthWords.keys where key.hasSuffix(word) && key.count > word.count {
-                if let e = byName[String(key.dropLast(word.count))] { return e }
-            }
+            if let (e, _) = entry(runningOn: words[..<count].joined()) { return e }
         }
         return nil
     }
 
+    /// The entry of a family named without spaces, and the width word run on to it, as
+    /// PostScript names write them ("HelveticaNeue"; "AvenirNextCondensed": Avenir Next,
+    /// "condensed"), the longest width word tried first.
+    package static func entry(runningOn name: String) -> (Entry, width: String?)? {
+        let key = normalized(name)
+        if let e = byName[key] { return (e, nil) }
+        for word in widthSuffixes where key.hasSuffix(word) && key.count > word.count {
+            if let e = byName[String(key.dropLast(word.count))] { return (e, word) }
+        }
+        return nil
+    }
+
+    private static let widthSuffixes = FontProbe.widthWords.keys.sorted { $0.count > $1.count }
+
     /// Whether the table has a family of this name.
     package static func isFamily(_ name: String) -> Bool { byName[normalized(name)] != nil }
-
-    /// The family of the table a name written without spaces stands for ("HelveticaNeue",
-    /// the family part of a PostScript name), as the table spells it.
-    package static func family(named name: String) -> String? { byName[normalized(name)]?.family }
 
     /// The class of an installed family, when the table knows it.
     package static func kind(ofFamily family: String) -> FaceClass? { classOfFamily[normalized(family)] }

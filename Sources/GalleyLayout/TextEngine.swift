@@ -487,13 +487,7 @@ final class FontProbe {
     /// known families spells it ("HelveticaNeue" is Helvetica Neue), and the width a trailing
     /// width word asks for ("AvenirNextCondensed"); nil when the table knows neither.
     static func postScriptFamily(_ family: String) -> (String, PangoStretch?)? {
-        if let known = FaceClasses.family(named: family) { return (known, nil) }
-        let lower = family.lowercased()
-        for (word, stretch) in widthWords.sorted(by: { $0.key.count > $1.key.count }) where lower.hasSuffix(word) {
-            let base = String(family.dropLast(word.count))
-            if let known = FaceClasses.family(named: base) { return (known, stretch) }
-        }
-        return nil
+        FaceClasses.entry(runningOn: family).map { ($0.0.family, $0.width.flatMap { widthWords[$0] }) }
     }
 
     /// The face for a name, and the family actually used when the name is not installed.
