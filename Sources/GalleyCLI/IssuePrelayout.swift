@@ -66,19 +66,13 @@ final class IssuePrelayout: @unchecked Sendable {
             // Articles in parallel, so one thread each.
             let folio = Self.guess(issue.manifest.articles[k].startOn)
             let framesetter = issue.articles[k].framesetter.numbered(from: folio, options: LayoutOptions(threads: 1))
-            let pages = layOut(k, framesetter, from: folio)
+            let pages = Self.pages(of: k, issue, framesetter, from: folio, below: nil, cache: cache)
             framesetter.relinquishEngine()
             let article = Article(framesetter: framesetter, pages: pages, seconds: IssuePlanner.seconds(clock.now - started))
             state.lock()
             articles[k] = article
             state.unlock()
         }
-    }
-
-    /// Article `k`'s pages from `framesetter`: those kept in the cache when they are still
-    /// right, else laid out now (and kept).
-    private func layOut(_ k: Int, _ framesetter: Framesetter, from folio: Int) -> [Page] {
-        Self.pages(of: k, issue, framesetter, from: folio, below: nil, cache: cache)
     }
 
     /// Article `k`'s pages from `framesetter` (from folio `folio`, under `below`): kept in
