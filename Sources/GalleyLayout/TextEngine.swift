@@ -318,8 +318,11 @@ package struct FontPlan: Sendable {
             }
         }
         // A face whose file fontconfig reads but whose glyphs draw nothing (a damaged file) would
-        // set its text invisibly: said once, at the first request of a name that became it.
-        for family in Set(faces.values.map(\.family)).sorted() where probe.drawsNoInk(family) {
+        // set its text invisibly: said once, at the first request of a name that became it. Only
+        // the faces the styles name: probing a fallback the text never reaches would load it
+        // (3 MB for a CJK face's CFF table).
+        let styled = Set(story.styles.compactMap { faces[$0.face]?.family })
+        for family in styled.sorted() where probe.drawsNoInk(family) {
             let name = ordered.first { faces[$0]?.family == family } ?? family
             let requested = story.faceRequests[name]
             diagnostics.append(
