@@ -35,6 +35,10 @@ enum OutputDestination: Equatable {
             let same = input == path ? "" : " (the same file as '\(input)')"
             throw RefusedOutput(message: "\(named) would overwrite the input\(same); \(role.another)")
         }
+        if FileIdentity.kind(status) == .regular, let font = ProjectFonts.installed(identity) {
+            let same = font == path ? "" : " '\(font)'"
+            throw RefusedOutput(message: "\(named) would overwrite the installed font\(same), which builds read; \(role.another)")
+        }
         switch FileIdentity.kind(status) {
         case .regular: return .file(path)
         case .characterDevice, .fifo: return .stream(path)

@@ -86,6 +86,22 @@ package enum ProjectFonts {
         return out.sorted()
     }
 
+    /// The installed font file (fontconfig's system set) that is `identity`, if any: a build
+    /// reads the fonts it sets text in, so none may be written over.
+    package static func installed(_ identity: FileIdentity) -> String? {
+        guard let set = FcConfigGetFonts(FcConfigGetCurrent(), FcSetSystem) else { return nil }
+        var seen = Set<String>()
+        for i in 0..<Int(set.pointee.nfont) {
+            var name: UnsafeMutablePointer<FcChar8>?
+            guard let font = set.pointee.fonts[i], FcPatternGetString(font, "file", 0, &name) == FcResultMatch, let name else {
+                continue
+            }
+            let file = String(cString: name)
+            if seen.insert(file).inserted, FileIdentity.of(file) == identity { return file }
+        }
+        return nil
+    }
+
     /// Whether fontconfig can read a face from `file`.
     static func readable(_ file: String) -> Bool {
         var count: Int32 = 0

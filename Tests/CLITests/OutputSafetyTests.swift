@@ -96,6 +96,22 @@ import Testing
         #expect(d.read("dir/fonts/House.ttf") == font)
     }
 
+    // An installed font (fontconfig's, not the project's) is read by every build that sets
+    // text in it: `-o` naming it replaced the face with the PDF.
+    @Test func anInstalledFontIsAnInput() throws {
+        let d = folder()
+        let font = try #require(FileManager.default.contents(atPath: "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"))
+        try FileManager.default.createDirectory(atPath: d.file("fonts"), withIntermediateDirectories: true)
+        let path = d.write("fonts/DejaVuSerif.ttf", font)
+        let config = d.write(
+            "fonts.conf",
+            "<?xml version=\"1.0\"?><fontconfig><dir>\(d.file("fonts"))</dir><cachedir>\(d.file("cache"))</cachedir></fontconfig>\n")
+        // A process of its own, whose fontconfig knows only that font.
+        let r = tool("FONTCONFIG_FILE=\(config)", [galleyExecutable, "build", d.file("dir/self.txt"), "-o", path])
+        #expect(r.status == 2 && r.stderr.contains("would overwrite the installed font, which builds read"), "\(r.stderr)")
+        #expect(d.read("fonts/DejaVuSerif.ttf") == font)
+    }
+
     // /dev/null is written to, not replaced by a regular file.
     @Test func deviceIsWrittenNotReplaced() {
         let d = folder()
