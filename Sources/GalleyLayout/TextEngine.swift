@@ -461,10 +461,16 @@ final class FontProbe {
         // A family the table knows is a name, not a style ("Times New Roman", "Arial Black").
         while words.count > 1, throughFamilies || !FaceClasses.isFamily(words.joined(separator: " ")) {
             let two = words.count > 2 ? (words[words.count - 2] + words[words.count - 1]).lowercased() : nil
+            // "Ultra Light Italic": three words, the weight's two and the slant.
+            let three = words.count > 3 ? words.suffix(3).joined().lowercased() : nil
             let taken: Int
-            if let two, let style = styleWords.first(where: { $0.0 == two }) {
-                face.weight = style.1 != 400 ? style.1 : face.weight
-                face.italic = face.italic || style.2
+            if let three, let style = styleWord(three), style.italic {
+                face.weight = style.weight != 400 ? style.weight : face.weight
+                face.italic = true
+                taken = 3
+            } else if let two, let style = styleWord(two) {
+                face.weight = style.weight != 400 ? style.weight : face.weight
+                face.italic = face.italic || style.italic
                 taken = 2
             } else if let two, let width = widthWords[two] {
                 face.stretch = width.rawValue
@@ -493,21 +499,47 @@ final class FontProbe {
         FaceClasses.entry(runningOn: family).map { ($0.0.family, $0.width.flatMap { widthWords[$0] }) }
     }
 
+    /// A PostScript name's family and style word (lower case): "Helvetica-Bold", and as
+    /// Monotype's and Apple's fonts spell them, "Arial-BoldMT", "TimesNewRomanPS-ItalicMT",
+    /// "ArialMT" and "TimesNewRomanPSMT" (the last two regular). Nil for other names.
+    static func postScriptParts(_ name: String) -> (family: String, style: String)? {
+        var family: Substring
+        var style: String
+        if let dash = name.lastIndex(of: "-") {
+            (family, style) = (name[..<dash], name[name.index(after: dash)...].lowercased())
+            if name.hasSuffix("MT") { style.removeLast(2) }
+        } else if !name.contains(" "), name.hasSuffix("MT"), name.count > 2 {
+            (family, style) = (name.dropLast(2), "regular")
+        } else {
+            return nil
+        }
+        if family.hasSuffix("PS"), family.count > 2 { family = family.dropLast(2) }
+        let trimmed = String(family).trimmed()
+        return trimmed.isEmpty ? nil : (trimmed, style)
+    }
+
+    /// The weight and slant a PostScript style word names: one of `styleWords`, or a weight
+    /// and a slant run together ("UltraLightItalic", "SemiboldOblique").
+    static func styleWord(_ word: String) -> (weight: Int32, italic: Bool)? {
+        if let (_, w, i) = styleWords.first(where: { $0.0 == word }) { return (w, i) }
+        for slant in ["italic", "oblique"] where word.hasSuffix(slant) {
+            let stem = word.dropLast(slant.count)
+            if let (_, w, _) = styleWords.first(where: { $0.0 == stem && !$0.2 }) { return (w, true) }
+        }
+        return nil
+    }
+
     /// The face for a name, and the family actually used when the name is not installed.
     func resolve(_ name: String) -> (FontPlan.Face, String?) {
         var candidates: [FontPlan.Face] = []
-        // "Helvetica-Bold": a PostScript name.
-        if let dash = name.lastIndex(of: "-") {
-            let family = String(name[..<dash]).trimmed()
-            let word = name[name.index(after: dash)...].lowercased()
-            if let (_, w, i) = Self.styleWords.first(where: { $0.0 == word }), !family.isEmpty {
-                var face = FontPlan.Face(family: family, weight: w, italic: i)
-                if let (spaced, stretch) = Self.postScriptFamily(family) {
-                    face.family = spaced
-                    if let stretch { face.stretch = stretch.rawValue }
-                }
-                candidates.append(face)
+        // "Helvetica-Bold", "Arial-BoldMT", "TimesNewRomanPSMT": a PostScript name.
+        if let (family, word) = Self.postScriptParts(name), let (w, i) = Self.styleWord(word) {
+            var face = FontPlan.Face(family: family, weight: w, italic: i)
+            if let (spaced, stretch) = Self.postScriptFamily(family) {
+                face.family = spaced
+                if let stretch { face.stretch = stretch.rawValue }
             }
+            candidates.append(face)
         }
         // "DejaVu Serif Bold Italic", "Futura Condensed Medium": trailing style and width words.
         let whole = FontPlan.Face(family: name, weight: 400, italic: false)

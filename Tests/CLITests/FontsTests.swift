@@ -126,6 +126,11 @@ import Testing
         for (postScript, spaced) in [
             ("HelveticaNeue-Bold", "Helvetica Neue Bold"), ("AvenirNextCondensed-Bold", "Avenir Next Condensed Bold"),
             ("PingFangSC-Semibold", "PingFang SC Semibold"),
+            // Monotype's spellings, as Core Text names them: they fell to DejaVu Sans.
+            ("ArialMT", "Arial"), ("Arial-BoldMT", "Arial Bold"), ("TimesNewRomanPSMT", "Times New Roman"),
+            ("TimesNewRomanPS-BoldItalicMT", "Times New Roman Bold Italic"), ("CourierNewPSMT", "Courier New"),
+            // A weight and a slant run together.
+            ("HelveticaNeue-UltraLightItalic", "Helvetica Neue Ultra Light Italic"),
         ] {
             func face(_ name: String) -> String {
                 let out = runExecutable(["fonts", "--resolve", name]).output
