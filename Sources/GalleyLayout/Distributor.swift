@@ -63,7 +63,8 @@ struct Distributor {
 
 extension Flow {
     /// Fills one region (a column) and says why it stopped. Every child placed consumes lines,
-    /// an image or a float, or the region ends because something is already in it: an empty
+    /// an image or a float, or moves down the region (a paragraph whose drop cap would meet a
+    /// float starts a line lower), or the region ends because something is already in it: an empty
     /// region always takes the next item (forced, with a warning, when it does not fit), so the
     /// flow always progresses.
     mutating func fill(_ rect: Rect, column: Int, fresh: Bool = true, layout: (Int) -> ParagraphLayout?) -> (Frame, RegionStop) {
@@ -172,34 +173,39 @@ extension Flow {
     }
 
     /// Sets block image `i` centred, at its `width` (else the column's, never wider) from the
-    /// region's height reached (below any float it would meet), shrunk to the column's height
-    /// when taller; false when it does not fit there.
+    /// region's height reached (below any float it would meet), with its caption under it across
+    /// the column, the two shrunk to the column's height when taller (the caption cut at half
+    /// of it); false when they do not fit there.
     mutating func placeBlock(_ i: Int, paragraph k: Int, _ d: inout Distributor) -> Bool {
         let image = story.images[i]
         let p = story.paragraphs[k]
-        var w = Self.blockWidth(image, column: d.rect.width)
-        var h = w / image.aspectRatio
-        let shrunk = h > d.columnHeight
-        if shrunk {
-            h = d.columnHeight
-            w = h * image.aspectRatio
-        }
+        let size = blockImageSize(image, column: d.rect.width, height: d.columnHeight)
+        let (w, h) = (size.w, size.h)
+        // The figure: the image and its caption.
+        let total = h + size.caption
         var top = d.y
-        while !d.region.isClear(top: top, bottom: top + h), let below = d.region.clearance(below: top, bottom: top + h), below > top {
+        while !d.region.isClear(top: top, bottom: top + total), let below = d.region.clearance(below: top, bottom: top + total),
+            below > top
+        {
             top = below
         }
-        if top + h > d.bottom && !d.mustTake { return false }
-        if shrunk {
+        if top + total > d.bottom && !d.mustTake { return false }
+        if size.shrunk {
+            let what = size.caption > 0 ? "and its caption are" : "is"
             diagnostics.append(
                 .warning(
-                    "image '\(image.source)' is taller than the column; shrunk to \(format(w))×\(format(h)) pt",
+                    "image '\(image.source)' \(what) taller than the column; shrunk to \(format(w))×\(format(h)) pt",
                     file: file, at: image.location, length: 4))
         }
+        if size.captionCut { warnCaptionCut(i) }
+        let rect = Rect(x: d.rect.x + (d.rect.width - w) / 2, y: top, width: w, height: h)
+        let gap = figures?.captionGap ?? 0
+        let captionRect = size.caption > 0 ? Rect(x: d.rect.x, y: rect.maxY + gap, width: d.rect.width, height: size.caption - gap) : nil
         d.frame.images.append(
             PlacedImage(
-                image: i, rect: Rect(x: d.rect.x + (d.rect.width - w) / 2, y: top, width: w, height: h),
-                storyOffset: p.range.lowerBound, shrunk: shrunk))
-        d.y = top + h + p.style.spacingAfter
+                image: i, rect: rect, storyOffset: p.range.lowerBound, shrunk: size.shrunk, caption: image.caption,
+                captionRect: captionRect))
+        d.y = top + total + p.style.spacingAfter
         return true
     }
 }
@@ -215,6 +221,21 @@ extension Flow {
             case nil: image.width ?? image.height.map { $0 * image.aspectRatio }
             }
         return min(column, max(1, asked ?? column))
+    }
+
+    /// A block image's size in a column `column` wide and `height` tall: at `blockWidth`, it and
+    /// its caption (set across the column, at most half of `height`, cut there) shrunk with its
+    /// proportions to `height` when taller (`Figures.fitted`). Returns image size, caption
+    /// height with its gap (0 without one), whether the image was shrunk and whether the
+    /// caption was cut.
+    func blockImageSize(
+        _ image: ImageReference, column: Double, height: Double
+    ) -> (w: Double, h: Double, caption: Double, shrunk: Bool, captionCut: Bool) {
+        let w = Self.blockWidth(image, column: column)
+        if let figures { return figures.fitted(image, width: w, maxHeight: height, captionWidth: column) }
+        let h = w / image.aspectRatio
+        if h > height { return (height * image.aspectRatio, height, 0, true, false) }
+        return (w, h, 0, false, false)
     }
 
     /// Places what fits of a text paragraph from its current line: around the region's
@@ -255,6 +276,12 @@ extension Flow {
                 current = rebreak(l, line, l.widths, barred)
                 return .placed
             }
+        }
+        if !floatsMoved && !dropCapClear(l, count: count, tops: tops, xs: xs, d) {
+            // The initial would stand over an exclusion, or a line beside it would not start at
+            // its edge: the paragraph tries again a line lower (the region's foot ends the tries).
+            d.y = max(d.y + 0.5, tops[0] + l.lines[0].height)
+            return .placed
         }
         if !dropCapFits(l, count: count, tops: tops, d) { count = 0 }
         setLines(l, count: count, tops: tops, xs: xs, &d)
@@ -393,6 +420,27 @@ extension Flow {
     func dropCapFits(_ l: ParagraphLayout, count: Int, tops: [Double], _ d: Distributor) -> Bool {
         guard line == 0, let dropCap = l.text.dropCap, count > 0, !d.mustTake, let top = tops.first else { return true }
         return count >= min(dropCap.lines, l.lines.count) && top + l.lines[0].height + dropCap.drop <= d.bottom
+    }
+
+    /// A paragraph with a drop cap starts only where its initial is clear of the region's
+    /// exclusions, as every line is, down to its foot, and where the lines beside it stand one
+    /// below the other at the first line's left edge: `setLines` moves them right by the
+    /// initial's indent from their slots, which is right only from that edge (from a slot an
+    /// exclusion already moved right it would count the image's width and the indent both, and
+    /// a slot wider again below an image would run its line over the initial).
+    func dropCapClear(_ l: ParagraphLayout, count: Int, tops: [Double], xs: [Double], _ d: Distributor) -> Bool {
+        guard line == 0, let dropCap = l.text.dropCap, count > 0, !tops.isEmpty, !d.region.exclusions.isEmpty else { return true }
+        for k in 1..<min(dropCap.lines, count, tops.count) where abs(xs[k] - xs[0]) > 0.01 || tops[k] < tops[k - 1] + 0.01 {
+            return false
+        }
+        // The initial's box as `placeDropCap` places it, down to its foot.
+        let first = l.lines[0]
+        let x = xs[0] + first.indent
+        let (top, foot) = (tops[0] + first.ascent - dropCap.capTop, tops[0] + first.height + dropCap.drop)
+        return !d.region.exclusions.contains { e in
+            guard let (left, right) = e.cut(top: top, bottom: foot) else { return false }
+            return left < x + dropCap.advance - 0.01 && right > x + 0.01
+        }
     }
 
     /// Adds `count` lines from the current one to the frame, at their tops (a line past them,

@@ -91,16 +91,28 @@ final class Figures {
             let (w, h, cut) = blockSize(image, block: b, maxWidth: maxWidth, maxHeight: maxHeight)
             return (w, h, 0, false, cut)
         }
-        var (w, h) = naturalSize(image)
+        var w = naturalSize(image).0
         switch image.widthSpec {
         case .percent(let p)?: w = maxWidth * p / 100
         case .points(let v)?: w = v
         case nil: break
         }
-        w = min(max(1, w), maxWidth)
-        h = w / image.aspectRatio
+        return fitted(image, width: min(max(1, w), maxWidth), maxHeight: maxHeight)
+    }
+
+    /// An image `width` wide in its proportions, with its caption under it, shrunk (keeping its
+    /// proportions) until both fit `maxHeight`, the caption at most half of it (cut there), as
+    /// `size` says: a float's, and a block image's at its block width. The caption is set as
+    /// wide as the image, or `captionWidth` when given (a block image's column).
+    func fitted(
+        _ image: ImageReference, width: Double, maxHeight: Double, captionWidth: Double? = nil
+    ) -> (w: Double, h: Double, caption: Double, shrunk: Bool, captionCut: Bool) {
+        var w = width
+        var h = w / image.aspectRatio
         let most = maxHeight / 2
-        func measured(_ width: Double) -> Double { min(most, image.caption.map { captionHeight($0, width: width) + captionGap } ?? 0) }
+        func measured(_ width: Double) -> Double {
+            min(most, image.caption.map { captionHeight($0, width: captionWidth ?? width) + captionGap } ?? 0)
+        }
         var caption = measured(w)
         var shrunk = false
         if h + caption > maxHeight {
@@ -113,7 +125,7 @@ final class Figures {
             h = max(1, min(h, maxHeight - caption))
             w = h * image.aspectRatio
         }
-        let cut = image.caption.map { captionHeight($0, width: w) + captionGap > caption + 0.01 } ?? false
+        let cut = image.caption.map { captionHeight($0, width: captionWidth ?? w) + captionGap > caption + 0.01 } ?? false
         return (w, h, caption, shrunk, cut)
     }
 

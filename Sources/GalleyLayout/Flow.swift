@@ -178,7 +178,8 @@ struct Flow {
         switch p.content {
         case .image(let n):
             guard story.images[n].placement == .block else { return y }
-            return y + min(rect.height, Self.blockWidth(story.images[n], column: rect.width) / story.images[n].aspectRatio)
+            let size = blockImageSize(story.images[n], column: rect.width, height: rect.height)
+            return y + size.h + size.caption
         case .text:
             guard let l = peek(i, layout) else { return y }
             if p.style.isHeading && depth < 4 {

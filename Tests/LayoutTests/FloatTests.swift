@@ -268,4 +268,21 @@ let longText = paragraphs(40)
         #expect(image.captionRect!.y > image.rect.maxY && image.exclusion!.maxY >= image.captionRect!.maxY)
         expectNoLineUnderAnImage(ps)
     }
+
+    // A block image's caption sits under it, across its column, and the text after it goes on
+    // below the caption (it was dropped).
+    @Test func blockImageCaption() throws {
+        let after = String(repeating: "After the chart, the tide tables go on line after line.\n", count: 40)
+        let fs = framesetter("Before the chart.\n<img src=\"images/chart.png\" caption=\"Orders of tide tables.\">\n" + after)
+        let ps = expectInvariants(fs, "block image with a caption")
+        let frame = ps[0].frames[0]
+        let image = try #require(frame.images.first)
+        #expect(!image.shrunk && image.caption == "Orders of tide tables.")
+        let caption = try #require(image.captionRect)
+        #expect(caption.y >= image.rect.maxY && caption.height > 0 && caption.x == frame.rect.x && caption.width == frame.rect.width)
+        // The lines after it in its column (the columns are balanced) start under the caption.
+        let below = frame.lines.filter { $0.box.y > image.rect.y }
+        #expect(!below.isEmpty)
+        for line in below { #expect(line.box.y >= caption.maxY - 0.01, "\(line.box) over the caption \(caption)") }
+    }
 }

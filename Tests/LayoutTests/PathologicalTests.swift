@@ -116,6 +116,29 @@ private var small: Template {
         #expect(fs.diagnostics.warnings.contains { $0.message.hasPrefix("image 'images/tall.png' is taller than the column; shrunk to") })
     }
 
+    // A block image taller than the page keeps its caption: the image is shrunk so that it and
+    // its caption fit the column, the caption set under it across the column (the image was
+    // shrunk to the whole column and its caption dropped, without a word).
+    @Test func captionOfAnImageTallerThanThePage() throws {
+        let fs = framesetter("Above\n<img src=\"images/tall.png\" caption=\"A tall banner and its caption.\">\nBelow", template: small)
+        let ps = expectInvariants(fs, "tall image with a caption")
+        let images = ps.flatMap(\.frames).flatMap(\.images)
+        #expect(images.count == 1)
+        let i = try #require(images.first)
+        #expect(i.shrunk && i.caption == "A tall banner and its caption.")
+        let caption = try #require(i.captionRect)
+        let frame = try #require(ps.flatMap(\.frames).first { f in f.images.contains { $0.image == i.image } })
+        #expect(caption.height > 0 && caption.y >= i.rect.maxY && caption.x == frame.rect.x && caption.width == frame.rect.width)
+        // The figure, caption included, fits its column; the image keeps its proportions.
+        #expect(i.rect.y >= frame.rect.y - 0.01 && caption.maxY <= frame.rect.maxY + 0.01, "\(i.rect) \(caption) in \(frame.rect)")
+        #expect(i.rect.height < small.textHeight - caption.height)
+        #expect(abs(i.rect.width / i.rect.height - 300.0 / 1400.0) < 0.001)
+        let warnings = fs.diagnostics.warnings.map(\.message)
+        let shrunk = "image 'images/tall.png' and its caption are taller than the column; shrunk to"
+        #expect(warnings.contains { $0.hasPrefix(shrunk) }, "\(warnings)")
+        #expect(!warnings.contains { $0.contains("caption of image") }, "\(warnings)")
+    }
+
     // An image whose attributes make it absurdly tall, and one absurdly wide.
     @Test func extremeImageShapes() {
         let text =

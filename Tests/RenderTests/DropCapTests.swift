@@ -167,6 +167,46 @@ private func firstPage(_ fs: Framesetter) -> Page {
             #expect(abs(l.box.width - frame.rect.width) < 0.001)
         }
     }
+
+    // A paragraph with a drop cap that starts in the second column just above, beside or at the
+    // foot of a page-wide image (placed from the first column, 60 % of the page wide, so each
+    // column keeps a strip beside it): the initial stays clear of the image's keep-out, as every
+    // line does, and the lines beside it start just past it. It used to stand over the image,
+    // its lines beside the image moved right by the image and by its indent both; or, set in
+    // the strip, to have its last line run back under it below the image. (One-line paragraphs
+    // walk its start down the column, past the image.)
+    @Test(arguments: 28...44) func clearOfAPageWideImage(fillers: Int) throws {
+        let text =
+            String(repeating: "Filler.\n", count: 3) + "<img src=\"images/harbour.jpg\" span=\"page\" width=\"60%\">\n"
+            + String(repeating: "Filler.\n", count: fillers) + "<p dropcap=\"3\">"
+            + String(repeating: "Words after the initial go on and on. ", count: 12) + "</p>\n"
+            + String(repeating: String(repeating: "More text follows the paragraph here. ", count: 10) + "\n", count: 6)
+        let fs = framesetter(text)
+        var caps = 0
+        for page in pages(of: fs) {
+            let keepOuts = (page.floats + page.frames.flatMap(\.images)).map { $0.exclusion ?? $0.rect }
+            #expect(!keepOuts.isEmpty || page.number > 1)
+            for frame in page.frames {
+                for cap in frame.dropCaps {
+                    caps += 1
+                    let r = cap.rect
+                    for e in keepOuts {
+                        let meets = r.x < e.maxX - 0.01 && r.maxX > e.x + 0.01 && r.y < e.maxY - 0.01 && r.maxY > e.y + 0.01
+                        #expect(!meets, "page \(page.number): initial at \(r) over the image's keep-out \(e)")
+                    }
+                    let indent = try #require(cap.paragraph.text.dropCap).indent
+                    let beside = frame.lines.filter { $0.paragraphIndex == cap.paragraphIndex && $0.lineIndex < cap.lines }
+                    #expect(beside.count == cap.lines)
+                    for l in beside {
+                        #expect(
+                            abs(l.origin.x - (r.x + indent)) < 0.01,
+                            "line \(l.lineIndex) beside the initial at x \(l.origin.x), the initial at \(r.x) (indent \(indent))")
+                    }
+                }
+            }
+        }
+        #expect(caps == 1)
+    }
 }
 
 @Suite struct DropCapPDFTests {
