@@ -65,7 +65,7 @@ final class ParagraphCaches: Sendable {
 }
 
 /// The fields a manifest gives an article: its own title and section win over the story's,
-/// and the issue's title stands in for a story that names no issue.
+/// and the issue's title over the story's `issue`, so that every page of the issue says the same.
 struct StoryFields {
     var title: String?
     var section: String?
@@ -74,7 +74,7 @@ struct StoryFields {
     func apply(to story: inout Story) {
         story.title = title ?? story.title
         story.section = section ?? story.section
-        story.issue = story.issue ?? issue
+        story.issue = issue ?? story.issue
     }
 }
 

@@ -33,6 +33,7 @@ extension Run {
 
     mutating func buildIssue(_ o: BuildOptions) throws -> Int32 {
         var timer = BuildTimer(asked: o.timings)
+        if let cache = o.document.cache { try Self.checkCache(cache, besides: o) }
         guard let (issue, plan) = try loadIssue(o.document) else { return failedIssue(o) }
         timer.readingEnds()
         let destination = try OutputDestination.checked(o.output, inputs: issue.inputFiles)
@@ -97,8 +98,19 @@ extension Run {
             throw RefusedOutput(message: "the --depfile '\(path)' is the \(other.what) ('\(other.path)'); name another file")
         }
         let folder = FilePath.directory(of: path)
-        guard folder.isEmpty || FileIdentity.isFolder(folder) else {
+        // The `--split` folder is made before anything is written.
+        let made = o.split.map { OutputDestination.sameTarget(folder, $0) } ?? false
+        guard folder.isEmpty || made || FileIdentity.isFolder(folder) else {
             throw RefusedOutput(message: "cannot write the --depfile '\(path)': no such folder '\(folder)'")
+        }
+    }
+
+    /// `--cache DIR` is none of the build's outputs: checked before the cache's folder is made,
+    /// which would otherwise stand where the PDF was to be written, failing every build after.
+    static func checkCache(_ folder: String, besides o: BuildOptions) throws(RefusedOutput) {
+        let outputs = otherOutputs(o) + (o.depfile.map { [("--depfile", $0)] } ?? []) + (o.split.map { [("--split folder", $0)] } ?? [])
+        if let other = outputs.first(where: { OutputDestination.sameTarget(folder, $0.path) }) {
+            throw RefusedOutput(message: "the --cache folder '\(folder)' is the \(other.what) ('\(other.path)'); name another folder")
         }
     }
 

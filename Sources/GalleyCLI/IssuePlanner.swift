@@ -54,6 +54,18 @@ struct IssuePlanner {
             contentsPages = max(1, set.count)
         }
         numberRunningLines(&plan)
+        for i in IssueExport.crampedNotes(parts: plan.parts, pages: plan.pages) {
+            let page = plan.pages[i]
+            guard let note = page.note else { continue }
+            let (margin, line) = note.above ? ("top", "running head") : ("bottom", "footer")
+            let running = page.running(note, parts: plan.parts) != nil
+            let what = running ? "the text, the \(line) and the page's edge" : "the text and the page's edge"
+            let fix = running ? "widen the \(margin) margin or shorten the \(line)" : "widen the \(margin) margin"
+            diagnostics.append(
+                .warning(
+                    "page \(page.label ?? String(page.folio)): the jump line '\(note.text)' has no room clear of \(what); it is set over them (\(fix))",
+                    file: file))
+        }
         return plan
     }
 
@@ -235,7 +247,8 @@ struct IssuePlanner {
     }
 
     /// The cover lines, set over the cover image in the template's styles (`class`, else
-    /// `coverline`), without running lines.
+    /// `coverline`), without running lines. The cover is one page: lines it has no room for are
+    /// not set, with a warning at the first of them.
     func coverLines(_ cover: IssueManifest.Cover, folio: Int, notes: inout Diagnostics) -> (Framesetter, Page)? {
         guard !cover.lines.isEmpty else { return nil }
         var t = issue.base
@@ -244,15 +257,16 @@ struct IssuePlanner {
         t.header.enabled = false
         t.pageColor = nil
         t.columns = 1
-        let text = cover.lines.map { line in
+        let markup = cover.lines.map { line in
             let style = line.styleClass ?? "coverline"
             if t.style(named: style) == nil {
                 var message = "unknown class '\(style)' for a cover line"
                 if let near = Suggestion.closest(to: style, in: t.styles.map(\.name)) { message += "; did you mean '\(near)'?" }
-                notes.append(.warning(message, file: issue.manifest.path, at: line.location))
+                notes.append(.warning(message, file: issue.manifest.path, at: line.location, length: style.unicodeScalars.count + 2))
             }
             return "<p class=\"\(Self.escape(style))\">\(Self.escape(line.text))</p>"
-        }.joined(separator: "\n")
+        }
+        let text = markup.joined(separator: "\n")
         let source = SourceFile(path: file, text: text + "\n")
         // (An unknown class was said above, at its place in the manifest.)
         let (story, _) = StoryBuilder(template: t, baseDirectory: issue.manifest.folder).build(MarkupParser.parse(source))
@@ -261,6 +275,28 @@ struct IssuePlanner {
         framesetter.layOut { page in
             first = page
             return false
+        }
+        // The story's text from where the cover's page ends is not set: say so at the cover line
+        // it comes from (each line is one line of the markup, from its byte `starts[k]` on).
+        if let end = first?.visibleRange.upperBound, end < story.text.utf8.count,
+            let at = story.sourceMap.sourceLocation(ofByte: end, in: story.text)
+        {
+            var starts: [Int] = []
+            var offset = 0
+            for m in markup {
+                starts.append(offset)
+                offset += m.utf8.count + 1
+            }
+            let k = starts.lastIndex { $0 <= at.offset } ?? 0
+            let line = cover.lines[k]
+            // Cut inside its text, or not begun.
+            let started = story.paragraphs.contains { $0.range.lowerBound < end && end < $0.range.upperBound }
+            let after = cover.lines.count - k - 1
+            let what = (started ? "the rest of it" : "it") + (after > 0 ? " and the \(after) after it are" : " is")
+            notes.append(
+                .warning(
+                    "the cover has no room for this cover line; \(what) not set (shorten the cover lines, or give them a smaller class)",
+                    file: issue.manifest.path, at: line.textLocation, length: line.text.unicodeScalars.count + 2))
         }
         return first.map { (framesetter, $0) }
     }

@@ -50,7 +50,7 @@ public struct IssuePage: Sendable {
 
     /// The footer (for a note under the text) or running head (above it) drawn on the page,
     /// with its style: what the note must keep clear of.
-    func running(_ note: JumpNote, parts: [IssuePart]) -> (line: RunningLine, spec: RunningLineSpec)? {
+    public func running(_ note: JumpNote, parts: [IssuePart]) -> (line: RunningLine, spec: RunningLineSpec)? {
         guard let part, let page, let line = note.above ? page.header : page.footer else { return nil }
         let t = parts[part].framesetter.template
         return (line, note.above ? t.header : t.footer)
@@ -63,6 +63,20 @@ public struct IssuePage: Sendable {
         self.part = part
         self.page = page
         self.image = image
+    }
+}
+
+extension IssueExport {
+    /// The indices of `pages` whose jump line has no place clear of the text, the running line
+    /// and the page's edges (`PageRenderer.place`): it is then drawn over one of them.
+    public static func crampedNotes(parts: [IssuePart], pages: [IssuePage]) -> [Int] {
+        pages.indices.filter { i in
+            guard let note = pages[i].note, let page = pages[i].placements.first(where: { $0.part == note.part })?.page else {
+                return false
+            }
+            let renderer = PageRenderer(framesetter: parts[note.part].framesetter)
+            return !renderer.noteFits(note, on: page, beside: pages[i].running(note, parts: parts))
+        }
     }
 }
 

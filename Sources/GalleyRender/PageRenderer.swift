@@ -725,39 +725,60 @@ final class PageRenderer {
         _ note: JumpNote, on page: Page, beside running: (line: RunningLine, spec: RunningLineSpec)?, cr: OpaquePointer,
         linked: Bool
     ) {
-        let frames = page.frames.map(\.rect)
-        guard let left = frames.map(\.x).min(), let right = frames.map(\.maxX).max(), let top = frames.map(\.y).min(),
-            let bottom = frames.map(\.maxY).max()
-        else { return }
-        let spec = framesetter.template.footer
-        var line =
-            note.above
-            ? RunningLine(text: note.text, anchor: Point(x: left, y: top - spec.size * 0.8), alignment: .left)
-            : RunningLine(text: note.text, anchor: Point(x: right, y: bottom + spec.size * 1.6), alignment: .right)
-        if let running {
-            line = Self.clear(
-                line, width: width(of: line.text, spec), size: spec.size, of: running.line,
-                width: width(of: running.line.text, running.spec), size: running.spec.size, within: left...right)
-        }
+        guard let (line, _) = placeLocked(note, on: page, beside: running) else { return }
         if linked {
             cairo_tag_begin(cr, "Part", nil)
             cairo_tag_begin(cr, CAIRO_TAG_LINK, PageDestination.link(to: note.target))
         }
-        drawRunning(line, spec, on: cr)
+        drawRunning(line, framesetter.template.footer, on: cr)
         if linked {
             cairo_tag_end(cr, CAIRO_TAG_LINK)
             cairo_tag_end(cr, "Part")
         }
     }
 
-    /// `line` (`width` wide, of `size`) moved clear of `other` when their boxes (from 0.8 of the
-    /// size above the baseline to 0.25 below) meet: onto `other`'s baseline, an em from it, on
-    /// the side the line is set flush to when there is room there within `span`, else on the
-    /// other side.
-    static func clear(
-        _ line: RunningLine, width: Double, size: Double, of other: RunningLine, width otherWidth: Double, size otherSize: Double,
-        within span: ClosedRange<Double>
-    ) -> RunningLine {
+    /// Whether a jump line has a place on `page` clear of the text, of `running` and of the
+    /// page's edges (see `place`); false when the margin is too shallow or the running line
+    /// too wide, and the line is drawn over something.
+    func noteFits(_ note: JumpNote, on page: Page, beside running: (line: RunningLine, spec: RunningLineSpec)?) -> Bool {
+        FaceLock.run { placeLocked(note, on: page, beside: running)?.clear ?? true }
+    }
+
+    private func placeLocked(
+        _ note: JumpNote, on page: Page, beside running: (line: RunningLine, spec: RunningLineSpec)?
+    ) -> (line: RunningLine, clear: Bool)? {
+        let frames = page.frames.map(\.rect)
+        guard let left = frames.map(\.x).min(), let right = frames.map(\.maxX).max(), let top = frames.map(\.y).min(),
+            let bottom = frames.map(\.maxY).max()
+        else { return nil }
+        let spec = framesetter.template.footer
+        let line =
+            note.above
+            ? RunningLine(text: note.text, anchor: Point(x: left, y: top - spec.size * 0.8), alignment: .left)
+            : RunningLine(text: note.text, anchor: Point(x: right, y: bottom + spec.size * 1.6), alignment: .right)
+        let other = running.map { (line: $0.line, width: width(of: $0.line.text, $0.spec), size: $0.spec.size) }
+        let room = NoteRoom(span: left...right, text: top...bottom, height: framesetter.template.pageHeight)
+        return Self.place(line, width: width(of: note.text, spec), size: spec.size, beside: other, in: room)
+    }
+
+    /// Where a jump line may go: within the text's width, off the text area, on the page.
+    struct NoteRoom {
+        var span: ClosedRange<Double>
+        var text: ClosedRange<Double>
+        var height: Double
+    }
+
+    /// `line` (`width` wide, of `size`; its box from 0.8 of the size above the baseline to
+    /// 0.25 below) at the first place that is clear of the text, of `other` (the running line
+    /// on its side) and of the page's edges: where it stands; on `other`'s baseline, an em from
+    /// it, on the side the line is set flush to, then on the other; on a line of its own
+    /// beyond `other`, then between it and the text. When none is clear (a margin too shallow
+    /// for it, a running line as wide as the text), it stays inside the page and `clear` is
+    /// false.
+    static func place(
+        _ line: RunningLine, width: Double, size: Double, beside other: (line: RunningLine, width: Double, size: Double)?,
+        in room: NoteRoom
+    ) -> (line: RunningLine, clear: Bool) {
         func xs(_ l: RunningLine, _ w: Double) -> ClosedRange<Double> {
             let x0 =
                 switch l.alignment {
@@ -767,17 +788,37 @@ final class PageRenderer {
                 }
             return x0...(x0 + w)
         }
-        let (a, b) = (xs(line, width), xs(other, otherWidth))
-        let ya = (line.anchor.y - 0.8 * size)...(line.anchor.y + 0.25 * size)
-        let yb = (other.anchor.y - 0.8 * otherSize)...(other.anchor.y + 0.25 * otherSize)
-        guard a.overlaps(b), ya.overlaps(yb) else { return line }
-        let gap = max(size, otherSize)
-        let after = RunningLine(text: line.text, anchor: Point(x: b.upperBound + gap, y: other.anchor.y), alignment: .left)
-        let before = RunningLine(text: line.text, anchor: Point(x: b.lowerBound - gap, y: other.anchor.y), alignment: .right)
-        let fitsAfter = b.upperBound + gap + width <= span.upperBound
-        let fitsBefore = b.lowerBound - gap - width >= span.lowerBound
-        if line.alignment == .right { return fitsAfter ? after : before }
-        return fitsBefore || !fitsAfter ? before : after
+        func ys(_ l: RunningLine, _ s: Double) -> ClosedRange<Double> { (l.anchor.y - 0.8 * s)...(l.anchor.y + 0.25 * s) }
+        func at(_ x: Double, _ y: Double, _ alignment: Alignment) -> RunningLine {
+            RunningLine(text: line.text, anchor: Point(x: x, y: y), alignment: alignment)
+        }
+        func isClear(_ l: RunningLine) -> Bool {
+            let (x, y) = (xs(l, width), ys(l, size))
+            // On the page with room for its ascenders and descenders, which pass the box.
+            guard x.lowerBound >= room.span.lowerBound - 0.01, x.upperBound <= room.span.upperBound + 0.01,
+                y.lowerBound >= 0.2 * size, y.upperBound <= room.height - 0.1 * size, !y.overlaps(room.text)
+            else { return false }
+            guard let other else { return true }
+            return !(x.overlaps(xs(other.line, other.width)) && y.overlaps(ys(other.line, other.size)))
+        }
+        var places = [line]
+        if let other {
+            let b = xs(other.line, other.width)
+            let gap = max(size, other.size)
+            let y = other.line.anchor.y
+            let after = at(b.upperBound + gap, y, .left)
+            let before = at(b.lowerBound - gap, y, .right)
+            places += line.alignment == .right ? [after, before] : [before, after]
+            // A line of its own: beyond the running line (away from the text), then inside it.
+            let outward: Double = line.anchor.y > room.text.upperBound ? 1 : -1
+            let pitch = outward * 1.2 * gap
+            places.append(at(line.anchor.x, y + pitch, line.alignment))
+            places.append(at(line.anchor.x, y - pitch, line.alignment))
+        }
+        if let found = places.first(where: isClear) { return (found, true) }
+        // Nowhere clear: where it stands, moved inside the page.
+        let y = min(max(line.anchor.y, size), room.height - 0.35 * size)
+        return (at(line.anchor.x, y, line.alignment), false)
     }
 
     /// The width of `text` set as a running line in `t`'s face and size.

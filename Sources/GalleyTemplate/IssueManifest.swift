@@ -77,6 +77,8 @@ public struct IssueManifest: Sendable {
         public var styleClass: String?
         /// Where its class is (else the line's object), for a warning about the class.
         public var location: SourceLocation
+        /// Where its text is, for a warning that the cover has no room for it.
+        public var textLocation: SourceLocation
     }
 
     public struct Contents: Sendable {

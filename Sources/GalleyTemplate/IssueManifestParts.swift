@@ -106,16 +106,18 @@ extension IssueManifestDecoder {
         var styleClass: String?
         // A warning about the class (unknown to the template) points at its value.
         var location = v.start
+        var textLocation = v.start
         for m in try members(of: v, path: path, allowed: IssueManifestSchema.coverLineKeys) {
             if m.key == "text" {
                 text = try line("\(path).text", m.value, lines: true)
+                textLocation = m.value.start
             } else {
                 styleClass = try line("\(path).class", m.value)
                 location = m.value.start
             }
         }
         guard let text else { throw TemplateSpot(origin, v).error("a cover line needs a \"text\"", key: path) }
-        return IssueManifest.CoverLine(text: text, styleClass: styleClass, location: location)
+        return IssueManifest.CoverLine(text: text, styleClass: styleClass, location: location, textLocation: textLocation)
     }
 
     func contents(_ v: JSONValue) throws(Diagnostic) -> IssueManifest.Contents {

@@ -219,6 +219,11 @@ import Testing
         let summary = try #require(try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any])
         #expect((summary["articles"] as? [[String: Any]])?.count == 3)
         #expect(summary["pages"] as? Int == (try Self.map(manifest)).pages.count)
+        // The depfile may go in the split folder the build makes.
+        let fresh = d.file("fresh")
+        let inside = run(["build", manifest, "-o", d.file("issue.pdf"), "--split", fresh, "--depfile", fresh + "/issue.d", "-q"])
+        #expect(inside.status == 0, "\(inside.stderr)")
+        #expect(FileManager.default.fileExists(atPath: fresh + "/issue.d") && FileManager.default.fileExists(atPath: fresh + "/a1.pdf"))
     }
 
     // --split makes its folder (and those above it) when missing; a name two articles share
@@ -371,6 +376,32 @@ import Testing
         #expect(r.stderr.contains("\(manifest):1:67: warning: unknown class 'coverlin' for a cover line; did you mean 'coverline'?"), "\(r.stderr)")
     }
 
+    // The cover sets the cover lines it has room for; those it has none for are not set, with a
+    // warning at the text of the first of them (they were dropped without a word).
+    @Test func coverLinesWithoutRoomWarnedAtTheFirstLeftOut() throws {
+        let d = TemporaryDirectory("issue")
+        _ = Self.issue(d)
+        func manifest(lines count: Int) -> String {
+            // One cover line a line of the manifest: line k of the list is line k + 1 of the file.
+            let lines = (1...count).map { #"{"text": "Cover line \#($0): the night shift, the compositors, a thousand years of type"}"# }
+            return d.write(
+                "issue.json", "{\"cover\": {\"image\": \"cover.png\", \"lines\": [\n" + lines.joined(separator: ",\n")
+                    + "\n]}, \"articles\": [{\"file\": \"a1.txt\"}]}")
+        }
+        let pdf = d.file("issue.pdf")
+        let few = run(["build", manifest(lines: 2), "-o", pdf])
+        #expect(few.status == 0 && !few.stderr.contains("no room"), "\(few.stderr)")
+        let path = manifest(lines: 12)
+        let r = run(["build", path, "-o", pdf])
+        #expect(r.status == 0, "\(r.stderr)")
+        let cover = tool("pdftotext", ["-f", "1", "-l", "1", pdf, "-"]).output
+        let set = (1...12).filter { cover.contains("Cover line \($0):") }
+        #expect(!set.isEmpty && set == Array(1...set.count) && set.count < 12, "\(cover)")
+        let first = set.count + 1
+        let warning = "warning: the cover has no room for this cover line; it and the \(12 - first) after it are not set"
+        #expect(r.stderr.contains("\(path):\(first + 1):10: " + warning), "\(r.stderr)")
+    }
+
     // A style of the manifest's own template file can be the base of a style its `set` adds.
     @Test func setStyleBasedOnTheTemplateFilesStyle() throws {
         let d = TemporaryDirectory("issue")
@@ -460,6 +491,22 @@ import Testing
         let labels = try #require((json as? [String: Any])?["pagelabels"] as? [[String: Any]])
         let cover = try #require(labels.first { $0["index"] as? Int == 2 }?["label"] as? [String: Any])
         #expect(cover["/S"] == nil && cover["/P"] == nil, "\(labels)")
+    }
+
+    // `{issue}` is the issue's title on every page: an article's own `<meta issue>` changed it
+    // for that article's pages alone.
+    @Test func theIssueNameHoldsAcrossArticles() throws {
+        let d = TemporaryDirectory("issue")
+        _ = Self.issue(d)
+        d.write("a3.txt", "<meta issue=\"Spring\">\n<h1>Tides</h1>\nThe tide turns.\n")
+        let manifest = d.write(
+            "issue.json",
+            #"{"title": "Harbour Monthly", "set": {"footer.text": "{issue} · {page}"}, "articles": [{"file": "a3.txt"}, {"file": "a1.txt"}]}"#)
+        let pdf = d.file("issue.pdf")
+        try #require(run(["build", manifest, "-o", pdf, "-q"]).status == 0)
+        let first = tool("pdftotext", ["-f", "1", "-l", "1", pdf, "-"]).output
+        #expect(first.contains("Harbour Monthly · 1") && !first.contains("Spring"), "\(first)")
+        #expect(tool("pdftotext", ["-f", "2", "-l", "2", pdf, "-"]).output.contains("Harbour Monthly · 2"))
     }
 
     // A manifest broken by an edit (a trailing comma, a lost brace, a misspelt key) is an error
