@@ -23,10 +23,14 @@ extension Run {
         var plan = planner.plan(diagnostics: &diagnostics)
         plan.cached = planner.cache?.used ?? []
         diagnostics.append(contentsOf: planner.cache?.diagnostics ?? [])
-        // The last pass's framesetters: each article's warnings once.
+        // The last pass's framesetters: each article's warnings once, and a file listed again
+        // (`allowRepeat`) does not say its own again.
         var seen: Set<Int> = []
+        var said: Set<String> = []
         for part in plan.parts where part.article.map({ seen.insert($0).inserted }) ?? true {
-            diagnostics.append(contentsOf: part.framesetter.diagnostics)
+            for d in part.framesetter.diagnostics.all where said.insert("\(d.file ?? ""):\(d.location.map { "\($0)" } ?? ""):\(d.message)").inserted {
+                diagnostics.append(d)
+            }
         }
         return (issue, plan)
     }

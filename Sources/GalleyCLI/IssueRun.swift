@@ -59,6 +59,10 @@ enum IssueLoader {
         defer { read = files }
         // `-t` on the command line takes the place of the manifest's template; `--set` (and
         // `--max-image-pixels`) go on top of every layer, as on a single document's template.
+        // The issue numbers its pages: a first folio here would be ignored.
+        if o.overrides.contains(where: { $0.lowercased().hasPrefix("startpage=") }) {
+            throw UsageError(message: "--set startPage: an issue's folios run on from the manifest's \"startPage\"; set it there")
+        }
         let name = o.templateGiven ? o.template : manifest.template
         guard let made = template(name, of: manifest, files: &files, &diagnostics)
         else { return nil }
@@ -95,6 +99,13 @@ enum IssueLoader {
             defer { files += articleFiles }
             guard let doc = try Loader.load(a, io: io, diagnostics: &diagnostics, sources: &sources, read: &articleFiles)
             else { return nil }
+            // An empty article still takes its page and its contents entry: most likely a slip.
+            if doc.framesetter.story.text.allSatisfy(\.isWhitespace) {
+                diagnostics.append(
+                    .warning(
+                        "article '\(article.written)' has no text; it is set as an empty page", file: manifest.path, at: article.location,
+                        length: article.written.unicodeScalars.count + 2))
+            }
             // Articles are set one at a time: the next one takes this engine and its fonts.
             doc.framesetter.relinquishEngine()
             articles.append(doc)

@@ -102,6 +102,7 @@ struct Run {
 
     mutating func build() throws -> Int32 {
         let o = try BuildOptions(arguments)
+        try io.refuseBinaryOnTerminal(o.output, "PDF")
         if IssueLoader.isManifest(o.document.input) { return try buildIssue(o) }
         if o.split != nil || o.depfile != nil || o.json {
             throw UsageError(message: "--split, --depfile and --json are for issue manifests (a .json file with \"articles\")")
@@ -156,6 +157,7 @@ struct Run {
 
     mutating func preview() throws -> Int32 {
         let o = try PreviewOptions(arguments)
+        try io.refuseBinaryOnTerminal(o.output, "PNG")
         if IssueLoader.isManifest(o.document.input) { return try previewIssue(o) }
         guard let doc = try load(o.document) else { return failed() }
         let destination = try OutputDestination.checked(o.output, inputs: doc.inputFiles)

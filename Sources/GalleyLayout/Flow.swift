@@ -513,7 +513,7 @@ struct Flow {
         } else if l.text.rightToLeft {
             why = "right-to-left text takes none"
         } else if let end, end < l.text.length, !l.text.flags[end].contains(.clusterStart) {
-            why = "its first letter is one glyph with the next (a ligature); <span ligatures=\"0\"> around the two parts them"
+            why = "its first letter is one glyph with the next (a ligature); a <span ligatures=\"0\"> around the two letters parts them"
         } else if let end, end >= l.text.length {
             why = "the paragraph is its initial alone"
         } else if end == nil {

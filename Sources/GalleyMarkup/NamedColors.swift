@@ -22,9 +22,9 @@ import GalleySupport
 ///
 /// Only exact UIKit names are overridden: the CSS spellings with "grey" (`grey`, `darkgrey`,
 /// `lightgrey`, …) keep their CSS values, so `darkgrey` (`#a9a9a9`) is not `darkGray` (`#555555`).
-/// `clear` is UIKit only; CSS's `transparent` keyword is not a named colour and is not accepted.
+/// `clear` is UIKit's; `transparent` is CSS's keyword for the same.
 enum NamedColors {
-    /// UIKit's class colours, in the order UIKit documents them.
+    /// UIKit's class colours, in the order UIKit documents them, and CSS's `transparent`.
     static let uikit: [(name: String, color: RGBA)] = [
         ("black", RGBA(0, 0, 0)),
         ("darkGray", RGBA(1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0)),
@@ -41,6 +41,7 @@ enum NamedColors {
         ("purple", RGBA(0.5, 0, 0.5)),
         ("brown", RGBA(0.6, 0.4, 0.2)),
         ("clear", RGBA(0, 0, 0, 0)),
+        ("transparent", RGBA(0, 0, 0, 0)),
     ]
 
     /// The 148 CSS Color Module 4 named colours, alphabetical, as 0xRRGGBB.

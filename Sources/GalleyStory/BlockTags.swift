@@ -186,7 +186,7 @@ extension StoryBuilder.Run {
         let v = w.value.trimmed()
         if v.hasSuffix("%") {
             guard let p = Double(v.dropLast().trimmed()), p > 0, p <= 100 else {
-                error("width must be a percentage from 0 to 100, got '\(w.value)'", w)
+                error("width must be a percentage above 0 and at most 100, got '\(w.value)'", w)
                 return nil
             }
             return .percent(p)

@@ -35,7 +35,7 @@ extension StoryBuilder.Run {
                 if let p = Double(v.dropLast().trimmed()), p > 0, p <= 100 {
                     widthSpec = .percent(p)
                 } else {
-                    error("width must be a percentage from 0 to 100, got '\(w.value)'", w)
+                    error("width must be a percentage above 0 and at most 100, got '\(w.value)'", w)
                     return
                 }
             } else {

@@ -358,6 +358,9 @@ public struct StoryBuilder {
         /// The state in force, and the open elements with the state each saved.
         var scope: Scope
         var stack = ElementStack()
+        /// The last `<font>` an enclosing end tag ended (`</span>` around it): where it was
+        /// opened, and the end tag and where; a later `</font>` that finds none open names it.
+        var endedFont: (opened: SourceLocation, by: String, at: SourceLocation)?
         /// Where the paragraph being built starts in `text`, and its first run.
         var paragraphStart = 0
         var paragraphFirstRun = 0
@@ -952,6 +955,11 @@ public struct StoryBuilder {
                     message =
                         "</\(name)> cannot close <\(stack[outer].name)> (opened at \(stack[outer].location)) "
                         + "from inside <\(block.name)> (opened at \(block.location)); it is ignored"
+                } else if let ended = endedFont, kind == .font {
+                    message =
+                        "</\(name)> without a matching <\(name)>: the <font> opened at \(ended.opened) was ended by </\(ended.by)> "
+                        + "at \(ended.at); it is ignored"
+                    endedFont = nil
                 } else {
                     message = "</\(name)> without a matching <\(name)>; it is ignored"
                 }
@@ -975,6 +983,9 @@ public struct StoryBuilder {
                             "</\(name)> also closes <\(e.name)> (opened at \(e.location)); expected </\(e.name)> first",
                             file: file, at: loc))
                 }
+            }
+            if let f = stride(from: stack.count - 1, to: t, by: -1).first(where: { stack[$0].kind == .font }) {
+                endedFont = (stack[f].location, name, loc)
             }
             let closesBlock = stack.lastBlock.map { $0 >= t } ?? false
             let saved = stack.pop(from: t)

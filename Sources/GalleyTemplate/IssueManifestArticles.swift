@@ -25,6 +25,13 @@ extension IssueManifestDecoder {
                         "article '\(a.written)' is this manifest; list the articles' text files", file: file, at: a.location,
                         length: a.written.unicodeScalars.count + 2)
                 }
+                // Another manifest (or a template), as surely a slip: `galley build` takes a
+                // `.json` file for a manifest, never for an article.
+                if a.file.lowercased().hasSuffix(".json") {
+                    throw .error(
+                        "article '\(a.written)' is a JSON file (a manifest or a template); list the articles' text files",
+                        file: file, at: a.location, length: a.written.unicodeScalars.count + 2)
+                }
                 if let first = listed[identity], !a.allowRepeat {
                     throw .error(
                         "article '\(a.written)' is already listed (as '\(first.written)' at \(first.location)); "

@@ -26,6 +26,12 @@ public struct TemplateLayer: Sendable {
         self.roots = roots
         object = JSONValue(.object([]), start: value.start, end: value.end)
         object.kind = .object(try nested(value))
+        // The issue numbers its pages: a template's first folio here would be ignored.
+        if case .object(let members) = object.kind, let m = members.first(where: { $0.key.lowercased() == "startpage" }) {
+            throw Diagnostic.error(
+                "key '\(keyPath).startPage': an issue's folios run on from the manifest's \"startPage\"; set it there",
+                file: file, at: m.value.start, length: m.value.length)
+        }
     }
 
     /// Applies the layer on top of `base`; errors are located in the manifest (file:line:col,

@@ -26,12 +26,13 @@ private final class Capture: @unchecked Sendable {
 /// Runs `galley ARGS` in-process with captured streams: standard input is `stdin`, standard error
 /// is not a terminal, and the environment the CLI sees is exactly `env` (so a developer's
 /// SOURCE_DATE_EPOCH cannot leak into a test). Pins the test fonts first.
-public func run(_ args: [String], stdin: [UInt8] = [], env: [String: String] = [:]) -> CLIResult {
+public func run(_ args: [String], stdin: [UInt8] = [], env: [String: String] = [:], outputIsTerminal: Bool = false) -> CLIResult {
     TestFonts.pin()
     let capture = Capture()
     let io = IO(
         standardInput: { stdin }, writeOutput: { capture.output($0) }, writeError: { capture.error($0) },
         errorIsTerminal: false, environment: env)
+    io.outputIsTerminal = outputIsTerminal
     let status = Galley.main(arguments: args, io: io)
     let (out, err) = capture.result
     return CLIResult(status: status, stdout: out, stderr: err)

@@ -509,6 +509,28 @@ import Testing
         #expect(tool("pdftotext", ["-f", "2", "-l", "2", pdf, "-"]).output.contains("Harbour Monthly · 2"))
     }
 
+    // Slips a manifest lets through, said: an empty article (an empty page and a contents
+    // entry, without a word); a first folio in a `set` (ignored: the issue numbers its pages);
+    // a file listed again, whose warnings came once per listing.
+    @Test func issueSlipsAreSaid() throws {
+        let d = TemporaryDirectory("issue")
+        _ = Self.issue(d)
+        d.write("empty.txt", " \n\n")
+        d.write("odd.txt", "<font face=\"Nowhere Grotesk\">Odd.</font>\n")
+        let pdf = d.file("issue.pdf")
+        let empty = d.write("e.json", #"{"articles": [{"file": "a3.txt"}, {"file": "empty.txt"}]}"#)
+        let r = run(["build", empty, "-o", pdf])
+        #expect(r.status == 0 && r.stderr.contains("e.json:1:44: warning: article 'empty.txt' has no text"), "\(r.stderr)")
+        let folio = d.write("f.json", #"{"articles": [{"file": "a3.txt", "set": {"startPage": 40}}]}"#)
+        let f = run(["build", folio, "-o", pdf, "-q"])
+        #expect(f.status == 1 && f.stderr.contains("f.json:1:55: error: key 'articles[0].set.startPage': an issue's folios run on"), "\(f.stderr)")
+        let usage = run(["build", empty, "-o", pdf, "--set", "startPage=40"])
+        #expect(usage.status == 2 && usage.stderr.contains("--set startPage: an issue's folios run on"), "\(usage.stderr)")
+        let twice = d.write("t.json", #"{"articles": [{"file": "odd.txt"}, {"file": "a3.txt"}, {"file": "odd.txt", "allowRepeat": true}]}"#)
+        let t = run(["build", twice, "-o", pdf])
+        #expect(t.status == 0 && t.stderr.components(separatedBy: "'Nowhere Grotesk' is not installed").count == 2, "\(t.stderr)")
+    }
+
     // A manifest broken by an edit (a trailing comma, a lost brace, a misspelt key) is an error
     // at its mistake: never a story of its JSON text written over the issue's PDF.
     @Test func aBrokenManifestIsNotTypesetAsText() throws {

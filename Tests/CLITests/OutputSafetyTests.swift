@@ -112,6 +112,18 @@ import Testing
         #expect(d.read("fonts/DejaVuSerif.ttf") == font)
     }
 
+    // A PDF or PNG for standard output when that is a terminal (`build -` with no `-o`) is a
+    // usage error, before any work: it wrote a screen of binary.
+    @Test func noBinaryOnATerminal() {
+        let text = Array("Hello.\n".utf8)
+        let build = run(["build", "-"], stdin: text, outputIsTerminal: true)
+        #expect(build.status == 2 && build.stdout.isEmpty)
+        #expect(build.stderr.contains("the PDF would be written to the terminal; give -o FILE"), "\(build.stderr)")
+        let preview = run(["preview", "-", "-o", "-"], stdin: text, outputIsTerminal: true)
+        #expect(preview.status == 2 && preview.stdout.isEmpty && preview.stderr.contains("the PNG would be written"))
+        #expect(run(["build", "-"], stdin: text).stdout.starts(with: Data("%PDF".utf8)))
+    }
+
     // /dev/null is written to, not replaced by a regular file.
     @Test func deviceIsWrittenNotReplaced() {
         let d = folder()

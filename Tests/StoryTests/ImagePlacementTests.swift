@@ -80,7 +80,7 @@ import Testing
 
                 """)
         #expect(images("<img src=\"images/chart.png\" float=\"left\" wrap=\"around\">").1.contains("unknown wrap 'around'"))
-        #expect(images("<img src=\"images/chart.png\" width=\"140%\">").1.contains("width must be a percentage from 0 to 100"))
+        #expect(images("<img src=\"images/chart.png\" width=\"140%\">").1.contains("width must be a percentage above 0 and at most 100"))
         #expect(images("<img src=\"images/chart.png\" width=\"-3\">").1.contains("width must be greater than 0"))
         #expect(
             images("<img src=\"images/chart.png\" float=\"left\" shape=\"polygon(0 0, 1)\">").1.contains(

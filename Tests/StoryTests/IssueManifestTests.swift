@@ -312,6 +312,11 @@ func manifest(_ more: String = "", articles: String = #"{"file": "a.txt"}"#) -> 
         #expect(
             folder.message(manifest(articles: #"{"file": "issue.json"}"#))
                 == "1:24: error: article 'issue.json' is this manifest; list the articles' text files")
+        // Another manifest: its JSON was typeset as the article's text.
+        folder.dir.write("issue/other.json", #"{"articles": [{"file": "a.txt"}]}"#)
+        #expect(
+            folder.message(manifest(articles: #"{"file": "other.json"}"#))
+                == "1:24: error: article 'other.json' is a JSON file (a manifest or a template); list the articles' text files")
         #expect(
             folder.message(manifest(articles: #"{"file": "a.txt"}, {"file": "a.txt", "allowRepeat": "yes"}"#))
                 == "1:67: error: key 'articles[1].allowRepeat': expected true or false, got \"yes\"")

@@ -60,6 +60,16 @@ import Testing
             """#)
     }
 
+    // A <font> opened inside a <span> ends with it; a </font> after that names the end tag
+    // that ended it: it said only "without a matching <font>", with that <font> in sight.
+    @Test func aFontEndedByItsSpanIsNamed() {
+        let b = buildStory("<span size=\"20\">a<font color=\"blue\">b</span>c</font>d")
+        #expect(
+            b.rendered.hasPrefix(
+                "t.txt:1:46: warning: </font> without a matching <font>: the <font> opened at 1:18 was ended by </span> at 1:38; it is ignored"
+            ), "\(b.rendered)")
+    }
+
     // A </font> before any <font> warns and changes nothing.
     @Test func unmatchedCloseWarning() {
         let b = buildStory("x</font>y")
