@@ -24,7 +24,7 @@ package enum SVGReferences {
         return found
     }
 
-    static func isSVG(_ path: String) -> Bool { path.lowercased().hasSuffix(".svg") }
+    package static func isSVG(_ path: String) -> Bool { path.lowercased().hasSuffix(".svg") }
 
     /// The existing files under `svg`'s folder that its attributes name.
     static func references(of svg: String) -> [String] {
@@ -35,6 +35,22 @@ package enum SVGReferences {
             let path = relative.hasPrefix("/") ? relative : FilePath.join(FilePath.directory(of: svg), relative)
             guard folder.admits(path), FileIdentity.status(path) != nil else { return nil }
             return path
+        }
+    }
+
+    /// The files `svg`'s attributes name that librsvg will not draw, each as written and why:
+    /// missing, or outside the SVG's folder (its loading policy). The picture is drawn
+    /// without them.
+    package static func unusable(of svg: String) -> [(written: String, why: String)] {
+        guard case .success(let bytes) = RawIO.readFile(svg) else { return [] }
+        let folder = FileRoot(FilePath.directory(of: svg))
+        var seen = Set<String>()
+        return hrefs(in: bytes).compactMap { value -> (String, String)? in
+            guard let relative = localPath(value), seen.insert(value).inserted else { return nil }
+            let path = relative.hasPrefix("/") ? relative : FilePath.join(FilePath.directory(of: svg), relative)
+            if !folder.admits(path) { return (value, "it is outside the SVG's folder, which librsvg does not read from") }
+            if FileIdentity.status(path) == nil { return (value, "it does not exist") }
+            return nil
         }
     }
 

@@ -75,6 +75,15 @@ extension StoryBuilder.Run {
             error("cannot use image '\(value)': \(problem)", src)
             return
         }
+        // An SVG's own images that librsvg leaves out: the picture is drawn without them.
+        if SVGReferences.isSVG(path) {
+            for (written, why) in SVGReferences.unusable(of: path) {
+                diagnostics.append(
+                    .warning(
+                        "image '\(value)' draws '\(written)', which is left out: \(why)", file: file, at: src.valueLocation,
+                        length: max(1, src.value.unicodeScalars.count)))
+            }
+        }
         var image = ImageReference(source: value, path: path, info: info, width: width, height: height, location: tag.location)
         image.widthSpec = widthSpec
         guard let placement = placement(tag), let options = wrapOptions(tag, info: info) else { return }
