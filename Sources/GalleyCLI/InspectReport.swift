@@ -200,6 +200,7 @@ struct InspectReport {
                 s += "\n"
                 for i in c.images { s += describe(i) }
             }
+            if !p.images.isEmpty { s += "  on the page: " + count(p.images.count, "image") + "\n" }
             for i in p.images { s += describe(i) }
         }
         if !pageDumps.isEmpty { s += pageDumps.joined() }

@@ -40,6 +40,13 @@ public enum PageDump {
             }
             for (_, line) in items.sorted(by: { $0.0 < $1.0 }) { s += line + "\n" }
         }
+        // What the page holds across its columns: images, pull quotes and sidebars that float
+        // at the page's level (`span`, `top`, `bottom`).
+        if !page.floats.isEmpty { s += "  on the page\n" }
+        for i in page.floats.sorted(by: { ($0.rect.y, $0.rect.x) < ($1.rect.y, $1.rect.x) }) {
+            let img = story.images[i.image]
+            s += "    float \(f(i.rect.x)),\(f(i.rect.y)) \(f(i.rect.width))x\(f(i.rect.height)) @\(img.location) \(img.source)\(i.shrunk ? " SHRUNK" : "")\n"
+        }
         if let header = page.header { s += "  header " + running(header) }
         if let footer = page.footer { s += "  footer " + running(footer) }
         return s

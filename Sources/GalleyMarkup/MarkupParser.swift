@@ -389,6 +389,9 @@ private struct MarkupScanner {
         var opening: String { (isEnd ? "</" : "<") + writtenName }
         var attributes: [MarkupAttribute] = []
         var selfClosing = false
+        // One stray character per tag is said: after it, the rest of a `<` that began no tag
+        // (`x<y, 3<4`) would be a cascade of errors about the same slip.
+        var strayed = false
 
         attributeLoop: while true {
             skipSpace()
@@ -423,7 +426,8 @@ private struct MarkupScanner {
                 }
                 continue
             }
-            if !skipStray(tag: opening) { return }
+            if !skipStray(tag: opening, reporting: !strayed) { return }
+            strayed = true
         }
 
         if isEnd {
@@ -567,10 +571,10 @@ private struct MarkupScanner {
         value.append(contentsOf: b[from..<pos])
     }
 
-    /// Reports something that cannot start an attribute and skips it: up to the next space,
-    /// `>`, `/>` or new tag, passing over quoted strings whole. Returns false when an unclosed
-    /// quote ended the input.
-    mutating func skipStray(tag: String) -> Bool {
+    /// Reports something that cannot start an attribute (unless not `reporting`) and skips it:
+    /// up to the next space, `>`, `/>` or new tag, passing over quoted strings whole. Returns
+    /// false when an unclosed quote ended the input.
+    mutating func skipStray(tag: String, reporting: Bool = true) -> Bool {
         let start = location
         let c = b[pos]
         let message: String
@@ -602,7 +606,7 @@ private struct MarkupScanner {
                 advanceASCII(1)
                 while pos < n, b[pos] != q { advance() }
                 guard pos < n else {
-                    error(message, at: start, length: span(from: start, to: quote))
+                    if reporting { error(message, at: start, length: span(from: start, to: quote)) }
                     error("unterminated attribute value; the quote opened here is never closed", at: quote)
                     return false
                 }
@@ -610,7 +614,7 @@ private struct MarkupScanner {
             advance()
             end = location
         }
-        error(message, at: start, length: span(from: start, to: end))
+        if reporting { error(message, at: start, length: span(from: start, to: end)) }
         return true
     }
 

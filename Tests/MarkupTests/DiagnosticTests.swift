@@ -146,6 +146,15 @@ import Testing
                     """))
     }
 
+    /// A `<` that began no tag (`x<y, 3<4 <3`): one error for the tag, not one for each stray
+    /// character after it (there were five).
+    @Test func oneStrayErrorATag() {
+        let doc = parse("x<y, 3<4 <3 love. <-- arrow --> after")
+        let errors = doc.diagnostics.all.filter { $0.severity == .error }
+        #expect(errors.count == 1, "\(rendered(doc.diagnostics.all, doc.source))")
+        #expect(errors.first?.message == "unexpected character ',' in tag <y>; expected an attribute name or '>'")
+    }
+
     /// Stray characters: error over the run, then the next attribute is read normally.
     @Test func strayCharacters() {
         let doc = parse("<font @@ color=\"red\">x")
