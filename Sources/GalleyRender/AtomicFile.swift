@@ -21,6 +21,7 @@ public final class TemporaryFile {
     /// A new empty file in `folder`, named after `name`, with permission bits `mode` (before the
     /// umask, as `open` applies it; an existing output's bits are copied exactly with `keepMode`).
     public init(in folder: String, name: String, mode: mode_t = 0o666) throws(RenderError) {
+        Self.removeLeftovers(in: folder, name: name)
         var lastError: Int32 = 0
         for _ in 0..<16 {
             let candidate = FilePath.join(folder, ".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
@@ -40,6 +41,29 @@ public final class TemporaryFile {
         }
         let reason = String(cString: strerror(lastError))
         throw RenderError(.error("cannot make a temporary file in '\(folder)': \(reason)"))
+    }
+
+    /// Removes what a build of `name` killed outright (SIGKILL, a power cut) left in `folder`:
+    /// a temporary file of this naming, ours, whose process is gone and which nothing has
+    /// written for ten minutes (a build on another machine sharing the folder writes its own).
+    static func removeLeftovers(in folder: String, name: String) {
+        guard let dir = opendir(folder.isEmpty ? "." : folder) else { return }
+        defer { closedir(dir) }
+        let prefix = ".\(name)."
+        let now = time(nil)
+        while let entry = readdir(dir) {
+            let file = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard file.hasPrefix(prefix), file.hasSuffix(".tmp") else { continue }
+            let parts = file.dropFirst(prefix.count).dropLast(4).split(separator: ".")
+            guard parts.count == 2, let pid = pid_t(parts[0]), UInt32(parts[1]) != nil, pid > 0 else { continue }
+            guard kill(pid, 0) != 0 && errno == ESRCH else { continue }
+            let path = FilePath.join(folder, file)
+            var s = Glibc.stat()
+            guard lstat(path, &s) == 0, s.st_mode & S_IFMT == S_IFREG, s.st_uid == geteuid(), now - s.st_mtim.tv_sec > 600 else {
+                continue
+            }
+            unlink(path)
+        }
     }
 
     /// Gives the file the permission bits, owner and group of `existing` (an output rebuilt keeps

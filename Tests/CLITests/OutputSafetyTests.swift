@@ -124,6 +124,24 @@ import Testing
         #expect(run(["build", "-"], stdin: text).stdout.starts(with: Data("%PDF".utf8)))
     }
 
+    // A build killed outright (SIGKILL) leaves its temporary file: the next build of that
+    // output removes it once its process is gone and it is ten minutes old, and never one a
+    // build may still be writing.
+    @Test func aKilledBuildsTemporaryFileIsRemovedLater() {
+        let d = folder()
+        let stale = d.write("dir/.self.pdf.2147000000.12345.tmp", "half a PDF")
+        let fresh = d.write("dir/.self.pdf.2147000001.12345.tmp", "half a PDF")
+        let alive = d.write("dir/.self.pdf.\(getpid()).12345.tmp", "half a PDF")
+        let old = timespec(tv_sec: time(nil) - 3600, tv_nsec: 0)
+        for path in [stale, alive] {
+            var times = [old, old]
+            #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+        }
+        #expect(run(["build", d.file("dir/self.txt")]).status == 0)
+        #expect(leftovers(d).sorted() == [".self.pdf.2147000001.12345.tmp", ".self.pdf.\(getpid()).12345.tmp"].sorted())
+        #expect(FileManager.default.fileExists(atPath: fresh) && FileManager.default.fileExists(atPath: alive))
+    }
+
     // /dev/null is written to, not replaced by a regular file.
     @Test func deviceIsWrittenNotReplaced() {
         let d = folder()
