@@ -1,5 +1,6 @@
 import FoundationEssentials
 import GalleyLayout
+import GalleyMarkup
 import GalleyTemplate
 
 extension Run {
@@ -22,7 +23,7 @@ extension Run {
         report()
         if let name = o.resolve {
             let r = FontCatalog.resolve(name)
-            io.writeOutput(Data((o.json ? prettyJSON(r) : Self.text(r)).utf8))
+            io.writeOutput(Data((o.json ? prettyJSON(r) : DiagnosticRenderer.escapingControls(Self.text(r), keepingNewlines: true)).utf8))
             return 0
         }
         let faces = FontCatalog.faces()

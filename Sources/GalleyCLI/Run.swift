@@ -40,11 +40,13 @@ struct Run {
             default: return 2
             }
         } catch let e as UsageError {
-            io.writeError("galley \(spec.name): error: \(e.message)\nUsage: \(spec.usage) (see 'galley \(spec.name) --help')\n")
+            // The message may quote an argument: its control characters shown, never sent raw.
+            let message = DiagnosticRenderer.escapingControls(e.message, keepingNewlines: true)
+            io.writeError("galley \(spec.name): error: \(message)\nUsage: \(spec.usage) (see 'galley \(spec.name) --help')\n")
             return 2
         } catch let e as RefusedOutput {
             report()
-            io.writeError("galley \(spec.name): error: \(e.message)\n")
+            io.writeError("galley \(spec.name): error: \(DiagnosticRenderer.escapingControls(e.message, keepingNewlines: true))\n")
             return 2
         } catch {
             return 1

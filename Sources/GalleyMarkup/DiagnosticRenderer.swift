@@ -82,12 +82,13 @@ public enum DiagnosticRenderer {
         return "\\x" + (hex.count < 2 ? "0" + hex : hex)
     }
 
-    /// `text` with its control characters escaped.
-    static func escapingControls(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { escaped($0) != nil }) else { return text }
+    /// `text` with its control characters escaped (its line breaks kept, when `keepingNewlines`).
+    package static func escapingControls(_ text: String, keepingNewlines: Bool = false) -> String {
+        func shown(_ s: Unicode.Scalar) -> String? { keepingNewlines && s == "\n" ? nil : escaped(s) }
+        guard text.unicodeScalars.contains(where: { shown($0) != nil }) else { return text }
         var out = ""
         for s in text.unicodeScalars {
-            if let e = escaped(s) { out += e } else { out.unicodeScalars.append(s) }
+            if let e = shown(s) { out += e } else { out.unicodeScalars.append(s) }
         }
         return out
     }

@@ -142,6 +142,16 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: fresh) && FileManager.default.fileExists(atPath: alive))
     }
 
+    // An argument's control characters, quoted back in a usage error or by `fonts --resolve`,
+    // are shown escaped: they reached the terminal raw (an escape sequence recoloured it).
+    @Test func argumentsControlCharactersAreEscaped() {
+        let d = folder()
+        let set = run(["build", d.file("dir/self.txt"), "--set", "columns=\u{1b}[31m"])
+        #expect(set.status == 2 && !set.stderr.contains("\u{1b}") && set.stderr.contains("\\x1b[31m"), "\(set.stderr)")
+        let fonts = run(["fonts", "--resolve", "A\u{1b}[31mB"])
+        #expect(!fonts.output.contains("\u{1b}") && fonts.output.contains("A\\x1b[31mB"), "\(fonts.output)")
+    }
+
     // /dev/null is written to, not replaced by a regular file.
     @Test func deviceIsWrittenNotReplaced() {
         let d = folder()
