@@ -19,17 +19,19 @@ public enum DiagnosticRenderer {
         var file: String?
         var line = 0
         var scalars: [Unicode.Scalar] = []
+        var widths: [Int] = []
         var width = 0
         public init() {}
 
-        mutating func view(_ file: String, _ line: Int, in source: SourceFile) -> (scalars: [Unicode.Scalar], width: Int) {
+        mutating func view(_ file: String, _ line: Int, in source: SourceFile) -> (scalars: [Unicode.Scalar], widths: [Int], width: Int) {
             if file != self.file || line != self.line {
                 self.file = file
                 self.line = line
                 scalars = Array(source.lineText(line).unicodeScalars)
-                width = scalars.reduce(0) { $0 + DiagnosticRenderer.cells($1) }
+                widths = DiagnosticRenderer.cells(of: scalars)
+                width = widths.reduce(0, +)
             }
-            return (scalars, width)
+            return (scalars, widths, width)
         }
     }
 
@@ -58,7 +60,7 @@ public enum DiagnosticRenderer {
             location.line >= 1, location.line <= source.lineCount
         {
             let view = cache.view(file, location.line, in: source)
-            let (line, caret) = snippet(view.scalars, width: view.width, column: location.column, length: d.length)
+            let (line, caret) = snippet(view.scalars, widths: view.widths, width: view.width, column: location.column, length: d.length)
             out += line + "\n" + caret.padding + style.caret(caret.marker) + "\n"
         }
         return out
@@ -72,6 +74,28 @@ public enum DiagnosticRenderer {
 
     /// Cells a scalar takes in the shown line; a tab counts as one, whatever the terminal makes of it.
     static func cells(_ s: Unicode.Scalar) -> Int { s == "\t" ? 1 : escaped(s)?.count ?? DisplayWidth.of(s) }
+
+    /// The cells of each scalar of a line as a terminal draws it: what joins the emoji before
+    /// it takes none (a scalar after a zero-width joiner, a skin-tone modifier), and a pair of
+    /// regional indicators is one flag, two cells. Linear in the line.
+    static func cells(of scalars: [Unicode.Scalar]) -> [Int] {
+        let indicators: ClosedRange<UInt32> = 0x1F1E6...0x1F1FF
+        var out: [Int] = []
+        out.reserveCapacity(scalars.count)
+        var indicatorRun = 0
+        for (i, s) in scalars.enumerated() {
+            let v = s.value
+            indicatorRun = indicators.contains(v) ? indicatorRun + 1 : 0
+            if i > 0 && scalars[i - 1].value == 0x200D || (0x1F3FB...0x1F3FF).contains(v) {
+                out.append(0)
+            } else if indicatorRun > 0 {
+                out.append(indicatorRun % 2 == 1 ? 2 : 0)
+            } else {
+                out.append(cells(s))
+            }
+        }
+        return out
+    }
 
     /// How a control character (C0 but tab, DEL, C1) is shown: `\x1b`, never raw, so that a
     /// file's escape sequences cannot reach the user's terminal. Nil for other characters.
@@ -96,11 +120,11 @@ public enum DiagnosticRenderer {
     /// The line as shown (possibly cut down to a window) and the caret line under it.
     /// `width`: the cells of the whole line.
     static func snippet(
-        _ scalars: [Unicode.Scalar], width lineWidth: Int, column: Int, length: Int
+        _ scalars: [Unicode.Scalar], widths: [Int], width lineWidth: Int, column: Int, length: Int
     ) -> (String, (padding: String, marker: String)) {
         let count = scalars.count
         let caret = max(0, column - 1)
-        func cells(_ i: Int) -> Int { Self.cells(scalars[i]) }
+        func cells(_ i: Int) -> Int { widths[i] }
 
         var lo = 0
         var hi = count

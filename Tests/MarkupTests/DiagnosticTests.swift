@@ -252,6 +252,16 @@ import Testing
                     """))
     }
 
+    /// Emoji a terminal draws as one glyph (a family joined by zero-width joiners, a flag of
+    /// two regional indicators, a skin tone) are two cells each before the caret, not the sum
+    /// of their parts: the caret stood six cells too far right.
+    @Test func caretAfterEmojiSequences() {
+        let family = "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}"
+        let text = family + "\u{1F1EF}\u{1F1F5}\u{1F44D}\u{1F3FD} <font 中>"
+        let caretLine = rendered(text).split(separator: "\n")[2]
+        #expect(caretLine == String(repeating: " ", count: 2 + 2 + 2 + 1 + 6) + "^~", "\(rendered(text))")
+    }
+
     /// An invisible stray character is named by its code point.
     @Test func strayInvisibleCharacter() {
         #expect(
