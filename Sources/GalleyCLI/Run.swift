@@ -66,11 +66,23 @@ struct Run {
             }
         }
         var cache = DiagnosticRenderer.LineCache()
+        // A file that repeats one slip (50,000 unclosed spans) would print a screen for each:
+        // the first `Self.shownLimit` of each severity are shown, and the rest counted.
+        var shown: [Severity: Int] = [:]
         for d in diagnostics.inReadingOrder where d.severity == .error || !quiet {
+            shown[d.severity, default: 0] += 1
+            guard shown[d.severity, default: 0] <= Self.shownLimit else { continue }
             io.writeError(DiagnosticRenderer.render(d, sources: { [sources] in sources[$0] }, color: io.errorIsTerminal, cache: &cache))
         }
+        let hidden = shown.sorted { $0.key > $1.key }.filter { $0.value > Self.shownLimit }.map { severity, n in
+            "\(n - Self.shownLimit) more \(severity.rawValue)\(n - Self.shownLimit == 1 ? "" : "s")"
+        }
+        if !hidden.isEmpty { io.writeError("galley: \(hidden.joined(separator: " and ")) not shown\n") }
         diagnostics = Diagnostics()
     }
+
+    /// How many diagnostics of one severity a report shows.
+    static let shownLimit = 100
 
     mutating func load(_ o: DocumentOptions) throws(UsageError) -> Document? {
         let doc = try Loader.load(o, io: io, diagnostics: &diagnostics, sources: &sources, read: &filesRead)

@@ -247,6 +247,17 @@ func usage(_ command: String, _ message: String, positionals: String = " INPUT")
 // MARK: - Diagnostics
 
 @Suite struct DiagnosticOutputTests {
+    // A slip repeated through a file (150 unclosed spans) printed a warning for each: the first
+    // hundred of a severity are shown, and the rest counted in one line.
+    @Test func repeatedWarningsAreCapped() {
+        let d = TemporaryDirectory("cap")
+        let text = d.write("t.txt", String(repeating: "<span>x", count: 150) + "\n")
+        let r = run(["check", text])
+        #expect(r.status == 0)
+        #expect(r.stderr.components(separatedBy: ": warning: ").count - 1 == 100, "\(r.stderr.suffix(300))")
+        #expect(r.stderr.contains("\ngalley: 51 more warnings not shown\n"), "\(r.stderr.suffix(300))")
+    }
+
     // A located error prints file:line:col, the source line and a caret under the value.
     @Test func locatedError() {
         let r = run(["check", "-"], stdin: Array("x</font>y\n<font color=\"gren\">z".utf8))
