@@ -54,7 +54,12 @@ public enum DiagnosticRenderer {
         } else {
             place = "galley"
         }
-        let message = escapingControls(d.message)
+        // A message quoting a huge value (a 100 KB src) keeps its ends, as the line shown does.
+        var message = escapingControls(d.message)
+        if message.unicodeScalars.count > 400 {
+            let scalars = Array(message.unicodeScalars)
+            message = String(String.UnicodeScalarView(scalars.prefix(200))) + "…" + String(String.UnicodeScalarView(scalars.suffix(150)))
+        }
         var out = style.bold(escapingControls(place) + ":") + " " + style.severity(d.severity) + " " + style.bold(message) + "\n"
         if let file = d.file, let location = d.location, let source = sources(file),
             location.line >= 1, location.line <= source.lineCount

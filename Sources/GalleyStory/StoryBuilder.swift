@@ -772,6 +772,13 @@ public struct StoryBuilder {
         /// Opens a container, a block or a `<font>`: saves the state, then changes it.
         mutating func open(_ tag: MarkupTag) {
             let name = stack.nameIndex(tag.name)
+            let headings: Set<String> = ["h1", "h2", "h3"]
+            if headings.contains(tag.name), let b = stack.lastBlock, headings.contains(stack[b].name) {
+                diagnostics.append(
+                    .warning(
+                        "<\(tag.name)> inside <\(stack[b].name)> (opened at \(stack[b].location)): headings do not nest, "
+                            + "so the <\(stack[b].name)> ends here", file: file, at: tag.location, length: tag.name.count + 1))
+            }
             if stack.kind(name) == .block { blockBoundary(at: tag.location) }
             stack.push(name, location: tag.location, saving: scope)
             switch tag.name {

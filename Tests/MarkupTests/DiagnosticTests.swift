@@ -262,6 +262,14 @@ import Testing
         #expect(caretLine == String(repeating: " ", count: 2 + 2 + 2 + 1 + 6) + "^~", "\(rendered(text))")
     }
 
+    /// A message quoting a huge value keeps its two ends around an ellipsis, as the source
+    /// line shown under it does: it repeated the whole value.
+    @Test func aHugeValueIsCutInTheMessage() {
+        let d = Diagnostic.error("cannot use image '" + String(repeating: "x", count: 100_000) + "': no such file", file: "t.txt")
+        let shown = DiagnosticRenderer.render(d, sources: { _ in nil })
+        #expect(shown.count < 500 && shown.contains("…") && shown.hasSuffix("': no such file\n"), "\(shown.prefix(100))")
+    }
+
     /// An invisible stray character is named by its code point.
     @Test func strayInvisibleCharacter() {
         #expect(

@@ -70,6 +70,14 @@ import Testing
             ), "\(b.rendered)")
     }
 
+    // A heading opened inside another splits it without a word: now said.
+    @Test func nestedHeadingsAreSaid() {
+        let b = buildStory("<h1>Heading <h2>nested</h2> tail</h1>")
+        #expect(
+            b.rendered.hasPrefix(
+                "t.txt:1:13: warning: <h2> inside <h1> (opened at 1:1): headings do not nest, so the <h1> ends here"), "\(b.rendered)")
+    }
+
     // A </font> before any <font> warns and changes nothing.
     @Test func unmatchedCloseWarning() {
         let b = buildStory("x</font>y")
