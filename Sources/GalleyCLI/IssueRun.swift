@@ -48,10 +48,12 @@ enum IssueLoader {
         // The files the manifest names, watched even when one of them stops it (missing).
         var named: [String] = []
         defer { read += named.filter { !read.contains($0) } }
-        switch IssueManifest.load(o.input, root: o.root, files: &named) {
+        var more: [Diagnostic] = []
+        switch IssueManifest.load(o.input, root: o.root, files: &named, more: &more) {
         case .success(let m): manifest = m
         case .failure(let d):
             diagnostics.append(d)
+            diagnostics.append(contentsOf: more)
             return nil
         }
         var files = [o.input]

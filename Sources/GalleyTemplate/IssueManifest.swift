@@ -142,20 +142,32 @@ public struct IssueManifest: Sendable {
     /// Loads the manifest at `path` as `load(_:root:)` does, adding to `files` each file its
     /// paths name, found or not, even when a mistake stops it: what `galley watch` waits on.
     public static func load(_ path: String, root: String? = nil, files: inout [String]) -> Result<IssueManifest, Diagnostic> {
+        var more: [Diagnostic] = []
+        return load(path, root: root, files: &files, more: &more)
+    }
+
+    /// As `load(_:root:files:)`, with the mistakes after the first (in the order of the file)
+    /// in `more`: a build says them all.
+    public static func load(
+        _ path: String, root: String? = nil, files: inout [String], more: inout [Diagnostic]
+    ) -> Result<IssueManifest, Diagnostic> {
         switch TemplateLoader.readText(path) {
         case .failure(let reason):
             return .failure(.error("cannot read issue manifest '\(path)': \(reason.text)", file: path, at: reason.location))
-        case .success(let text): return decode(text, file: path, root: root, files: &files)
+        case .success(let text): return decode(text, file: path, root: root, files: &files, more: &more)
         }
     }
 
     /// Decodes manifest JSON text; `file` names it in diagnostics and is where relative paths start.
     public static func decode(_ json: String, file: String, root: String? = nil) -> Result<IssueManifest, Diagnostic> {
         var files: [String] = []
-        return decode(json, file: file, root: root, files: &files)
+        var more: [Diagnostic] = []
+        return decode(json, file: file, root: root, files: &files, more: &more)
     }
 
-    static func decode(_ json: String, file: String, root: String?, files: inout [String]) -> Result<IssueManifest, Diagnostic> {
+    static func decode(
+        _ json: String, file: String, root: String?, files: inout [String], more: inout [Diagnostic]
+    ) -> Result<IssueManifest, Diagnostic> {
         let value: JSONValue
         switch JSONReader.parse(json) {
         case .success(let v): value = v
@@ -166,6 +178,7 @@ public struct IssueManifest: Sendable {
         do throws(Diagnostic) {
             return .success(try decoder.manifest(value))
         } catch {
+            more = decoder.more
             return .failure(error)
         }
     }

@@ -5,19 +5,40 @@ import GalleySupport
 extension IssueManifestDecoder {
     // MARK: - Articles
 
-    func articles(_ v: JSONValue) throws(Diagnostic) -> [IssueManifest.Article] {
-        guard case .array(let elements) = v.kind else {
-            throw typeError("articles", "expected a list of articles, as in [{\"file\": \"story.txt\"}]", v)
-        }
-        guard !elements.isEmpty else {
-            throw TemplateSpot(origin, v).error("an issue needs at least one article, as in [{\"file\": \"story.txt\"}]", key: "articles")
-        }
+    /// The articles; each one's mistake goes to `errors`, and the jumps between them are
+    /// checked when there is none.
+    func articles(_ v: JSONValue, errors: inout [Diagnostic]) -> [IssueManifest.Article] {
+        let before = errors.count
         var out: [IssueManifest.Article] = []
-        // Each file once, told apart by device and inode, so `a.txt` and `./a.txt` are one.
+        do throws(Diagnostic) {
+            guard case .array(let elements) = v.kind else {
+                throw typeError("articles", "expected a list of articles, as in [{\"file\": \"story.txt\"}]", v)
+            }
+            guard !elements.isEmpty else {
+                throw TemplateSpot(origin, v).error("an issue needs at least one article, as in [{\"file\": \"story.txt\"}]", key: "articles")
+            }
+            for (i, e) in elements.enumerated() {
+                do throws(Diagnostic) {
+                    out.append(try article(e, path: "articles[\(i)]"))
+                } catch {
+                    errors.append(error)
+                }
+            }
+            guard errors.count == before else { return out }
+            try checkRepeats(out)
+            try checkJumps(&out, values: elements.map { member($0, "jump", "to") })
+        } catch {
+            errors.append(error)
+        }
+        return out
+    }
+
+    /// Each file once, told apart by device and inode, so `a.txt` and `./a.txt` are one; and
+    /// none of them this manifest or another JSON file.
+    private func checkRepeats(_ articles: [IssueManifest.Article]) throws(Diagnostic) {
         var listed: [FileIdentity: IssueManifest.Article] = [:]
         let manifest = FileIdentity.of(file)
-        for (i, e) in elements.enumerated() {
-            let a = try article(e, path: "articles[\(i)]")
+        for a in articles {
             if let identity = FileIdentity.of(a.file) {
                 // Set as an article, the manifest would be typeset as text: surely a slip.
                 if identity == manifest {
@@ -40,10 +61,7 @@ extension IssueManifestDecoder {
                 }
                 listed[identity] = listed[identity] ?? a
             }
-            out.append(a)
         }
-        try checkJumps(&out, values: elements.map { member($0, "jump", "to") })
-        return out
     }
 
     /// The value at a path of keys in `v`, if every step is an object that has it.

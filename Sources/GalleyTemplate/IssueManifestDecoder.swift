@@ -25,6 +25,8 @@ struct IssueManifestDecoder {
     let origin: TemplateOrigin
     /// Every file a path of the manifest named, found or not (`IssueManifest.load(files:)`).
     let named = PathLog()
+    /// The mistakes after the first, which `manifest` throws (in the order of the file).
+    var more: [Diagnostic] = []
 
     init(file: String, root: String?) {
         self.file = file
@@ -42,16 +44,39 @@ struct IssueManifestDecoder {
         var articles: JSONValue?
         var inserts: JSONValue?
         try notATemplate(value)
-        for member in try members(of: value, path: nil, allowed: IssueManifestSchema.topKeys) {
-            try read(member, into: &m, articles: &articles, inserts: &inserts)
+        // Each top-level key and each article is checked on its own, so that one build says
+        // every mistake there is, not the first the checking order meets.
+        var errors: [Diagnostic] = []
+        var seen: [String: JSONMember] = [:]
+        if case .object(let members) = value.kind {
+            for member in members {
+                do throws(Diagnostic) {
+                    try checkKey(member, path: nil, allowed: IssueManifestSchema.topKeys, seen: &seen)
+                    try read(member, into: &m, articles: &articles, inserts: &inserts)
+                } catch {
+                    errors.append(error)
+                }
+            }
         }
-        guard let articles else {
-            throw .error("an issue manifest needs \"articles\", the list of its article files", file: file, at: value.start)
+        if let articles {
+            m.articles = self.articles(articles, errors: &errors)
+        } else if errors.isEmpty {
+            // (A misspelt key, said already, is likely where they went.)
+            errors.append(.error("an issue manifest needs \"articles\", the list of its article files", file: file, at: value.start))
         }
-        m.articles = try self.articles(articles)
-        if let inserts { m.inserts = try self.inserts(inserts, of: m) }
-        try checkLayers(of: m)
-        return m
+        // Inserts and layers refer to the articles: checked once those hold.
+        if errors.isEmpty {
+            do throws(Diagnostic) {
+                if let inserts { m.inserts = try self.inserts(inserts, of: m) }
+                try checkLayers(of: m)
+            } catch {
+                errors.append(error)
+            }
+        }
+        errors.sort { ($0.location ?? SourceLocation(line: 0, column: 0, offset: 0)) < ($1.location ?? SourceLocation(line: 0, column: 0, offset: 0)) }
+        guard let first = errors.first else { return m }
+        more = Array(errors.dropFirst())
+        throw first
     }
 
     /// A template given where a manifest is read (`galley build magazine.json`) is said to be one.
@@ -99,19 +124,23 @@ struct IssueManifestDecoder {
             throw typeError(path ?? "", "expected an object with " + list(allowed, "and"), v)
         }
         var seen: [String: JSONMember] = [:]
-        for m in members {
-            let full = path.map { "\($0).\(m.key)" } ?? m.key
-            if let first = seen[m.key] {
-                throw TemplateSpot(origin, key: m).error("duplicate key '\(full)' (first given at \(first.keyStart))", key: nil)
-            }
-            seen[m.key] = m
-            if !allowed.contains(m.key) {
-                var message = "unknown key '\(full)'"
-                if let near = Suggestion.closest(to: m.key, in: allowed) { message += "; did you mean '\(near)'?" }
-                throw TemplateSpot(origin, key: m).error(message, key: nil)
-            }
-        }
+        for m in members { try checkKey(m, path: path, allowed: allowed, seen: &seen) }
         return members
+    }
+
+    /// One key of an object: not given before (`seen` holds those that were), and one of
+    /// `allowed`, else an error that suggests the nearest.
+    func checkKey(_ m: JSONMember, path: String?, allowed: [String], seen: inout [String: JSONMember]) throws(Diagnostic) {
+        let full = path.map { "\($0).\(m.key)" } ?? m.key
+        if let first = seen[m.key] {
+            throw TemplateSpot(origin, key: m).error("duplicate key '\(full)' (first given at \(first.keyStart))", key: nil)
+        }
+        seen[m.key] = m
+        if !allowed.contains(m.key) {
+            var message = "unknown key '\(full)'"
+            if let near = Suggestion.closest(to: m.key, in: allowed) { message += "; did you mean '\(near)'?" }
+            throw TemplateSpot(origin, key: m).error(message, key: nil)
+        }
     }
 
     /// `expected …, got …` at the value, naming its key path.

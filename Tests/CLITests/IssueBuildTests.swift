@@ -509,6 +509,24 @@ import Testing
         #expect(tool("pdftotext", ["-f", "2", "-l", "2", pdf, "-"]).output.contains("Harbour Monthly · 2"))
     }
 
+    // A manifest with three mistakes says the three, in the order of the file: it said one,
+    // the last in the file, as the checking order met it first.
+    @Test func everyMistakeOfAManifestIsSaid() {
+        let d = TemporaryDirectory("issue")
+        _ = Self.issue(d)
+        let manifest = d.write(
+            "bad.json",
+            """
+            {"title": "T",
+             "articles": [{"file": "a1.txt", "sectoin": "x"},
+              {"file": "missing.txt"}], "pageMultiple": 0}
+            """)
+        let r = run(["build", manifest, "-o", d.file("bad.pdf")])
+        #expect(r.status == 1)
+        let places = r.stderr.split(separator: "\n").filter { $0.contains(": error: ") }.map { $0.split(separator: " ")[0] }
+        #expect(places == ["\(manifest):2:34:", "\(manifest):3:12:", "\(manifest):3:45:"], "\(r.stderr)")
+    }
+
     // Slips a manifest lets through, said: an empty article (an empty page and a contents
     // entry, without a word); a first folio in a `set` (ignored: the issue numbers its pages);
     // a file listed again, whose warnings came once per listing.
