@@ -200,6 +200,10 @@ extension Run {
             let placed = plan.pages.flatMap(\.placements).filter { plan.parts[$0.part].framesetter === part.framesetter }
             fonts.formUnion(part.framesetter.fontFiles(of: placed.map(\.page)))
         }
+        // An SVG's text is set by librsvg in the fonts fontconfig gives its families.
+        for svg in issue.inputFiles where svg.lowercased().hasSuffix(".svg") {
+            fonts.formUnion(SVGReferences.fontFamilies(of: svg).compactMap(FontCatalog.file(ofFamily:)))
+        }
         for f in issue.inputFiles + fonts.sorted() where !f.isEmpty && seen.insert(f).inserted { files.append(f) }
         // As Make reads a rule: a colon in a name would start another rule.
         func escaped(_ s: String) -> String {

@@ -70,6 +70,18 @@ package enum FontCatalog {
     }
 
     /// What a build makes of the face name `name`: the face drawn, and why when it stands in.
+    /// The file fontconfig gives for `family` in its regular face, as a library asking it
+    /// directly (librsvg, for an SVG's text) would get; nil when it gives none.
+    package static func file(ofFamily family: String) -> String? {
+        let engine = EnginePool.borrow(plan: .empty)
+        defer { EnginePool.giveBack(engine) }
+        let d = FontPlan.Face(family: family, weight: 400, italic: false).makeDescription(size: 10)
+        defer { pango_font_description_free(d) }
+        guard let font = pango_font_map_load_font(engine.fontMap, engine.context, d) else { return nil }
+        defer { galley_object_unref(font) }
+        return galley_font_file(font).map { String(cString: $0) }
+    }
+
     package static func resolve(_ name: String) -> Resolution {
         let engine = EnginePool.borrow(plan: .empty)
         defer { EnginePool.giveBack(engine) }

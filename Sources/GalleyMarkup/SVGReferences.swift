@@ -54,6 +54,46 @@ package enum SVGReferences {
         }
     }
 
+    /// The families an SVG's text asks for, first of each `font-family` list (an attribute or
+    /// a style's property), as librsvg gives them to fontconfig: a depfile lists their fonts.
+    package static func fontFamilies(of svg: String) -> [String] {
+        guard case .success(let bytes) = RawIO.readFile(svg) else { return [] }
+        let name = Array("font-family".utf8)
+        var families: [String] = []
+        var i = 0
+        while i + name.count < bytes.count {
+            defer { i += 1 }
+            guard bytes[i] == name[0], Array(bytes[i..<i + name.count]) == name else { continue }
+            var j = i + name.count
+            while j < bytes.count, bytes[j] == 0x20 || bytes[j] == 0x09 || bytes[j] == 0x0A || bytes[j] == 0x0D { j += 1 }
+            guard j < bytes.count, bytes[j] == UInt8(ascii: "=") || bytes[j] == UInt8(ascii: ":") else { continue }
+            let attribute = bytes[j] == UInt8(ascii: "=")
+            j += 1
+            func skipSpaces() { while j < bytes.count, bytes[j] == 0x20 || bytes[j] == 0x09 { j += 1 } }
+            skipSpaces()
+            let quotes: Set<UInt8> = [UInt8(ascii: "\""), UInt8(ascii: "'")]
+            // An attribute's own quote, then the first family: quoted, or up to what ends it.
+            if attribute, j < bytes.count, quotes.contains(bytes[j]) {
+                j += 1
+                skipSpaces()
+            }
+            var end = j
+            if j < bytes.count, quotes.contains(bytes[j]) {
+                let quote = bytes[j]
+                j += 1
+                end = j
+                while end < bytes.count, bytes[end] != quote, end - j < 256 { end += 1 }
+            } else {
+                let stops: Set<UInt8> = quotes.union([UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "}"), UInt8(ascii: "<"), 0x0A])
+                while end < bytes.count, !stops.contains(bytes[end]), end - j < 256 { end += 1 }
+            }
+            let first = decodeEntities(String(decoding: bytes[j..<end], as: UTF8.self)).trimmed()
+            if !first.isEmpty, !families.contains(first) { families.append(first) }
+            i = end
+        }
+        return families
+    }
+
     /// The values of every `href` attribute (`xlink:href` included), entities decoded.
     static func hrefs(in bytes: [UInt8]) -> [String] {
         let name = Array("href".utf8)

@@ -216,6 +216,14 @@ import Testing
         #expect(run(["build", manifest, "-o", d.file("issue.pdf"), "--depfile", d.file("issue.d"), "-q"]).status == 0)
         let withSVG = try String(contentsOfFile: d.file("issue.d"), encoding: .utf8)
         #expect(withSVG.contains(d.file("pics/frame.svg")) && withSVG.contains(d.file("pics/dot.png")), "\(withSVG)")
+        // And the font its text is set in, by librsvg.
+        d.write(
+            "pics/label.svg",
+            #"<svg xmlns="http://www.w3.org/2000/svg" width="200" height="40"><text x="4" y="30" style="font-size: 20px; font-family: 'Liberation Mono', monospace">Tide</text></svg>"#)
+        d.write("a3.txt", "<h1>Tides</h1>\n<img src=\"pics/label.svg\" width=\"200\">\n")
+        #expect(run(["build", manifest, "-o", d.file("issue.pdf"), "--depfile", d.file("issue.d"), "-q"]).status == 0)
+        let withText = try String(contentsOfFile: d.file("issue.d"), encoding: .utf8)
+        #expect(withText.contains("LiberationMono-Regular.ttf"), "\(withText)")
         let summary = try #require(try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any])
         #expect((summary["articles"] as? [[String: Any]])?.count == 3)
         #expect(summary["pages"] as? Int == (try Self.map(manifest)).pages.count)

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import GalleyMarkup
@@ -23,6 +24,19 @@ import Testing
         for other in ["#local", "data:image/png;base64,AAAA", "https://example.com/a.png", ""] {
             #expect(SVGReferences.localPath(other) == nil, "\(other)")
         }
+    }
+
+    @Test func fontFamiliesOfAttributesAndStyles() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("svg-fonts-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let svg = dir.appendingPathComponent("t.svg").path
+        try """
+            <svg><style>text { font-family : "Liberation Serif", serif; }</style>
+            <text font-family="DejaVu Sans">a</text><text style="fill: red;font-family:'Noto Sans' ,sans-serif">b</text>
+            <text font-family='DejaVu Sans'>c</text></svg>
+            """.write(toFile: svg, atomically: true, encoding: .utf8)
+        #expect(SVGReferences.fontFamilies(of: svg) == ["Liberation Serif", "DejaVu Sans", "Noto Sans"])
     }
 
     @Test func entities() {
