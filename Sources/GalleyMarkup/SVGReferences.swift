@@ -63,10 +63,7 @@ package enum SVGReferences {
         var i = 0
         while i + name.count < bytes.count {
             defer { i += 1 }
-            guard bytes[i] == name[0], Array(bytes[i..<i + name.count]) == name else { continue }
-            var j = i + name.count
-            while j < bytes.count, bytes[j] == 0x20 || bytes[j] == 0x09 || bytes[j] == 0x0A || bytes[j] == 0x0D { j += 1 }
-            guard j < bytes.count, bytes[j] == UInt8(ascii: "=") || bytes[j] == UInt8(ascii: ":") else { continue }
+            guard var j = separator(after: name, at: i, in: bytes, ["=", ":"]) else { continue }
             let attribute = bytes[j] == UInt8(ascii: "=")
             j += 1
             func skipSpaces() { while j < bytes.count, bytes[j] == 0x20 || bytes[j] == 0x09 { j += 1 } }
@@ -94,6 +91,16 @@ package enum SVGReferences {
         return families
     }
 
+    /// Where the separator (one of `separators`) after `name` at byte `i` is, white space
+    /// between them passed over; nil when `name` is not at `i` or no separator follows it.
+    private static func separator(after name: [UInt8], at i: Int, in bytes: [UInt8], _ separators: [Unicode.Scalar]) -> Int? {
+        guard bytes[i] == name[0], i + name.count <= bytes.count, Array(bytes[i..<i + name.count]) == name else { return nil }
+        var j = i + name.count
+        while j < bytes.count, bytes[j] == 0x20 || bytes[j] == 0x09 || bytes[j] == 0x0A || bytes[j] == 0x0D { j += 1 }
+        guard j < bytes.count, separators.contains(where: { bytes[j] == UInt8(ascii: $0) }) else { return nil }
+        return j
+    }
+
     /// The values of every `href` attribute (`xlink:href` included), entities decoded.
     static func hrefs(in bytes: [UInt8]) -> [String] {
         let name = Array("href".utf8)
@@ -101,12 +108,10 @@ package enum SVGReferences {
         var i = 0
         while i + name.count < bytes.count {
             defer { i += 1 }
-            guard bytes[i] == name[0], Array(bytes[i..<i + name.count]) == name else { continue }
             // A whole attribute name: after a space or the `xlink:` prefix.
-            guard i > 0, [0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ":")].contains(bytes[i - 1]) else { continue }
-            var j = i + name.count
-            while j < bytes.count, bytes[j] == 0x20 || bytes[j] == 0x09 || bytes[j] == 0x0A || bytes[j] == 0x0D { j += 1 }
-            guard j < bytes.count, bytes[j] == UInt8(ascii: "=") else { continue }
+            guard i > 0, [0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ":")].contains(bytes[i - 1]),
+                var j = separator(after: name, at: i, in: bytes, ["="])
+            else { continue }
             j += 1
             while j < bytes.count, bytes[j] == 0x20 || bytes[j] == 0x09 || bytes[j] == 0x0A || bytes[j] == 0x0D { j += 1 }
             guard j < bytes.count, bytes[j] == UInt8(ascii: "\"") || bytes[j] == UInt8(ascii: "'") else { continue }
