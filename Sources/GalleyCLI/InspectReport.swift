@@ -2,8 +2,8 @@ import FoundationEssentials
 import GalleyLayout
 import GalleyMarkup
 import GalleyStory
-import GalleyTemplate
 import GalleySupport
+import GalleyTemplate
 import Glibc
 
 /// What `galley inspect` reports: per page and column, the visible range as character offsets,
@@ -147,7 +147,8 @@ struct InspectReport {
         case .bottom: placement = "bottom"
         }
         return Image(
-            src: source.source, kind: source.block.map { story.blocks[$0].kind.rawValue } ?? "image", placement: placement, x: round1(p.rect.x), y: round1(p.rect.y), width: round1(p.rect.width),
+            src: source.source, kind: source.block.map { story.blocks[$0].kind.rawValue } ?? "image", placement: placement,
+            x: round1(p.rect.x), y: round1(p.rect.y), width: round1(p.rect.width),
             height: round1(p.rect.height), shrunk: p.shrunk, caption: p.caption,
             exclusion: p.exclusion.map { Box(x: round1($0.x), y: round1($0.y), width: round1($0.width), height: round1($0.height)) })
     }

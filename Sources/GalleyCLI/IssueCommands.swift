@@ -28,7 +28,8 @@ extension Run {
         var seen: Set<Int> = []
         var said: Set<String> = []
         for part in plan.parts where part.article.map({ seen.insert($0).inserted }) ?? true {
-            for d in part.framesetter.diagnostics.all where said.insert("\(d.file ?? ""):\(d.location.map { "\($0)" } ?? ""):\(d.message)").inserted {
+            for d in part.framesetter.diagnostics.all
+            where said.insert("\(d.file ?? ""):\(d.location.map { "\($0)" } ?? ""):\(d.message)").inserted {
                 diagnostics.append(d)
             }
         }

@@ -1,7 +1,7 @@
 import CPixbuf
 import GalleyStory
-import GalleyTemplate
 import GalleySupport
+import GalleyTemplate
 
 /// Sizes of floats and their captions, and the outlines contour wrap follows. Made once per
 /// layout on the flow's thread.

@@ -1,6 +1,6 @@
 import GalleyStory
-import GalleyTemplate
 import GalleySupport
+import GalleyTemplate
 
 /// The readable page dump tests compare: one line per frame, placed line and image, with
 /// positions (points, one decimal), width, source location and text.
@@ -9,7 +9,9 @@ public enum PageDump {
         var s = "page \(page.number) \(f(page.width))x\(f(page.height))\n"
         for frame in page.frames {
             let r = frame.visibleRange
-            s += (frame.spansColumns ? "  across" : "  column \(frame.column + 1)") + " at \(f(frame.rect.x)),\(f(frame.rect.y)) \(f(frame.rect.width))x\(f(frame.rect.height))"
+            s +=
+                (frame.spansColumns ? "  across" : "  column \(frame.column + 1)")
+                + " at \(f(frame.rect.x)),\(f(frame.rect.y)) \(f(frame.rect.width))x\(f(frame.rect.height))"
             s += " chars \(story.characterOffset(ofByte: r.lowerBound))..<\(story.characterOffset(ofByte: r.upperBound))\n"
             var items: [(Double, String)] = []
             for l in frame.lines {
@@ -45,7 +47,8 @@ public enum PageDump {
         if !page.floats.isEmpty { s += "  on the page\n" }
         for i in page.floats.sorted(by: { ($0.rect.y, $0.rect.x) < ($1.rect.y, $1.rect.x) }) {
             let img = story.images[i.image]
-            s += "    float \(f(i.rect.x)),\(f(i.rect.y)) \(f(i.rect.width))x\(f(i.rect.height)) @\(img.location) \(img.source)\(i.shrunk ? " SHRUNK" : "")\n"
+            s +=
+                "    float \(f(i.rect.x)),\(f(i.rect.y)) \(f(i.rect.width))x\(f(i.rect.height)) @\(img.location) \(img.source)\(i.shrunk ? " SHRUNK" : "")\n"
         }
         if let header = page.header { s += "  header " + running(header) }
         if let footer = page.footer { s += "  footer " + running(footer) }

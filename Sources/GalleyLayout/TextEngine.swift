@@ -2,8 +2,8 @@ import CPango
 import FoundationEssentials
 import GalleyMarkup
 import GalleyStory
-import GalleyTemplate
 import GalleySupport
+import GalleyTemplate
 import Glibc
 
 /// Pango units per point (at 72 dpi a device unit is a point).

@@ -1,4 +1,5 @@
 import GalleySupport
+
 /// Formats diagnostics the way compilers do:
 ///
 ///     article.txt:3:12: error: unknown colour 'gren'; did you mean 'green'?

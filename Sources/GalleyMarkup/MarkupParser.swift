@@ -1,4 +1,5 @@
 import GalleySupport
+
 /// A parsed file: the flat node sequence and what was wrong with it.
 public struct MarkupDocument: Sendable {
     public var source: SourceFile

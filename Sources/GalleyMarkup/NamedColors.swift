@@ -1,4 +1,5 @@
 import GalleySupport
+
 /// The colour-name tables behind `ColorParser`.
 ///
 /// Two sources are merged:

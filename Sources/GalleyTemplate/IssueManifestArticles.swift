@@ -15,7 +15,8 @@ extension IssueManifestDecoder {
                 throw typeError("articles", "expected a list of articles, as in [{\"file\": \"story.txt\"}]", v)
             }
             guard !elements.isEmpty else {
-                throw TemplateSpot(origin, v).error("an issue needs at least one article, as in [{\"file\": \"story.txt\"}]", key: "articles")
+                throw TemplateSpot(origin, v).error(
+                    "an issue needs at least one article, as in [{\"file\": \"story.txt\"}]", key: "articles")
             }
             for (i, e) in elements.enumerated() {
                 do throws(Diagnostic) {

@@ -73,7 +73,9 @@ struct IssueManifestDecoder {
                 errors.append(error)
             }
         }
-        errors.sort { ($0.location ?? SourceLocation(line: 0, column: 0, offset: 0)) < ($1.location ?? SourceLocation(line: 0, column: 0, offset: 0)) }
+        errors.sort {
+            ($0.location ?? SourceLocation(line: 0, column: 0, offset: 0)) < ($1.location ?? SourceLocation(line: 0, column: 0, offset: 0))
+        }
         guard let first = errors.first else { return m }
         more = Array(errors.dropFirst())
         throw first

@@ -133,7 +133,8 @@ func usage(_ command: String, _ message: String, positionals: String = " INPUT")
         let dir = inputFolder("x")
         let r = run(["build", dir.file("t.txt"), "-o", dir.file("t.txt")])
         #expect(r.status == 2)
-        #expect(r.stderr == "galley build: error: the output '\(dir.file("t.txt"))' would overwrite the input; choose another output with -o\n")
+        #expect(
+            r.stderr == "galley build: error: the output '\(dir.file("t.txt"))' would overwrite the input; choose another output with -o\n")
         #expect(dir.read("t.txt") == Data("x".utf8))
     }
 

@@ -219,7 +219,8 @@ import Testing
         // And the font its text is set in, by librsvg.
         d.write(
             "pics/label.svg",
-            #"<svg xmlns="http://www.w3.org/2000/svg" width="200" height="40"><text x="4" y="30" style="font-size: 20px; font-family: 'Liberation Mono', monospace">Tide</text></svg>"#)
+            #"<svg xmlns="http://www.w3.org/2000/svg" width="200" height="40"><text x="4" y="30" style="font-size: 20px; font-family: 'Liberation Mono', monospace">Tide</text></svg>"#
+        )
         d.write("a3.txt", "<h1>Tides</h1>\n<img src=\"pics/label.svg\" width=\"200\">\n")
         #expect(run(["build", manifest, "-o", d.file("issue.pdf"), "--depfile", d.file("issue.d"), "-q"]).status == 0)
         let withText = try String(contentsOfFile: d.file("issue.d"), encoding: .utf8)
@@ -379,9 +380,12 @@ import Testing
         let d = TemporaryDirectory("issue")
         _ = Self.issue(d)
         let manifest = d.write(
-            "issue.json", #"{"cover": {"image": "cover.png", "lines": [{"text": "X", "class": "coverlin"}]}, "articles": [{"file": "a1.txt"}]}"#)
+            "issue.json",
+            #"{"cover": {"image": "cover.png", "lines": [{"text": "X", "class": "coverlin"}]}, "articles": [{"file": "a1.txt"}]}"#)
         let r = run(["check", manifest])
-        #expect(r.stderr.contains("\(manifest):1:67: warning: unknown class 'coverlin' for a cover line; did you mean 'coverline'?"), "\(r.stderr)")
+        #expect(
+            r.stderr.contains("\(manifest):1:67: warning: unknown class 'coverlin' for a cover line; did you mean 'coverline'?"),
+            "\(r.stderr)")
     }
 
     // The cover sets the cover lines it has room for; those it has none for are not set, with a
@@ -393,7 +397,8 @@ import Testing
             // One cover line a line of the manifest: line k of the list is line k + 1 of the file.
             let lines = (1...count).map { #"{"text": "Cover line \#($0): the night shift, the compositors, a thousand years of type"}"# }
             return d.write(
-                "issue.json", "{\"cover\": {\"image\": \"cover.png\", \"lines\": [\n" + lines.joined(separator: ",\n")
+                "issue.json",
+                "{\"cover\": {\"image\": \"cover.png\", \"lines\": [\n" + lines.joined(separator: ",\n")
                     + "\n]}, \"articles\": [{\"file\": \"a1.txt\"}]}")
         }
         let pdf = d.file("issue.pdf")
@@ -509,7 +514,8 @@ import Testing
         d.write("a3.txt", "<meta issue=\"Spring\">\n<h1>Tides</h1>\nThe tide turns.\n")
         let manifest = d.write(
             "issue.json",
-            #"{"title": "Harbour Monthly", "set": {"footer.text": "{issue} · {page}"}, "articles": [{"file": "a3.txt"}, {"file": "a1.txt"}]}"#)
+            #"{"title": "Harbour Monthly", "set": {"footer.text": "{issue} · {page}"}, "articles": [{"file": "a3.txt"}, {"file": "a1.txt"}]}"#
+        )
         let pdf = d.file("issue.pdf")
         try #require(run(["build", manifest, "-o", pdf, "-q"]).status == 0)
         let first = tool("pdftotext", ["-f", "1", "-l", "1", pdf, "-"]).output
@@ -549,7 +555,9 @@ import Testing
         #expect(r.status == 0 && r.stderr.contains("e.json:1:44: warning: article 'empty.txt' has no text"), "\(r.stderr)")
         let folio = d.write("f.json", #"{"articles": [{"file": "a3.txt", "set": {"startPage": 40}}]}"#)
         let f = run(["build", folio, "-o", pdf, "-q"])
-        #expect(f.status == 1 && f.stderr.contains("f.json:1:55: error: key 'articles[0].set.startPage': an issue's folios run on"), "\(f.stderr)")
+        #expect(
+            f.status == 1 && f.stderr.contains("f.json:1:55: error: key 'articles[0].set.startPage': an issue's folios run on"),
+            "\(f.stderr)")
         let usage = run(["build", empty, "-o", pdf, "--set", "startPage=40"])
         #expect(usage.status == 2 && usage.stderr.contains("--set startPage: an issue's folios run on"), "\(usage.stderr)")
         let twice = d.write("t.json", #"{"articles": [{"file": "odd.txt"}, {"file": "a3.txt"}, {"file": "odd.txt", "allowRepeat": true}]}"#)

@@ -50,7 +50,10 @@ import Testing
         let manifest = IssueBuildTests.issue(d)
         let r = run(["build", manifest, "-o", d.file("same.pdf"), "--cache", d.file("same.pdf")])
         #expect(r.status == 2)
-        #expect(r.stderr == "galley build: error: the --cache folder '\(d.file("same.pdf"))' is the issue's PDF ('\(d.file("same.pdf"))'); name another folder\n")
+        #expect(
+            r.stderr
+                == "galley build: error: the --cache folder '\(d.file("same.pdf"))' is the issue's PDF ('\(d.file("same.pdf"))'); name another folder\n"
+        )
         #expect(!FileManager.default.fileExists(atPath: d.file("same.pdf")))
         let depfile = run(["build", manifest, "-o", d.file("a.pdf"), "--depfile", d.file("a.d"), "--cache", d.file("a.d")])
         #expect(depfile.status == 2 && depfile.stderr.contains("is the --depfile"), "\(depfile.stderr)")

@@ -88,14 +88,19 @@ import Testing
     @Test func aJumpLineWithNoRoomStaysOnThePageAndIsSaid() throws {
         let d = TemporaryDirectory("jump-room")
         let articles = [
-            ("a.txt", "<h1>Alpha</h1>\n" + String(repeating: Self.body, count: 40), #", "title": "\#(String(repeating: "Long title ", count: 9))", "jump": {"after": 1}"#),
+            (
+                "a.txt", "<h1>Alpha</h1>\n" + String(repeating: Self.body, count: 40),
+                #", "title": "\#(String(repeating: "Long title ", count: 9))", "jump": {"after": 1}"#
+            ),
             ("b.txt", "<h1>Beta</h1>\n" + Self.body, ""),
         ]
         for set in [#""margins": "3mm""#, #""margins": "8mm", "footer.text": "{title} · {page}""#] {
             let manifest = Self.issue(d, articles, extra: #", "set": {\#(set)}"#)
             let pdf = d.file("issue.pdf")
             let r = run(["build", manifest, "-o", pdf])
-            #expect(r.status == 0 && r.stderr.contains("page 1: the jump line 'Continued on page 3' has no room clear of the text"), "\(set): \(r.stderr)")
+            #expect(
+                r.status == 0 && r.stderr.contains("page 1: the jump line 'Continued on page 3' has no room clear of the text"),
+                "\(set): \(r.stderr)")
             for page in [1, 3] {
                 let note = try #require(Self.words(pdf, page: page).first { $0.text.contains("Continued") }, "\(set): page \(page)")
                 #expect(note.x0 >= 0 && note.y0 >= 0 && note.x1 <= 595.3 && note.y1 <= 841.9, "\(set): page \(page): \(note)")

@@ -67,7 +67,8 @@ private var small: Template {
             Issue.record("slivers accepted")
             return
         }
-        #expect(d.message.hasPrefix("--set gutter=0: template leaves too little room for text: columns would be 5.8 pt wide"), "\(d.message)")
+        #expect(
+            d.message.hasPrefix("--set gutter=0: template leaves too little room for text: columns would be 5.8 pt wide"), "\(d.message)")
     }
 
     // A 400 pt font on a small page: lines taller than the column are placed anyway, one per column.

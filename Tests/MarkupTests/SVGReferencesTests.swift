@@ -32,10 +32,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let svg = dir.appendingPathComponent("t.svg").path
         try """
-            <svg><style>text { font-family : "Liberation Serif", serif; }</style>
-            <text font-family="DejaVu Sans">a</text><text style="fill: red;font-family:'Noto Sans' ,sans-serif">b</text>
-            <text font-family='DejaVu Sans'>c</text></svg>
-            """.write(toFile: svg, atomically: true, encoding: .utf8)
+        <svg><style>text { font-family : "Liberation Serif", serif; }</style>
+        <text font-family="DejaVu Sans">a</text><text style="fill: red;font-family:'Noto Sans' ,sans-serif">b</text>
+        <text font-family='DejaVu Sans'>c</text></svg>
+        """.write(toFile: svg, atomically: true, encoding: .utf8)
         #expect(SVGReferences.fontFamilies(of: svg) == ["Liberation Serif", "DejaVu Sans", "Noto Sans"])
     }
 

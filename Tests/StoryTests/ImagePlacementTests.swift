@@ -1,8 +1,9 @@
 import GalleyMarkup
 import GalleyStory
-@testable import GalleyTemplate
 import TestSupport
 import Testing
+
+@testable import GalleyTemplate
 
 /// `<img>` placement attributes: where the image goes, how text wraps, its caption and shape.
 @Suite struct ImagePlacementTests {

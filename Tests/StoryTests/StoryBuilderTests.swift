@@ -1,9 +1,10 @@
 import Foundation
 import GalleyMarkup
 import GalleyStory
-@testable import GalleyTemplate
 import TestSupport
 import Testing
+
+@testable import GalleyTemplate
 
 // MARK: - <font>: the Core Text tutorial's semantics
 
