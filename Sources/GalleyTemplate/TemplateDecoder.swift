@@ -869,11 +869,17 @@ struct TemplateDecoder {
             throw s.error(
                 "template leaves too little room for text: \(width), less than two ems of the \(plain(t.body.size)) pt body", key: nil)
         }
-        if t.textHeight < 1 {
+        // A text area shorter than a line of the body sets every line "placed anyway", a page
+        // each: as little a magazine as too narrow a column.
+        if t.textHeight < max(1, t.body.leading) {
             let (s, _) = spot([
-                "margins.top", "margins.bottom", "margins", "page.height", "page.size", "page.orientation",
+                "margins.top", "margins.bottom", "margins", "page.height", "page.size", "page.orientation", "body.leading", "body",
             ])
-            throw s.error("template leaves no room for text: the text area would be \(points(t.textHeight)) pt tall", key: nil)
+            let height = "the text area would be \(points(t.textHeight)) pt tall"
+            guard t.textHeight >= 1 else { throw s.error("template leaves no room for text: \(height)", key: nil) }
+            throw s.error(
+                "template leaves too little room for text: \(height), less than a line of the \(plain(t.body.leading)) pt body leading",
+                key: nil)
         }
         if !t.print.marks.isEmpty, t.print.slug < PrintSpec.narrowestMarkedSlug {
             let (s, _) = spot(["print.slug", "print.marks", "print"])

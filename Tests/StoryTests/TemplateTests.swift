@@ -401,6 +401,14 @@ private let a4 = (width: 210 * mm, height: 297 * mm)
             located(#"{"page": {"width": 19.5}, "margins": 0, "columns": 1}"#)
                 == "1:52 template leaves too little room for text: columns would be 19.5 pt wide, less than two ems of the 10 pt body")
     }
+    // A text area shorter than a line of the body is refused: a 5 pt one built 187 pages, a
+    // line each, every one "placed anyway".
+    @Test func textAreaUnderALine() {
+        #expect(
+            located(#"{"page": {"height": 90}, "margins": 40}"#)
+                == "1:37 template leaves too little room for text: the text area would be 10 pt tall, less than a line of the 12 pt body leading")
+        #expect(located(#"{"page": {"height": 92}, "margins": 40}"#) == nil)
+    }
     // A misspelt alignment is suggested.
     @Test func alignmentTypo() {
         #expect(located(#"{"alignment": "centre"}"#) == "1:15 key 'alignment': unknown alignment 'centre'; did you mean 'center'?")
@@ -852,7 +860,7 @@ private let a4 = (width: 210 * mm, height: 297 * mm)
         t.pageHeight = 792
         t.margins = EdgeInsets(top: 1.0 / 3, right: 0, bottom: LengthUnit.cm.of(2.1), left: 1e-7)
         t.gutter = 0.1 + 0.2
-        t.body = TextSpec(face: "Noto Sans", size: 7.25, leading: 1e4, color: RGBA(0.1, 0.2, 0.3, 0.4))
+        t.body = TextSpec(face: "Noto Sans", size: 7.25, leading: 732.125, color: RGBA(0.1, 0.2, 0.3, 0.4))
         t.paragraphSpacing = 0
         t.firstLineIndent = 123.456789
         t.alignment = .center
