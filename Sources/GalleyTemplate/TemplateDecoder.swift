@@ -272,7 +272,13 @@ struct TemplateDecoder {
             throw given[path]!.error("give either 'page.size' or 'page.width' and 'page.height', not both", key: path)
         }
         var w = template.pageWidth, h = template.pageHeight
-        if let size { (w, h) = size.points }
+        if let size {
+            // A size keeps the orientation the page has (set before, by `extends` or another
+            // `--set`), unless this object gives one: the result does not hang on their order.
+            let landscape = template.pageWidth > template.pageHeight
+            (w, h) = size.points
+            if landscape { (w, h) = (max(w, h), min(w, h)) }
+        }
         if let width { w = width }
         if let height { h = height }
         switch orientation {

@@ -134,6 +134,15 @@ private let a4 = (width: 210 * mm, height: 297 * mm)
         #expect(t?.pageWidth == a4.height && t?.pageHeight == a4.width)
     }
     // Orientation alone turns the inherited page.
+    // A size after an orientation keeps it: `--set page.orientation=landscape --set
+    // page.size=A5` dropped the landscape that the other order kept.
+    @Test func sizeKeepsTheOrientation() {
+        let a = overridden(["page.size=A5", "page.orientation=landscape"])
+        let b = overridden(["page.orientation=landscape", "page.size=A5"])
+        #expect(a?.pageWidth == b?.pageWidth && a?.pageHeight == b?.pageHeight)
+        #expect((b?.pageWidth ?? 0) > (b?.pageHeight ?? 0))
+        #expect(overridden(["page.orientation=landscape", "page.size=A5", "page.orientation=portrait"])?.pageWidth ?? 999 < 421)
+    }
     @Test func orientationAlone() { #expect(decoded(#"{"page": {"orientation": "landscape"}}"#)?.pageWidth == a4.height) }
     // Orientation ignores case.
     @Test func orientationCase() { #expect(decoded(#"{"page": {"orientation": "Landscape"}}"#)?.pageWidth == a4.height) }
