@@ -27,6 +27,8 @@ import Testing
         try? FileManager.default.createDirectory(atPath: dir.file("fonts"), withIntermediateDirectories: true)
         _ = dir.write("fonts/QwertySans.ttf", Data(bytes))
         _ = dir.write("fonts/broken.ttf", "not a font")
+        // A web font: fontconfig reads it, Pango sets nothing in it.
+        _ = dir.write("fonts/Web.woff2", Data(bytes))
         return dir.file("fonts")
     }
 
@@ -39,6 +41,7 @@ import Testing
         #expect(built.status == 0)
         #expect(!built.stderr.contains("not installed"), "\(built.stderr)")
         #expect(built.stderr.contains("broken.ttf' is not a font fontconfig can read; skipped"))
+        #expect(built.stderr.contains("Web.woff2' is a web font (WOFF), which Pango sets no text in; skipped"), "\(built.stderr)")
         #expect(tool("pdffonts", [pdf]).output.contains("+QwertySans"))
         // Without the folder the name is not known.
         let without = runExecutable(["build", doc, "-o", pdf])
