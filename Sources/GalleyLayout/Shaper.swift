@@ -294,6 +294,7 @@ extension TextEngine {
             setUprightDigits(
                 shaped.bytes, upTo: p.style.uprightDigits, glyphs: &glyphs, clusters: clusters, runs: runs, sizes: story.styles,
                 advance: &advance, flags: &flags)
+            setDashRuns(shaped.bytes, glyphs: &glyphs, clusters: clusters, runs: runs, sizes: story.styles, advance: &advance)
         }
         if !marks.isEmpty {
             shaped.blanks = marks.apply(cjk, glyphs: &glyphs, advance: &advance, flags: &flags)

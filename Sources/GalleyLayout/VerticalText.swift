@@ -47,6 +47,37 @@ extension TextEngine {
         }
     }
 
+    /// A CJK face's vertical form of a run of dashes (`——`, one glyph under `vert`) keeps the
+    /// horizontal advance of one: set down the column it would run over its neighbours. Each
+    /// such glyph is given an em for each dash it stands for.
+    static func setDashRuns(
+        _ bytes: [UInt8], glyphs: inout [PangoGlyphInfo], clusters: [Int32], runs: [GlyphRun], sizes styles: [TextStyle],
+        advance: inout [Double]
+    ) {
+        func isDash(_ b: Int) -> Bool {
+            b + 2 < bytes.count && bytes[b] == 0xE2 && (bytes[b + 1] == 0x80 && (bytes[b + 2] == 0x94 || bytes[b + 2] == 0x95))
+        }
+        for run in runs {
+            let size = styles[Int(run.style)].size
+            for g in Int(run.glyphs.lowerBound)..<Int(run.glyphs.upperBound) where isDash(Int(clusters[g])) {
+                let c = Int(clusters[g])
+                // The glyph's cluster: to the next glyph's (the run is left to right), else the run's end.
+                let end = g + 1 < Int(run.glyphs.upperBound) ? Int(clusters[g + 1]) : Int(run.bytes.upperBound)
+                guard end > c else { continue }
+                var n = 0
+                var b = c
+                while b < end, isDash(b) {
+                    n += 1
+                    b += 3
+                }
+                let wanted = Double(n) * size
+                guard n > 1, b == end, Double(glyphs[g].geometry.width) / pangoScale < wanted * 0.95 else { continue }
+                glyphs[g].geometry.width = Int32((wanted * pangoScale).rounded())
+                advance[c] += wanted - (c..<end).reduce(0) { $0 + advance[$1] }
+            }
+        }
+    }
+
     /// Makes glyphs `unit` (one digit each, from byte `first`) one upright unit `em` long.
     private static func uprightUnit(
         _ unit: Range<Int>, em: Double, glyphs: inout [PangoGlyphInfo], from first: Int, advance: inout [Double],

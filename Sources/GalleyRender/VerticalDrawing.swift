@@ -68,7 +68,10 @@ extension PageRenderer {
     private func standUpright(_ piece: PlacedRun, color: Bool, font: UnsafeMutablePointer<PangoFont>, on cr: OpaquePointer) {
         let glyphs = piece.run.glyphs
         let size = piece.style.size
-        if color {
+        // A dash's or an ellipsis's vertical form is drawn where vertical metrics would put it,
+        // not about the em's centre as an ideograph is: its ink is centred in its cell instead,
+        // so that a dash of two ems runs on unbroken down the column's middle.
+        if color || Self.isDashOrEllipsis(piece.run.clusters[0], piece.paragraph.text) {
             var ink = PangoRectangle()
             pango_font_get_glyph_extents(font, glyphs[0].glyph, &ink, nil)
             let (cx, cy) = (Double(ink.x) + Double(ink.width) / 2, Double(ink.y) + Double(ink.height) / 2)
@@ -170,19 +173,28 @@ extension PageRenderer {
         return j
     }
 
-    /// A curly quote (‘’“”) set from a CJK face between ideographs (`CJKPunctuation`): an em
-    /// wide, its vertical form a corner bracket, so it stands upright like 「」; a narrow one
-    /// from a Latin face turns with the line, as its words do.
+    /// A curly quote (‘’“”), a dash (— ― ⸺ ⸻) or an ellipsis (…) set from a CJK face
+    /// (`CJKPunctuation`): an em wide, its vertical form (a corner bracket, a dash or dots down
+    /// the column, `vert`) is drawn for the column already, so it stands upright like 「」; turned
+    /// with the line it lay across the column. A narrow one from a Latin face turns with the
+    /// line, as its words do.
     static func isFullWidthQuote(
         _ run: DrawRun, _ g: Int, _ t: ShapedText, _ font: UnsafeMutablePointer<PangoFont>, _ size: Double
     ) -> Bool {
         let c = Int(run.clusters[g])
-        guard c + 2 < t.bytes.count, t.bytes[c] == 0xE2, t.bytes[c + 1] == 0x80,
-            [0x98, 0x99, 0x9C, 0x9D].contains(t.bytes[c + 2])
-        else { return false }
+        let quote = c + 2 < t.bytes.count && t.bytes[c] == 0xE2 && t.bytes[c + 1] == 0x80 && [0x98, 0x99, 0x9C, 0x9D].contains(t.bytes[c + 2])
+        guard quote || isDashOrEllipsis(run.clusters[g], t) else { return false }
         var logical = PangoRectangle()
         pango_font_get_glyph_extents(font, run.glyphs[g].glyph, nil, &logical)
         return Double(logical.width) / pangoScale > 0.9 * size
+    }
+
+    /// Whether a dash (— ― ⸺ ⸻) or an ellipsis (…) starts at paragraph byte `cluster`.
+    static func isDashOrEllipsis(_ cluster: Int32, _ t: ShapedText) -> Bool {
+        let c = Int(cluster)
+        guard c + 2 < t.bytes.count, t.bytes[c] == 0xE2 else { return false }
+        return t.bytes[c + 1] == 0x80 && [0x94, 0x95, 0xA6].contains(t.bytes[c + 2])
+            || t.bytes[c + 1] == 0xB8 && [0xBA, 0xBB].contains(t.bytes[c + 2])
     }
 
     /// Glyphs `range` of `run` as a run of their own, with the story bytes they show.

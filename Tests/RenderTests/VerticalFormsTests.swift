@@ -47,6 +47,23 @@ import Testing
         #expect(one.2 - one.0 > 4 * (one.3 - one.1), "一 ink \(one)")
     }
 
+    // A dash of two ems (one glyph under `vert`) runs down the middle of its two cells and
+    // no further; an ellipsis is dots down its cell. Turned with the line, the dash lay across
+    // the column, and with one em of advance it ran over the ideographs either side.
+    @Test func dashesAndEllipsesRunDownTheColumn() throws {
+        let (line, png, _) = try drawn(#"<vertical height="400"><p><font size="40">和——破…好</font></p></vertical>"#)
+        for cell in [1, 2] {
+            let dash = try #require(ink(png, line: line, cell: cell), "cell \(cell)")
+            #expect(dash.3 - dash.1 > 30 && dash.2 - dash.0 < 8, "— ink \(dash) in cell \(cell)")
+            #expect(abs(Double(dash.0 + dash.2) / 2 - line.box.midX) < 4, "— ink \(dash) off the column's middle \(line.box)")
+        }
+        // 破 is in the fourth cell, its ink clear of the dash: nothing of it in the middle of the cell above or below.
+        let broken = try #require(ink(png, line: line, cell: 3))
+        #expect(broken.2 - broken.0 > 25, "破 ink \(broken)")
+        let dots = try #require(ink(png, line: line, cell: 4))
+        #expect(dots.3 - dots.1 > 2 * (dots.2 - dots.0), "… ink \(dots)")
+    }
+
     // A right-to-left word in a vertical line turns with the line, as a Latin one does, and is
     // drawn with its text: each piece of it once took its bytes from the wrong end of the run,
     // and Pango stopped the process on an assertion.
