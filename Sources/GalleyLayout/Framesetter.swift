@@ -186,7 +186,7 @@ public final class Framesetter {
     /// How paragraphs are shaped and broken, shared by every shaping thread.
     var setting: ParagraphSetting {
         ParagraphSetting(
-            breaker: breaker, hyphenation: hyphenation, hyphenator: hyphenator, attachments: attachments,
+            breaker: breaker, hyphenation: hyphenation, hyphenator: hyphenator, language: template.language, attachments: attachments,
             columnHeight: columns[0].height, cjkAutoSpacing: template.cjkAutoSpacing, cjk: template.cjk, cache: cache)
     }
 

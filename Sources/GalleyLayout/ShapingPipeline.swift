@@ -144,7 +144,10 @@ final class ShapingPipeline: @unchecked Sendable {
 struct ParagraphSetting: Sendable {
     var breaker: any LineBreaker
     var hyphenation: HyphenationRules
+    /// The template language's patterns (nil when hyphenation is off or it has none).
     var hyphenator: Hyphenator?
+    /// The template's language: a paragraph in another (`<p lang>`) is hyphenated by its own.
+    var language = ""
     /// Images anchored in running text.
     var attachments: AttachmentIndex
     /// The height of a whole column: no inline image is set taller than its line fits.
@@ -171,9 +174,18 @@ struct ParagraphSetting: Sendable {
         return made
     }
 
+    /// The patterns paragraph `p` is hyphenated with: its own language's (the language of its
+    /// first run, which `<p lang>` sets), or the template's; nil when it takes no hyphens.
+    func hyphenator(for p: Paragraph, in story: Story) -> Hyphenator? {
+        guard p.style.hyphenate, hyphenation.enabled else { return nil }
+        guard let run = story.runs[p.runs].first else { return hyphenator }
+        let own = story.styles[Int(run.style)].language
+        return own.lowercased() == language.lowercased() ? hyphenator : Hyphenator.forLanguage(own)
+    }
+
     private func shape(_ i: Int, of story: Story, attachments: [Attachment], engine: TextEngine, widths: LineWidths) -> ParagraphLayout {
         let p = story.paragraphs[i]
-        let hyphenator = p.style.hyphenate ? self.hyphenator : nil
+        let hyphenator = hyphenator(for: p, in: story)
         var shaped = engine.shape(
             story, paragraph: i, hyphens: hyphenator != nil, attachments: attachments, autoSpacing: cjkAutoSpacing,
             cjk: cjk)
@@ -199,7 +211,7 @@ struct ParagraphSetting: Sendable {
         let p = story.paragraphs[l.index]
         var request = BreakRequest(
             text: l.text, style: p.style, plan: plan, emptyStyle: story.runs[p.runs].first?.style ?? 0, widths: widths,
-            glue: l.glue, hyphenation: hyphenation.forMeasure(widths.rest), hyphenator: p.style.hyphenate ? hyphenator : nil)
+            glue: l.glue, hyphenation: hyphenation.forMeasure(widths.rest), hyphenator: hyphenator(for: p, in: story))
         request.unhyphenatedLines = unhyphenated
         request.firstLine = from
         request.start = from < l.lines.count ? Int(l.lines[from].start) : l.text.dropCap?.end ?? 0

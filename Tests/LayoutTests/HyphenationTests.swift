@@ -1,5 +1,6 @@
 import GalleyStory
 import GalleyTemplate
+import TestSupport
 import Testing
 
 @testable import GalleyLayout
@@ -51,5 +52,23 @@ import Testing
         let h = Hyphenator.forLanguage("en-US")!
         #expect(h.points("hyphenation", leftMin: 4, rightMin: 5) == [6])
         #expect(h.points("ink", leftMin: 2, rightMin: 3).isEmpty)
+    }
+}
+
+/// A paragraph in another language than the template's (`<p lang>`) is hyphenated by its own
+/// language's patterns: it took the template's, so French patterns split German words.
+@Suite struct ParagraphLanguageHyphenationTests {
+    @Test func aParagraphsLanguageChoosesItsPatterns() {
+        let text = "<p lang=\"de\" align=\"left\">" + String(repeating: "Druckerzeugnis ", count: 6) + "Beinhaltung</p>\n"
+        func hyphenated(template language: String) -> [String] {
+            let r = run(
+                ["inspect", "-", "--set", "columns=1", "--set", "margins.left=430", "--set", "language=\(language)", "--lines", "-q"],
+                stdin: Array(text.utf8))
+            return r.output.split(separator: "\n").filter { $0.contains("HYPHEN") }.map { String($0.split(separator: "|")[1]) }
+        }
+        let german = hyphenated(template: "de")
+        #expect(german.first == "Druckerzeugnis Druck", "\(german)")
+        #expect(hyphenated(template: "fr") == german)
+        #expect(hyphenated(template: "en") == german)
     }
 }
