@@ -74,9 +74,6 @@ public enum PreflightLimits {
     /// Hairlines thinner than a quarter point break up or vanish on a plate (many RIPs and
     /// Acrobat's own preflight flag them): 0.25 pt is the usual minimum rule.
     public static let ruleWidth = 0.25
-    /// A font whose OS/2 fsType low nibble is exactly this may not be embedded at all
-    /// ("restricted licence embedding"); the PDF embeds every font it uses.
-    public static let restrictedLicence: UInt16 = 0x0002
 }
 
 /// Runs the checks over pages as they are laid out (or drawn) and collects what they find,

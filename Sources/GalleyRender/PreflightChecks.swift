@@ -323,18 +323,29 @@ extension Preflight {
         }
     }
 
+    /// What a font's OS/2 `fsType` forbids that a PDF does, nil for nothing: restricted-licence
+    /// embedding (bit 1, unless a less restrictive usage bit is set too: they are exclusive,
+    /// and the least restrictive wins), no subsetting (bit 8: every font here is a subset), or
+    /// bitmap embedding only (bit 9: the outlines are what is embedded).
+    static func licenceForbids(_ fsType: UInt16) -> String? {
+        if fsType & 0x0002 != 0 && fsType & 0x000C == 0 { return "restricted-licence embedding" }
+        if fsType & 0x0100 != 0 { return "no subsetting, and a PDF embeds the glyphs it uses as a subset" }
+        if fsType & 0x0200 != 0 { return "bitmap embedding only, and a PDF embeds outlines" }
+        return nil
+    }
+
     /// Reads each font file's embedding bits (OS/2 `fsType`, through FreeType) once.
     mutating func checkFontLicences() {
         var files: Set<String> = []
         for (key, page, framesetter) in fonts {
             let licence = framesetter.engine.embeddingLicence(key)
             let file = licence.file ?? "?"
-            guard files.insert(file).inserted, licence.fsType & 0x000F == PreflightLimits.restrictedLicence else { continue }
+            guard files.insert(file).inserted, let why = Self.licenceForbids(licence.fsType) else { continue }
             let family = licence.family ?? "?"
             findings.append(
                 PreflightFinding(
                     .fontLicence, severity(.fontLicence), page: page, file: nil, at: nil,
-                    "font '\(family)' (\(file)) may not be embedded: its licence bits (OS/2 fsType 0x\(String(licence.fsType, radix: 16, uppercase: true))) say restricted-licence embedding, and a PDF embeds every font it uses; ask the foundry for an embeddable licence, or use another face",
+                    "font '\(family)' (\(file)) may not be embedded as a PDF needs: its licence bits (OS/2 fsType 0x\(String(licence.fsType, radix: 16, uppercase: true))) say \(why); ask the foundry for an embeddable licence, or use another face",
                     subject: file))
         }
     }

@@ -258,6 +258,15 @@ import Testing
         #expect((found[0]["message"] as? String)?.contains("font 'Qwerty Sans'") == true)
     }
 
+    // A licence that forbids subsetting (bit 8) or allows bitmaps only (bit 9), and a restricted
+    // bit beside a reserved one (3): each forbids what a PDF does, and was let through.
+    @Test func fontsThatForbidSubsetsOrOutlines() throws {
+        for (fsType, why) in [(UInt16(0x0100), "no subsetting"), (0x0200, "bitmap embedding only"), (0x0003, "restricted-licence")] {
+            let found = try licenceFindings(fsType: fsType)
+            #expect(found.count == 1 && (found[0]["message"] as? String)?.contains(why) == true, "fsType \(fsType): \(found)")
+        }
+    }
+
     @Test func embeddableFonts() throws {
         // Installable (0) and editable (8) embedding, and a restricted bit beside preview (2 | 4,
         // the less restrictive applies): none is a finding.
