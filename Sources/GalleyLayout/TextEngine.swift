@@ -750,18 +750,39 @@ extension TextEngine {
     /// A Pango layout of a caption set `width` points wide in the template's caption style,
     /// centred. The renderer draws exactly this layout, so measured and drawn agree. The caller
     /// owns the layout.
-    package func captionLayout(_ text: String, width: Double, style: CaptionSpec) -> OpaquePointer {
+    package func captionLayout(_ caption: String, width: Double, style: CaptionSpec) -> OpaquePointer {
         let layout = pango_layout_new(context)!
         let d = pango_font_description_new()!
         defer { pango_font_description_free(d) }
-        pango_font_description_set_family(d, ([style.face] + plan.fallbackFaces).joined(separator: ","))
+        // A colour (emoji) face among the fallbacks takes digits, `#` and `*` from a layout's
+        // itemizer (they are emoji too, in Pango's eyes), which set "Figure 57 #1" as emoji and
+        // lost it from the text: the colour faces are offered to the emoji alone.
+        let color = plan.fallbackFaces.filter { plan.faces[$0]?.isColor == true }
+        let text = plan.fallbackFaces.filter { plan.faces[$0]?.isColor != true }
+        pango_font_description_set_family(d, ([style.face] + text).joined(separator: ","))
         pango_font_description_set_style(d, style.italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL)
         pango_font_description_set_size(d, Int32((style.size * pangoScale).rounded()))
         pango_layout_set_font_description(layout, d)
         pango_layout_set_width(layout, Int32(max(1, width) * pangoScale))
         pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
         pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
-        pango_layout_set_text(layout, text, -1)
+        pango_layout_set_text(layout, caption, -1)
+        if !color.isEmpty, let attrs = pango_attr_list_new() {
+            var byte = 0
+            for character in caption {
+                let length = character.utf8.count
+                if character.unicodeScalars.contains(where: { $0.properties.isEmojiPresentation || $0.value == 0xFE0F || $0.value == 0x20E3 }),
+                    let a = pango_attr_family_new(color.joined(separator: ","))
+                {
+                    a.pointee.start_index = guint(byte)
+                    a.pointee.end_index = guint(byte + length)
+                    pango_attr_list_insert(attrs, a)
+                }
+                byte += length
+            }
+            pango_layout_set_attributes(layout, attrs)
+            pango_attr_list_unref(attrs)
+        }
         return layout
     }
 
