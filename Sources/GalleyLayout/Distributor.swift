@@ -162,9 +162,10 @@ extension Flow {
             break
         }
         if !placeBlock(i, paragraph: paragraph, &d) {
-            // With text above it in the column, the text after the image goes on here and the
-            // image opens the next column, unless the template keeps the strict order.
-            guard template.blockImages == .deferred, !d.frame.isEmpty, deferredBlocks.isEmpty else { return .stop(.full) }
+            // With text above it in the column, or page-wide floats leaving no room for it in a
+            // column that must take something (`placeBlock`), the text after the image goes on
+            // here and the image opens the next column, unless the template keeps the strict order.
+            guard template.blockImages == .deferred, !d.frame.isEmpty || d.mustTake, deferredBlocks.isEmpty else { return .stop(.full) }
             deferredBlocks.append(paragraph)
             deferrals += 1
         }
@@ -175,26 +176,43 @@ extension Flow {
     /// Sets block image `i` centred, at its `width` (else the column's, never wider) from the
     /// region's height reached (below any float it would meet), with its caption under it across
     /// the column, the two shrunk to the column's height when taller (the caption cut at half
-    /// of it); false when they do not fit there.
+    /// of it); false when they do not fit there. An empty region that must take something, but
+    /// whose page-wide floats leave no room for them whole, shrinks them into the tallest gap
+    /// between those floats when it holds at least half of what they need (as a column float at
+    /// a column's head is); else they wait for the next region, as text does below such floats.
+    /// Nothing is placed past the region's foot.
     mutating func placeBlock(_ i: Int, paragraph k: Int, _ d: inout Distributor) -> Bool {
         let image = story.images[i]
         let p = story.paragraphs[k]
-        let size = blockImageSize(image, column: d.rect.width, height: d.columnHeight)
-        let (w, h) = (size.w, size.h)
+        var size = blockImageSize(image, column: d.rect.width, height: d.columnHeight)
         // The figure: the image and its caption.
-        let total = h + size.caption
+        var total = size.h + size.caption
         var top = d.y
         while !d.region.isClear(top: top, bottom: top + total), let below = d.region.clearance(below: top, bottom: top + total),
             below > top
         {
             top = below
         }
-        if top + total > d.bottom && !d.mustTake { return false }
+        var roomLeft = false
+        if top + total > d.bottom {
+            // Only an empty region that must take something takes it shrunk, and only into a gap
+            // that is not a sliver of it (a strip beside page-wide floats).
+            guard d.mustTake else { return false }
+            let free = d.region.gaps(from: d.y, x: d.rect.x, width: d.rect.width, margin: 0)
+            guard let tallest = free.max(by: { $0.height < $1.height }), tallest.height >= total / 2 else { return false }
+            size = blockImageSize(image, column: d.rect.width, height: tallest.height)
+            total = size.h + size.caption
+            top = tallest.top
+            roomLeft = true
+            guard top + total <= d.bottom, d.region.isClear(top: top, bottom: top + total) else { return false }
+        }
+        let (w, h) = (size.w, size.h)
         if size.shrunk {
             let what = size.caption > 0 ? "and its caption are" : "is"
+            let room = roomLeft ? "the room the page's floats leave in the column" : "the column"
             diagnostics.append(
                 .warning(
-                    "image '\(image.source)' \(what) taller than the column; shrunk to \(format(w))×\(format(h)) pt",
+                    "image '\(image.source)' \(what) taller than \(room); shrunk to \(format(w))×\(format(h)) pt",
                     file: file, at: image.location, length: 4))
         }
         if size.captionCut { warnCaptionCut(i) }

@@ -191,6 +191,72 @@ private func lastBandFeet(_ page: Page) -> [Double] {
         #expect(first.lines.allSatisfy { $0.paragraphIndex < 4 })
         #expect(ps[0].frames[1].images.first?.rect.y == ps[0].frames[1].rect.y)
     }
+
+    // The bug hunter's page: a block image deferred to the head of the next column, under a
+    // page-wide sidebar, was set below it at its full height (150 × 700 pt from y 255.7, past
+    // the page's foot at 799.4) with no word, as that column had to take something. It is
+    // shrunk into the room under the sidebar, with a warning.
+    @Test(arguments: [2, 3]) func underAPageWideSidebar(columns: Int) throws {
+        let body = String(repeating: "Body text words here. ", count: 30)
+        let text = [body, #"<aside span="page">A page-wide sidebar in the middle of the page.</aside>"#, body,
+            #"<img src="images/tall.png" width="150">"#, body].joined(separator: "\n")
+        var t = Template.default
+        t.columns = columns
+        let fs = framesetter(text, template: t)
+        let ps = expectInvariants(fs, "\(columns) columns")
+        let page = try #require(ps.first)
+        let frame = try #require(page.frames.first { !$0.images.isEmpty })
+        let image = try #require(frame.images.first)
+        let sidebar = try #require(page.floats.first?.exclusion)
+        #expect(image.rect.maxY <= frame.rect.maxY + 0.01, "\(image.rect) past the foot of \(frame.rect)")
+        #expect(image.shrunk && image.rect.y >= sidebar.maxY - 0.01 && image.rect.height < 700, "\(image.rect) under \(sidebar)")
+        #expect(abs(image.rect.width / image.rect.height - 300.0 / 1400.0) < 0.001)
+        let shrunk = "image 'images/tall.png' is taller than the room the page's floats leave in the column; shrunk to"
+        #expect(fs.diagnostics.warnings.contains { $0.message.hasPrefix(shrunk) }, "\(fs.diagnostics.warnings.map(\.message))")
+    }
+
+    // A block image opening the page, with a sidebar (a top float kept to its column) anchored
+    // after it: the page laid out again with the sidebar in place set the badge below it, from
+    // y 708.1, 246.6 pt tall, past the foot at 799.4. The room under the sidebar is under half
+    // of it, so the badge opens the next column whole, and the text goes on in the first.
+    @Test func underASidebarInItsColumn() throws {
+        let sidebar = #"<aside width="50%">"# + String(repeating: "Sidebar words here. ", count: 63) + "</aside>"
+        let text = [#"<img src="images/badge.png">"#, sidebar, #"<img src="images/chart.png" float="left" width="40%">"#, "Body."]
+            .joined(separator: "\n")
+        let fs = framesetter(text)
+        let ps = expectInvariants(fs, "sidebar")
+        #expect(notPlacedOnce(ps, story: fs.story).isEmpty)
+        func isBadge(_ i: PlacedImage) -> Bool { fs.story.images[i.image].source == "images/badge.png" }
+        let frame = try #require(ps.flatMap(\.frames).first { $0.images.contains(where: isBadge) })
+        let badge = try #require(frame.images.first(where: isBadge))
+        #expect(!badge.shrunk && abs(badge.rect.height - frame.rect.width) < 0.01, "\(badge.rect)")
+        #expect(badge.rect.y == frame.rect.y && badge.rect.maxY <= frame.rect.maxY + 0.01, "\(badge.rect) in \(frame.rect)")
+        #expect(!fs.diagnostics.warnings.contains { $0.message.contains("badge.png") })
+    }
+
+    // A block image opening the page between a page-wide photograph at its head and one at its
+    // foot was set below the lower one, from y 805.4, wholly past the foot. It is shrunk into
+    // the gap between them, its caption with it.
+    @Test func betweenPageWideFloats() throws {
+        let text = [
+            #"<img src="images/harbour.jpg" span="page" float="top" width="40%">"#,
+            #"<img src="images/harbour.jpg" span="page" float="bottom" width="40%">"#,
+            #"<img src="images/tall.png" caption="A tall banner between two page-wide photographs.">"#,
+            String(repeating: "Body text words here. ", count: 30),
+        ].joined(separator: "\n")
+        let fs = framesetter(text)
+        let ps = expectInvariants(fs, "between floats")
+        let page = try #require(ps.first)
+        let image = try #require(page.frames.first?.images.first)
+        let caption = try #require(image.captionRect)
+        let floats = page.floats.compactMap(\.exclusion).sorted { $0.y < $1.y }
+        try #require(floats.count == 2)
+        #expect(image.shrunk && image.rect.y >= floats[0].maxY - 0.01, "\(image.rect) under \(floats[0])")
+        #expect(caption.maxY <= floats[1].y + 0.01, "\(caption) over \(floats[1])")
+        #expect(abs(image.rect.width / image.rect.height - 300.0 / 1400.0) < 0.001)
+        let shrunk = "image 'images/tall.png' and its caption are taller than the room the page's floats leave in the column; shrunk to"
+        #expect(fs.diagnostics.warnings.contains { $0.message.hasPrefix(shrunk) }, "\(fs.diagnostics.warnings.map(\.message))")
+    }
 }
 
 @Suite struct ShortColumnTests {

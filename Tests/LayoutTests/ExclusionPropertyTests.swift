@@ -9,7 +9,9 @@ import Testing
 /// right, centre, top, bottom, across the page, contour, pull quotes and sidebars), with and
 /// without captions, anchored
 /// inside paragraphs or standing on lines of their own, so that anchors fall in every column.
-func randomDocument(_ rng: inout SplitMix) -> String {
+/// With `blockImages`, a fifth of the floats are block images instead (the documents without
+/// them are as they were: the choice draws nothing from `rng` then).
+func randomDocument(_ rng: inout SplitMix, blockImages: Bool = false) -> String {
     let words = "the harbour at dawn is a study in grey and silver with boats that rock against quay gulls wheel above masts slow circles"
         .split(separator: " ")
     func sentence(_ n: Int) -> String {
@@ -27,6 +29,11 @@ func randomDocument(_ rng: inout SplitMix) -> String {
         return "<\(tag)\(attributes)>\(text.joined(separator: "\n"))</\(tag)>"
     }
     func float() -> String {
+        if blockImages && Int.random(in: 0..<5, using: &rng) == 0 {
+            var attributes = " width=\"\([20, 35, 50, 70, 100].randomElement(using: &rng)!)%\""
+            if Bool.random(using: &rng) { attributes += " caption=\"\(sentence(Int.random(in: 2...14, using: &rng)))\"" }
+            return "<img src=\"\(images.randomElement(using: &rng)!)\"\(attributes)>"
+        }
         if Int.random(in: 0..<4, using: &rng) == 0 { return block() }
         let src = images.randomElement(using: &rng)!
         var attributes: String
@@ -77,6 +84,32 @@ func forbiddenAreas(_ page: Page, story: Story) -> [(Rect, String)] {
     return out
 }
 
+/// Block images, captions included, set outside their column (past its foot, as one under a
+/// page-wide float was) or over a float's exclusion, as messages.
+func blockImagesOutOfPlace(_ pages: [Page], story: Story) -> [String] {
+    var out: [String] = []
+    for page in pages {
+        let areas = (page.floats + page.frames.flatMap(\.images)).compactMap(\.exclusion)
+        for frame in page.frames {
+            for image in frame.images where story.images[image.image].placement == .block {
+                let at = "page \(page.number) column \(frame.column + 1): block image \(story.images[image.image].source)"
+                let c = frame.rect
+                var boxes = [(image.rect, "")]
+                if let caption = image.captionRect { boxes.append((caption, " caption")) }
+                for (r, what) in boxes {
+                    if r.x < c.x - 0.01 || r.maxX > c.maxX + 0.01 || r.y < c.y - 0.01 || r.maxY > c.maxY + 0.01 {
+                        out.append("\(at)\(what) \(r) outside the column \(c)")
+                    }
+                    for a in areas where r.x < a.maxX - 0.01 && r.maxX > a.x + 0.01 && r.y < a.maxY - 0.01 && r.maxY > a.y + 0.01 {
+                        out.append("\(at)\(what) \(r) meets a float's exclusion \(a)")
+                    }
+                }
+            }
+        }
+    }
+    return out
+}
+
 /// Lines whose box meets an area of `forbiddenAreas`, as messages.
 func linesOverFloats(_ pages: [Page], story: Story) -> [String] {
     var out: [String] = []
@@ -112,6 +145,29 @@ func linesOverFloats(_ pages: [Page], story: Story) -> [String] {
         #expect(over.isEmpty, "seed \(seed), \(t.name): \(over.prefix(4).joined(separator: "; "))")
         let narrow = needlesslyNarrow(ps, story: fs.story)
         #expect(narrow.isEmpty, "seed \(seed), \(t.name): \(narrow.prefix(4).joined(separator: "; "))")
+        let lost = lostOrDoubled(ps, story: fs.story)
+        #expect(lost.isEmpty, "seed \(seed), \(t.name): \(lost.prefix(4).joined(separator: "; "))")
+    }
+
+    // Over random documents with block images among the floats, every built-in template in
+    // turn: no block image is set outside its column or over a float (one opening a column under
+    // a page-wide float was set at the column's height below it, past the page's foot), every
+    // image is placed once, no line meets a float, and nothing is lost or doubled.
+    @Test(arguments: 0..<300) func blockImagesAmongFloats(seed: Int) throws {
+        var rng = SplitMix(seed: UInt64(seed) &+ 23_000)
+        let text = randomDocument(&rng, blockImages: true)
+        if let dir = ProcessInfo.processInfo.environment["GALLEY_DUMP_DOCS"] {
+            try? text.write(toFile: dir + "/blocks\(seed).txt", atomically: true, encoding: .utf8)
+        }
+        let t = try #require(Template.builtin(named: templateNames[seed % templateNames.count]))
+        let fs = framesetter(text, template: t)
+        let ps = pages(of: fs)
+        let misplaced = blockImagesOutOfPlace(ps, story: fs.story)
+        #expect(misplaced.isEmpty, "seed \(seed), \(t.name): \(misplaced.prefix(4).joined(separator: "; "))")
+        let wrong = notPlacedOnce(ps, story: fs.story)
+        #expect(wrong.isEmpty, "seed \(seed), \(t.name): \(wrong.prefix(4))")
+        let over = linesOverFloats(ps, story: fs.story)
+        #expect(over.isEmpty, "seed \(seed), \(t.name): \(over.prefix(4).joined(separator: "; "))")
         let lost = lostOrDoubled(ps, story: fs.story)
         #expect(lost.isEmpty, "seed \(seed), \(t.name): \(lost.prefix(4).joined(separator: "; "))")
     }
