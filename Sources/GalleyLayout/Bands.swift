@@ -50,7 +50,12 @@ extension Flow {
             yy = t + l.lines[k].height
         }
         let whole = tops.count == l.lines.count - line
-        if !pageEmpty && (!whole || !keepsFollowing(l, below: yy + p.style.spacingAfter, in: area, layout)) {
+        // Its drop cap comes along whole: below an element shorter than the initial is tall,
+        // the initial's foot is the element's (as `dropCapFits` has it in a column).
+        if line == 0, let dropCap = l.text.dropCap, let first = tops.first {
+            yy = max(yy, first + l.lines[0].height + dropCap.drop)
+        }
+        if !pageEmpty && (!whole || yy > area.maxY + 0.001 || !keepsFollowing(l, below: yy + p.style.spacingAfter, in: area, layout)) {
             return SpanPlacement(frame: nil, done: false, bottom: top)
         }
         if !whole && line == 0 {
@@ -240,10 +245,13 @@ extension Framesetter {
         return (ends.max() ?? top) - (ends.min() ?? top)
     }
 
-    /// The foot of what a frame holds (its top when it holds nothing).
+    /// The foot of what a frame holds (its top when it holds nothing): its lines, its images
+    /// with their captions, and its drop caps down to their foot (an initial hangs below a
+    /// paragraph shorter than it is tall, and what follows the band must not meet it).
     static func contentBottom(_ frame: Frame) -> Double {
         let lines = frame.lines.map(\.box.maxY).max() ?? frame.rect.y
         let images = frame.images.map { max($0.rect.maxY, $0.captionRect?.maxY ?? 0) }.max() ?? frame.rect.y
-        return max(lines, images)
+        let dropCaps = frame.dropCaps.map(\.foot).max() ?? frame.rect.y
+        return max(lines, images, dropCaps)
     }
 }

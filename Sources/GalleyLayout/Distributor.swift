@@ -479,7 +479,7 @@ extension Flow {
             // The indent is on the leading edge: the left one, or the right in RTL text.
             var x = (k < xs.count ? xs[k] : d.rect.x) + (l.text.rightToLeft ? 0 : b.indent)
             if let dropCap = l.text.dropCap, index < dropCap.lines {
-                if index == 0 { placeDropCap(dropCap, of: l, at: Point(x: x, y: t + b.ascent), lineHeight: b.height, &d) }
+                if index == 0 { placeDropCap(dropCap, of: l, at: Point(x: x, y: t + b.ascent), &d) }
                 x += dropCap.indent
             }
             d.frame.lines.append(
@@ -498,16 +498,16 @@ extension Flow {
     /// Places the initial of the paragraph whose first line has its baseline origin at `first`,
     /// its baseline on that of line `lines`. What follows the paragraph starts below it, even when
     /// the paragraph has fewer lines than the initial is tall.
-    func placeDropCap(_ dropCap: DropCap, of l: ParagraphLayout, at first: Point, lineHeight: Double, _ d: inout Distributor) {
+    func placeDropCap(_ dropCap: DropCap, of l: ParagraphLayout, at first: Point, _ d: inout Distributor) {
         let baseline = first.y + dropCap.drop
-        d.frame.dropCaps.append(
-            PlacedDropCap(
-                origin: Point(x: first.x, y: baseline),
-                rect: Rect(x: first.x, y: first.y - dropCap.capTop, width: dropCap.advance, height: dropCap.capTop + dropCap.drop),
-                storyRange: l.storyStart..<(l.storyStart + dropCap.end), lines: dropCap.lines, paragraphIndex: paragraph,
-                paragraph: l))
-        // The initial's foot: the last line it stands beside, descent included.
-        let ascent = l.lines[0].ascent
-        d.y = max(d.y, baseline + lineHeight - ascent)
+        let initial = PlacedDropCap(
+            origin: Point(x: first.x, y: baseline),
+            rect: Rect(x: first.x, y: first.y - dropCap.capTop, width: dropCap.advance, height: dropCap.capTop + dropCap.drop),
+            storyRange: l.storyStart..<(l.storyStart + dropCap.end), lines: dropCap.lines, paragraphIndex: paragraph,
+            paragraph: l)
+        d.frame.dropCaps.append(initial)
+        // The initial's foot: the last line it stands beside, descent included (the frame's
+        // content bottom counts it too, `Framesetter.contentBottom`).
+        d.y = max(d.y, initial.foot)
     }
 }

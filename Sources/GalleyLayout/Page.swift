@@ -66,6 +66,15 @@ public struct PlacedDropCap: Sendable {
     public var paragraphIndex: Int
     /// The shaped paragraph holding the initial's glyphs.
     package var paragraph: ParagraphLayout
+
+    /// The initial's foot: the foot of the last line it stands beside (its baseline, plus the
+    /// first line's descent). It hangs below its paragraph when the paragraph has fewer lines
+    /// than it is tall, and nothing that follows (a line, a band, an element across the
+    /// columns) is set above it.
+    public var foot: Double {
+        guard let first = paragraph.lines.first else { return rect.maxY }
+        return origin.y + first.height - first.ascent
+    }
 }
 
 /// An image placed on a page.
@@ -153,12 +162,12 @@ public struct Page: Sendable {
     public var isRightHand: Bool { Template.isRightHand(number) }
 
     /// The lowest point of what is set on the page (lines, images with their captions, drop
-    /// caps, page-wide floats); nil when nothing is.
+    /// caps to their foot, page-wide floats); nil when nothing is.
     public var contentBottom: Double? {
         func bottom(_ i: PlacedImage) -> Double { max(i.rect.maxY, i.captionRect?.maxY ?? 0) }
         var lowest: [Double] = floats.map(bottom)
         for f in frames {
-            lowest += f.lines.map(\.box.maxY) + f.images.map(bottom) + f.dropCaps.map(\.rect.maxY)
+            lowest += f.lines.map(\.box.maxY) + f.images.map(bottom) + f.dropCaps.map(\.foot)
         }
         return lowest.max()
     }

@@ -19,7 +19,9 @@ extension LayoutStatistics {
         guard leading > 0 else { return [] }
         var out: [ShortColumn] = []
         for frame in page.frames where !frame.spansColumns {
-            let foot = max(frame.lines.map(\.box.maxY).max() ?? frame.rect.y, frame.images.map(\.rect.maxY).max() ?? frame.rect.y)
+            let initials = frame.dropCaps.map(\.foot).max() ?? frame.rect.y
+            let foot = max(
+                frame.lines.map(\.box.maxY).max() ?? frame.rect.y, frame.images.map(\.rect.maxY).max() ?? frame.rect.y, initials)
             let lines = Int(((frame.rect.maxY - foot) / leading + 1e-6).rounded(.down))
             guard lines > 3 else { continue }
             out.append(

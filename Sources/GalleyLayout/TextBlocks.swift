@@ -9,8 +9,8 @@ package final class SetTextBlock: @unchecked Sendable {
     package let block: TextBlock
     package let framesetter: Framesetter
     package let page: Page?
-    /// From the top of the block to the foot of the last thing set in it: a line's box, or an
-    /// image with its caption.
+    /// From the top of the block to the foot of the last thing set in it: a line's box, an
+    /// image with its caption, or a drop cap's foot.
     package let textHeight: Double
 
     init(block: TextBlock, framesetter: Framesetter) {
@@ -25,7 +25,9 @@ package final class SetTextBlock: @unchecked Sendable {
         let frames = first?.frames ?? []
         let images = frames.flatMap(\.images) + (first?.floats ?? [])
         let bottoms = frames.flatMap(\.lines).map(\.box.maxY) + images.map { $0.captionRect?.maxY ?? $0.rect.maxY }
-        textHeight = bottoms.max() ?? 0
+        // An initial hangs below a paragraph shorter than it is tall.
+        let initials = frames.flatMap(\.dropCaps).map(\.foot)
+        textHeight = max(bottoms.max() ?? 0, initials.max() ?? 0)
     }
 }
 

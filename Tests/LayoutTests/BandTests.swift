@@ -124,6 +124,78 @@ private func lastBandFeet(_ page: Page) -> [Double] {
         }
     }
 
+    // A paragraph shorter than its drop cap, then an element across the columns: the initial
+    // hangs below the paragraph's last line, and the element starts below its foot. The band's
+    // end was taken from its lines and images alone, so the element's first lines were set over
+    // the initial (a `<p span="all">` and an `<h2 span="all">` alike).
+    @Test(arguments: ["p", "h2"]) func belowADropCap(tag: String) throws {
+        let across =
+            "Jumps even quick dog never even notices the over fox never while lazy lazy into typesetter jumps even dog "
+            + "jumps never the watches reader even quick jumps the grey while jumps brown grey watches grey reader jumps lines."
+        let text = "<p dropcap=\"4\">The over.</p>\n<\(tag) span=\"all\">\(across)</\(tag)>\nMore body text."
+        let fs = framesetter(text, template: tinyPage(lines: 30))
+        let ps = expectInvariants(fs, tag)
+        let frames = try #require(ps.first).frames
+        let cap = try #require(frames.first?.dropCaps.first)
+        #expect(frames.first?.lines.count == 1 && cap.foot > (frames.first?.lines.last?.box.maxY ?? 0) + 12)
+        let span = try #require(frames.first { $0.spansColumns })
+        let first = try #require(span.lines.first)
+        #expect(span.rect.y >= cap.foot - 0.01 && first.box.y >= cap.foot - 0.01, "\(tag) at \(first.box.y), initial's foot at \(cap.foot)")
+        // The band below the element starts below it too.
+        for f in frames.drop(while: { !$0.spansColumns }).dropFirst() {
+            #expect(f.rect.y >= span.rect.maxY - 0.01)
+        }
+    }
+
+    // An element across the columns with a drop cap of its own, shorter than the initial, at
+    // the foot of a page: its initial ran past the text area (into the footer); it goes to the
+    // next page whole, as an element whose lines do not fit. (Fourteen one-line elements leave
+    // 30 pt at the foot of the page: room for its line, not for its initial.)
+    @Test func dropCapAcrossAtThePageFoot() throws {
+        let fillers = (1...14).map { "<p span=\"all\">Filler line \($0).</p>" }.joined(separator: "\n")
+        let fs = framesetter(fillers + "\n<p span=\"all\" dropcap=\"4\">Tiny.</p>\nAfter text.", template: tinyPage(lines: 30))
+        let ps = expectInvariants(fs, "drop cap at the foot")
+        var caps = 0
+        for page in ps {
+            let area = fs.columns(onPage: page.folio)[0]
+            for cap in page.frames.flatMap(\.dropCaps) {
+                caps += 1
+                #expect(page.number == 2, "the element with the initial is on page \(page.number)")
+                #expect(cap.foot <= area.maxY + 0.01, "page \(page.number): initial's foot \(cap.foot), text area's \(area.maxY)")
+            }
+        }
+        #expect(caps == 1)
+    }
+
+    // Random stories of paragraphs under drop caps, most shorter than their initial (a few
+    // words), and elements across the columns, some with drop caps of their own: every
+    // invariant holds (no line of other text meets an initial down to its foot, no band or
+    // element starts above it), and no initial runs past the foot of the text area.
+    @Test(arguments: 0..<30) func randomDropCapsAndSpans(seed: Int) {
+        var rng = SplitMix(seed: UInt64(700 + seed))
+        var t = tinyPage(lines: Int.random(in: 10...50, using: &rng), columns: Int.random(in: 2...3, using: &rng))
+        t.pageWidth = Double(t.columns) * 150
+        var parts = prose(Int.random(in: 3...20, using: &rng), &rng)
+        for k in parts.indices where Bool.random(using: &rng) {
+            let words = parts[k].split(separator: " ").prefix(Int.random(in: 1...12, using: &rng)).joined(separator: " ")
+            parts[k] = "<p dropcap=\"\(Int.random(in: 2...5, using: &rng))\">\(words)</p>"
+        }
+        for _ in 0..<Int.random(in: 1...4, using: &rng) {
+            let at = Int.random(in: 0...parts.count, using: &rng)
+            let tag = ["h1", "h2", "p"].randomElement(using: &rng)!
+            let cap = Int.random(in: 0..<4, using: &rng) == 0 ? " dropcap=\"3\"" : ""
+            parts.insert("<\(tag) span=\"all\"\(cap)>Spanning \(tag) at \(at)</\(tag)>", at: at)
+        }
+        let fs = framesetter(parts.joined(separator: "\n"), template: t)
+        let ps = expectInvariants(fs, "seed \(seed)")
+        for page in ps {
+            let area = fs.columns(onPage: page.folio)[0]
+            for cap in page.frames.flatMap(\.dropCaps) {
+                #expect(cap.foot <= area.maxY + 0.01, "seed \(seed) page \(page.number): initial's foot \(cap.foot) below \(area.maxY)")
+            }
+        }
+    }
+
     // headings.h1.span in the template spans every <h1> without markup.
     @Test func templateKey() throws {
         var t = tinyPage(lines: 40)

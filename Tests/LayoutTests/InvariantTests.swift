@@ -12,14 +12,18 @@ import Testing
 ///
 /// * frames come in page and column order, band by band: each band's frames are the columns
 ///   left to right, within their column's rectangle, and a frame spanning the columns spans the
-///   text area; a band or a spanning frame starts below everything placed before it;
+///   text area; a band or a spanning frame starts below everything placed before it, drop caps
+///   down to their foot;
 /// * visible ranges partition the story: the first frame starts at 0, each frame starts where
 ///   the previous one ended, the last ends at the end of the text;
 /// * inside the frames, lines and images hold the text in order, nothing lost or doubled: the
 ///   only bytes between consecutive items are paragraph terminators;
 /// * every line box lies within its column horizontally, its content fits the box unless the
 ///   line is overfull, and it does not pass the column bottom unless it alone is taller than the column;
-/// * lines and images in a frame go down the column without overlapping.
+/// * lines and images in a frame go down the column without overlapping;
+/// * no line but those of its own paragraph beside it meets a drop cap down to its foot (which
+///   hangs below a paragraph shorter than the initial is tall), in its column, in a later band
+///   or across the columns.
 func violations(_ fs: Framesetter, _ pages: [Page]) -> [String] {
     var out: [String] = []
     let story = fs.story
@@ -67,7 +71,8 @@ func violations(_ fs: Framesetter, _ pages: [Page]) -> [String] {
                     out.append("\(at): spanning rect \(frame.rect) is not across the text area")
                 }
                 if frame.rect.y < above - 0.01 { out.append("\(at): spanning frame starts above what came before it") }
-                above = max(above, frame.rect.maxY, (frame.lines.map(\.box.maxY).max() ?? 0))
+                let initials = frame.dropCaps.map(\.foot).max() ?? 0
+                above = max(above, frame.rect.maxY, (frame.lines.map(\.box.maxY).max() ?? 0), initials)
             } else {
                 if frame.column != expected { out.append("\(at): column index \(frame.column), expected \(expected)") }
                 let column = columns[min(frame.column, columns.count - 1)]
@@ -77,7 +82,8 @@ func violations(_ fs: Framesetter, _ pages: [Page]) -> [String] {
                     out.append("\(at): rect \(frame.rect) is not in the column \(column)")
                 }
                 if frame.rect.y < above - 0.01 { out.append("\(at): band starts at \(frame.rect.y), above \(above)") }
-                let foot = max(frame.lines.map(\.box.maxY).max() ?? 0, frame.images.map(\.rect.maxY).max() ?? 0)
+                let initials = frame.dropCaps.map(\.foot).max() ?? 0
+                let foot = max(frame.lines.map(\.box.maxY).max() ?? 0, frame.images.map(\.rect.maxY).max() ?? 0, initials)
                 bandFoot = max(bandFoot, foot)
                 expected = (expected + 1) % columns.count
                 if expected == 0 { above = max(above, bandFoot) }
@@ -156,6 +162,21 @@ func violations(_ fs: Framesetter, _ pages: [Page]) -> [String] {
                 }
             }
             if out.count > 20 { return out }
+        }
+        // An initial stands beside the first lines of its paragraph, and nothing else stands
+        // within its box down to its foot: not the next paragraph, nor a band or an element
+        // across the columns below the band that holds it.
+        let pageLines = page.frames.flatMap(\.lines)
+        for (c, frame) in page.frames.enumerated() {
+            for d in frame.dropCaps {
+                for l in pageLines where l.paragraphIndex != d.paragraphIndex || l.lineIndex >= d.lines {
+                    let b = l.box
+                    if b.x < d.rect.maxX - 0.01 && b.maxX > d.rect.x + 0.01 && b.y < d.foot - 0.01 && b.maxY > d.rect.y + 0.01 {
+                        out.append(
+                            "page \(page.number) frame \(c + 1): line \(l.storyRange) \(b) meets the drop cap \(d.rect) (foot \(d.foot))")
+                    }
+                }
+            }
         }
         if expected != 0 { out.append("page \(page.number): its last band ends after column \(expected)") }
     }

@@ -144,6 +144,35 @@ private func firstPage(_ fs: Framesetter) -> Page {
         #expect(initial.maxY < next.minY)
     }
 
+    // A paragraph shorter than its initial, then a paragraph or a heading across the columns:
+    // it starts below the initial's foot, in pixels too. (It was set from the foot of the band's
+    // lines, over the initial.)
+    @Test(arguments: ["p", "h2"]) func shortParagraphAboveASpan(tag: String) throws {
+        let across = String(repeating: "Words set across both columns below the initial. ", count: 6)
+        let text = "<p dropcap=\"4\">The over.</p>\n<\(tag) span=\"all\">\(across)</\(tag)>\nMore body text."
+        let fs = framesetter(text, template: dropCapTemplate(columns: 2))
+        let page = firstPage(fs)
+        let cap = try #require(page.frames.flatMap(\.dropCaps).first)
+        let span = try #require(page.frames.first { $0.spansColumns })
+        let first = try #require(span.lines.first)
+        #expect(first.box.y >= cap.foot - 0.01, "\(tag) at \(first.box.y), initial's foot at \(cap.foot)")
+        let png = try renderPNG(fs, dpi: 288)
+        let initial = Ink(png, where: redPixel)
+        let below = Ink(png, y: Int(span.rect.y * 4)..<png.height, where: darkPixel)
+        #expect(!initial.isEmpty && initial.maxY < below.minY, "initial's ink to \(initial.maxY) px, the \(tag)'s from \(below.minY) px")
+    }
+
+    // A sidebar holding a paragraph shorter than its initial is as tall as the initial: its
+    // text height ran to the last line, and the box cut the initial off.
+    @Test func shortParagraphInASidebar() throws {
+        let fs = framesetter("Text before the sidebar.\n<aside><p dropcap=\"4\">Tiny.</p></aside>\nMore text.", template: dropCapTemplate())
+        let page = firstPage(fs)
+        let placed = try #require((page.floats + page.frames.flatMap(\.images)).first { $0.block != nil })
+        let set = try #require(placed.block)
+        let cap = try #require(set.page?.frames.first?.dropCaps.first)
+        #expect(set.textHeight >= cap.foot - 0.01, "text height \(set.textHeight), initial's foot \(cap.foot)")
+    }
+
     // A paragraph with a drop cap that would start at a column's foot, with room for fewer lines
     // than the initial is tall, goes to the next column whole: initial and first lines together.
     // (Columns of 23 lines; one-line paragraphs above it fill all but `room` of the first.)
