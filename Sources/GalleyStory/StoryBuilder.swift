@@ -922,6 +922,9 @@ public struct StoryBuilder {
             case "url"?:
                 apply(social.url)
                 scope.literal = true
+                // A hyphen added inside an address would read as part of it: it breaks only where
+                // its own characters allow (after `/`, `?`, `&` …), as `<code>` does.
+                scope.text.hyphenate = false
             default: break
             }
         }

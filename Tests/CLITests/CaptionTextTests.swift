@@ -17,3 +17,16 @@ import Testing
         #expect(!tool("pdffonts", [pdf]).output.contains("Type 3"), "no colour-emoji font for a caption of text")
     }
 }
+
+/// A URL found by `--social` breaks only where its characters allow: a hyphen added inside it
+/// ("representation?param-") reads as part of the address.
+@Suite struct SocialURLBreakTests {
+    @Test func aURLTakesNoHyphen() {
+        let text = "See https://example.com/documentation/configuration/international/representation?parameter=extraordinarily&other=value for details.\n"
+        let r = run(["inspect", "-", "--social", "--lines", "-q", "--set", "columns=3"], stdin: Array(text.utf8))
+        #expect(r.status == 0)
+        let lines = r.output.split(separator: "\n").filter { $0.contains(" line ") }
+        #expect(lines.count > 1, "\(r.output)")
+        #expect(!lines.contains { $0.contains("HYPHEN") }, "\(r.output)")
+    }
+}
