@@ -41,19 +41,27 @@ struct WatchOptions {
         build = try BuildOptions(a)
         if a.value("page") != nil && a.value("pages") != nil { throw UsageError(message: "give --page N or --pages LIST, not both") }
         if let list = a.value("pages") {
-            let pages = list.split(separator: ",").map { Int($0.trimmed()) }
+            let pages = list.split(separator: ",", omittingEmptySubsequences: false).map { Int($0.trimmed()) }
             guard !pages.isEmpty, pages.allSatisfy({ ($0 ?? 0) >= 1 }) else {
                 throw UsageError(message: "--pages must be page numbers from 1, separated by commas, as in 3,7; got '\(list)'")
             }
+            // The PNGs are named after the input, in --png-dir: an -o would be ignored.
+            if a.value("output") != nil { throw UsageError(message: "-o names one output; with --pages the PNGs go to --png-dir") }
             let dir = a.value("png-dir") ?? "."
             pngFolder = a.value("png-dir")
             let stem = FilePath.deletingExtension(FilePath.name(of: document.input))
-            output = .pngs(pages.compactMap { $0 }, path: { FilePath.join(dir, "\(stem)-p\($0).png") })
+            var seen = Set<Int>()
+            let asked = pages.compactMap { $0 }.filter { seen.insert($0).inserted }
+            output = .pngs(asked, path: { FilePath.join(dir, "\(stem)-p\($0).png") })
         } else if a.value("page") != nil {
             let path = preview.output
             output = .pngs([preview.page], path: { _ in path })
         } else {
             guard a.value("png-dir") == nil else { throw UsageError(message: "--png-dir goes with --pages") }
+            // A whole PDF after every save, one after the other, is no use on a stream.
+            guard build.output != "-" || document.input == "-" else {
+                throw UsageError(message: "watch writes a file after each save; give -o FILE, not standard output")
+            }
             output = .pdf(build.output)
         }
         // Draw runs made ahead on the shaping threads serve a PDF, which draws every page; for
