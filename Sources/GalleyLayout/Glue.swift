@@ -58,7 +58,7 @@ package struct GlueModel: Sendable {
         }
 
         /// The totals of bytes `from..<to` for glue and `inkFrom..<to` for ink, from prefix sums.
-        package static func between(_ sums: [Totals], from: Int, inkFrom: Int, to: Int) -> Totals {
+        package static func between(_ sums: PrefixSums, from: Int, inkFrom: Int, to: Int) -> Totals {
             let (a, b) = (sums[from], sums[to])
             return Totals(
                 wordStretch: b.wordStretch - a.wordStretch, wordShrink: b.wordShrink - a.wordShrink,
@@ -199,21 +199,31 @@ package struct GlueModel: Sendable {
         return ink
     }
 
-    /// Prefix sums of a paragraph's glue and ink: `sums[b]` holds the glue before byte b and
-    /// the ink of the clusters that end by b, so a line's totals cost O(1) (`Totals.between`).
-    package func prefixSums(_ t: ShapedText) -> [Totals] {
-        var inkEnding = [Double](repeating: 0, count: t.length + 1)
-        forEachInkCluster(0, t.length, in: t) { c, n in inkEnding[n] += t.x[n] - t.x[c] }
-        var sums = [Totals](repeating: Totals(), count: t.length + 1)
+    /// Prefix sums of a paragraph's glue and ink over bytes `from...to` (the whole paragraph by
+    /// default): `sums[b]` holds the glue from `from` to byte b and the ink of the clusters that
+    /// end by b, so a line's totals cost O(1) (`Totals.between`); a line broken again in a
+    /// window of a long paragraph costs the window, not the paragraph.
+    package func prefixSums(_ t: ShapedText, from: Int = 0, to: Int? = nil) -> PrefixSums {
+        let end = to ?? t.length
+        var inkEnding = [Double](repeating: 0, count: end - from + 1)
+        forEachInkCluster(from, end, in: t) { c, n in inkEnding[n - from] += t.x[n] - t.x[c] }
+        var sums = [Totals](repeating: Totals(), count: end - from + 1)
         var running = Totals()
-        for b in 0..<t.length {
-            running.ink += inkEnding[b]
-            sums[b] = running
+        for b in from..<end {
+            running.ink += inkEnding[b - from]
+            sums[b - from] = running
             if mayHaveGlue(t.flags[b]) { running.add(glue(at: b, in: t)) }
         }
-        running.ink += inkEnding[t.length]
-        sums[t.length] = running
-        return sums
+        running.ink += inkEnding[end - from]
+        sums[end - from] = running
+        return PrefixSums(base: from, values: sums)
+    }
+
+    /// Prefix sums from byte `base` on, indexed by the paragraph's bytes.
+    package struct PrefixSums {
+        var base = 0
+        var values: [Totals] = []
+        subscript(_ b: Int) -> Totals { values[b - base] }
     }
 
     @inline(__always) func nextChar(_ b: Int, _ t: ShapedText) -> Int {

@@ -38,6 +38,9 @@ package struct BreakRequest: Sendable {
     /// Break only from this byte on, numbering lines from `firstLine` (the lines before are
     /// already set): how the flow re-breaks the rest of a paragraph split across regions.
     package var start = 0
+    /// Break only up to byte `end`, where a line of an earlier layout ended, as though the
+    /// paragraph went on there (its lines after it stay): nil for the paragraph's end.
+    package var end: Int?
     package var firstLine = 0
 
     package init(

@@ -202,6 +202,17 @@ struct ParagraphSetting: Sendable {
         return ParagraphLayout(text: shaped, lines: breaker.lines(for: request), glue: request.glue, widths: widths)
     }
 
+    /// The last line of the window that re-breaking `l` from line `from` may stop at, its old
+    /// lines after it kept: eight lines past `from` and the lines barred from a hyphen, at a line
+    /// that ends without one, before the last; nil when the lines after it could not stay (the
+    /// widths differ from `l`'s there, or vary by line) or the paragraph is too short to gain.
+    static func window(_ l: ParagraphLayout, from: Int, widths: LineWidths, unhyphenated: Set<Int>) -> Int? {
+        guard widths == l.widths, from >= widths.first.count else { return nil }
+        var e = max(from, unhyphenated.max() ?? from) + 8
+        while e < l.lines.count - 1 && l.lines[e].hyphen { e += 1 }
+        return e < l.lines.count - 1 ? e : nil
+    }
+
     /// Breaks a shaped paragraph again from line `from` on (earlier lines are already placed
     /// and stay), to new widths (a region with floats) and so that the lines in `unhyphenated`
     /// do not end with a hyphen. No Pango: the shaped text has all it needs.
@@ -215,7 +226,23 @@ struct ParagraphSetting: Sendable {
         request.unhyphenatedLines = unhyphenated
         request.firstLine = from
         request.start = from < l.lines.count ? Int(l.lines[from].start) : l.text.dropCap?.end ?? 0
-        let tail = breaker.lines(for: request)
+        var tail: [LineBreak]
+        if let window = Self.window(l, from: from, widths: widths, unhyphenated: unhyphenated), breaker is TotalFitBreaker {
+            // Broken again up to a line of the old layout a few lines on, the old lines after it
+            // kept: a long paragraph that loses a hyphen at each column's foot costs each column
+            // its window, not the rest of the paragraph (that was quadratic in its length).
+            request.end = Int(l.lines[window].end)
+            tail = breaker.lines(for: request)
+            // A window too tight for its text (a word broken between letters) is broken again whole.
+            if tail.last.map({ Int($0.end) }) == request.end && !tail.contains(where: \.brokenInWord) {
+                tail += l.lines[(window + 1)...]
+            } else {
+                request.end = nil
+                tail = breaker.lines(for: request)
+            }
+        } else {
+            tail = breaker.lines(for: request)
+        }
         // Lines already placed keep the widths they were broken to.
         let kept = LineWidths(
             first: (0..<from).map { l.widths[$0] } + (from..<max(from, widths.first.count)).map { widths[$0] }, rest: widths.rest)

@@ -47,6 +47,9 @@ package struct TotalFitBreaker: LineBreaker {
         var addsHyphen: Bool
         var hyphenated: Bool
         var forced: Bool
+        /// The end of a window broken again (`BreakRequest.end`): forced, but its line is set as
+        /// any other, the paragraph going on after it.
+        var windowEnd = false
         /// A break inside a word with no hyphen (final pass only): the word's content, which a
         /// line ending here must be too narrow for (`mayEnd`).
         var word: Range<Int>?
@@ -80,7 +83,8 @@ package struct TotalFitBreaker: LineBreaker {
         }
         // Prefix sums of glue by kind, so any line's stretch and shrink cost O(1).
         let justify = r.style.alignment == .justify
-        let sums = justify ? r.glue.prefixSums(t) : []
+        let stop = r.end ?? t.length
+        let sums = justify ? r.glue.prefixSums(t, from: r.start, to: stop) : GlueModel.PrefixSums()
         let largest = t.runs.map { r.plan.styles[Int($0.style)].size }.max() ?? 10
         let ragged = justify ? 0 : raggedStretch * largest
 
@@ -91,7 +95,7 @@ package struct TotalFitBreaker: LineBreaker {
         if justify && emergencyStretch > 0, let last = tolerances.last { passes.append((last, true, false, emergencyStretch * largest)) }
         passes.append((.infinity, true, true, 0))
         for pass in passes {
-            if pass.hyphens && !hyphenated.flags.contains(where: { $0.contains(.dictionaryHyphen) }) {
+            if pass.hyphens && !hyphenated.flags[r.start..<stop].contains(where: { $0.contains(.dictionaryHyphen) }) {
                 hyphenated = hyphenate(t, request: r)
             }
             let text = pass.hyphens ? hyphenated : t
@@ -107,7 +111,8 @@ package struct TotalFitBreaker: LineBreaker {
                 var lines: [LineBreak] = []
                 var start = r.start
                 for (k, n) in chain.enumerated() {
-                    let isLast = k == chain.count - 1
+                    // A window's last line goes on into the lines after it: not the paragraph's last.
+                    let isLast = k == chain.count - 1 && r.end == nil
                     var line = finalSetter.line(
                         start: start, end: n.position, hyphen: n.addsHyphen, index: r.firstLine + k, isLast: isLast, ratio: n.ratio)
                     line.brokenInWord = n.emergency
@@ -147,18 +152,20 @@ package struct TotalFitBreaker: LineBreaker {
             lastPosition = b
             return lastEnd
         }
-        for b in (r.start + 1)...n {
+        let stop = r.end ?? n
+        for b in (r.start + 1)...stop {
             defer {
                 if !t.blanks.isEmpty, let k = out.indices.last, out[k].position == b, !out[k].addsHyphen {
                     (out[k].trim, out[k].hang) = t.lineEndMark(out[k].contentEnd, from: r.start)
                 }
             }
             let f = t.flags[b]
-            if b == n {
-                out.append(
-                    Breakpoint(
-                        position: n, contentEnd: contentEnd(n), penalty: -.infinity, addsHyphen: false, hyphenated: false,
-                        forced: true))
+            if b == stop {
+                var end = Breakpoint(
+                    position: stop, contentEnd: contentEnd(stop), penalty: -.infinity, addsHyphen: false, hyphenated: false,
+                    forced: true)
+                end.windowEnd = stop < n
+                out.append(end)
                 break
             }
             if let word, f.contains(.charBreak) && !f.contains(.lineBreak) && !f.contains(.white) {
@@ -203,7 +210,7 @@ package struct TotalFitBreaker: LineBreaker {
     /// nil when no set of breaks meets the tolerance.
     func run(
         _ points: [Breakpoint], text t: ShapedText, setter: LineSetter, request r: BreakRequest,
-        sums: [GlueModel.Totals], ragged: Double, tolerance: Double, final: Bool, emergency: Double = 0
+        sums: GlueModel.PrefixSums, ragged: Double, tolerance: Double, final: Bool, emergency: Double = 0
     ) -> [Node]? {
         var nodes = [
             Node(position: r.start, line: r.firstLine, fitness: 1, hyphenRun: 0, demerits: 0, previous: -1, ratio: 0, addsHyphen: false)
@@ -266,7 +273,7 @@ package struct TotalFitBreaker: LineBreaker {
             }
             if active.isEmpty { return nil }
         }
-        return chain(to: t.length, active: active, nodes: nodes)
+        return chain(to: r.end ?? t.length, active: active, nodes: nodes)
     }
 
     /// Whether the line from node `a` may end at breakpoint `p`: a break inside a word only when
@@ -299,7 +306,7 @@ package struct TotalFitBreaker: LineBreaker {
     /// shrink enough), its badness, and how far its content overflows the line.
     @inline(__always)
     func judge(
-        _ a: Node, _ p: Breakpoint, text t: ShapedText, setter: LineSetter, request r: BreakRequest, sums: [GlueModel.Totals],
+        _ a: Node, _ p: Breakpoint, text t: ShapedText, setter: LineSetter, request r: BreakRequest, sums: GlueModel.PrefixSums,
         ragged: Double, emergency: Double
     ) -> (ratio: Double, badness: Double, overflow: Double) {
         let start = a.position
@@ -322,7 +329,7 @@ package struct TotalFitBreaker: LineBreaker {
                 natural -= squeeze
             }
         }
-        let isLast = p.forced  // the paragraph's end, or a forced break: filled with white
+        let isLast = p.forced && !p.windowEnd  // the paragraph's end, or a forced break: filled with white
         let ratio: Double
         var judged: Double?  // the emergency pass's view of a stretched line
         if isLast && natural <= available {
@@ -402,8 +409,11 @@ package struct TotalFitBreaker: LineBreaker {
         // The last word of the paragraph is never hyphenated.
         var lastWordStart = n
         while lastWordStart > 0 && !t.flags[lastWordStart].contains(.wordStart) { lastWordStart -= 1 }
-        var b = 0
-        while b < n {
+        // Only the words of the lines being broken (`start..<end`), the one `start` is in too
+        // (a drop cap's word, its initial before the first line).
+        var b = r.start
+        while b > 0 && !t.flags[b].contains(.wordStart) { b -= 1 }
+        while b < (r.end ?? n) {
             guard t.flags[b].contains(.wordStart) else {
                 b += 1
                 continue

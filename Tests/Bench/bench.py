@@ -42,7 +42,7 @@ EN_SUFFIXES = [".lua.tex", ".pdf.tex", ".ms"]
 MEASUREMENTS = ["en-large", "en-xl", "preview", "one-page", "faces", "en-small", "cjk-small", "cjk-punctuation", "attributes", "smart-quotes", "press", "cmyk", "floats", "spans", "social-line", "breaks", "line-diagnostics",
                 "font-tags", "spacing"]
 ISSUE_DIR = os.path.join(CORPUS, "issue")
-PATHOLOGICAL = ["marks", "unclosed-spans", "float-captions", "page-caption", "input-50mb"]
+PATHOLOGICAL = ["marks", "unclosed-spans", "float-captions", "page-caption", "long-paragraph", "input-50mb"]
 # input-50mb last: its 50 MB strings raise this script's peak memory, and Linux reports a
 # child's peak (ru_maxrss) as at least its parent's at the fork, so a memory figure measured
 # after it would be this script's, not galley's.
@@ -916,6 +916,13 @@ class Bench:
     def m_page_caption(self):
         self.linear("page-caption", 2000, lambda n: self.caption_doc(n, 'span="page"'),
                     "a page-wide figure with an n-word caption", ("--root", ROOT))
+
+    def m_long_paragraph(self):
+        # One paragraph of en-large's words, hyphenated over many columns: each column that
+        # ends on a hyphen breaks the paragraph again (no hyphen across a column).
+        with open(self.corpus("en-large"), encoding="utf-8") as f:
+            words = " ".join(f.read().split())
+        self.linear("long-paragraph", 100_000, lambda n: words[:n] + "\n", "one paragraph of n bytes", runs=3)
 
     def m_input_50mb(self):
         with open(self.corpus("en-large"), encoding="utf-8") as f:
