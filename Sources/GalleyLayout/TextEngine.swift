@@ -558,7 +558,14 @@ final class FontProbe {
         for var c in candidates {
             let (used, color) = matchedFamily(c)
             c.isColor = color
-            if normalize(used) == normalize(c.family) { return (c, nil) }
+            if normalize(used) == normalize(c.family) {
+                // A width the family has no face in ("Liberation Sans Narrow") is set in its
+                // nearest, normal width: a substitution, said as one.
+                if c.stretch != PANGO_STRETCH_NORMAL.rawValue, !Self.has(family: used, width: Self.fontconfigWidth[c.stretch] ?? 100) {
+                    return (c, used)
+                }
+                return (c, nil)
+            }
             if substitute == nil {
                 // Name the substitute's real family: an alias ("Palatino") in a family list loses
                 // to the fallback families after it, which are real names.
@@ -634,6 +641,25 @@ final class FontProbe {
         let name = FcPatternGetString(match, "family", 0, &family) == FcResultMatch ? family.map { String(cString: $0) } : nil
         let isColor = FcPatternGetBool(match, "color", 0, &color) == FcResultMatch && color != 0
         return (name ?? "?", isColor)
+    }
+
+    /// Whether fontconfig lists a face of `family` narrower than normal when `width` (FC_WIDTH)
+    /// is, wider when it is: families name their widths loosely ("Condensed" is 87 in DejaVu).
+    static func has(family: String, width: Int32) -> Bool {
+        guard let p = FcPatternCreate() else { return true }
+        defer { FcPatternDestroy(p) }
+        family.withCString { FcPatternAddString(p, "family", UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self)) }
+        guard let os = FcObjectSetCreate() else { return true }
+        defer { FcObjectSetDestroy(os) }
+        FcObjectSetAdd(os, "width")
+        guard let set = FcFontList(nil, p, os) else { return true }
+        defer { FcFontSetDestroy(set) }
+        for i in 0..<Int(set.pointee.nfont) {
+            var w: Int32 = 100
+            guard let f = set.pointee.fonts[i], FcPatternGetInteger(f, "width", 0, &w) == FcResultMatch else { continue }
+            if width < 100 ? w < 100 : w > 100 { return true }
+        }
+        return false
     }
 
     /// PangoStretch as fontconfig's width (FC_WIDTH_…).

@@ -144,6 +144,15 @@ import Testing
         }
     }
 
+    // A width the family has no face in is a substitution, said: "Liberation Sans Narrow" was
+    // set in normal-width Liberation Sans as "installed". A width it has stays installed.
+    @Test func aWidthTheFamilyLacksIsSaid() {
+        let narrow = runExecutable(["fonts", "--resolve", "Liberation Sans Narrow"]).output
+        #expect(narrow.contains("'Liberation Sans Narrow' is not installed; using 'Liberation Sans'"), "\(narrow)")
+        let condensed = runExecutable(["fonts", "--resolve", "DejaVu Sans Condensed"]).output
+        #expect(condensed.contains("DejaVuSansCondensed.ttf") && !condensed.contains("not installed"), "\(condensed)")
+    }
+
     // A font file fontconfig reads (its names) whose outlines are gone (its `loca` table
     // overwritten) set every line in it invisibly, without a word: now it is warned of.
     @Test func aDamagedFontIsWarnedOf() throws {
