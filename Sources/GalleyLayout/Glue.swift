@@ -1,6 +1,6 @@
 import GalleyStory
-import GalleyTemplate
 import GalleySupport
+import GalleyTemplate
 
 /// Where a line may stretch or shrink when justified, and by how much: every expandable space,
 /// every gap between wide (CJK) characters where a line may break, and (a little) between the

@@ -40,7 +40,8 @@ package enum ProjectFonts {
                 // Pango sets no text in a web font (it drops `.woff` and `.woff2` files from every
                 // match), so fontconfig listing one would only make `fonts` promise it.
                 if let dot = file.lastIndex(of: "."), ["woff", "woff2"].contains(file[file.index(after: dot)...].lowercased()) {
-                    warnings.append(.warning("'\(file)' is a web font (WOFF), which Pango sets no text in; skipped (convert it to TTF or OTF)"))
+                    warnings.append(
+                        .warning("'\(file)' is a web font (WOFF), which Pango sets no text in; skipped (convert it to TTF or OTF)"))
                     continue
                 }
                 if readable(file), FcConfigAppFontAddFile(FcConfigGetCurrent(), file) != 0 {

@@ -797,7 +797,9 @@ extension TextEngine {
             var byte = 0
             for character in caption {
                 let length = character.utf8.count
-                if character.unicodeScalars.contains(where: { $0.properties.isEmojiPresentation || $0.value == 0xFE0F || $0.value == 0x20E3 }),
+                if character.unicodeScalars.contains(where: {
+                    $0.properties.isEmojiPresentation || $0.value == 0xFE0F || $0.value == 0x20E3
+                }),
                     let a = pango_attr_family_new(color.joined(separator: ","))
                 {
                     a.pointee.start_index = guint(byte)

@@ -1,6 +1,6 @@
 import GalleyStory
-import GalleyTemplate
 import GalleySupport
+import GalleyTemplate
 
 /// Knuth–Plass total-fit line breaking over Pango-shaped text: boxes are the text between break
 /// opportunities, glue the spaces (and gaps between CJK characters), penalties the breaks

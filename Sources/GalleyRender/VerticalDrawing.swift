@@ -182,7 +182,8 @@ extension PageRenderer {
         _ run: DrawRun, _ g: Int, _ t: ShapedText, _ font: UnsafeMutablePointer<PangoFont>, _ size: Double
     ) -> Bool {
         let c = Int(run.clusters[g])
-        let quote = c + 2 < t.bytes.count && t.bytes[c] == 0xE2 && t.bytes[c + 1] == 0x80 && [0x98, 0x99, 0x9C, 0x9D].contains(t.bytes[c + 2])
+        let quote =
+            c + 2 < t.bytes.count && t.bytes[c] == 0xE2 && t.bytes[c + 1] == 0x80 && [0x98, 0x99, 0x9C, 0x9D].contains(t.bytes[c + 2])
         guard quote || isDashOrEllipsis(run.clusters[g], t) else { return false }
         var logical = PangoRectangle()
         pango_font_get_glyph_extents(font, run.glyphs[g].glyph, nil, &logical)

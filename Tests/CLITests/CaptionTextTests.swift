@@ -22,7 +22,8 @@ import Testing
 /// ("representation?param-") reads as part of the address.
 @Suite struct SocialURLBreakTests {
     @Test func aURLTakesNoHyphen() {
-        let text = "See https://example.com/documentation/configuration/international/representation?parameter=extraordinarily&other=value for details.\n"
+        let text =
+            "See https://example.com/documentation/configuration/international/representation?parameter=extraordinarily&other=value for details.\n"
         let r = run(["inspect", "-", "--social", "--lines", "-q", "--set", "columns=3"], stdin: Array(text.utf8))
         #expect(r.status == 0)
         let lines = r.output.split(separator: "\n").filter { $0.contains(" line ") }

@@ -270,8 +270,10 @@ private func lastBandFeet(_ page: Page) -> [Double] {
     // shrunk into the room under the sidebar, with a warning.
     @Test(arguments: [2, 3]) func underAPageWideSidebar(columns: Int) throws {
         let body = String(repeating: "Body text words here. ", count: 30)
-        let text = [body, #"<aside span="page">A page-wide sidebar in the middle of the page.</aside>"#, body,
-            #"<img src="images/tall.png" width="150">"#, body].joined(separator: "\n")
+        let text = [
+            body, #"<aside span="page">A page-wide sidebar in the middle of the page.</aside>"#, body,
+            #"<img src="images/tall.png" width="150">"#, body,
+        ].joined(separator: "\n")
         var t = Template.default
         t.columns = columns
         let fs = framesetter(text, template: t)

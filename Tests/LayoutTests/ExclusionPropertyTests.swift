@@ -58,7 +58,8 @@ func randomDocument(_ rng: inout SplitMix, blockImages: Bool = false) -> String 
         case 0: lines.append("<h2>\(sentence(Int.random(in: 2...8, using: &rng)))</h2>")
         case 1, 2: lines.append(float())
         case 3, 4:
-            lines.append(sentence(Int.random(in: 5...60, using: &rng)) + " " + float() + " " + sentence(Int.random(in: 5...60, using: &rng)))
+            lines.append(
+                sentence(Int.random(in: 5...60, using: &rng)) + " " + float() + " " + sentence(Int.random(in: 5...60, using: &rng)))
         default: lines.append(sentence(Int.random(in: 3...120, using: &rng)))
         }
     }
@@ -210,7 +211,8 @@ func linesOverFloats(_ pages: [Page], story: Story) -> [String] {
         lines.append(#"<img src="chart.png" float="right" width="40%" caption="A chart of the tides over a week.">"#)
         lines += Array(repeating: paragraph, count: 2) + ["<h2>A job without a job</h2>"] + Array(repeating: paragraph, count: 4)
         lines.append(
-            String(repeating: body, count: 2) + #"<img src="harbour.jpg" span="page" float="bottom" width="100%" caption="The harbour at first light.">"#
+            String(repeating: body, count: 2)
+                + #"<img src="harbour.jpg" span="page" float="bottom" width="100%" caption="The harbour at first light.">"#
                 + String(repeating: body, count: 2))
         lines += Array(repeating: paragraph, count: 6)
         for set in [[], ["paragraphSpacing=0", "firstLineIndent=12pt"]] {
@@ -248,7 +250,8 @@ func linesOverFloats(_ pages: [Page], story: Story) -> [String] {
     // A large initial letter after a page-wide float makes its own line tall; the lines after
     // it return to the baseline grid (every slot used to be as tall as the initial's line).
     @Test func largeInitialAfterATopFloat() throws {
-        let text = #"<img src="images/harbour.jpg" span="page" float="top" width="100%" height="200">"# + "\n"
+        let text =
+            #"<img src="images/harbour.jpg" span="page" float="top" width="100%" height="200">"# + "\n"
             + #"<p align="center"><i>A deck that sets the scene.</i></p>"# + "\n"
             + #"<font size="34" color="firebrick">T</font>he first thing a compositor learns is to read type upside down and "#
             + "backwards, for that is how it sits in the stick. The second is patience, and the third is to keep the case in "
@@ -268,7 +271,8 @@ func linesOverFloats(_ pages: [Page], story: Story) -> [String] {
     // line at the column's width ("A job without a / job" was broken as if the float were beside it).
     @Test(arguments: 0..<40) func headingBelowAFloat(words: Int) {
         let intro = String(repeating: "The harbour at dawn is grey. ", count: 3)
-        let text = intro + #"<img src="images/chart.png" float="right" width="40%" caption="A chart of the tides over a whole week, day by day.">"#
+        let text =
+            intro + #"<img src="images/chart.png" float="right" width="40%" caption="A chart of the tides over a whole week, day by day.">"#
             + String(repeating: " boats", count: words * 3) + "\n<h2>A job without a job</h2>\nAnd the text after it goes on."
         for set in [[String](), ["paragraphSpacing=0", "firstLineIndent=12pt"]] {
             guard case .success(let t) = TemplateLoader.apply(set, to: .default, file: "--set") else { return }
