@@ -152,7 +152,9 @@ public enum Galley {
         CommandSpec(
             name: "templates", summary: "List the built-in templates, or print one as JSON.", positionals: ["[NAME|FILE]"],
             options: [
-                OptionSpec(name: "show", short: nil, value: "NAME|FILE", help: "Print this template as JSON (a file is shown resolved).")
+                OptionSpec(name: "show", short: nil, value: "NAME|FILE", help: "Print this template as JSON (a file is shown resolved)."),
+                OptionSpec(
+                    name: "root", short: nil, value: "DIR", help: "Also read the files the template names (extends) from under DIR."),
             ]),
     ]
 

@@ -234,6 +234,8 @@ struct LocateOptions {
 struct TemplatesOptions {
     /// The template to print; nil lists the built-in ones.
     var name: String?
+    /// `--root DIR`: where else the files it names (`extends`) may lie, as for a build.
+    var roots: [String] = []
 
     init(_ a: ParsedArguments) throws(UsageError) {
         guard a.positionals.count <= 1 else { throw UsageError(message: "unexpected argument '\(a.positionals[1])'") }
@@ -241,6 +243,10 @@ struct TemplatesOptions {
             throw UsageError(message: "name the template once: as an argument or with --show")
         }
         name = a.positionals.first ?? a.value("show")
+        if let r = a.value("root") {
+            guard FileIdentity.isFolder(r) else { throw UsageError(message: "--root must name a folder, got '\(r)'") }
+            roots = [r]
+        }
     }
 }
 

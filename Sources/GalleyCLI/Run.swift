@@ -269,8 +269,10 @@ struct Run {
     }
 
     mutating func templates() throws -> Int32 {
-        if let name = try TemplatesOptions(arguments).name {
-            switch TemplateLoader.load(name) {
+        let o = try TemplatesOptions(arguments)
+        if let name = o.name {
+            var files: [String] = []
+            switch TemplateLoader.load(name, files: &files, roots: o.roots) {
             case .success(let t):
                 io.writeOutput(Data(TemplateLoader.encode(t).utf8))
                 return 0

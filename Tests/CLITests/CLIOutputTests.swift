@@ -151,6 +151,17 @@ private func inspectJSON(_ args: [String], stdin: [UInt8] = []) -> [String: Any]
         #expect(shown.output.hasPrefix("{\n  \"name\": \"\(name)\",\n"))
     }
 
+    // A template extending one in the folder above it (the README's "../house.json") is shown
+    // with --root, as a build reads it; `templates` took no --root, so it could not be shown.
+    @Test func showWithRoot() {
+        let d = TemporaryDirectory("templates-root")
+        d.write("house.json", #"{"extends": "pocket", "columns": 2}"#)
+        let child = d.write("issue/up.json", #"{"extends": "../house.json", "gutter": 20}"#)
+        #expect(run(["templates", child]).status == 1)
+        let r = run(["templates", child, "--root", d.path])
+        #expect(r.status == 0 && r.output.contains("\"columns\": 2,\n") && r.output.contains("\"gutter\": 20"), "\(r.stderr)")
+    }
+
     // --show of a file that extends a built-in prints it resolved.
     @Test func showFileResolved() {
         let dir = inputFolder(#"{"extends": "pocket", "columns": 2}"#, name: "t.json")
