@@ -113,17 +113,18 @@ extension Run {
     /// `--cache DIR` is none of the build's outputs: checked before the cache's folder is made,
     /// which would otherwise stand where the PDF was to be written, failing every build after.
     static func checkCache(_ folder: String, besides o: BuildOptions) throws(RefusedOutput) {
-        let outputs = otherOutputs(o) + (o.depfile.map { [("--depfile", $0)] } ?? []) + (o.split.map { [("--split folder", $0)] } ?? [])
+        let outputs = otherOutputs(o, depfile: true) + (o.split.map { [("--split folder", $0)] } ?? [])
         if let other = outputs.first(where: { OutputDestination.sameTarget(folder, $0.path) }) {
             throw RefusedOutput(message: "the --cache folder '\(folder)' is the \(other.what) ('\(other.path)'); name another folder")
         }
     }
 
-    /// The files a build writes besides `--depfile` and `--split`: the issue's PDF, and its
-    /// SyncTeX file when asked for.
-    static func otherOutputs(_ o: BuildOptions) -> [(what: String, path: String)] {
-        guard o.output != "-" else { return [] }
-        return [("issue's PDF", o.output)] + (o.synctex ? [("SyncTeX file", SyncTeXWriter.path(for: o.output))] : [])
+    /// The files a build writes besides `--split` (and `--depfile`, unless `depfile`): the
+    /// issue's PDF, and its SyncTeX file when asked for.
+    static func otherOutputs(_ o: BuildOptions, depfile: Bool = false) -> [(what: String, path: String)] {
+        let rule = depfile ? o.depfile.map { [("--depfile", $0)] } ?? [] : []
+        guard o.output != "-" else { return rule }
+        return [("issue's PDF", o.output)] + (o.synctex ? [("SyncTeX file", SyncTeXWriter.path(for: o.output))] : []) + rule
     }
 
     /// `--split DIR`: where each article's PDF goes, named after its file ("tides.pdf"; a name
@@ -135,7 +136,7 @@ extension Run {
             throw RefusedOutput(message: "--split: cannot make the folder '\(dir)' (a file of that name, or no permission)")
         }
         var taken: Set<String> = []
-        let others = Self.otherOutputs(o) + (o.depfile.map { [("--depfile", $0)] } ?? [])
+        let others = Self.otherOutputs(o, depfile: true)
         return try issue.manifest.articles.map { article throws(RefusedOutput) in
             let base = FilePath.deletingExtension(FilePath.name(of: article.file))
             var name = base + ".pdf"

@@ -54,19 +54,16 @@ extension TextEngine {
         _ bytes: [UInt8], glyphs: inout [PangoGlyphInfo], clusters: [Int32], runs: [GlyphRun], sizes styles: [TextStyle],
         advance: inout [Double]
     ) {
-        func isDash(_ b: Int) -> Bool {
-            b + 2 < bytes.count && bytes[b] == 0xE2 && (bytes[b + 1] == 0x80 && (bytes[b + 2] == 0x94 || bytes[b + 2] == 0x95))
-        }
         for run in runs {
             let size = styles[Int(run.style)].size
-            for g in Int(run.glyphs.lowerBound)..<Int(run.glyphs.upperBound) where isDash(Int(clusters[g])) {
+            for g in Int(run.glyphs.lowerBound)..<Int(run.glyphs.upperBound) where isDash(bytes, at: Int(clusters[g])) {
                 let c = Int(clusters[g])
                 // The glyph's cluster: to the next glyph's (the run is left to right), else the run's end.
                 let end = g + 1 < Int(run.glyphs.upperBound) ? Int(clusters[g + 1]) : Int(run.bytes.upperBound)
                 guard end > c else { continue }
                 var n = 0
                 var b = c
-                while b < end, isDash(b) {
+                while b < end, isDash(bytes, at: b) {
                     n += 1
                     b += 3
                 }
@@ -76,6 +73,13 @@ extension TextEngine {
                 advance[c] += wanted - (c..<end).reduce(0) { $0 + advance[$1] }
             }
         }
+    }
+
+    /// Whether a dash a CJK face sets full width starts at byte `b`: — ― ⸺ ⸻.
+    package static func isDash(_ bytes: [UInt8], at b: Int) -> Bool {
+        guard b + 2 < bytes.count, bytes[b] == 0xE2 else { return false }
+        return bytes[b + 1] == 0x80 && (bytes[b + 2] == 0x94 || bytes[b + 2] == 0x95)
+            || bytes[b + 1] == 0xB8 && (bytes[b + 2] == 0xBA || bytes[b + 2] == 0xBB)
     }
 
     /// Makes glyphs `unit` (one digit each, from byte `first`) one upright unit `em` long.

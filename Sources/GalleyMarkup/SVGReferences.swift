@@ -26,31 +26,32 @@ package enum SVGReferences {
 
     package static func isSVG(_ path: String) -> Bool { path.lowercased().hasSuffix(".svg") }
 
-    /// The existing files under `svg`'s folder that its attributes name.
-    static func references(of svg: String) -> [String] {
+    /// The files `svg`'s attributes name, each as written and as a path, and whether librsvg
+    /// reads it: in the SVG's folder or below (its loading policy) and there.
+    private static func targets(of svg: String) -> [(written: String, path: String, admitted: Bool, exists: Bool)] {
         guard case .success(let bytes) = RawIO.readFile(svg) else { return [] }
         let folder = FileRoot(FilePath.directory(of: svg))
-        return hrefs(in: bytes).compactMap { value -> String? in
+        return hrefs(in: bytes).compactMap { value in
             guard let relative = localPath(value) else { return nil }
             let path = relative.hasPrefix("/") ? relative : FilePath.join(FilePath.directory(of: svg), relative)
-            guard folder.admits(path), FileIdentity.status(path) != nil else { return nil }
-            return path
+            let admitted = folder.admits(path)
+            return (value, path, admitted, admitted && FileIdentity.status(path) != nil)
         }
+    }
+
+    /// The existing files under `svg`'s folder that its attributes name.
+    static func references(of svg: String) -> [String] {
+        targets(of: svg).filter(\.exists).map(\.path)
     }
 
     /// The files `svg`'s attributes name that librsvg will not draw, each as written and why:
     /// missing, or outside the SVG's folder (its loading policy). The picture is drawn
     /// without them.
     package static func unusable(of svg: String) -> [(written: String, why: String)] {
-        guard case .success(let bytes) = RawIO.readFile(svg) else { return [] }
-        let folder = FileRoot(FilePath.directory(of: svg))
         var seen = Set<String>()
-        return hrefs(in: bytes).compactMap { value -> (String, String)? in
-            guard let relative = localPath(value), seen.insert(value).inserted else { return nil }
-            let path = relative.hasPrefix("/") ? relative : FilePath.join(FilePath.directory(of: svg), relative)
-            if !folder.admits(path) { return (value, "it is outside the SVG's folder, which librsvg does not read from") }
-            if FileIdentity.status(path) == nil { return (value, "it does not exist") }
-            return nil
+        return targets(of: svg).compactMap { t in
+            guard !t.exists, seen.insert(t.written).inserted else { return nil }
+            return (t.written, t.admitted ? "it does not exist" : "it is outside the SVG's folder, which librsvg does not read from")
         }
     }
 

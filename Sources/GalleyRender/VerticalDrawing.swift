@@ -29,7 +29,7 @@ extension PageRenderer {
         var i = 0
         var x = placed.start
         let size = placed.style.size
-        let stands = { (g: Int) in color || Self.isUpright(run.clusters[g], t) || Self.isFullWidthQuote(run, g, t, font, size) }
+        let stands = { (g: Int) in color || Self.isUpright(run.clusters[g], t) || Self.isFullWidthMark(run, g, t, font, size) }
         while i < n {
             let j = Self.verticalPiece(run, from: i, in: t, upright: stands)
             let upright = stands(i)
@@ -178,7 +178,7 @@ extension PageRenderer {
     /// the column, `vert`) is drawn for the column already, so it stands upright like 「」; turned
     /// with the line it lay across the column. A narrow one from a Latin face turns with the
     /// line, as its words do.
-    static func isFullWidthQuote(
+    static func isFullWidthMark(
         _ run: DrawRun, _ g: Int, _ t: ShapedText, _ font: UnsafeMutablePointer<PangoFont>, _ size: Double
     ) -> Bool {
         let c = Int(run.clusters[g])
@@ -193,9 +193,8 @@ extension PageRenderer {
     /// Whether a dash (— ― ⸺ ⸻) or an ellipsis (…) starts at paragraph byte `cluster`.
     static func isDashOrEllipsis(_ cluster: Int32, _ t: ShapedText) -> Bool {
         let c = Int(cluster)
-        guard c + 2 < t.bytes.count, t.bytes[c] == 0xE2 else { return false }
-        return t.bytes[c + 1] == 0x80 && [0x94, 0x95, 0xA6].contains(t.bytes[c + 2])
-            || t.bytes[c + 1] == 0xB8 && [0xBA, 0xBB].contains(t.bytes[c + 2])
+        let ellipsis = c + 2 < t.bytes.count && t.bytes[c] == 0xE2 && t.bytes[c + 1] == 0x80 && t.bytes[c + 2] == 0xA6
+        return ellipsis || TextEngine.isDash(t.bytes, at: c)
     }
 
     /// Glyphs `range` of `run` as a run of their own, with the story bytes they show.

@@ -129,19 +129,24 @@ func linesOverFloats(_ pages: [Page], story: Story) -> [String] {
     return out
 }
 
+/// A random document laid out in the built-in template its seed picks (every one in turn), its
+/// pages with it. GALLEY_DUMP_DOCS=DIR writes the document out as `<name><seed>.txt`, to reproduce
+/// a failing seed with the CLI.
+func laidOutRandomly(_ text: String, seed: Int, dumpedAs name: String? = nil) throws -> (Template, Framesetter, [Page]) {
+    if let name, let dir = ProcessInfo.processInfo.environment["GALLEY_DUMP_DOCS"] {
+        try? text.write(toFile: dir + "/\(name)\(seed).txt", atomically: true, encoding: .utf8)
+    }
+    let t = try #require(Template.builtin(named: templateNames[seed % templateNames.count]))
+    let fs = framesetter(text, template: t)
+    return (t, fs, pages(of: fs))
+}
+
 @Suite struct ExclusionPropertyTests {
     // Over 500 random documents, every built-in template in turn: no line's box meets a float's
     // exclusion on its page, and the layout keeps the partition invariants.
     @Test(arguments: 0..<500) func noLineOverAFloat(seed: Int) throws {
         var rng = SplitMix(seed: UInt64(seed))
-        let text = randomDocument(&rng)
-        // GALLEY_DUMP_DOCS=DIR writes each document out, to reproduce a failing seed with the CLI.
-        if let dir = ProcessInfo.processInfo.environment["GALLEY_DUMP_DOCS"] {
-            try? text.write(toFile: dir + "/doc\(seed).txt", atomically: true, encoding: .utf8)
-        }
-        let t = try #require(Template.builtin(named: templateNames[seed % templateNames.count]))
-        let fs = framesetter(text, template: t)
-        let ps = pages(of: fs)
+        let (t, fs, ps) = try laidOutRandomly(randomDocument(&rng), seed: seed, dumpedAs: "doc")
         let over = linesOverFloats(ps, story: fs.story)
         #expect(over.isEmpty, "seed \(seed), \(t.name): \(over.prefix(4).joined(separator: "; "))")
         let narrow = needlesslyNarrow(ps, story: fs.story)
@@ -156,13 +161,7 @@ func linesOverFloats(_ pages: [Page], story: Story) -> [String] {
     // image is placed once, no line meets a float, and nothing is lost or doubled.
     @Test(arguments: 0..<300) func blockImagesAmongFloats(seed: Int) throws {
         var rng = SplitMix(seed: UInt64(seed) &+ 23_000)
-        let text = randomDocument(&rng, blockImages: true)
-        if let dir = ProcessInfo.processInfo.environment["GALLEY_DUMP_DOCS"] {
-            try? text.write(toFile: dir + "/blocks\(seed).txt", atomically: true, encoding: .utf8)
-        }
-        let t = try #require(Template.builtin(named: templateNames[seed % templateNames.count]))
-        let fs = framesetter(text, template: t)
-        let ps = pages(of: fs)
+        let (t, fs, ps) = try laidOutRandomly(randomDocument(&rng, blockImages: true), seed: seed, dumpedAs: "blocks")
         let misplaced = blockImagesOutOfPlace(ps, story: fs.story)
         #expect(misplaced.isEmpty, "seed \(seed), \(t.name): \(misplaced.prefix(4).joined(separator: "; "))")
         let wrong = notPlacedOnce(ps, story: fs.story)

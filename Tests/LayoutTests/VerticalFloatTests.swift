@@ -78,10 +78,7 @@ import Testing
     // meets a float's exclusion, and nothing is lost or set twice.
     @Test(arguments: 0..<120) func noVerticalLineOverAFloat(seed: Int) throws {
         var rng = SplitMix(seed: UInt64(seed) &+ 31_000)
-        let text = randomVerticalDocument(&rng)
-        let t = try #require(Template.builtin(named: templateNames[seed % templateNames.count]))
-        let fs = framesetter(text, template: t)
-        let ps = pages(of: fs)
+        let (t, fs, ps) = try laidOutRandomly(randomVerticalDocument(&rng), seed: seed)
         let over = linesOverFloats(ps, story: fs.story)
         #expect(over.isEmpty, "seed \(seed), \(t.name): \(over.prefix(4).joined(separator: "; "))")
         let lost = lostOrDoubled(ps, story: fs.story)
