@@ -56,7 +56,7 @@ extension Run {
             let clock = ContinuousClock()
             let started = clock.now
             timer.exportBegins()
-            let press = o.press?.output(issue.base, input: o.document.input, environment: io.environment)
+            let press = try o.press?.output(issue.base, input: o.document.input, environment: io.environment, pages: plan.pageSizes)
             try writeIssuePDF(
                 issue, plan, to: destination, metadata: metadata, compression: o.compression, threads: o.document.threads,
                 press: press, timings: timer.parts
@@ -251,7 +251,8 @@ extension Run {
             try withOutput(destination) { path throws(RenderError) in
                 try IssueExport.png(
                     parts: plan.parts, pages: plan.pages, page: o.page, pageSize: (issue.base.pageWidth, issue.base.pageHeight), to: path,
-                    dpi: o.dpi, press: o.press?.output(issue.base, input: o.document.input, environment: io.environment))
+                    dpi: o.dpi,
+                    press: try o.press?.output(issue.base, input: o.document.input, environment: io.environment, pages: plan.pageSizes))
             }
         } catch {
             diagnostics.append(error.diagnostic)

@@ -26,6 +26,11 @@ struct IssuePlan {
     var seconds: [Int: Double] = [:]
     /// The articles whose layout came from the cache (`--cache`).
     var cached: Set<Int> = []
+
+    /// The size of each part's pages: an article's template can set its own.
+    var pageSizes: [(Double, Double)] {
+        parts.map { ($0.framesetter.template.pageWidth, $0.framesetter.template.pageHeight) }
+    }
 }
 
 enum IssueLoader {

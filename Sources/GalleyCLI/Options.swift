@@ -1,3 +1,4 @@
+import GalleyLayout
 import GalleyRender
 import GalleyStory
 import GalleySupport
@@ -84,10 +85,30 @@ struct PressRequest {
     }
 
     /// What the export needs: the template's sheet, the profiles, the name on the slug line.
-    func output(_ template: Template, input: String, environment: [String: String]) -> PressOutput {
-        PressOutput(
+    /// `pages` are the sizes of the pages when they are not all the template's (an issue).
+    func output(
+        _ template: Template, input: String, environment: [String: String], pages: [(Double, Double)] = []
+    ) throws(RenderError) -> PressOutput {
+        for (w, h) in [(template.pageWidth, template.pageHeight)] + pages {
+            try Self.checkSheet(PressSheet(trimWidth: w, trimHeight: h, print: template.print))
+        }
+        return PressOutput(
             print: template.print, intent: intent, sRGB: sRGB, label: input == "-" ? "stdin" : FilePath.name(of: input),
             date: PDFMetadata.reproducibleDate(environment: environment), cmyk: cmyk)
+    }
+
+    /// PDF readers open pages of at most 14,400 pt a side, and the sheet is the page with its
+    /// bleed and slug around it: a page the template allows can make a sheet too large.
+    static func checkSheet(_ sheet: PressSheet) throws(RenderError) {
+        let largest = 14400.0
+        guard sheet.width > largest || sheet.height > largest else { return }
+        func pt(_ x: Double) -> String { format(x) }
+        throw RenderError(
+            .error(
+                "--press: the sheet would be \(pt(sheet.width)) × \(pt(sheet.height)) pt, the page "
+                    + "(\(pt(sheet.trimWidth)) × \(pt(sheet.trimHeight)) pt) with \(pt(sheet.margin)) pt of bleed and slug "
+                    + "on each side; PDF readers open at most 14400 pt: make the page smaller, or print.bleed "
+                    + "and print.slug narrower"))
     }
 }
 
@@ -154,7 +175,9 @@ struct PreviewOptions {
             page = n
         }
         if let d = a.value("dpi") {
-            guard let v = Double(d), v >= 9, v <= 2400 else { throw UsageError(message: "--dpi must be a number from 9 to 2400, got '\(d)'") }
+            guard let v = Double(d), v >= 9, v <= 2400 else {
+                throw UsageError(message: "--dpi must be a number from 9 to 2400, got '\(d)'")
+            }
             dpi = v
         }
         output = a.value("output") ?? (document.input == "-" ? "-" : replacingExtension(document.input, with: "png", suffix: "-p\(page)"))

@@ -261,7 +261,7 @@ extension Run {
                 else { return result }
             case .pngs(let numbers, let path):
                 for n in numbers { _ = try OutputDestination.checked(path(n), inputs: doc.inputFiles) }
-                let press = o.press?.output(doc.template, input: o.document.input, environment: io.environment)
+                let press = try o.press?.output(doc.template, input: o.document.input, environment: io.environment)
                 let pages = try Export.pngs(doc.framesetter, pages: numbers, to: path, dpi: o.dpi, press: press)
                 let fingerprint = PageFingerprinter(doc.story, template: doc.template)
                 result.pages = numbers.filter { $0 <= pages.count }.map { fingerprint(pages[$0 - 1]) }
@@ -282,7 +282,7 @@ extension Run {
         let destination = try OutputDestination.checked(path, inputs: doc.inputFiles)
         try checkSyncTeX(o, pdf: path, inputs: doc.inputFiles)
         let metadata = pdfMetadata(input: o.document.input, title: o.title)
-        let press = o.press?.output(doc.template, input: o.document.input, environment: io.environment)
+        let press = try o.press?.output(doc.template, input: o.document.input, environment: io.environment)
         let bleed = doc.template.print.bleed
         let input = o.document.input
         var synctex = o.synctex ? SyncTeXWriter(pdf: path, files: [input]) : nil
@@ -333,7 +333,7 @@ extension Run {
             return false
         }
         let metadata = pdfMetadata(input: o.document.input, title: o.title, manifestTitle: issue.manifest.title)
-        let press = o.press?.output(issue.base, input: o.document.input, environment: io.environment)
+        let press = try o.press?.output(issue.base, input: o.document.input, environment: io.environment, pages: plan.pageSizes)
         timer.exportBegins()
         try writeIssuePDF(
             issue, plan, to: destination, metadata: metadata, compression: o.compression, threads: o.document.threads,
@@ -375,7 +375,7 @@ extension Run {
                 for n in numbers {
                     try IssueExport.png(
                         parts: plan.parts, pages: plan.pages, page: n, pageSize: size, to: path(n), dpi: o.dpi,
-                        press: o.press?.output(issue.base, input: o.document.input, environment: io.environment))
+                        press: try o.press?.output(issue.base, input: o.document.input, environment: io.environment, pages: plan.pageSizes))
                 }
                 let parts = PageFingerprinter.parts(of: plan)
                 result.pages = numbers.filter { $0 <= plan.pages.count }.map { PageFingerprinter.issuePage(plan, $0 - 1, parts: parts) }

@@ -641,26 +641,35 @@ public struct HyphenationSpec: Equatable, Sendable {
     }
 }
 
-/// Named paper sizes for the JSON key `page.size`.
+/// Named paper sizes for the JSON key `page.size`: ISO 216's A and B series and the US sizes.
 public enum PageSize: String, Sendable, CaseIterable {
-    case a3 = "A3", a4 = "A4", a5 = "A5", a6 = "A6", b5 = "B5"
+    case a0 = "A0", a1 = "A1", a2 = "A2", a3 = "A3", a4 = "A4", a5 = "A5", a6 = "A6", a7 = "A7", a8 = "A8", a9 = "A9"
+    case a10 = "A10"
+    case b0 = "B0", b1 = "B1", b2 = "B2", b3 = "B3", b4 = "B4", b5 = "B5", b6 = "B6", b7 = "B7", b8 = "B8", b9 = "B9"
+    case b10 = "B10"
     case letter, legal, tabloid, ledger
 
     /// Width and height in points, in the size's usual orientation: portrait for all but
     /// `ledger`, which is tabloid turned sideways (17 × 11 in).
     public var points: (width: Double, height: Double) {
         switch self {
-        case .a3: (LengthUnit.mm.of(297), LengthUnit.mm.of(420))
-        case .a4: (LengthUnit.mm.of(210), LengthUnit.mm.of(297))
-        case .a5: (LengthUnit.mm.of(148), LengthUnit.mm.of(210))
-        case .a6: (LengthUnit.mm.of(105), LengthUnit.mm.of(148))
-        case .b5: (LengthUnit.mm.of(176), LengthUnit.mm.of(250))
-        case .letter: (LengthUnit.in.of(8.5), LengthUnit.in.of(11))
-        case .legal: (LengthUnit.in.of(8.5), LengthUnit.in.of(14))
-        case .tabloid: (LengthUnit.in.of(11), LengthUnit.in.of(17))
-        case .ledger: (LengthUnit.in.of(17), LengthUnit.in.of(11))
+        case .letter: return (LengthUnit.in.of(8.5), LengthUnit.in.of(11))
+        case .legal: return (LengthUnit.in.of(8.5), LengthUnit.in.of(14))
+        case .tabloid: return (LengthUnit.in.of(11), LengthUnit.in.of(17))
+        case .ledger: return (LengthUnit.in.of(17), LengthUnit.in.of(11))
+        default:
+            let mm = PageSize.iso[rawValue] ?? (0, 0)  // every other case is in the table
+            return (LengthUnit.mm.of(mm.0), LengthUnit.mm.of(mm.1))
         }
     }
+
+    /// ISO 216's sizes in millimetres, as the standard rounds them (each halving rounded down).
+    private static let iso: [String: (Double, Double)] = [
+        "A0": (841, 1189), "A1": (594, 841), "A2": (420, 594), "A3": (297, 420), "A4": (210, 297), "A5": (148, 210),
+        "A6": (105, 148), "A7": (74, 105), "A8": (52, 74), "A9": (37, 52), "A10": (26, 37),
+        "B0": (1000, 1414), "B1": (707, 1000), "B2": (500, 707), "B3": (353, 500), "B4": (250, 353), "B5": (176, 250),
+        "B6": (125, 176), "B7": (88, 125), "B8": (62, 88), "B9": (44, 62), "B10": (31, 44),
+    ]
 
     /// The size named `name`, ignoring case.
     public init?(named name: String) {

@@ -59,7 +59,7 @@ import Glibc
 ///
 /// * `extends`: a built-in name, or a path (containing `/` or ending `.json`) relative to the
 ///   file's own folder. Chains are followed; a cycle is an error.
-/// * `page`: `{"size", "orientation"}` or `{"width", "height"}`. Sizes (any case): A3 A4 A5 A6 B5
+/// * `page`: `{"size", "orientation"}` or `{"width", "height"}`. Sizes (any case): A0–A10 B0–B10
 ///   letter legal tabloid (11 × 17 in) ledger (17 × 11 in). Without `orientation` a size keeps
 ///   its usual shape; `portrait` puts the long side upright, `landscape` across (and also
 ///   applies to an inherited or explicit width and height). Given alone, `width` or `height`

@@ -55,6 +55,23 @@ import Testing
         expectUntouched(d)
     }
 
+    // A page the template allows can make a press sheet over PDF's 14,400 pt once bleed and
+    // slug are added: an error naming both sizes, for build and preview, and nothing written.
+    @Test func sheetTooLarge() {
+        let d = folder()
+        let size = ["--set", "page.width=14400", "--set", "page.height=600", "--set", "print.bleed=3mm", "--set", "print.slug=10mm"]
+        for r in [build(d, ["--press"] + size), run(["preview", d.file("in.txt"), "-o", d.file("out.pdf"), "--press"] + size)] {
+            #expect(r.status == 1)
+            #expect(
+                r.stderr.contains(
+                    "error: --press: the sheet would be 14473.7 × 673.7 pt, the page (14400 × 600 pt) with 36.9 pt of bleed"),
+                "\(r.stderr)")
+            expectUntouched(d)
+        }
+        // Without --press the page alone is drawn.
+        #expect(build(d, size).status == 0)
+    }
+
     // --output-intent without --press is a usage error, for build and preview alike.
     @Test(arguments: ["build", "preview", "watch"]) func intentNeedsPress(command: String) {
         let d = folder()
