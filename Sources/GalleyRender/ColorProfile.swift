@@ -56,8 +56,24 @@ public struct ColorProfile: Sendable, Equatable {
             let shown = space.trimmed().isEmpty ? "none" : space.trimmed()
             return fail("its colour space is \(shown), not \(wanted.trimmed())")
         }
+        if let damage = tableDamage(bytes) { return fail(damage) }
         let name = description(bytes) ?? FilePath.name(of: path)
         return .success(ColorProfile(path: path, bytes: bytes, colorSpace: space, deviceClass: signature(bytes, 12), name: name))
+    }
+
+    /// What is wrong with the tag table (ICC.1, 7.3), if anything: a count the file cannot
+    /// hold, or a tag whose data lies outside the file or inside the header and table.
+    static func tableDamage(_ b: [UInt8]) -> String? {
+        let count = Int(bigEndian32(b, 128))
+        let tableEnd = 132 + 12 * count
+        guard count > 0, tableEnd <= b.count else { return "its tag table (\(count) tags) does not fit in the file" }
+        for entry in stride(from: 132, to: tableEnd, by: 12) {
+            let offset = Int(bigEndian32(b, entry + 4)), size = Int(bigEndian32(b, entry + 8))
+            guard offset >= tableEnd, size >= 8, offset + size <= b.count else {
+                return "its '\(signature(b, entry).trimmed())' tag lies outside the file's data"
+            }
+        }
+        return nil
     }
 
     static func bigEndian32(_ b: [UInt8], _ at: Int) -> UInt32 {

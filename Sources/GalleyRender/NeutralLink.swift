@@ -42,6 +42,25 @@ enum NeutralLink {
         return bytes
     }
 
+    /// Why Little CMS cannot convert sRGB to `intent`, if it cannot: a profile whose header
+    /// and tag table are sound can still hold tags no reader can use. Nil too when Little CMS
+    /// is not installed, as only `--cmyk` needs it. The transform is not optimised, so only the
+    /// tags are read, and no table is computed.
+    static func damage(of intent: ColorProfile, sRGB: ColorProfile) -> String? {
+        guard galley_lcms_available() != 0 else { return nil }
+        guard let target = open(intent) else { return "Little CMS cannot read it" }
+        defer { _ = galley_cmsCloseProfile(target) }
+        guard let source = open(sRGB) else { return nil }
+        defer { _ = galley_cmsCloseProfile(source) }
+        let flags = UInt32(cmsFLAGS_NOOPTIMIZE | cmsFLAGS_NOCACHE)
+        guard
+            let transform = galley_cmsCreateTransform(
+                source, galley_lcms_rgb16, target, galley_lcms_cmyk16, UInt32(INTENT_RELATIVE_COLORIMETRIC), flags)
+        else { return "Little CMS cannot convert colours to it (a tag it needs is damaged or missing)" }
+        galley_cmsDeleteTransform(transform)
+        return nil
+    }
+
     private static func open(_ profile: ColorProfile) -> cmsHPROFILE? {
         profile.bytes.withUnsafeBytes { galley_cmsOpenProfileFromMem($0.baseAddress, UInt32($0.count)) }
     }

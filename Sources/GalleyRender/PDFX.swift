@@ -36,7 +36,11 @@ public struct PressOutput: Sendable {
             // PDF/X's output intent is a printing condition: a display or link profile is not one.
             let shown = i.deviceClass.trimmed()
             return .failure(RenderError(.error("'\(i.path)' is a '\(shown)' profile, not a printer's ('prtr') profile")))
-        case (.success(let i), .success(let s)): return .success((i, s))
+        case (.success(let i), .success(let s)):
+            if let why = NeutralLink.damage(of: i, sRGB: s) {
+                return .failure(RenderError(.error("'\(i.path)' is not a usable ICC profile: \(why)")))
+            }
+            return .success((i, s))
         case (.failure(let e), _), (_, .failure(let e)): return .failure(e)
         }
     }

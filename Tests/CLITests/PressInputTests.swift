@@ -32,8 +32,8 @@ import Testing
         header.replaceSubrange(36..<40, with: Array("acsp".utf8))
         header.replaceSubrange(16..<20, with: Array("CMYK".utf8))
         header.replaceSubrange(0..<4, with: [0, 0, 0x10, 0])
-        var display = header
-        display.replaceSubrange(0..<4, with: [0, 0, 0, 200])
+        let good = [UInt8](FileManager.default.contents(atPath: "/usr/share/color/icc/ghostscript/default_cmyk.icc") ?? Data())
+        var display = good
         display.replaceSubrange(12..<16, with: Array("mntr".utf8))
         let cases: [(String, Data?, String)] = [
             ("missing.icc", nil, "cannot read ICC profile '\(d.file("missing.icc"))': No such file or directory"),
@@ -48,6 +48,24 @@ import Testing
             #expect(r.status == 2)
             #expect(r.stderr.hasPrefix("galley build: error: --output-intent: "), "\(r.stderr)")
             #expect(r.stderr.contains(message), "\(r.stderr)")
+            expectUntouched(d)
+        }
+        // Sound headers over damaged tags: a B2A0 tag pointing past the end of the file, and
+        // every conversion tag overwritten (which Little CMS finds).
+        var outside = good, garbage = good
+        outside.replaceSubrange(184..<188, with: [0, 0, 0xFF, 0xFF])
+        for entry in stride(from: 168, to: 240, by: 12) {
+            let offset = Int(good[entry + 4]) << 24 | Int(good[entry + 5]) << 16 | Int(good[entry + 6]) << 8 | Int(good[entry + 7])
+            let size = Int(good[entry + 8]) << 24 | Int(good[entry + 9]) << 16 | Int(good[entry + 10]) << 8 | Int(good[entry + 11])
+            garbage.replaceSubrange(offset..<offset + size, with: repeatElement(0x5A, count: size))
+        }
+        for (name, bytes, message) in [
+            ("outside.icc", outside, "its 'B2A0' tag lies outside the file's data"),
+            ("garbage.icc", garbage, "Little CMS cannot convert colours to it"),
+        ] {
+            d.write(name, Data(bytes))
+            let r = build(d, ["--press", "--output-intent", d.file(name)])
+            #expect(r.status == 2 && r.stderr.contains("is not a usable ICC profile: " + message), "\(r.stderr)")
             expectUntouched(d)
         }
         let rgb = build(d, ["--press", "--output-intent", "/usr/share/color/icc/ghostscript/srgb.icc"])
