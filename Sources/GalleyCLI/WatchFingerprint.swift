@@ -13,13 +13,21 @@ struct PageFingerprinter {
     private let runs: [StyleRun]
     private let styles: [Int]
     private let images: [Int]
+    /// The images set in lines (`inline`, emoticons of a pack), by where they stand in the
+    /// text, each with its file's stamp: a line's text shows only the anchor.
+    private let inline: [(anchor: Int, file: Int)]
     private let look: Int
 
     init(_ story: Story, template: Template) {
         text = Array(story.text.utf8)
         runs = story.runs
         styles = story.styles.map(\.hashValue)
-        images = story.images.map { Self.file($0.path) }
+        let images = story.images.map { Self.file($0.path) }
+        self.images = images
+        inline = zip(story.images, images).compactMap { image, file in
+            guard image.placement == .inline, let anchor = image.anchor else { return nil }
+            return (anchor, file)
+        }.sorted { $0.anchor < $1.anchor }
         look = TemplateLoader.encode(template).hashValue
     }
 
@@ -47,6 +55,11 @@ struct PageFingerprinter {
                 let range = line.storyRange.clamped(to: 0..<text.count)
                 text.withUnsafeBytes { h.combine(bytes: UnsafeRawBufferPointer(rebasing: $0[range])) }
                 combineStyles(of: range, into: &h)
+                var k = inline.partitionPoint { $0.anchor >= range.lowerBound }
+                while k < inline.count, inline[k].anchor < range.upperBound {
+                    h.combine(inline[k].file)
+                    k += 1
+                }
             }
             for i in frame.images { combine(i, into: &h) }
         }

@@ -208,6 +208,20 @@ import Testing
         w.stop()
     }
 
+    // An image set in a line (as an emoticon of a pack is) counts its page as changed when
+    // its file alone is replaced: the line's text shows only its anchor.
+    @Test func inlineImageChanged() throws {
+        let d = TemporaryDirectory("watch")
+        d.write("dot.png", try Data(contentsOf: URL(fileURLWithPath: repoPath("samples/images/chart.png"))))
+        d.write("doc.txt", "A dot <img src=\"dot.png\" inline width=\"12pt\" height=\"8pt\"> in a line.\n")
+        let w = try Watcher(d, ["doc.txt", "--pages", "1", "--png-dir", "png"])
+        try w.wait("the first build") { w.lines(containing: "wrote png/doc-p1.png") == 1 }
+        d.write("dot.png", try Data(contentsOf: URL(fileURLWithPath: repoPath("samples/images/tall.png"))))
+        try w.wait("the image's change") { w.lines(containing: "wrote png/doc-p1.png") == 2 }
+        #expect(w.text.split(separator: "\n").last { $0.contains("wrote") }?.hasSuffix("1 page, 1 changed") == true, "\(w.text)")
+        w.stop()
+    }
+
     // An image an SVG draws from is watched as well: replacing it rebuilds, and the page is a
     // cold build's.
     @Test func imagesInsideAnSVG() throws {
