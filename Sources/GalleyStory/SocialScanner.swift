@@ -160,7 +160,10 @@ struct SocialScanner {
     /// `http://`, `https://` (any case) or `www.` at `i`, not glued to the end of a Latin word or
     /// number (nor, for `www.`, to `.`, `_`, `-`, `/` or `@`), then URL characters. Trailing
     /// `.,;:!?'"#`, a `)` or `]` without its opening partner, and anything not allowed in URLs
-    /// (white space, CJK text and punctuation, other non-ASCII) end it; so does a known emoticon code.
+    /// (white space, CJK text and punctuation, other non-ASCII punctuation and symbols) end it;
+    /// so does a known emoticon code. Letters, marks and digits of scripts written with spaces
+    /// belong to it (`https://de.wikipedia.org/wiki/Straße`, `http://пример.рф`); the link's
+    /// address has them percent-encoded, as a PDF's URIs are ASCII.
     func url(at i: Int, after p: Unicode.Scalar?) -> SocialFind? {
         if Self.isWordScalar(p) { return nil }
         var bodyStart: Int
@@ -179,14 +182,39 @@ struct SocialScanner {
             return nil
         }
         var end = bodyStart
-        while end < s.count, Self.isURLScalar(s[end]) {
+        while end < s.count, Self.isURLScalar(s[end]) || Self.isIRIScalar(s[end]) {
             if s[end] == "[", settings.emoticons, emoticon(at: end, limit: s.count) != nil { break }
             end += 1
         }
         end = trimmedURLEnd(from: bodyStart, to: end)
         guard end > bodyStart else { return nil }
-        let text = Self.string(s[i..<end])
+        let text = Self.asciiAddress(Self.string(s[i..<end]))
         return SocialFind(kind: .url(href: isWWW ? "https://" + text : text), range: i..<end)
+    }
+
+    /// Non-ASCII letters, marks and digits, East Asian scripts aside: Chinese text runs
+    /// straight on after a URL (`http://t.cn/abc看这里`), Russian or German text does not.
+    static func isIRIScalar(_ c: Unicode.Scalar) -> Bool {
+        guard !c.isASCII, !isEastAsian(c) else { return false }
+        switch c.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .decimalNumber,
+            .nonspacingMark, .spacingMark:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// `text` with each byte of its non-ASCII characters percent-encoded (RFC 3987, 3.1): a
+    /// browser decodes a host so written and looks up its IDNA name.
+    static func asciiAddress(_ text: String) -> String {
+        guard !text.unicodeScalars.allSatisfy(\.isASCII) else { return text }
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        for b in text.utf8 {
+            if b < 0x80 { out.append(b) } else { out += [UInt8(ascii: "%"), hex[Int(b >> 4)], hex[Int(b & 0x0F)]] }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Drops trailing punctuation from a URL body, and closing brackets with no opening partner

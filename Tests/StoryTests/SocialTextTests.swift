@@ -431,6 +431,28 @@ func count(_ cls: String, in nodes: [MarkupNode]) -> Int {
             """#)
     }
 
+    // Letters and marks of spaced scripts belong to a URL, its path or its host, and are
+    // percent-encoded in the link; punctuation beyond ASCII (an em dash) ends it.
+    @Test func nonASCIIAddresses() {
+        assertDump(
+            social("See https://de.wikipedia.org/wiki/Straße, http://пример.рф/ and https://a.org/x—then."),
+            #"""
+            1:1 text("See ")
+            1:5 <a href="https://de.wikipedia.org/wiki/Stra%C3%9Fe" class="url">
+            1:5 text("https://de.wikipedia.org/wiki/Straße")
+            1:41 </a>
+            1:41 text(", ")
+            1:43 <a href="http://%D0%BF%D1%80%D0%B8%D0%BC%D0%B5%D1%80.%D1%80%D1%84/" class="url">
+            1:43 text("http://пример.рф/")
+            1:60 </a>
+            1:60 text(" and ")
+            1:65 <a href="https://a.org/x" class="url">
+            1:65 text("https://a.org/x")
+            1:80 </a>
+            1:80 text("—then.")
+            """#)
+    }
+
     // www. addresses link to https://www.…; a trailing comma is left out.
     @Test func wwwGetsHTTPS() {
         assertDump(
