@@ -156,8 +156,10 @@ struct Region {
             .sorted { $0.top < $1.top }
         var out: [(top: Double, height: Double)] = []
         var top = y
-        for k in kept where k.bottom > top {
-            if k.top > top { out.append((top: top, height: k.top - top)) }
+        // An exclusion below the region's foot (a page-wide float under a balanced column)
+        // bounds no gap: the foot does.
+        for k in kept where k.bottom > top && top < rect.maxY {
+            if k.top > top { out.append((top: top, height: min(k.top, rect.maxY) - top)) }
             top = k.bottom
         }
         if rect.maxY > top { out.append((top: top, height: rect.maxY - top)) }

@@ -111,6 +111,25 @@ func blockImagesOutOfPlace(_ pages: [Page], story: Story) -> [String] {
     return out
 }
 
+/// Column floats, captions included, that stand outside their column's frame, as messages:
+/// a balanced column once ended above the float it held, beside a page-wide float lower down.
+func columnFloatsOutsideFrames(_ pages: [Page], story: Story) -> [String] {
+    var out: [String] = []
+    for page in pages {
+        for frame in page.frames {
+            for image in frame.images {
+                guard case .float = story.images[image.image].placement else { continue }
+                let c = frame.rect
+                for r in [image.rect] + (image.captionRect.map { [$0] } ?? [])
+                where r.x < c.x - 0.01 || r.maxX > c.maxX + 0.01 || r.y < c.y - 0.01 || r.maxY > c.maxY + 0.01 {
+                    out.append("page \(page.number) column \(frame.column + 1): \(story.images[image.image].source) \(r) outside \(c)")
+                }
+            }
+        }
+    }
+    return out
+}
+
 /// Lines whose box meets an area of `forbiddenAreas`, as messages.
 func linesOverFloats(_ pages: [Page], story: Story) -> [String] {
     var out: [String] = []
@@ -151,6 +170,8 @@ func laidOutRandomly(_ text: String, seed: Int, dumpedAs name: String? = nil) th
         #expect(over.isEmpty, "seed \(seed), \(t.name): \(over.prefix(4).joined(separator: "; "))")
         let narrow = needlesslyNarrow(ps, story: fs.story)
         #expect(narrow.isEmpty, "seed \(seed), \(t.name): \(narrow.prefix(4).joined(separator: "; "))")
+        let outside = columnFloatsOutsideFrames(ps, story: fs.story)
+        #expect(outside.isEmpty, "seed \(seed), \(t.name): \(outside.prefix(4).joined(separator: "; "))")
         let lost = lostOrDoubled(ps, story: fs.story)
         #expect(lost.isEmpty, "seed \(seed), \(t.name): \(lost.prefix(4).joined(separator: "; "))")
     }
@@ -164,6 +185,8 @@ func laidOutRandomly(_ text: String, seed: Int, dumpedAs name: String? = nil) th
         let (t, fs, ps) = try laidOutRandomly(randomDocument(&rng, blockImages: true), seed: seed, dumpedAs: "blocks")
         let misplaced = blockImagesOutOfPlace(ps, story: fs.story)
         #expect(misplaced.isEmpty, "seed \(seed), \(t.name): \(misplaced.prefix(4).joined(separator: "; "))")
+        let outside = columnFloatsOutsideFrames(ps, story: fs.story)
+        #expect(outside.isEmpty, "seed \(seed), \(t.name): \(outside.prefix(4).joined(separator: "; "))")
         let wrong = notPlacedOnce(ps, story: fs.story)
         #expect(wrong.isEmpty, "seed \(seed), \(t.name): \(wrong.prefix(4))")
         let over = linesOverFloats(ps, story: fs.story)
