@@ -98,10 +98,11 @@ extension PageRenderer {
     }
 
     /// Emits one PDF link annotation per link on the page, covering all its rectangles (Cairo
-    /// writes them as the annotation's QuadPoints, their union as its Rect). Rectangles are in
-    /// page points, y down, as Cairo's `rect` attribute wants them: the PDF's user space is the
-    /// page, so no transform applies. The attributes are written as bytes into one reused
-    /// buffer, each target once per document.
+    /// writes them as the annotation's QuadPoints, their union as its Rect). Cairo's `rect`
+    /// attribute is in the PDF page's points, y down, whatever the current transform: a press
+    /// sheet draws the page shifted by its bleed and slug, so the rectangles are taken through
+    /// the transform here. The attributes are written as bytes into one reused buffer, each
+    /// target once per document.
     func emitLinks(_ lines: [LineRuns], on cr: OpaquePointer) {
         for (link, rects) in linkRects(lines) {
             let target = links.links[link].uri
@@ -119,7 +120,8 @@ extension PageRenderer {
             }
             linkAttributes.removeAll(keepingCapacity: true)
             linkAttributes += attribute
-            for (n, r) in rects.enumerated() {
+            for (n, box) in rects.enumerated() {
+                let r = Self.onPage(box, cr)
                 if n > 0 { linkAttributes.append(0x20) }
                 Self.appendDecimal(r.x, to: &linkAttributes)
                 linkAttributes.append(0x20)
@@ -135,6 +137,14 @@ extension PageRenderer {
             }
             cairo_tag_end(cr, CAIRO_TAG_LINK)
         }
+    }
+
+    /// `r`, in the current user space, in the page's own points (the sheet's, on a press sheet).
+    static func onPage(_ r: Rect, _ cr: OpaquePointer) -> Rect {
+        var (x0, y0, x1, y1) = (r.x, r.y, r.maxX, r.maxY)
+        cairo_user_to_device(cr, &x0, &y0)
+        cairo_user_to_device(cr, &x1, &y1)
+        return Rect(x: min(x0, x1), y: min(y0, y1), width: abs(x1 - x0), height: abs(y1 - y0))
     }
 
     /// Appends a number as Cairo's attribute parser reads it: plain decimal, rounded to at

@@ -65,6 +65,23 @@ import Testing
 
     // The PDF is clean for qpdf, at PDF 1.6, every page with its three boxes nested: the trim
     // the page's size, the bleed 3 mm outside it on each side, the media the whole sheet.
+    // A link on a press sheet covers its words as on the plain page: its rectangle moves with
+    // the page by the bleed and slug (it stayed where the plain page has it, off its text).
+    @Test func linksMoveWithThePage() throws {
+        let d = folder()
+        d.write("in.txt", "Read <a href=\"https://example.com/\">this link</a> now.\n")
+        let plain = d.file("plain.pdf")
+        #expect(run(["build", d.file("in.txt"), "-t", d.file("t.json"), "-o", plain, "-q"]).status == 0)
+        let press = try build(d)
+        let a = try #require(try PDFLinks(plain).pages.first?.first)
+        let b = try #require(try PDFLinks(press).pages.first?.first)
+        // Bleed 3 mm and slug 10 mm by default; PDF space is y up, from the sheet's foot alike.
+        let margin = 13 * Self.mm
+        let moved = [a.rect[0] + margin, a.rect[1] + margin, a.rect[2] + margin, a.rect[3] + margin]
+        #expect(zip(b.rect, moved).allSatisfy { abs($0 - $1) < 1.01 }, "\(b.rect) vs \(moved)")
+        #expect(b.uri == "https://example.com/")
+    }
+
     @Test func boxesNested() throws {
         let d = folder()
         let pdf = try build(d)
