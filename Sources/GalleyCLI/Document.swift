@@ -44,6 +44,9 @@ struct DocumentOptions {
     var fields: StoryFields?
     /// `--cache DIR` (issues): each article's layout kept between builds.
     var cache: String?
+    /// Files the command reads besides the document and what it names (a press build's
+    /// profiles): inputs no output may overwrite, and lines of the depfile.
+    var readsAlso: [String] = []
     /// The paragraphs of the builds before, in a process that builds the document (or each
     /// article of an issue) again after each edit (`galley watch`).
     var paragraphCaches: ParagraphCaches?
@@ -198,7 +201,7 @@ enum Loader {
                 return nil
             }
         }
-        inputFiles += builder.emoticons.files + builder.emoticons.imagePaths
+        inputFiles += builder.emoticons.files + builder.emoticons.imagePaths + o.readsAlso
         if o.input != "-" { inputFiles.append(o.input) }
         var (story, storyDiagnostics) = builder.build(document)
         o.fields?.apply(to: &story)

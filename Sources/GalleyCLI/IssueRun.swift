@@ -100,6 +100,7 @@ enum IssueLoader {
             a.input = article.file
             a.preparedTemplate = t
             a.cache = nil  // the issue's, used by the planner
+            a.readsAlso = []  // the issue's, not an article's: its layout does not depend on them
             a.root = o.root ?? manifest.folder
             a.fields = StoryFields(title: article.title, section: article.section, issue: manifest.title)
             var articleFiles: [String] = []
@@ -117,7 +118,7 @@ enum IssueLoader {
             doc.framesetter.relinquishEngine()
             articles.append(doc)
         }
-        files += [manifest.cover?.image].compactMap { $0 } + manifest.inserts.map(\.image)
+        files += [manifest.cover?.image].compactMap { $0 } + manifest.inserts.map(\.image) + o.readsAlso
         files += SVGReferences.files(of: files)
         return LoadedIssue(manifest: manifest, base: base, articles: articles, inputFiles: files)
     }

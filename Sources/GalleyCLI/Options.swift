@@ -62,6 +62,9 @@ struct PressRequest {
     /// `--cmyk` (build, watch): Ghostscript found, and Little CMS.
     var cmyk: CMYKConversion?
 
+    /// The profiles' files: the output intent, and the sRGB profile the colours are declared in.
+    var profiles: [String] { [intent.path, sRGB.path] }
+
     /// Nil without `--press`.
     static func parse(_ a: ParsedArguments) throws(UsageError) -> PressRequest? {
         let path = a.value("output-intent")
@@ -150,6 +153,7 @@ struct BuildOptions {
         json = a.flag("json")
         synctex = a.flag("synctex")
         press = try PressRequest.parse(a)
+        document.readsAlso += press?.profiles ?? []
         strict = a.flag("strict")
         timings = a.flag("timings")
         if strict && press == nil { throw UsageError(message: "--strict goes with --press, whose builds run the preflight") }
@@ -182,6 +186,7 @@ struct PreviewOptions {
         }
         output = a.value("output") ?? (document.input == "-" ? "-" : replacingExtension(document.input, with: "png", suffix: "-p\(page)"))
         press = try PressRequest.parse(a)
+        document.readsAlso += press?.profiles ?? []
     }
 }
 

@@ -39,6 +39,7 @@ struct WatchOptions {
         let preview = try PreviewOptions(a)
         dpi = preview.dpi
         build = try BuildOptions(a)
+        document.readsAlso = build.document.readsAlso
         if a.value("page") != nil && a.value("pages") != nil { throw UsageError(message: "give --page N or --pages LIST, not both") }
         if let list = a.value("pages") {
             let pages = list.split(separator: ",", omittingEmptySubsequences: false).map { Int($0.trimmed()) }

@@ -235,6 +235,28 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: fresh + "/issue.d") && FileManager.default.fileExists(atPath: fresh + "/a1.pdf"))
     }
 
+    // A press build's output intent is an input: listed in the depfile, and no output (the
+    // PDF, the depfile, a split article) may be written over it.
+    @Test func outputIntentIsAnInput() throws {
+        let d = TemporaryDirectory("issue")
+        let manifest = Self.issue(d)
+        let profile = try #require(FileManager.default.contents(atPath: "/usr/share/color/icc/ghostscript/default_cmyk.icc"))
+        d.write("printer.icc", profile)
+        d.write("out/a1.pdf", profile)
+        let press = ["--press", "--output-intent"]
+        let dep = run(
+            ["build", manifest, "-o", d.file("issue.pdf"), "--depfile", d.file("issue.d"), "-q"] + press + [d.file("printer.icc")])
+        #expect(dep.status == 0, "\(dep.stderr)")
+        #expect(try String(contentsOfFile: d.file("issue.d"), encoding: .utf8).contains(d.file("printer.icc")))
+        for extra in [["-o", d.file("printer.icc")], ["-o", d.file("x.pdf"), "--depfile", d.file("printer.icc")]] {
+            let r = run(["build", manifest, "-q"] + extra + press + [d.file("printer.icc")])
+            #expect(r.status == 2, "\(extra): \(r.stderr)")
+        }
+        let split = run(["build", manifest, "-o", d.file("x.pdf"), "--split", d.file("out"), "-q"] + press + [d.file("out/a1.pdf")])
+        #expect(split.status == 2 && split.stderr.contains("it is one of the issue's own files"), "\(split.stderr)")
+        #expect(d.read("printer.icc") == profile && d.read("out/a1.pdf") == profile)
+    }
+
     // --split makes its folder (and those above it) when missing; a name two articles share
     // is numbered; a folder that cannot be made is an error before anything is written.
     // `--threads` sets how many threads lay the articles out; the PDF is the same bytes however

@@ -73,6 +73,16 @@ import Testing
         expectUntouched(d)
     }
 
+    // The output intent is an input: -o naming it is refused, and it is kept.
+    @Test func outputOverTheProfile() throws {
+        let d = folder()
+        let profile = try #require(FileManager.default.contents(atPath: "/usr/share/color/icc/ghostscript/default_cmyk.icc"))
+        d.write("printer.icc", profile)
+        let r = run(["build", d.file("in.txt"), "--press", "--output-intent", d.file("printer.icc"), "-o", d.file("printer.icc")])
+        #expect(r.status == 2 && r.stderr.contains("would overwrite the input"), "\(r.stderr)")
+        #expect(d.read("printer.icc") == profile)
+    }
+
     // A page the template allows can make a press sheet over PDF's 14,400 pt once bleed and
     // slug are added: an error naming both sizes, for build and preview, and nothing written.
     @Test func sheetTooLarge() {
