@@ -11,6 +11,10 @@ public struct ImageInfo: Hashable, Sendable {
     public var pixelHeight: Int
     /// Pixels per inch from the file (PNG pHYs, JFIF density), when it says.
     public var dpi: Double?
+    /// A CMYK JPEG with Adobe's APP14 marker, as Photoshop writes them: its samples are stored
+    /// inverted, which decoders know from the marker and a PDF reader given the JPEG as it is
+    /// does not, drawing it in negative.
+    public var invertedCMYK = false
 
     public init(format: Format, pixelWidth: Int, pixelHeight: Int, dpi: Double? = nil) {
         self.format = format
@@ -140,6 +144,7 @@ public struct ImageInfo: Hashable, Sendable {
     private static func parseJPEG(_ b: [UInt8]) -> Result<ImageInfo, ReadError> {
         var i = 2
         var dpi: Double?
+        var adobe = false
         while i + 4 <= b.count {
             guard b[i] == 0xFF else { return .failure(ReadError(message: "the JPEG file is malformed")) }
             let marker = b[i + 1]
@@ -154,6 +159,7 @@ public struct ImageInfo: Hashable, Sendable {
                 if xd > 0 && units == 1 { dpi = Double(xd) }
                 if xd > 0 && units == 2 { dpi = Double(xd) * 2.54 }
             }
+            if marker == 0xEE, len >= 12, Array(b[(i + 4)..<(i + 9)]) == Array("Adobe".utf8) { adobe = true }
             // Start of frame (baseline, progressive, …) but not DHT (C4), JPG (C8), DAC (CC).
             if (0xC0...0xCF).contains(marker), marker != 0xC4, marker != 0xC8, marker != 0xCC {
                 guard len >= 7 else { break }
@@ -167,7 +173,9 @@ public struct ImageInfo: Hashable, Sendable {
                 guard zip(tail, tail.dropFirst()).contains(where: { $0 == 0xFF && $1 == 0xD9 }) else {
                     return .failure(ReadError(message: "the JPEG file is truncated"))
                 }
-                return .success(ImageInfo(format: .jpeg, pixelWidth: w, pixelHeight: h, dpi: dpi))
+                var info = ImageInfo(format: .jpeg, pixelWidth: w, pixelHeight: h, dpi: dpi)
+                info.invertedCMYK = adobe && len >= 8 && b[i + 9] == 4
+                return .success(info)
             }
             i += 2 + len
         }

@@ -239,6 +239,22 @@ import Testing
         return try PNGPixels(path: d.file("sheet.png"))
     }
 
+    // A CMYK JPEG as Photoshop writes them (Adobe's marker, samples inverted) is drawn in its
+    // colours, not in negative: Cairo would embed it with no Decode to undo the inversion.
+    @Test func adobeCMYKJPEG() throws {
+        let d = folder()
+        d.write("y.ps", "<</PageSize [40 40]>> setpagedevice 0 0 1 0 setcmykcolor 0 0 40 40 rectfill showpage\n")
+        let gs = tool("gs", ["-q", "-dBATCH", "-dNOPAUSE", "-dSAFER", "-sDEVICE=jpegcmyk", "-r72", "-o", d.file("y.jpg"), d.file("y.ps")])
+        try #require(gs.status == 0, "\(gs.stderr)")
+        try #require(d.read("y.jpg").map { $0.range(of: Data("Adobe".utf8)) != nil } == true)
+        d.write("in.txt", "<img src=\"y.jpg\" width=\"100%\">\n")
+        let pdf = d.file("out.pdf")
+        try #require(run(["build", d.file("in.txt"), "-t", d.file("t.json"), "-o", pdf, "-q"]).status == 0)
+        let px = try render(pdf, dpi: 72, in: d)
+        let p = px[px.width / 2, 20]
+        #expect(p.r > 200 && p.g > 200 && p.b < 90, "\(p)")
+    }
+
     /// Red enough: the image.
     static func red(_ p: PNGPixels.Pixel) -> Bool { p.r > 200 && p.g < 60 && p.b < 60 }
     static func dark(_ p: PNGPixels.Pixel) -> Bool { Int(p.r) + Int(p.g) + Int(p.b) < 300 }
