@@ -115,7 +115,9 @@ final class ImageStore {
         cairo_surface_mark_dirty(surface)
         // Only when the pixels are the file's as stored: a rotated image must be re-encoded, and
         // so must an inverted CMYK one, which Cairo would embed with no Decode to undo it.
-        if image.info.format == .jpeg, !image.info.invertedCMYK, pixbuf == loaded, let data = FileManager.default.contents(atPath: image.path) {
+        if image.info.format == .jpeg, !image.info.invertedCMYK, pixbuf == loaded,
+            let data = FileManager.default.contents(atPath: image.path)
+        {
             data.withUnsafeBytes { raw in
                 _ = galley_attach_mime_data(
                     surface, "image/jpeg", raw.bindMemory(to: UInt8.self).baseAddress, UInt(raw.count))
