@@ -26,7 +26,8 @@ extension IssueManifestDecoder {
                 }
             }
             guard errors.count == before else { return out }
-            try checkRepeats(out)
+            checkRepeats(out, errors: &errors)
+            guard errors.count == before else { return out }
             try checkJumps(&out, values: elements.map { member($0, "jump", "to") })
         } catch {
             errors.append(error)
@@ -35,34 +36,42 @@ extension IssueManifestDecoder {
     }
 
     /// Each file once, told apart by device and inode, so `a.txt` and `./a.txt` are one; and
-    /// none of them this manifest or another JSON file.
-    private func checkRepeats(_ articles: [IssueManifest.Article]) throws(Diagnostic) {
+    /// none of them this manifest or another JSON file. Each slip goes to `errors`.
+    private func checkRepeats(_ articles: [IssueManifest.Article], errors: inout [Diagnostic]) {
         var listed: [FileIdentity: IssueManifest.Article] = [:]
-        let manifest = FileIdentity.of(file)
         for a in articles {
-            if let identity = FileIdentity.of(a.file) {
-                // Set as an article, the manifest would be typeset as text: surely a slip.
-                if identity == manifest {
-                    throw .error(
-                        "article '\(a.written)' is this manifest; list the articles' text files", file: file, at: a.location,
-                        length: a.written.unicodeScalars.count + 2)
-                }
-                // Another manifest (or a template), as surely a slip: `galley build` takes a
-                // `.json` file for a manifest, never for an article.
-                if a.file.lowercased().hasSuffix(".json") {
-                    throw .error(
-                        "article '\(a.written)' is a JSON file (a manifest or a template); list the articles' text files",
-                        file: file, at: a.location, length: a.written.unicodeScalars.count + 2)
-                }
-                if let first = listed[identity], !a.allowRepeat {
-                    throw .error(
-                        "article '\(a.written)' is already listed (as '\(first.written)' at \(first.location)); "
-                            + "add \"allowRepeat\": true to list it again", file: file, at: a.location,
-                        length: a.written.unicodeScalars.count + 2)
-                }
-                listed[identity] = listed[identity] ?? a
+            do throws(Diagnostic) {
+                try checkRepeat(a, listed: &listed)
+            } catch {
+                errors.append(error)
             }
         }
+    }
+
+    private func checkRepeat(
+        _ a: IssueManifest.Article, listed: inout [FileIdentity: IssueManifest.Article]
+    ) throws(Diagnostic) {
+        guard let identity = FileIdentity.of(a.file) else { return }
+        // Set as an article, the manifest would be typeset as text: surely a slip.
+        if identity == FileIdentity.of(file) {
+            throw .error(
+                "article '\(a.written)' is this manifest; list the articles' text files", file: file, at: a.location,
+                length: a.written.unicodeScalars.count + 2)
+        }
+        // Another manifest (or a template), as surely a slip: `galley build` takes a `.json`
+        // file for a manifest, never for an article.
+        if a.file.lowercased().hasSuffix(".json") {
+            throw .error(
+                "article '\(a.written)' is a JSON file (a manifest or a template); list the articles' text files",
+                file: file, at: a.location, length: a.written.unicodeScalars.count + 2)
+        }
+        if let first = listed[identity], !a.allowRepeat {
+            throw .error(
+                "article '\(a.written)' is already listed (as '\(first.written)' at \(first.location)); "
+                    + "add \"allowRepeat\": true to list it again", file: file, at: a.location,
+                length: a.written.unicodeScalars.count + 2)
+        }
+        listed[identity] = listed[identity] ?? a
     }
 
     /// The value at a path of keys in `v`, if every step is an object that has it.
@@ -153,16 +162,27 @@ extension IssueManifestDecoder {
 
     // MARK: - Inserts
 
-    func inserts(_ v: JSONValue, of m: IssueManifest) throws(Diagnostic) -> [IssueManifest.Insert] {
+    /// The inserts; each one's mistake goes to `errors`. Where each goes is checked only when
+    /// the articles it names are `placed` (they hold no mistake).
+    func inserts(_ v: JSONValue, of m: IssueManifest, placed: Bool, errors: inout [Diagnostic]) -> [IssueManifest.Insert] {
         guard case .array(let elements) = v.kind else {
-            throw typeError("inserts", "expected a list of inserts, as in [{\"image\": \"ad.png\"}]", v)
+            errors.append(typeError("inserts", "expected a list of inserts, as in [{\"image\": \"ad.png\"}]", v))
+            return []
         }
         var out: [IssueManifest.Insert] = []
-        for (i, e) in elements.enumerated() { out.append(try insert(e, path: "inserts[\(i)]", of: m)) }
+        for (i, e) in elements.enumerated() {
+            do throws(Diagnostic) {
+                out.append(try insert(e, path: "inserts[\(i)]", of: m, placed: placed))
+            } catch {
+                errors.append(error)
+            }
+        }
         return out
     }
 
-    private func insert(_ v: JSONValue, path: String, of manifest: IssueManifest) throws(Diagnostic) -> IssueManifest.Insert {
+    private func insert(
+        _ v: JSONValue, path: String, of manifest: IssueManifest, placed: Bool
+    ) throws(Diagnostic) -> IssueManifest.Insert {
         let members = try members(of: v, path: path, allowed: IssueManifestSchema.insertKeys)
         guard let imageMember = members.first(where: { $0.key == "image" }) else {
             throw TemplateSpot(origin, v).error("an insert needs an \"image\"", key: path)
@@ -174,7 +194,7 @@ extension IssueManifestDecoder {
             switch m.key {
             case "image": continue
             case "filler": insert.filler = try flag("\(path).filler", m.value)
-            default: insert.after = try insertPlace("\(path).after", m.value, of: manifest)
+            default: if placed { insert.after = try insertPlace("\(path).after", m.value, of: manifest) }
             }
         }
         return insert

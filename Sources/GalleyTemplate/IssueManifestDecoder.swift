@@ -64,10 +64,11 @@ struct IssueManifestDecoder {
             // (A misspelt key, said already, is likely where they went.)
             errors.append(.error("an issue manifest needs \"articles\", the list of its article files", file: file, at: value.start))
         }
-        // Inserts and layers refer to the articles: checked once those hold.
+        // Inserts and layers refer to the articles: where they go is checked once those hold.
+        let articlesHold = errors.isEmpty
+        if let inserts { m.inserts = self.inserts(inserts, of: m, placed: articlesHold, errors: &errors) }
         if errors.isEmpty {
             do throws(Diagnostic) {
-                if let inserts { m.inserts = try self.inserts(inserts, of: m) }
                 try checkLayers(of: m)
             } catch {
                 errors.append(error)

@@ -561,6 +561,16 @@ import Testing
         #expect(r.status == 1)
         let places = r.stderr.split(separator: "\n").filter { $0.contains(": error: ") }.map { $0.split(separator: " ")[0] }
         #expect(places == ["\(manifest):2:34:", "\(manifest):3:12:", "\(manifest):3:45:"], "\(r.stderr)")
+        // Two repeats and two missing inserts: the four, where the first repeat alone was said.
+        let twice = d.write(
+            "twice.json",
+            """
+            {"articles": [{"file": "a1.txt"}, {"file": "a1.txt"}, {"file": "a2.txt"}, {"file": "a2.txt"}],
+             "inserts": [{"image": "nope1.png", "after": "a1.txt"}, {"image": "nope2.png"}]}
+            """)
+        let t = run(["build", twice, "-o", d.file("bad.pdf")])
+        let said = t.stderr.split(separator: "\n").filter { $0.contains(": error: ") }.map { $0.split(separator: " ")[0] }
+        #expect(said == ["\(twice):1:44:", "\(twice):1:84:", "\(twice):2:24:", "\(twice):2:67:"], "\(t.stderr)")
     }
 
     // Slips a manifest lets through, said: an empty article (an empty page and a contents
