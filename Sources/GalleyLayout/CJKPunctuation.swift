@@ -1,5 +1,6 @@
 import CPango
 import GalleyStory
+import GalleyTemplate
 import Glibc
 
 /// Punctuation Unicode shares between Latin and CJK text (…, —, ―, “ ” ‘ ’). Set beside
@@ -18,9 +19,11 @@ enum CJKPunctuation {
     /// partner: an English sentence quoted in Chinese has both its marks full-width.
     static func ranges(_ text: UnsafePointer<CChar>, length: Int, from start: Int) -> [Range<Int>] {
         var found: [(range: Range<Int>, cjk: Bool)] = []
-        // Open quotation marks waiting for their partner: index in `found`, and the mark's
-        // last byte (0x9C “, 0x98 ‘).
-        var open: [(index: Int, mark: UInt8)] = []
+        // Open quotation marks waiting for their partner, by index in `found`: “ and ‘ apart, so
+        // that a closing mark finds its partner at once however many of the other kind are
+        // open (a search through them all made unmatched marks quadratic).
+        var openDouble: [Int] = []
+        var openSingle: [Int] = []
         let bytes = UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self)
         var i = 0
         while i + 2 < length {
@@ -38,14 +41,18 @@ enum CJKPunctuation {
             var cjk = isCJK(before) || isCJK(after)
             if end - i == 3 {
                 let mark = bytes[i + 2]
-                if mark == 0x9C || mark == 0x98 {
-                    open.append((found.count, mark))
-                } else if mark == 0x9D || mark == 0x99, let k = open.lastIndex(where: { $0.mark == mark - 1 }),
-                    !(mark == 0x99 && isLetter(before) && isLetter(after))  // an apostrophe
+                if mark == 0x9C {
+                    openDouble.append(found.count)
+                } else if mark == 0x98 {
+                    openSingle.append(found.count)
+                } else if mark == 0x9D || mark == 0x99, !(mark == 0x99 && isLetter(before) && isLetter(after)),  // an apostrophe
+                    let k = mark == 0x9D ? openDouble.popLast() : openSingle.popLast()
                 {
-                    cjk = cjk || found[open[k].index].cjk
-                    found[open[k].index].cjk = cjk
-                    open.removeSubrange(k...)
+                    cjk = cjk || found[k].cjk
+                    found[k].cjk = cjk
+                    // The marks opened inside this quote and left open are given up.
+                    while let d = openDouble.last, d > k { openDouble.removeLast() }
+                    while let s = openSingle.last, s > k { openSingle.removeLast() }
                 }
             }
             found.append(((start + i)..<(start + end), cjk))
@@ -81,4 +88,73 @@ enum CJKPunctuation {
         return v
     }
 
+}
+
+/// Curly quotes in Chinese and Japanese text break as the brackets they are there (clreq,
+/// JLREQ): “ and ‘ open, like 「 and 『, so a line may break before them but never after them;
+/// ” and ’ close, like 」 and 』, so a line may break after them but never before them. UAX #14
+/// cannot tell an opening curly quote from a closing one (both are class QU), so it forbids a
+/// break on either side: Pango finds none in `：“甲”、“乙”、“丙”`, and a line breaks inside such
+/// a run between letters, or begins with ”. Latin text keeps UAX #14's reading, since there
+/// a quote's side is the language's (German „…“ closes with “).
+extension CJKPunctuation {
+    /// The bytes of the curly quotes that break as brackets, in order: every one in a Chinese
+    /// or Japanese paragraph (`language`, its first run's), else those of a run of shared
+    /// punctuation beside CJK text (`ranges`: a quote goes with its partner); none in a
+    /// language whose closing quote is “. An apostrophe (’ before a Latin letter) is no quote.
+    static func bracketQuotes(_ text: UnsafePointer<CChar>, length: Int, language: String) -> [Int] {
+        guard QuoteMarks.forLanguage(language, cjk: .curly).closeDouble != "\u{201C}" else { return [] }
+        let spans = isCJKLanguage(language) ? [0..<length] : ranges(text, length: length, from: 0)
+        let bytes = UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self)
+        var found: [Int] = []
+        for span in spans {
+            var i = span.lowerBound
+            while i + 3 <= span.upperBound {
+                if bytes[i] == 0xE2 && bytes[i + 1] == 0x80 && bracket(for: bytes[i + 2]) != nil
+                    && !(bytes[i + 2] == 0x99 && isLatinLetter(scalar(at: i + 3, bytes, length: length)))
+                {
+                    found.append(i)
+                    i += 3
+                } else {
+                    i += 1
+                }
+            }
+        }
+        return found
+    }
+
+    /// `text` with the quotes at `quotes` (from `bracketQuotes`) turned into the corner
+    /// brackets they stand for, “ ” ‘ ’ into 「 」 『 』: three bytes each, so every byte and
+    /// character keeps its offset, and Pango's break analysis of the copy is the text's with
+    /// the quotes read as brackets, under all its other rules (。 or 、 after ” still never
+    /// starts a line).
+    static func bracketed(_ text: UnsafePointer<CChar>, length: Int, quotes: [Int]) -> [UInt8] {
+        let bytes = UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self)
+        var copy = Array(UnsafeBufferPointer(start: bytes, count: length))
+        for i in quotes {
+            copy[i] = 0xE3
+            copy[i + 2] = bracket(for: copy[i + 2])!
+        }
+        return copy
+    }
+
+    /// The last UTF-8 byte of the bracket (after E3 80) that the quote ending in `b` (after
+    /// E2 80) stands for: “ 「, ” 」, ‘ 『, ’ 』; nil for any other character.
+    private static func bracket(for b: UInt8) -> UInt8? {
+        switch b {
+        case 0x9C: 0x8C
+        case 0x9D: 0x8D
+        case 0x98: 0x8E
+        case 0x99: 0x8F
+        default: nil
+        }
+    }
+
+    /// Whether BCP 47 tag `tag` is Chinese or Japanese.
+    static func isCJKLanguage(_ tag: String) -> Bool {
+        let primary = tag.lowercased().prefix { $0 != "-" && $0 != "_" }
+        return primary == "zh" || primary == "ja"
+    }
+
+    private static func isLatinLetter(_ v: UInt32?) -> Bool { isLetter(v) && !isCJK(v) }
 }

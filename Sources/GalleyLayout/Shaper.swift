@@ -113,6 +113,29 @@ extension TextEngine {
         return attrs
     }
 
+    /// `logAttributes` of `text` with its curly quotes in Chinese or Japanese text analysed as
+    /// the corner brackets they stand for (`CJKPunctuation.bracketQuotes`), so that a line
+    /// breaks before “ and after ”, never after “ or before ”. The copy is made only when the
+    /// paragraph has such quotes; a Latin paragraph is analysed as it is.
+    static func cjkLogAttributes(
+        _ text: UnsafePointer<CChar>, length: Int, charBytes: [Int32], language: String, paragraphLanguage: String
+    ) -> [PangoLogAttr] {
+        let quotes = CJKPunctuation.bracketQuotes(text, length: length, language: paragraphLanguage)
+        guard !quotes.isEmpty else { return logAttributes(text, length: length, charBytes: charBytes, language: language) }
+        let copy = CJKPunctuation.bracketed(text, length: length, quotes: quotes)
+        return copy.withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) {
+                logAttributes($0.baseAddress!, length: length, charBytes: charBytes, language: language)
+            }
+        }
+    }
+
+    /// The language of a paragraph's text: its first run's, which `<p lang>` sets ("" for
+    /// a paragraph with no runs).
+    static func language(of p: Paragraph, in story: Story) -> String {
+        story.runs[p.runs].first.map { story.styles[$0.style].language } ?? ""
+    }
+
     /// Shapes a paragraph's text into `shaped`. With `mergingAlike`, consecutive style runs
     /// that shape alike (`shapeAlike`: same font, features and language; colours, decorations,
     /// shadows, offsets and the like differ) are one Pango item, shaped together: Pango loads
@@ -137,7 +160,8 @@ extension TextEngine {
         defer { pango_attr_list_unref(attrs) }
 
         var flags = shaped.flags
-        var logAttrs = breakOpportunities(text, length: length, charBytes: charBytes, flags: &flags)
+        var logAttrs = breakOpportunities(
+            text, length: length, charBytes: charBytes, language: Self.language(of: p, in: story), flags: &flags)
 
         // Shape item by item; the whole paragraph is the context.
         var advance = [Double](repeating: 0, count: length + 1)
@@ -305,13 +329,15 @@ extension TextEngine {
         shaped.flags = flags
     }
 
-    /// Break opportunities (UAX #14 with Pango's script tailoring), one entry per character + 1,
-    /// and the break flags they give each character's first byte.
+    /// Break opportunities (UAX #14 with Pango's script tailoring, curly quotes in CJK text
+    /// read as brackets), one entry per character + 1, and the break flags they give each
+    /// character's first byte. `language` is the paragraph's (`language(of:in:)`).
     private func breakOpportunities(
-        _ text: UnsafePointer<CChar>, length: Int, charBytes: [Int32], flags: inout [ByteFlags]
+        _ text: UnsafePointer<CChar>, length: Int, charBytes: [Int32], language: String, flags: inout [ByteFlags]
     ) -> [PangoLogAttr] {
         let nChars = charBytes.count - 1
-        let logAttrs = Self.logAttributes(text, length: length, charBytes: charBytes, language: plan.language)
+        let logAttrs = Self.cjkLogAttributes(
+            text, length: length, charBytes: charBytes, language: plan.language, paragraphLanguage: language)
         for c in 0...nChars {
             flags[Int(charBytes[c])] = breakFlags(logAttrs[c], character: c, of: nChars, text: text, at: Int(charBytes[c]))
         }

@@ -179,6 +179,41 @@ let printerParagraph = """
         for line in b.lines.dropLast() { #expect(abs(line.setWidth - width) < 0.01) }
     }
 
+    // Curly quotes in Chinese are brackets (clreq): a line breaks before “ and after ”, never
+    // after “ or before ”. UAX #14 alone allows no break beside either (both are class QU), so
+    // this run was broken between letters, and lines began with ” or 、.
+    @Test(arguments: [60.0, 73.0, 100.0, 137.0, 180.0, 246.6])
+    func kinsokuWithCurlyQuotes(width: Double) {
+        let text = "标点密集出现在这一行里面吧，看看会怎样：“甲”、“乙”、“丙”、“丁”、“戊”、“己”、“庚”、“辛”、“壬”、‘子’、“丑”。"
+        let b = breakParagraph(text, widths: LineWidths(rest: width), language: "zh-Hans")
+        let closing = Set("，。、；：？！」』）》〉】”’")
+        let opening = Set("「『（《〈【“‘")
+        for (line, shown) in zip(b.lines, b.text) {
+            #expect(!line.brokenInWord, "\(width): \(b.text)")
+            #expect(!closing.contains(shown.first!), "\(width): \(b.text)")
+            #expect(!opening.contains(shown.last!), "\(width): \(b.text)")
+        }
+    }
+
+    // The break opportunities of curly quotes in Chinese are those of the corner brackets they
+    // stand for; in Latin text they stay UAX #14's, but for quotes beside Chinese.
+    @Test func curlyQuotesBreakAsCornerBrackets() {
+        func shaped(_ text: String, _ language: String) -> ShapedText {
+            breakParagraph(text, widths: LineWidths(rest: 1000), language: language).shaped
+        }
+        func breaks(_ t: ShapedText) -> [Int] { (0...t.length).filter { t.flags[$0].contains(.lineBreak) } }
+        let curly = shaped("看看会怎样：“甲”、“乙”、‘丙’。他说“好”“不”。“OK”和‘it’s’", "zh-Hans")
+        let corner = shaped("看看会怎样：「甲」、「乙」、『丙』。他说「好」「不」。「OK」和『it’s』", "zh-Hans")
+        #expect(breaks(curly) == breaks(corner))
+        let latin = shaped("He said “yes”and a‘b’c, it’s.", "en")
+        #expect(breaks(latin).allSatisfy { $0 == latin.length || latin.bytes[$0 - 1] == 0x20 }, "\(breaks(latin))")
+        let mixed = shaped("He wrote 中文“引号”ok.", "en")
+        let open = mixed.bytes.firstRange(of: Array("“".utf8))!.lowerBound
+        let close = mixed.bytes.firstRange(of: Array("”".utf8))!.lowerBound
+        #expect(mixed.flags[open].contains(.lineBreak) && mixed.flags[close + 3].contains(.lineBreak))
+        #expect(!mixed.flags[open + 3].contains(.lineBreak) && !mixed.flags[close].contains(.lineBreak))
+    }
+
     // Latin words inside Chinese keep their own letter spacing: justification goes to the
     // gaps between ideographs and to the spaces.
     @Test func latinInsideChinese() {
