@@ -53,7 +53,7 @@ extension Flow {
         // Its drop cap comes along whole: below an element shorter than the initial is tall,
         // the initial's foot is the element's (as `dropCapFits` has it in a column).
         if line == 0, let dropCap = l.text.dropCap, let first = tops.first {
-            yy = max(yy, first + l.lines[0].height + dropCap.drop)
+            yy = max(yy, dropCap.foot(top: first, first: l.lines[0]))
         }
         if !pageEmpty && (!whole || yy > area.maxY + 0.001 || !keepsFollowing(l, below: yy + p.style.spacingAfter, in: area, layout)) {
             return SpanPlacement(frame: nil, done: false, bottom: top)

@@ -433,11 +433,11 @@ extension Flow {
     }
 
     /// A paragraph with a drop cap starts in a region only with the initial whole: the lines
-    /// beside it (all of a shorter paragraph) and room down to its foot. An empty region that
-    /// must take something takes it anyway.
+    /// beside it (all of a shorter paragraph) and room down to its foot, its ink's included. An
+    /// empty region that must take something takes it anyway.
     func dropCapFits(_ l: ParagraphLayout, count: Int, tops: [Double], _ d: Distributor) -> Bool {
         guard line == 0, let dropCap = l.text.dropCap, count > 0, !d.mustTake, let top = tops.first else { return true }
-        return count >= min(dropCap.lines, l.lines.count) && top + l.lines[0].height + dropCap.drop <= d.bottom
+        return count >= min(dropCap.beside, l.lines.count) && dropCap.foot(top: top, first: l.lines[0]) <= d.bottom
     }
 
     /// A paragraph with a drop cap starts only where its initial is clear of the region's
@@ -448,16 +448,16 @@ extension Flow {
     /// a slot wider again below an image would run its line over the initial).
     func dropCapClear(_ l: ParagraphLayout, count: Int, tops: [Double], xs: [Double], _ d: Distributor) -> Bool {
         guard line == 0, let dropCap = l.text.dropCap, count > 0, !tops.isEmpty, !d.region.exclusions.isEmpty else { return true }
-        for k in 1..<min(dropCap.lines, count, tops.count) where abs(xs[k] - xs[0]) > 0.01 || tops[k] < tops[k - 1] + 0.01 {
+        for k in 1..<min(dropCap.beside, count, tops.count) where abs(xs[k] - xs[0]) > 0.01 || tops[k] < tops[k - 1] + 0.01 {
             return false
         }
-        // The initial's box as `placeDropCap` places it, down to its foot.
+        // The initial's box as `placeDropCap` places it, ink included, down to its foot.
         let first = l.lines[0]
         let x = xs[0] + first.indent
-        let (top, foot) = (tops[0] + first.ascent - dropCap.capTop, tops[0] + first.height + dropCap.drop)
+        let (top, foot) = (tops[0] + first.ascent - dropCap.capTop, dropCap.foot(top: tops[0], first: first))
         return !d.region.exclusions.contains { e in
             guard let (left, right) = e.cut(top: top, bottom: foot) else { return false }
-            return left < x + dropCap.advance - 0.01 && right > x + 0.01
+            return left < x + dropCap.width - 0.01 && right > x + 0.01
         }
     }
 
@@ -478,7 +478,7 @@ extension Flow {
             warnAboutIndent(index, in: l)
             // The indent is on the leading edge: the left one, or the right in RTL text.
             var x = (k < xs.count ? xs[k] : d.rect.x) + (l.text.rightToLeft ? 0 : b.indent)
-            if let dropCap = l.text.dropCap, index < dropCap.lines {
+            if let dropCap = l.text.dropCap, index < dropCap.beside {
                 if index == 0 { placeDropCap(dropCap, of: l, at: Point(x: x, y: t + b.ascent), &d) }
                 x += dropCap.indent
             }
@@ -496,13 +496,18 @@ extension Flow {
 
 extension Flow {
     /// Places the initial of the paragraph whose first line has its baseline origin at `first`,
-    /// its baseline on that of line `lines`. What follows the paragraph starts below it, even when
-    /// the paragraph has fewer lines than the initial is tall.
+    /// its baseline on that of line `lines`, moved right by its `shift` so that its ink does not
+    /// cross the lines' edge. What follows the paragraph starts below it, even when the paragraph
+    /// has fewer lines than the initial is tall.
     func placeDropCap(_ dropCap: DropCap, of l: ParagraphLayout, at first: Point, _ d: inout Distributor) {
         let baseline = first.y + dropCap.drop
+        // The box takes in the ink that hangs below the baseline, so that `inspect`, preflight
+        // and the foot all see a J's hook.
+        let rect = Rect(
+            x: first.x, y: first.y - dropCap.capTop, width: dropCap.width,
+            height: dropCap.capTop + dropCap.drop + max(0, dropCap.ink.maxY))
         let initial = PlacedDropCap(
-            origin: Point(x: first.x, y: baseline),
-            rect: Rect(x: first.x, y: first.y - dropCap.capTop, width: dropCap.advance, height: dropCap.capTop + dropCap.drop),
+            origin: Point(x: first.x + dropCap.shift, y: baseline), rect: rect,
             storyRange: l.storyStart..<(l.storyStart + dropCap.end), lines: dropCap.lines, paragraphIndex: paragraph,
             paragraph: l)
         d.frame.dropCaps.append(initial)

@@ -5,8 +5,9 @@ import GalleySupport
 
 /// A paragraph's first letter set as an initial several lines tall (a drop cap), shaped in its
 /// own face at the size that makes its capitals reach from the top of the first line's capitals
-/// down to the baseline of line `lines`. The first `lines` lines are set beside it, narrower by
-/// `indent` (see `narrowing`); the paragraph's first line starts after it, at byte `end`.
+/// down to the baseline of line `lines`. The first `beside` lines are set beside it, narrower by
+/// `indent` (see `narrowing`): `lines`, and more when its ink hangs below its baseline (a J's hook,
+/// a Q's tail). The paragraph's first line starts after it, at byte `end`.
 package struct DropCap: Sendable {
     /// How many lines tall the initial is.
     package var lines: Int
@@ -20,7 +21,8 @@ package struct DropCap: Sendable {
     /// The initial's glyphs, and the paragraph byte of each one's cluster.
     package var glyphs: [PangoGlyphInfo]
     package var clusters: [Int32]
-    /// The initial's advance, and how far the lines beside it move right: the advance and a gap.
+    /// The initial's advance, and how far the lines beside it move right: `shift`, the advance
+    /// and a gap.
     package var advance: Double
     package var indent: Double
     /// The cap height of the first line's text: the initial's top is this far above the first
@@ -28,12 +30,39 @@ package struct DropCap: Sendable {
     package var capTop: Double
     /// From the first line's baseline down to the initial's: `lines - 1` line pitches.
     package var drop: Double
+    /// The initial's ink (Pango's ink rectangle) from the left end of its baseline, y down. Its
+    /// cap height and advance do not bound it: a J's hook or a Q's tail hangs below the baseline,
+    /// and a J's hook or an A's foot reaches left of the origin (a negative left side bearing).
+    package var ink: Rect
+    /// How many lines are set beside the initial: `lines`, and one more for each line below
+    /// those whose box its ink reaches into, so that a descender never runs into the text.
+    package var beside: Int
+    /// From the first line's baseline down to that of the last line beside the initial:
+    /// `beside - 1` line pitches (`drop` when its ink stays in the box of line `lines`).
+    package var reach: Double
 
-    /// `widths` with the first `lines` lines narrower by `indent`, so the breaker sets them
+    /// How far right of the lines' edge the initial is drawn: as far as its ink would cross that
+    /// edge, so that it never stands in the margin or the gutter; 0 for most letters, whose
+    /// origin stays on the edge as it always was.
+    package var shift: Double { max(0, -ink.x) }
+
+    /// How far right of the lines' edge the initial reaches: its advance, or its ink where that
+    /// goes further, after `shift`. Its box is this wide.
+    package var width: Double { shift + max(advance, ink.maxX) }
+
+    /// `widths` with the first `beside` lines narrower by `indent`, so the breaker sets them
     /// beside the initial.
     package func narrowing(_ widths: LineWidths) -> LineWidths {
-        let n = max(lines, widths.first.count)
-        return LineWidths(first: (0..<n).map { widths[$0] - ($0 < lines ? indent : 0) }, rest: widths.rest)
+        let n = max(beside, widths.first.count)
+        return LineWidths(first: (0..<n).map { widths[$0] - ($0 < beside ? indent : 0) }, rest: widths.rest)
+    }
+
+    /// The initial's foot when its paragraph's first line is `first`, that line's box's top at
+    /// `top`: the foot of the last line beside it, or of its ink should that hang lower still
+    /// (`beside` counts lines of the body's pitch; a first line of other faces can differ).
+    /// What follows the paragraph starts no higher.
+    package func foot(top: Double, first: LineBreak) -> Double {
+        max(top + first.height + reach, top + first.ascent + drop + max(0, ink.maxY))
     }
 
     /// Opening quotation marks that go into the initial with the letter after them.
@@ -88,10 +117,19 @@ extension TextEngine {
         let drop = Double(request.lines - 1) * pitch
         let size = (capTop + drop) / ratio
         guard let shaped = shapeInitial(Array(text.bytes[..<end]), face: face, size: size) else { return nil }
+        // A body line's box reaches this far below its baseline (`LineBreaker.box` splits the
+        // pitch evenly around the font's ascent and descent): each line below line `lines` whose
+        // box the initial's ink reaches into is set beside it too. A letter on the baseline (its
+        // overshoot well inside the descent) gets none.
+        let m = plan.metrics[Int(run.style)]
+        let below = (pitch + m.descent - m.ascent) / 2
+        let depth = shaped.ink.maxY - below
+        let extra = depth > 0.001 && pitch > 0 ? min(request.lines, Int((depth / pitch).rounded(.up))) : 0
+        let shift = max(0, -shaped.ink.x)
         return DropCap(
             lines: request.lines, end: end, font: shaped.font, size: size, color: request.color, glyphs: shaped.glyphs,
-            clusters: shaped.clusters, advance: shaped.advance, indent: shaped.advance + body.size * 0.3, capTop: capTop,
-            drop: drop)
+            clusters: shaped.clusters, advance: shaped.advance, indent: shift + shaped.advance + body.size * 0.3,
+            capTop: capTop, drop: drop, ink: shaped.ink, beside: request.lines + extra, reach: drop + Double(extra) * pitch)
     }
 
     /// A font's cap height at `size` points: its OS/2 table's, else the height of its "H".
@@ -101,11 +139,12 @@ extension TextEngine {
         return Double(galley_font_h_top(font)) / pangoScale
     }
 
-    /// The initial's text shaped as one run of `face` at `size`: nil when it takes more than one
-    /// font (a quotation mark the face lacks).
+    /// The initial's text shaped as one run of `face` at `size`, with its ink box (from the left
+    /// end of its baseline, y down): nil when it takes more than one font (a quotation mark the
+    /// face lacks).
     private func shapeInitial(
         _ bytes: [UInt8], face: FontPlan.Face, size: Double
-    ) -> (font: FontKey, glyphs: [PangoGlyphInfo], clusters: [Int32], advance: Double)? {
+    ) -> (font: FontKey, glyphs: [PangoGlyphInfo], clusters: [Int32], advance: Double, ink: Rect)? {
         let layout = pango_layout_new(context)!
         defer { galley_object_unref(UnsafeMutableRawPointer(layout)) }
         let d = face.makeDescription(size: size)
@@ -122,6 +161,11 @@ extension TextEngine {
         let glyphs = Array(UnsafeBufferPointer(start: glyphString.glyphs, count: n))
         let clusters = Array(UnsafeBufferPointer(start: glyphString.log_clusters, count: n)).map { Int32($0) }
         let advance = glyphs.reduce(0.0) { $0 + Double($1.geometry.width) } / pangoScale
-        return (key(of: pangoFont), glyphs, clusters, advance)
+        var ink = PangoRectangle()
+        pango_layout_line_get_extents(line, &ink, nil)
+        let box = Rect(
+            x: Double(ink.x) / pangoScale, y: Double(ink.y) / pangoScale, width: Double(ink.width) / pangoScale,
+            height: Double(ink.height) / pangoScale)
+        return (key(of: pangoFont), glyphs, clusters, advance, box)
     }
 }

@@ -193,7 +193,7 @@ struct Flow {
             let bottom = linesBottom(l, from: 0, count: keep, at: y, gridTop: rect.y)
             // A drop cap comes along whole.
             guard let dropCap = l.text.dropCap, let first = l.lines.first else { return bottom }
-            return max(bottom, top(height: first.height, at: y, gridTop: rect.y) + first.height + dropCap.drop)
+            return max(bottom, dropCap.foot(top: top(height: first.height, at: y, gridTop: rect.y), first: first))
         }
     }
 

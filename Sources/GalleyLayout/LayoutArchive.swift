@@ -232,7 +232,9 @@ extension ArchiveWriter {
         for v in [d.color.red, d.color.green, d.color.blue, d.color.alpha] { o.double(v) }
         o.plain(packed(d.glyphs))
         o.plain(d.clusters)
-        for v in [d.advance, d.indent, d.capTop, d.drop] { o.double(v) }
+        for v in [d.advance, d.indent, d.capTop, d.drop, d.ink.x, d.ink.y, d.ink.width, d.ink.height] { o.double(v) }
+        o.int(d.beside)
+        o.double(d.reach)
     }
 
     static func encode(_ l: LineBreak, into o: inout ByteWriter) {
@@ -448,7 +450,8 @@ extension ArchiveReader {
         guard clusters.count == glyphs.count else { throw ByteReader.Malformed() }
         return DropCap(
             lines: lines, end: end, font: font, size: size, color: color, glyphs: glyphs, clusters: clusters, advance: try r.double(),
-            indent: try r.double(), capTop: try r.double(), drop: try r.double())
+            indent: try r.double(), capTop: try r.double(), drop: try r.double(), ink: try rect(&r),
+            beside: try r.int(in: lines..<2 * lines + 1), reach: try r.double())
     }
 
     func line(_ r: inout Reader, bytes: Int) throws(ByteReader.Malformed) -> LineBreak {

@@ -54,10 +54,12 @@ public struct PlacedLine: Sendable {
 
 /// A drop cap placed on a page: the initial of a paragraph whose first lines are set beside it.
 public struct PlacedDropCap: Sendable {
-    /// Left end of the initial's baseline, which is the baseline of line `lines`.
+    /// Left end of the initial's baseline, which is the baseline of line `lines`: the first
+    /// line's edge, or right of it as far as the initial's ink would cross that edge (a J).
     public var origin: Point
-    /// The initial's box: as wide as its advance, from the top of the first line's capitals
-    /// down to its baseline.
+    /// The initial's box: from the first line's edge to its advance or its ink, whichever reaches
+    /// further, and from the top of the first line's capitals down to its baseline, or to its
+    /// ink's foot when that hangs below (a J's hook, a Q's tail).
     public var rect: Rect
     /// Story bytes of the initial (an opening quotation mark and a letter).
     public var storyRange: Range<Int>
@@ -67,13 +69,19 @@ public struct PlacedDropCap: Sendable {
     /// The shaped paragraph holding the initial's glyphs.
     package var paragraph: ParagraphLayout
 
+    /// How many of its paragraph's lines are set beside it: `lines`, and those below that its
+    /// ink reaches into.
+    public var beside: Int { paragraph.text.dropCap?.beside ?? lines }
+
     /// The initial's foot: the foot of the last line it stands beside (its baseline, plus the
-    /// first line's descent). It hangs below its paragraph when the paragraph has fewer lines
+    /// first line's descent, plus a pitch for each line its ink reaches below line `lines`), and
+    /// never above its ink's. It hangs below its paragraph when the paragraph has fewer lines
     /// than it is tall, and nothing that follows (a line, a band, an element across the
     /// columns) is set above it.
     public var foot: Double {
         guard let first = paragraph.lines.first else { return rect.maxY }
-        return origin.y + first.height - first.ascent
+        let hanging = paragraph.text.dropCap.map { $0.reach - $0.drop } ?? 0
+        return max(origin.y + hanging + first.height - first.ascent, rect.maxY)
     }
 }
 

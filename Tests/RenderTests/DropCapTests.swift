@@ -95,6 +95,45 @@ private func firstPage(_ fs: Framesetter) -> Page {
         #expect(dump.contains(" lines=3 @1:16 |T|\n"))
     }
 
+    // An initial whose ink hangs below its baseline (a J's hook, a Q's tail) has the line below
+    // line 3 set beside it too, and its box and foot take the ink in; one whose ink reaches left
+    // of its origin (the J's hook again) moves right until its ink meets the column's edge. In
+    // pixels: no text's ink stands in the initial's, and none of the initial's is left of the
+    // column. (The hook and the tail ran into line 4, the hook 3.6 pt into the margin, and the
+    // box stopped at the baseline.)
+    @Test(arguments: ["Just as quietly", "Quietly"]) func inkBelowTheBaseline(opening: String) throws {
+        let text =
+            opening + " the compositor set each line by hand, measuring it against a steel rule while the harbour light faded "
+            + "over the composing room windows, the rollers turned and the apprentices sorted the type back into its cases."
+        let fs = framesetter("<p dropcap=\"3\">\(text)</p>", template: dropCapTemplate())
+        let page = firstPage(fs)
+        let column = page.frames[0].rect
+        let lines = page.frames[0].lines
+        let cap = try #require(page.frames[0].dropCaps.first)
+        try #require(lines.count > 4)
+        #expect(abs(cap.origin.y - lines[2].origin.y) < 0.01)
+        for l in lines[1..<4] {
+            #expect(abs(l.origin.x - lines[0].origin.x) < 0.001 && abs(l.box.width - lines[0].box.width) < 0.001)
+        }
+        for l in lines[4...] {
+            #expect(l.origin.x == column.x && abs(l.box.width - column.width) < 0.001)
+        }
+        let png = try renderPNG(fs, dpi: 288)
+        func px(_ v: Double) -> Double { v * 4 }
+        let initial = Ink(png, where: redPixel)
+        try #require(!initial.isEmpty)
+        // The ink reaches into line 4's box: the case at hand.
+        #expect(Double(initial.maxY) > px(lines[3].box.y))
+        let overprinted = Ink(png, x: initial.minX..<(initial.maxX + 1), y: initial.minY..<(initial.maxY + 1), where: darkPixel)
+        #expect(overprinted.isEmpty, "\(overprinted.count) px of text in the initial's ink, \(initial)")
+        #expect(Double(initial.maxX) < px(lines[3].origin.x))
+        #expect(Double(initial.minX) >= px(column.x) - 1, "ink from \(initial.minX) px, the column from \(px(column.x))")
+        if opening.hasPrefix("J") { #expect(Double(initial.minX) <= px(column.x) + 2) }
+        #expect(Double(initial.minX) >= px(cap.rect.x) - 1 && Double(initial.maxX) <= px(cap.rect.maxX) + 1)
+        #expect(Double(initial.maxY) <= px(cap.rect.maxY) + 1, "ink to \(initial.maxY) px, box to \(px(cap.rect.maxY))")
+        #expect(cap.foot >= cap.rect.maxY && cap.foot >= lines[3].box.maxY - 0.01)
+    }
+
     // An opening quotation mark goes into the initial with the letter; a paragraph that starts
     // with no letter gets no drop cap.
     @Test func quotationMark() throws {
@@ -142,6 +181,24 @@ private func firstPage(_ fs: Framesetter) -> Page {
         let initial = Ink(png, where: redPixel)
         let next = Ink(png, y: Int(lines[1].box.y * 4)..<png.height, where: darkPixel)
         #expect(initial.maxY < next.minY)
+    }
+
+    // A paragraph shorter than its J: the next paragraph starts below the hook, not below line
+    // 3, in pixels too (no spacing or grid to hide it). It was set over the hook.
+    @Test func shortParagraphBelowAHook() throws {
+        var t = dropCapTemplate()
+        t.paragraphSpacing = 0
+        t.baselineGrid = false
+        let fs = framesetter("<p dropcap=\"3\">Jo.</p>\nThe next paragraph.", template: t)
+        let page = firstPage(fs)
+        let lines = page.frames[0].lines
+        let cap = try #require(page.frames[0].dropCaps.first)
+        try #require(lines.count == 2)
+        #expect(lines[1].box.y >= cap.foot - 0.01 && cap.foot >= cap.rect.maxY)
+        let png = try renderPNG(fs, dpi: 288)
+        let initial = Ink(png, where: redPixel)
+        let next = Ink(png, y: Int(lines[1].box.y * 4)..<png.height, where: darkPixel)
+        #expect(initial.maxY < next.minY, "the hook to \(initial.maxY) px, the next paragraph from \(next.minY) px")
     }
 
     // A paragraph shorter than its initial, then a paragraph or a heading across the columns:
