@@ -50,7 +50,7 @@ extension Run {
         var preflight = o.press.map { _ in Self.preflight(issue, plan, manifest: o.document.input, strict: o.strict) }
         if let preflight { addPreflight(preflight) }
         if preflight?.hasErrors == true { return failedIssue(o) }
-        let metadata = pdfMetadata(input: o.document.input, title: o.title, manifestTitle: issue.manifest.title)
+        let metadata = pdfMetadata(input: o.document.input, title: o.title, documentTitle: issue.manifest.title)
         var said: TimingsReport?
         do {
             let clock = ContinuousClock()

@@ -145,10 +145,12 @@ extension Run {
 extension Run {
     /// A build's metadata: the title given with `--title`, else the manifest's, else the
     /// input's file name.
-    func pdfMetadata(input: String, title: String?, manifestTitle: String? = nil) -> PDFMetadata {
+    /// The PDF's title: `--title`, else the or the story's (its `<meta title>` or first
+    /// `<h1>`), else the input's name.
+    func pdfMetadata(input: String, title: String?, documentTitle: String? = nil) -> PDFMetadata {
         let name = input == "-" ? "Untitled" : FilePath.deletingExtension(FilePath.name(of: input))
         return PDFMetadata(
-            title: title ?? manifestTitle ?? name, creator: "Galley \(Galley.version)",
+            title: title ?? documentTitle ?? name, creator: "Galley \(Galley.version)",
             date: PDFMetadata.reproducibleDate(environment: io.environment))
     }
 

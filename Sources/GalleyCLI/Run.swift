@@ -129,7 +129,7 @@ struct Run {
         let before = doc.framesetter.diagnostics.all.count
         let input = o.document.input
         var said: TimingsReport?
-        let metadata = pdfMetadata(input: input, title: o.title)
+        let metadata = pdfMetadata(input: input, title: o.title, documentTitle: doc.story.title)
         var pages = 0
         var synctex = o.synctex ? SyncTeXWriter(pdf: o.output, files: [input]) : nil
         // A press build runs the preflight on each page as it is drawn.

@@ -282,7 +282,7 @@ extension Run {
     ) throws -> Bool {
         let destination = try OutputDestination.checked(path, inputs: doc.inputFiles)
         try checkSyncTeX(o, pdf: path, inputs: doc.inputFiles)
-        let metadata = pdfMetadata(input: o.document.input, title: o.title)
+        let metadata = pdfMetadata(input: o.document.input, title: o.title, documentTitle: doc.story.title)
         let press = try o.press?.output(doc.template, input: o.document.input, environment: io.environment)
         let bleed = doc.template.print.bleed
         let input = o.document.input
@@ -333,7 +333,7 @@ extension Run {
             addPreflight(preflight)
             return false
         }
-        let metadata = pdfMetadata(input: o.document.input, title: o.title, manifestTitle: issue.manifest.title)
+        let metadata = pdfMetadata(input: o.document.input, title: o.title, documentTitle: issue.manifest.title)
         let press = try o.press?.output(issue.base, input: o.document.input, environment: io.environment, pages: plan.pageSizes)
         timer.exportBegins()
         try writeIssuePDF(

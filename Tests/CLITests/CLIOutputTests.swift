@@ -344,3 +344,22 @@ private func inspectJSON(_ args: [String], stdin: [UInt8] = []) -> [String: Any]
         #expect(json.output.contains("\"measures\" : ["))
     }
 }
+
+/// The PDF's title: `--title`, else the story's (`<meta title>`, else its first `<h1>`), else
+/// the input's name.
+@Suite struct PDFTitleTests {
+    @Test(arguments: [
+        ("<meta title=\"Meta Title\">\n<h1>Head</h1>\nText.\n", [String](), "Meta Title"),
+        ("<h1>Head</h1>\nText.\n", [], "Head"),
+        ("Text.\n", [], "story"),
+        ("<meta title=\"Meta Title\">\nText.\n", ["--title", "Given"], "Given"),
+    ])
+    func title(source: String, extra: [String], expected: String) {
+        let d = TemporaryDirectory("title")
+        d.write("story.txt", source)
+        let r = run(["build", d.file("story.txt"), "-o", d.file("story.pdf"), "-q"] + extra)
+        #expect(r.status == 0, "\(r.stderr)")
+        let info = tool("pdfinfo", [d.file("story.pdf")]).output
+        #expect(info.split(separator: "\n").contains { $0.hasPrefix("Title:") && $0.hasSuffix(" " + expected) }, "\(info)")
+    }
+}
