@@ -68,7 +68,9 @@ public enum Galley {
             options: [
                 OptionSpec(
                     name: "output", short: "o", value: "FILE", help: "The PDF to write (default: INPUT with .pdf; - for standard output)."),
-                OptionSpec(name: "title", short: nil, value: "TEXT", help: "Document title in the PDF (default: its <meta title> or first <h1>, else the input's name)."),
+                OptionSpec(
+                    name: "title", short: nil, value: "TEXT",
+                    help: "Document title in the PDF (default: its <meta title> or first <h1>, else the input's name)."),
                 OptionSpec(
                     name: "compression", short: nil, value: "LEVEL", help: "PDF stream compression, 1 (fastest, default) to 9 (smallest)."),
                 OptionSpec(
@@ -99,7 +101,9 @@ public enum Galley {
                 OptionSpec(name: "pages", short: nil, value: "LIST", help: "Write these pages (3,7) as PNGs, INPUT-pN.png in --png-dir."),
                 OptionSpec(name: "png-dir", short: nil, value: "DIR", help: "The folder of the --pages PNGs (default: the current one)."),
                 OptionSpec(name: "dpi", short: nil, value: "D", help: "Resolution of the PNGs in dots per inch (default 144)."),
-                OptionSpec(name: "title", short: nil, value: "TEXT", help: "Document title in the PDF (default: its <meta title> or first <h1>, else the input's name)."),
+                OptionSpec(
+                    name: "title", short: nil, value: "TEXT",
+                    help: "Document title in the PDF (default: its <meta title> or first <h1>, else the input's name)."),
                 OptionSpec(
                     name: "compression", short: nil, value: "LEVEL", help: "PDF stream compression, 1 (fastest, default) to 9 (smallest)."),
                 OptionSpec(
