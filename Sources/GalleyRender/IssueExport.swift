@@ -180,8 +180,12 @@ public enum IssueExport {
                 if let last = drawing, last != p { parts[last].framesetter.relinquishEngine() }
                 drawing = p
                 if let title = parts[p].bookmark, bookmarked.insert(p).inserted {
-                    outlines[outlineOf[p]].parent = cairo_pdf_surface_add_outline(
-                        surface, root, title, "page=\(index + 1)", cairo_pdf_outline_flags_t(0))
+                    outlines[outlineOf[p]].parentTitle = title
+                    // An article's own PDF (--split) has it for its title: its entry is the root.
+                    if title != metadata.title {
+                        outlines[outlineOf[p]].parent = cairo_pdf_surface_add_outline(
+                            surface, root, title, "page=\(index + 1)", cairo_pdf_outline_flags_t(0))
+                    }
                 }
                 renderers[p].bleed = sheet?.print.bleed ?? 0
                 try timings.measure(.drawing) { () throws(RenderError) in

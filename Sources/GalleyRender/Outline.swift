@@ -9,6 +9,9 @@ package struct Outline {
     private var open: [(level: Int, id: Int32)] = []
     /// The entry the top-level headings go under: the outline's root, or an issue's article.
     var parent = Int32(CAIRO_PDF_OUTLINE_ROOT)
+    /// That entry's title: a first heading that says it again (an article's `<h1>` under its
+    /// entry in an issue) adds no entry, and what it heads goes under the parent.
+    var parentTitle: String?
     /// Where the page's top left is on the PDF's page: the trim's place on a press sheet.
     var offset = 0.0
 
@@ -23,6 +26,11 @@ package struct Outline {
                 let title = Self.title(of: paragraph, in: story)
                 guard !title.isEmpty else { continue }
                 while let last = open.last, last.level >= level { open.removeLast() }
+                if open.isEmpty, title == parentTitle {
+                    parentTitle = nil
+                    open.append((level, self.parent))
+                    continue
+                }
                 let parent = open.last?.id ?? self.parent
                 let (x, y) = (Int((line.box.x + offset).rounded()), Int((line.box.y + offset).rounded()))
                 let target = "page=\(pageIndex ?? page.number) pos=[\(x) \(y)]"
