@@ -93,12 +93,15 @@ extension Flow {
         return keptBottom(from: paragraph + 1, at: y, rect: column, depth: 0, layout) <= area.maxY + 0.001
     }
 
-    /// Where this flow stands is where `other` stands: the same child, line and waiting floats,
-    /// no float deferred that `other` placed where it was met.
+    /// Where this flow stands is where `other` stands: the same child and line, the same floats
+    /// and block images waiting and the same placed. Not the same deferrals: a float that `other`
+    /// set where it was met may have moved on to the head of the next column, which a balanced
+    /// column, shorter than the float and the text above it, demands; it is placed all the same,
+    /// in its band, and what follows is laid out as after `other`.
     func reached(_ other: Flow) -> Bool {
         paragraph == other.paragraph && line == other.line && (current == nil) == (other.current == nil)
             && deferred == other.deferred && deferredPage == other.deferredPage && deferredBlocks == other.deferredBlocks
-            && deferrals == other.deferrals
+            && placed == other.placed
     }
 }
 
@@ -173,8 +176,10 @@ extension Framesetter {
 
     /// The band's columns balanced: laid out again from `start` at the least height, in whole
     /// lines of the body leading, at which they take all they took at full height and stop the
-    /// same way; then, where the last column ends more than a line short, some of the columns
-    /// before it one line shorter (`lowered`). Nil when no height does
+    /// same way (`Flow.reached`: a float may move on to the next column of the band); with a
+    /// float or a block image in the band, a few heights above it when they bring the column
+    /// ends closer (`closerAbove`); then, where the last column ends more than a line short, some
+    /// of the columns before it one line shorter (`lowered`). Nil when no height does
     /// (the rules of widows, orphans and keeps can demand the full height).
     static func balance(
         from start: Flow, _ rects: [Rect], reaching natural: Flow, stop: RegionStop, layout: (Int) -> ParagraphLayout?
@@ -190,10 +195,14 @@ extension Framesetter {
             var flow = start
             let shaped = zip(rects, lines).map { Rect(x: $0.x, y: $0.y, width: $0.width, height: min(full, Double($1) * pitch)) }
             let (frames, s) = fillColumns(shaped, of: &flow, fresh: false, layout: layout)
-            return s == stop && flow.reached(natural) ? (frames, flow) : nil
+            // Not the first column left empty while a later one holds what it gave up (an image
+            // that opens the next column, as `reached` lets it): that is no balance.
+            let firstEmpty = frames[0].isEmpty && frames.dropFirst().contains { !$0.isEmpty }
+            return s == stop && !firstEmpty && flow.reached(natural) ? (frames, flow) : nil
         }
+        let tallest = Int((full / pitch + 1e-6).rounded(.down))
         var low = 1
-        var high = Int((full / pitch + 1e-6).rounded(.down))
+        var high = tallest
         var best: ([Frame], Flow)?
         var height = high
         while low <= high {
@@ -206,8 +215,42 @@ extension Framesetter {
                 low = mid + 1
             }
         }
-        guard let result = best else { return nil }
-        return lowered(result, height: height, columns: rects.count, top: rects[0].y, pitch: pitch, attempt: attempt)
+        guard let least = best else { return nil }
+        let top = rects[0].y
+        let (result, at) = closerAbove(
+            least, height: height, tallest: tallest, columns: rects.count, top: top, pitch: pitch, attempt: attempt)
+        return lowered(result, height: at, columns: rects.count, top: top, pitch: pitch, attempt: attempt)
+    }
+
+    /// How many heights above the least `closerAbove` tries, at most: balancing runs on every
+    /// band, and a band with floats costs only these few trials more.
+    static let heightsAbove = 4
+
+    /// The least height of a band holding a float or a block image need not be the one whose
+    /// columns end closest: at the least, a float that no longer fits where it was met opens
+    /// the next column and the text fills the room it left, while a line or two more can keep
+    /// it beside its text, or the text beside it breaks otherwise. Where the ends are more than
+    /// a line apart, the next heights up are tried (at most `heightsAbove`, in order, stopping
+    /// at ends within a line) and the one whose ends are closest kept, the lower of two as close.
+    /// A band of text alone is left as it is: a taller height only leaves its last column
+    /// shorter, and `lowered` evens it.
+    static func closerAbove(
+        _ balanced: ([Frame], Flow), height: Int, tallest: Int, columns: Int, top: Double, pitch: Double,
+        attempt: ([Int]) -> ([Frame], Flow)?
+    ) -> (([Frame], Flow), Int) {
+        var result = balanced
+        var at = height
+        var best = spread(balanced.0, top: top)
+        guard best > pitch + 0.01, balanced.0.contains(where: { !$0.images.isEmpty }) else { return (result, at) }
+        for h in stride(from: height + 1, through: min(height + heightsAbove, tallest), by: 1) {
+            guard let taller = attempt(Array(repeating: h, count: columns)) else { continue }
+            let s = spread(taller.0, top: top)
+            if s < best - 0.01 {
+                (result, at, best) = (taller, h, s)
+                if best <= pitch + 0.01 { break }
+            }
+        }
+        return (result, at)
     }
 
     /// Where the last column ends more than a line short of the others: the columns before it

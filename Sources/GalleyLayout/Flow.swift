@@ -78,8 +78,9 @@ struct Flow {
     /// The paragraphs of block images that did not fit the rest of their column while text
     /// followed them: they open the next column (template `blockImages: "defer"`).
     var deferredBlocks: [Int] = []
-    /// How many times a column float or block image was deferred from where it was met: balancing keeps a
-    /// layout only if it moved no float away from its column.
+    /// How many times a column float or block image was deferred from where it was met (a balanced
+    /// band may move one on to the next column: `reached` asks only that it be placed in the band);
+    /// part of the state a page start of the layout before an edit must share (`continues`).
     var deferrals = 0
     /// The page-wide floats of this page, and those waiting for the next one.
     var pageFloats: [PageFloat] = []

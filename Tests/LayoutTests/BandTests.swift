@@ -19,6 +19,13 @@ private func lastBandFeet(_ page: Page) -> [Double] {
     return band.map { f in max(f.lines.map(\.box.maxY).max() ?? f.rect.y, f.images.map(\.rect.maxY).max() ?? f.rect.y) }
 }
 
+/// The foot of what a frame holds, its top when it holds nothing: its lines, and its images
+/// with their captions (a column holding only a float ends at the float's foot).
+private func contentFoot(_ f: Frame) -> Double {
+    let images = f.images.map { max($0.rect.maxY, $0.captionRect?.maxY ?? 0) }
+    return max(f.lines.map(\.box.maxY).max() ?? f.rect.y, images.max() ?? f.rect.y)
+}
+
 @Suite struct BalanceTests {
     // At the story's end the columns end on one baseline or one line apart: random stories,
     // page sizes and column counts, with the rules that may demand more (widows, orphans,
@@ -69,6 +76,46 @@ private func lastBandFeet(_ page: Page) -> [Double] {
         let ps = pages(of: fs)
         #expect(ps.count == 2)
         #expect(ps[0].frames.map(\.lines.count) == [2, 2])
+    }
+
+    // The tester's page: a column float between two paragraphs, at the story's end or above an
+    // element across the columns. At a balanced height the float no longer fits its column under
+    // the text above it and opens the next one, and balancing refused every such trial (a float
+    // deferred from where it was met), so the band kept its full height: one column held it all,
+    // 16 lines and the float, and the others stood empty (17/3/0 lines in three columns). Now the
+    // float moves on within the band: every column holds something, the float is placed once
+    // and inside its frame, and the columns end within a line (in two columns within two: the
+    // orphans rule leaves the paragraph after the float no single line at the first one's foot).
+    @Test(arguments: [2, 3], [false, true]) func aColumnFloatInTheBand(columns: Int, spanAfter: Bool) throws {
+        var parts: [String] = [
+            "Rollers steel sorted hyphenation each line magazine rhythm hand and gutters each attention light set by into "
+                + "type line over by margins into each magazine columns measuring faded ligatures ligatures gutters each columns "
+                + "gutters sorted each faded set margins reader against windows type steel rhythm measuring columns ink margins "
+                + "magazine.",
+            #"<img src="images/chart.png" float="left" width="60%">"#,
+            "Paragraphs while hand gutters columns ligatures harbour and hand margins captions line columns each kerning light "
+                + "patience paragraphs rhythm into.",
+        ]
+        if spanAfter {
+            parts += [#"<h2 span="all">Spanning heading</h2>"#, "Printing rollers typography gutters and ink over pressroom."]
+        }
+        var t = Template.default
+        t.columns = columns
+        let fs = framesetter(parts.joined(separator: "\n"), template: t)
+        let label = "\(columns) columns\(spanAfter ? ", above a span" : "")"
+        let ps = expectInvariants(fs, label)
+        #expect(ps.count == 1, "\(label): \(ps.count) pages")
+        #expect(notPlacedOnce(ps, story: fs.story).isEmpty, "\(label)")
+        let outside = columnFloatsOutsideFrames(ps, story: fs.story)
+        #expect(outside.isEmpty, "\(label): \(outside)")
+        let page = try #require(ps.first)
+        let band = Array(page.frames.prefix { !$0.spansColumns })
+        try #require(band.count == columns, "\(label): \(band.count) columns in the band")
+        #expect(band.allSatisfy { !$0.isEmpty }, "\(label): \(band.map(\.lines.count)) lines")
+        #expect(band.contains { !$0.images.isEmpty }, "\(label): the float is not in the band")
+        let feet = band.map(contentFoot)
+        let lines = columns == 2 ? 2.0 : 1.0
+        #expect((feet.max() ?? 0) - (feet.min() ?? 0) <= lines * t.body.leading + 0.01, "\(label): column feet \(feet)")
     }
 }
 
