@@ -258,7 +258,9 @@ struct TemplateDecoder {
         for (path, m) in try objectMembers(v, at: "page", expected: expected) {
             switch m.key {
             case "size":
-                let name = try choice(path, m.value, what: "page size", PageSize.allCases.map(\.rawValue))
+                let name = try choice(
+                    path, m.value, what: "page size", PageSize.allCases.map(\.rawValue),
+                    shown: "A0 to A10, B0 to B10, letter, legal, tabloid or ledger")
                 size = PageSize(named: name)
                 sizeMember = m
             case "orientation": orientation = try choice(path, m.value, what: "orientation", ["portrait", "landscape"])
@@ -665,8 +667,12 @@ struct TemplateDecoder {
     }
 
     /// One of `options`, ignoring case; returns the option as listed.
-    private func choice(_ path: String, _ v: JSONValue, what: String, _ options: [String]) throws(Diagnostic) -> String {
-        let list = options.dropLast().joined(separator: ", ") + " or " + options.last!
+    /// One of `options`, ignoring case. `shown` lists them in messages, when they are too many
+    /// to list one by one.
+    private func choice(
+        _ path: String, _ v: JSONValue, what: String, _ options: [String], shown: String? = nil
+    ) throws(Diagnostic) -> String {
+        let list = shown ?? options.dropLast().joined(separator: ", ") + " or " + options.last!
         guard case .string(let s) = v.kind else { throw typeError(path, "expected \(list)", v) }
         if let match = options.first(where: { $0.lowercased() == s.lowercased() }) { return match }
         var message = "unknown \(what) '\(s)'"

@@ -202,7 +202,7 @@ func usage(_ command: String, _ message: String, positionals: String = " INPUT")
 
             Options:
               -o, --output FILE         The PDF to write (default: INPUT with .pdf; - for standard output).
-                  --title TEXT          Document title in the PDF (default: the input's name).
+                  --title TEXT          Document title in the PDF (default: its <meta title> or first <h1>, else the input's name).
                   --compression LEVEL   PDF stream compression, 1 (fastest, default) to 9 (smallest).
                   --depfile FILE        Issues: also write a Make rule of every file the PDF is made from.
                   --split DIR           Issues: also write each article as a PDF of its own into DIR.

@@ -29,13 +29,15 @@ import Testing
             <img src="images/chart.png" height="60pt">
             """)
         let column = fs.columns[0]
-        let images = pages(of: fs).flatMap(\.frames).flatMap(\.images)
+        // Each in its own column (the page's columns are balanced, so some go to the second).
+        let placed = pages(of: fs).flatMap(\.frames).flatMap { f in f.images.map { ($0, f.rect) } }
+        let images = placed.map(\.0)
         try #require(images.count == 5)
         let widths = images.map { ($0.rect.width * 10).rounded() / 10 }
         let expected = [column.width / 2, 120, column.width, column.width, 90].map { ($0 * 10).rounded() / 10 }
         #expect(widths == expected)
-        for image in images {
-            #expect(abs(image.rect.midX - column.midX) < 0.01, "centred: \(image.rect) in \(column)")
+        for (image, frame) in placed {
+            #expect(abs(image.rect.midX - frame.midX) < 0.01, "centred: \(image.rect) in \(frame)")
             #expect(abs(image.rect.width / image.rect.height - 1.5) < 0.01)
         }
     }

@@ -282,8 +282,8 @@ private let a4 = (width: 210 * mm, height: 297 * mm)
     // An unknown page size with nothing close lists the sizes.
     @Test func pageSizeList() {
         #expect(
-            located(#"{"page": {"size": "A7x"}}"#)
-                == "1:19 key 'page.size': unknown page size 'A7x'; use A3, A4, A5, A6, B5, letter, legal, tabloid or ledger")
+            located(#"{"page": {"size": "folio"}}"#)
+                == "1:19 key 'page.size': unknown page size 'folio'; use A0 to A10, B0 to B10, letter, legal, tabloid or ledger")
     }
     // size with width is refused, at the width.
     @Test func sizeAndWidth() {
