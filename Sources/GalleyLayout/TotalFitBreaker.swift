@@ -399,9 +399,22 @@ package struct TotalFitBreaker: LineBreaker {
         }
     }
 
+    /// A hyphen (`-`, U+2010 or the non-breaking U+2011) ending just before byte `i`.
+    static func hyphen(endingAt i: Int, in bytes: [UInt8]) -> Bool {
+        if i >= 1 && bytes[i - 1] == UInt8(ascii: "-") { return true }
+        return i >= 3 && bytes[i - 3] == 0xE2 && bytes[i - 2] == 0x80 && (bytes[i - 1] == 0x90 || bytes[i - 1] == 0x91)
+    }
+
+    /// A hyphen starting at byte `i`.
+    static func hyphen(startingAt i: Int, in bytes: [UInt8]) -> Bool {
+        if i < bytes.count && bytes[i] == UInt8(ascii: "-") { return true }
+        return i + 2 < bytes.count && bytes[i] == 0xE2 && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0x90 || bytes[i + 2] == 0x91)
+    }
+
     /// Marks the dictionary's hyphenation points in the paragraph's words: not in the last word,
-    /// not in words of capitals (unless allowed), not in URLs or words with digits, and only at
-    /// glyph-cluster starts (a point inside a ligature would need reshaping).
+    /// not in words of capitals (unless allowed), not in URLs or words with digits, not in the
+    /// parts of a hyphenated compound, and only at glyph-cluster starts (a point inside a
+    /// ligature would need reshaping).
     func hyphenate(_ t: ShapedText, request r: BreakRequest) -> ShapedText {
         guard r.hyphenation.enabled, let h = r.hyphenator else { return t }
         var out = t
@@ -434,6 +447,9 @@ package struct TotalFitBreaker: LineBreaker {
                 continue
             }
             if [UInt8(ascii: "/"), UInt8(ascii: "@"), UInt8(ascii: "_")].contains(after) { continue }
+            // A compound's parts ("contour-wrapped") break at its own hyphen only: a second
+            // hyphen inside one of them reads as a misprint.
+            if Self.hyphen(endingAt: b, in: t.bytes) || Self.hyphen(startingAt: e, in: t.bytes) { continue }
             guard bytes.count >= r.hyphenation.minWord else { continue }  // fewer bytes, fewer letters
             // Letters only; no word in capitals or with capitals inside (an acronym, a name like
             // "McCartney"). ASCII words, the common case, are checked without Unicode tables.

@@ -152,6 +152,16 @@ let printerParagraph = """
         #expect(b.text.contains("NEWSPAPERS") && b.text.last == "typesetting", "\(b.text)")
     }
 
+    // A hyphenated compound breaks at its own hyphen only, at any width: "con-tour-wrapped"
+    // reads as a misprint. A word beside it is hyphenated as ever.
+    @Test(arguments: [50.0, 60.0, 70.0, 80.0, 90.0])
+    func compoundsKeepTheirParts(width: Double) {
+        let b = breakParagraph(
+            "The contour-wrapped figures, hand\u{2011}composited, typesetting again and again.", widths: LineWidths(rest: width))
+        let inside = ["con-", "com-", "compos-", "composit-", "wrap-"]
+        #expect(!b.text.contains { line in inside.contains { line.hasSuffix($0) } }, "\(b.text)")
+    }
+
     // The fallback chain always ends: a 40 pt column and a 5,000-character URL.
     @Test func fallbackChainTerminates() {
         let url = "https://example.com/" + String(repeating: "abcdefghij", count: 500)
