@@ -73,7 +73,7 @@ extension Run {
                 for f in inkCheck.findings { preflight?.add(f) }
             }
             if o.synctex { try writeSyncTeX(Self.syncTeX(issue, plan, pdf: o.output), for: o.output, inputs: issue.inputFiles) }
-            if let split { try writeSplit(issue, plan, to: split, metadata: metadata, compression: o.compression) }
+            if let split { try writeSplit(issue, plan, to: split, metadata: metadata, compression: o.compression, press: press) }
             if let depfile = o.depfile { try TextOutput.write(Self.depfile(o.output, issue: issue, plan: plan), to: depfile) }
         } catch {
             diagnostics.append(error.diagnostic)
@@ -157,9 +157,11 @@ extension Run {
     }
 
     /// `--split DIR`: each article as a PDF of its own at its path in `paths` (`splitPaths`),
-    /// with the folios it has in the issue (its jump lines linked when both halves are in it).
+    /// with the folios it has in the issue (its jump lines linked when both halves are in it),
+    /// on press sheets as the issue is, with the article's name on its slug line.
     func writeSplit(
-        _ issue: LoadedIssue, _ plan: IssuePlan, to paths: [String], metadata: PDFMetadata, compression: Int
+        _ issue: LoadedIssue, _ plan: IssuePlan, to paths: [String], metadata: PDFMetadata, compression: Int,
+        press: PressOutput?
     ) throws(RenderError) {
         for (k, article) in issue.manifest.articles.enumerated() {
             let kept = plan.pages.indices.compactMap { i in plan.pages[i].keeping { plan.parts[$0].article == k }.map { (i, $0) } }
@@ -174,9 +176,11 @@ extension Run {
             let path = paths[k]
             var m = metadata
             m.title = plan.parts.first { $0.article == k }?.bookmark ?? article.written
+            var sheet = press
+            sheet?.label = FilePath.name(of: article.file)
             try IssueExport.pdf(
                 parts: plan.parts, pages: pages, pageSize: (issue.base.pageWidth, issue.base.pageHeight), to: path, metadata: m,
-                subject: issue.manifest.title, keywords: issue.manifest.keywords, compression: compression)
+                subject: issue.manifest.title, keywords: issue.manifest.keywords, compression: compression, press: sheet)
         }
     }
 

@@ -341,7 +341,7 @@ extension Run {
             press: press, timings: timer.parts)
         result.timings = timer.report(issue: true)
         if o.synctex { try writeSyncTeX(Self.syncTeX(issue, plan, pdf: path), for: path, inputs: issue.inputFiles) }
-        if let split { try writeSplit(issue, plan, to: split, metadata: metadata, compression: o.compression) }
+        if let split { try writeSplit(issue, plan, to: split, metadata: metadata, compression: o.compression, press: press) }
         if let depfile = o.build.depfile { try TextOutput.write(Self.depfile(path, issue: issue, plan: plan), to: depfile) }
         preflight?.checkInk(of: press)
         if let preflight { addPreflight(preflight) }

@@ -235,6 +235,21 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: fresh + "/issue.d") && FileManager.default.fileExists(atPath: fresh + "/a1.pdf"))
     }
 
+    // With --press, each article --split writes is a press PDF too: its sheets and PDF/X-4
+    // (it was a plain PDF of bare pages).
+    @Test func splitOnPress() throws {
+        let d = TemporaryDirectory("issue")
+        let manifest = Self.issue(d)
+        let r = run(["build", manifest, "-o", d.file("issue.pdf"), "--split", d.file("out"), "--press", "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        for name in ["issue.pdf", "out/a1.pdf"] {
+            let info = tool("pdfinfo", ["-box", d.file(name)]).output
+            #expect(info.contains("TrimBox:") && info.contains("BleedBox:"), "\(name): \(info)")
+            let meta = tool("pdfinfo", ["-meta", d.file(name)]).output
+            #expect(meta.contains("PDF/X-4"), "\(name): \(meta)")
+        }
+    }
+
     // A press build's output intent is an input: listed in the depfile, and no output (the
     // PDF, the depfile, a split article) may be written over it.
     @Test func outputIntentIsAnInput() throws {
