@@ -76,8 +76,9 @@ struct PressDraft {
         // Read whole, once: libqpdf reading the file itself seeks before every object, some
         // 14,000 system calls for en-large, a third of the post-pass.
         let draft = try Self.read(file.path, target: target)
-        // The XMP's IDs hash Cairo's PDF, beside the conversion and the post-pass.
-        let identity = Background { PDFXWriter.documentID(draft) }
+        // The XMP's IDs hash Cairo's PDF, beside the conversion and the post-pass; the CMYK
+        // file is another rendition of the same document, with an instance of its own.
+        let identity = Background { PDFXWriter.documentID(draft, rendition: press.cmyk == nil ? 0 : 1) }
         var source = draft
         var converted: TemporaryFile?
         defer { converted?.discard() }

@@ -20,8 +20,12 @@ extension PDFXWriter {
         ])
         galley_qpdf_oh_replace_key(q, root, "/OutputIntents", array([intent]))
         let info = infoDictionary()
-        let producer = galley_qpdf_oh_get_utf8_value(q, galley_qpdf_oh_get_key(q, info, "/Producer")).map { String(cString: $0) } ?? ""
-        let xmp = Self.xmp(metadata: metadata, producer: producer, id: id)
+        func text(_ key: String) -> String? {
+            galley_qpdf_oh_get_utf8_value(q, galley_qpdf_oh_get_key(q, info, key)).map { String(cString: $0) }
+        }
+        // What Info says, XMP says the same (PDF/X checkers compare them).
+        let xmp = Self.xmp(
+            metadata: metadata, producer: text("/Producer") ?? "", subject: text("/Subject"), keywords: text("/Keywords"), id: id)
         let packet = stream(Array(xmp.utf8), [("/Type", name("/Metadata")), ("/Subtype", name("/XML"))])
         galley_qpdf_oh_replace_key(q, root, "/Metadata", packet)
         let date = galley_qpdf_oh_new_string(q, Self.pdfDate(metadata.date))
@@ -42,8 +46,9 @@ extension PDFXWriter {
     }
 
     /// The XMP document and instance IDs: UUIDs made from a hash of Cairo's PDF, so the same
-    /// build gives the same IDs and another document others.
-    static func documentID(_ bytes: [UInt8]) -> (document: String, instance: String) {
+    /// build gives the same IDs and another document others. `rendition` tells files made from
+    /// one drawing apart (RGB 0, CMYK 1): the same document, each its own instance.
+    static func documentID(_ bytes: [UInt8], rendition: UInt64 = 0) -> (document: String, instance: String) {
         // FNV-1a over 8-byte words (a byte at a time cost 4 ms of the post-pass on en-large).
         var a: UInt64 = 0xcbf2_9ce4_8422_2325, b: UInt64 = 0x6c62_272e_07bb_0142
         bytes.withUnsafeBytes { p in
@@ -59,7 +64,8 @@ extension PDFXWriter {
             }
         }
         // The instance is this rendition of the document: the same hash, told apart.
-        return (Self.uuid(a, b), Self.uuid(a ^ 0x9e37_79b9_7f4a_7c15, b &+ 0x9e37_79b9_7f4a_7c15))
+        let r = (rendition &+ 1) &* 0x9e37_79b9_7f4a_7c15
+        return (Self.uuid(a, b), Self.uuid(a ^ r, b &+ r))
     }
 
     /// `uuid:` and the 128 bits of two FNV-1a hashes, shaped as a version 4 UUID.
@@ -74,11 +80,18 @@ extension PDFXWriter {
         "D:" + Export.iso8601(date).filter { $0.isNumber } + "Z"
     }
 
-    /// The XMP packet: PDF/X-4 declared (`pdfxid:GTS_PDFXVersion`), the title, the dates and the
-    /// producer as Info has them, the IDs.
-    static func xmp(metadata m: PDFMetadata, producer: String, id: (document: String, instance: String)) -> String {
+    /// The XMP packet: PDF/X-4 declared (`pdfxid:GTS_PDFXVersion`), the title, the dates, the
+    /// producer, subject and keywords as Info has them, the IDs.
+    static func xmp(
+        metadata m: PDFMetadata, producer: String, subject: String? = nil, keywords: String? = nil,
+        id: (document: String, instance: String)
+    ) -> String {
         let date = Export.iso8601(m.date)
         let author = m.author.map { "<dc:creator><rdf:Seq><rdf:li>\(escaped($0))</rdf:li></rdf:Seq></dc:creator>\n" } ?? ""
+        let description = subject.map {
+            "<dc:description><rdf:Alt><rdf:li xml:lang=\"x-default\">\(escaped($0))</rdf:li></rdf:Alt></dc:description>\n"
+        }
+        let words = keywords.map { "<pdf:Keywords>\(escaped($0))</pdf:Keywords>\n" }
         return """
             <?xpacket begin="\u{FEFF}" id="W5M0MpCehiHzreSzNTczkc9d"?>
             <x:xmpmeta xmlns:x="adobe:ns:meta/">
@@ -88,12 +101,12 @@ extension PDFXWriter {
             xmlns:pdfxid="http://www.npes.org/pdfx/ns/id/">
             <dc:format>application/pdf</dc:format>
             <dc:title><rdf:Alt><rdf:li xml:lang="x-default">\(escaped(m.title))</rdf:li></rdf:Alt></dc:title>
-            \(author)<xmp:CreateDate>\(date)</xmp:CreateDate>
+            \(author)\(description ?? "")<xmp:CreateDate>\(date)</xmp:CreateDate>
             <xmp:ModifyDate>\(date)</xmp:ModifyDate>
             <xmp:MetadataDate>\(date)</xmp:MetadataDate>
             <xmp:CreatorTool>\(escaped(m.creator))</xmp:CreatorTool>
             <pdf:Producer>\(escaped(producer))</pdf:Producer>
-            <pdf:Trapped>False</pdf:Trapped>
+            \(words ?? "")            <pdf:Trapped>False</pdf:Trapped>
             <xmpMM:DocumentID>\(id.document)</xmpMM:DocumentID>
             <xmpMM:InstanceID>\(id.instance)</xmpMM:InstanceID>
             <xmpMM:RenditionClass>default</xmpMM:RenditionClass>

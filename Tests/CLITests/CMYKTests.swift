@@ -24,6 +24,23 @@ import Testing
         run(["build", d.file("in.txt"), "-t", d.file("t.json"), "--press", "--cmyk", "-o", d.file("out.pdf")] + extra)
     }
 
+    // The RGB and CMYK files of one drawing are one document in two instances: their XMP's
+    // DocumentID is one, their InstanceIDs two (they were one and the same).
+    @Test func renditionsAreInstances() throws {
+        let d = folder("The press runs at night.\n")
+        try #require(build(d).status == 0)
+        let rgb = run(["build", d.file("in.txt"), "-t", d.file("t.json"), "--press", "-o", d.file("rgb.pdf")])
+        try #require(rgb.status == 0)
+        func ids(_ pdf: String) -> [String] {
+            let meta = tool("pdfinfo", ["-meta", d.file(pdf)]).output
+            return ["DocumentID", "InstanceID"].map { key in
+                meta.firstRange(of: "<xmpMM:\(key)>").map { String(meta[$0.upperBound...].prefix(41)) } ?? ""
+            }
+        }
+        let (a, b) = (ids("out.pdf"), ids("rgb.pdf"))
+        #expect(!a[0].isEmpty && a[0] == b[0] && a[1] != b[1], "\(a) \(b)")
+    }
+
     /// Each page's coverage of C, M, Y and K (0–1), from Ghostscript's `inkcov` device.
     func inkCoverage(_ pdf: String) throws -> [[Double]] {
         let r = tool("gs", ["-q", "-dBATCH", "-dNOPAUSE", "-dSAFER", "-sDEVICE=inkcov", "-o", "-", pdf])

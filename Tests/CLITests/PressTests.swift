@@ -239,6 +239,26 @@ import Testing
         return try PNGPixels(path: d.file("sheet.png"))
     }
 
+    // What Info says of an issue (subject, keywords), its XMP says too, as PDF/X checkers
+    // want; and the RGB and CMYK files of one build are two instances of one document.
+    @Test func xmpAgreesWithInfo() throws {
+        let d = folder()
+        let pdf = d.file("issue.pdf")
+        let manifest = repoPath("samples/issue/issue.json")
+        let r = run(["build", manifest, "--root", repoPath("samples"), "--press", "-o", pdf, "-q"])
+        try #require(r.status == 0, "\(r.stderr)")
+        let info = tool("pdfinfo", [pdf]).output
+        func field(_ name: String) -> String? {
+            info.split(separator: "\n").first { $0.hasPrefix(name + ":") }.map {
+                String($0.dropFirst(name.count + 1)).trimmingCharacters(in: .whitespaces)
+            }
+        }
+        let subject = try #require(field("Subject")), keywords = try #require(field("Keywords"))
+        let meta = tool("pdfinfo", ["-meta", pdf]).output
+        #expect(meta.contains("<dc:description><rdf:Alt><rdf:li xml:lang=\"x-default\">\(subject)</rdf:li>"), "\(meta)")
+        #expect(meta.contains("<pdf:Keywords>\(keywords)</pdf:Keywords>"), "\(meta)")
+    }
+
     // A CMYK JPEG as Photoshop writes them (Adobe's marker, samples inverted) is drawn in its
     // colours, not in negative: Cairo would embed it with no Decode to undo the inversion.
     @Test func adobeCMYKJPEG() throws {
