@@ -56,7 +56,8 @@ extension Run {
             let clock = ContinuousClock()
             let started = clock.now
             timer.exportBegins()
-            let press = try o.press?.output(issue.base, input: o.document.input, environment: io.environment, pages: plan.pageSizes)
+            let press = try o.press?.output(
+                issue.base, input: o.document.input, environment: io.environment, pages: plan.pageSizes, sources: issue.inputFiles)
             try writeIssuePDF(
                 issue, plan, to: destination, metadata: metadata, compression: o.compression, threads: o.document.threads,
                 press: press, timings: timer.parts
@@ -256,7 +257,8 @@ extension Run {
                 try IssueExport.png(
                     parts: plan.parts, pages: plan.pages, page: o.page, pageSize: (issue.base.pageWidth, issue.base.pageHeight), to: path,
                     dpi: o.dpi,
-                    press: try o.press?.output(issue.base, input: o.document.input, environment: io.environment, pages: plan.pageSizes))
+                    press: try o.press?.output(
+                        issue.base, input: o.document.input, environment: io.environment, pages: plan.pageSizes, sources: issue.inputFiles))
             }
         } catch {
             diagnostics.append(error.diagnostic)

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import GalleyLayout
 import GalleyRender
 import GalleyStory
@@ -87,17 +88,29 @@ struct PressRequest {
         return request
     }
 
-    /// What the export needs: the template's sheet, the profiles, the name on the slug line.
-    /// `pages` are the sizes of the pages when they are not all the template's (an issue).
+    /// What the export needs: the template's sheet, the profiles, the name and date on the slug
+    /// line. `pages` are the sizes of the pages when they are not all the template's (an issue);
+    /// `sources` the files read, whose newest (the profiles aside) gives the slug's date.
     func output(
-        _ template: Template, input: String, environment: [String: String], pages: [(Double, Double)] = []
+        _ template: Template, input: String, environment: [String: String], pages: [(Double, Double)] = [],
+        sources: [String] = []
     ) throws(RenderError) -> PressOutput {
         for (w, h) in [(template.pageWidth, template.pageHeight)] + pages {
             try Self.checkSheet(PressSheet(trimWidth: w, trimHeight: h, print: template.print))
         }
         return PressOutput(
             print: template.print, intent: intent, sRGB: sRGB, label: input == "-" ? "stdin" : FilePath.name(of: input),
-            date: PDFMetadata.reproducibleDate(environment: environment), cmyk: cmyk)
+            date: Self.slugDate(environment: environment, sources: sources.filter { !profiles.contains($0) }), cmyk: cmyk)
+    }
+
+    /// The slug line's date: `SOURCE_DATE_EPOCH`'s, else the day the newest of the sources was
+    /// changed, which tells one proof from another as the sources change and is the same for
+    /// every build of the same sources (a clock's date would make no two PDFs alike).
+    static func slugDate(environment: [String: String], sources: [String]) -> Date {
+        if environment["SOURCE_DATE_EPOCH"] != nil { return PDFMetadata.reproducibleDate(environment: environment) }
+        let newest = sources.compactMap { FileStamp.of($0)?.modified }.max()
+        return newest.map { Date(timeIntervalSince1970: TimeInterval($0 / 1_000_000_000)) }
+            ?? PDFMetadata.reproducibleDate(environment: environment)
     }
 
     /// PDF readers open pages of at most 14,400 pt a side, and the sheet is the page with its

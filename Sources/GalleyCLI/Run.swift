@@ -136,7 +136,7 @@ struct Run {
         var preflight = o.press.map { _ in Preflight(strict: o.strict) }
         let bleed = doc.template.print.bleed
         do {
-            let press = try o.press?.output(doc.template, input: input, environment: io.environment)
+            let press = try o.press?.output(doc.template, input: input, environment: io.environment, sources: doc.inputFiles)
             // With --strict an error of the preflight writes nothing: the PDF waits in a
             // scratch file until every page has been checked.
             let scratch = o.strict ? try TemporaryFile(in: FilePath.temporaryDirectory, name: "galley-strict", mode: 0o600) : nil
@@ -178,7 +178,7 @@ struct Run {
         let before = doc.framesetter.diagnostics.all.count
         do {
             try withOutput(destination) { path throws(RenderError) in
-                let press = try o.press?.output(doc.template, input: o.document.input, environment: io.environment)
+                let press = try o.press?.output(doc.template, input: o.document.input, environment: io.environment, sources: doc.inputFiles)
                 try Export.png(doc.framesetter, page: o.page, to: path, dpi: o.dpi, press: press)
             }
         } catch {

@@ -262,7 +262,7 @@ extension Run {
                 else { return result }
             case .pngs(let numbers, let path):
                 for n in numbers { _ = try OutputDestination.checked(path(n), inputs: doc.inputFiles) }
-                let press = try o.press?.output(doc.template, input: o.document.input, environment: io.environment)
+                let press = try o.press?.output(doc.template, input: o.document.input, environment: io.environment, sources: doc.inputFiles)
                 let pages = try Export.pngs(doc.framesetter, pages: numbers, to: path, dpi: o.dpi, press: press)
                 let fingerprint = PageFingerprinter(doc.story, template: doc.template)
                 result.pages = numbers.filter { $0 <= pages.count }.map { fingerprint(pages[$0 - 1]) }
@@ -283,7 +283,7 @@ extension Run {
         let destination = try OutputDestination.checked(path, inputs: doc.inputFiles)
         try checkSyncTeX(o, pdf: path, inputs: doc.inputFiles)
         let metadata = pdfMetadata(input: o.document.input, title: o.title, documentTitle: doc.story.title)
-        let press = try o.press?.output(doc.template, input: o.document.input, environment: io.environment)
+        let press = try o.press?.output(doc.template, input: o.document.input, environment: io.environment, sources: doc.inputFiles)
         let bleed = doc.template.print.bleed
         let input = o.document.input
         var synctex = o.synctex ? SyncTeXWriter(pdf: path, files: [input]) : nil
@@ -334,7 +334,8 @@ extension Run {
             return false
         }
         let metadata = pdfMetadata(input: o.document.input, title: o.title, documentTitle: issue.manifest.title)
-        let press = try o.press?.output(issue.base, input: o.document.input, environment: io.environment, pages: plan.pageSizes)
+        let press = try o.press?.output(
+            issue.base, input: o.document.input, environment: io.environment, pages: plan.pageSizes, sources: issue.inputFiles)
         timer.exportBegins()
         try writeIssuePDF(
             issue, plan, to: destination, metadata: metadata, compression: o.compression, threads: o.document.threads,
@@ -376,7 +377,9 @@ extension Run {
                 for n in numbers {
                     try IssueExport.png(
                         parts: plan.parts, pages: plan.pages, page: n, pageSize: size, to: path(n), dpi: o.dpi,
-                        press: try o.press?.output(issue.base, input: o.document.input, environment: io.environment, pages: plan.pageSizes))
+                        press: try o.press?.output(
+                            issue.base, input: o.document.input, environment: io.environment, pages: plan.pageSizes,
+                            sources: issue.inputFiles))
                 }
                 let parts = PageFingerprinter.parts(of: plan)
                 result.pages = numbers.filter { $0 <= plan.pages.count }.map { PageFingerprinter.issuePage(plan, $0 - 1, parts: parts) }

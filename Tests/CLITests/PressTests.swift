@@ -239,6 +239,35 @@ import Testing
         return try PNGPixels(path: d.file("sheet.png"))
     }
 
+    // The slug's date is the day the newest source was changed (it was always 2000-01-01):
+    // a build of the same sources is the same file, one after an edit another day differs,
+    // and SOURCE_DATE_EPOCH, when set, wins over the sources.
+    @Test func slugDateFollowsTheSources() throws {
+        let d = folder()
+        func build(_ name: String, env: [String: String] = [:]) throws -> Data {
+            var argv = [galleyExecutable, "build", d.file("in.txt"), "-t", d.file("t.json"), "--press", "-o", d.file(name), "-q"]
+            if !env.isEmpty { argv = ["env"] + env.map { "\($0)=\($1)" } + argv }
+            let r = tool(argv[0], Array(argv.dropFirst()))
+            try #require(r.status == 0, "\(r.stderr)")
+            return try #require(d.read(name))
+        }
+        func touch(_ days: Double) throws {
+            for f in ["in.txt", "t.json", "red.svg"] {
+                try FileManager.default.setAttributes(
+                    [.modificationDate: Date(timeIntervalSince1970: 1_700_000_000 + days * 86_400)], ofItemAtPath: d.file(f))
+            }
+        }
+        try touch(0)
+        let first = try build("a.pdf")
+        #expect(try build("b.pdf") == first)
+        try touch(3)
+        #expect(try build("c.pdf") != first)
+        let epoch = ["SOURCE_DATE_EPOCH": "1700000000"]
+        let fixed = try build("d.pdf", env: epoch)
+        try touch(9)
+        #expect(try build("e.pdf", env: epoch) == fixed)
+    }
+
     // What Info says of an issue (subject, keywords), its XMP says too, as PDF/X checkers
     // want; and the RGB and CMYK files of one build are two instances of one document.
     @Test func xmpAgreesWithInfo() throws {
