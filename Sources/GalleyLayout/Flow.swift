@@ -209,13 +209,19 @@ struct Flow {
         pageFloatsWait = false
         let waiting = deferredPage
         deferredPage = []
-        for i in waiting { _ = placePageFloat(i, at: textArea.y, forceTop: true) }
+        // With the text all set, the page holds floats alone: a bottom one goes to the top too,
+        // rather than under an empty page.
+        let floatsAlone = paragraph >= story.paragraphs.count && current == nil
+        for i in waiting { _ = placePageFloat(i, at: textArea.y, forceTop: true, floatsAlone: floatsAlone) }
     }
 
     /// Places an image across the columns: at the top or foot of the text area, or (`span`) at
     /// `y`, centred across the gutters; a `span` with no room left at `y` goes to the top of
-    /// the page, or its foot. Defers it to the next page when it does not fit here.
-    mutating func placePageFloat(_ i: Int, at y: Double, column: Rect? = nil, forceTop: Bool = false) -> Bool {
+    /// the page, or its foot. Defers it to the next page when it does not fit here. On a page of
+    /// floats alone (`floatsAlone`) every float goes to the top, below those placed before it.
+    mutating func placePageFloat(
+        _ i: Int, at y: Double, column: Rect? = nil, forceTop: Bool = false, floatsAlone: Bool = false
+    ) -> Bool {
         guard let figures else { return false }
         let image = story.images[i]
         let area = textArea
@@ -235,7 +241,7 @@ struct Flow {
         let atFoot = (below.map { $0.exclusion.rect.y - $0.exclusion.margin }.min() ?? area.maxY) - total
         let candidates: [Double]
         switch image.placement {
-        case .bottom: candidates = [atFoot]
+        case .bottom where !floatsAlone: candidates = [atFoot]
         case .span where !forceTop: candidates = [y > area.y + 0.01 ? y + image.margin : y, atTop, atFoot]
         default: candidates = [atTop]
         }

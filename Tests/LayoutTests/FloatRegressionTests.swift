@@ -39,6 +39,22 @@ func notPlacedOnce(_ pages: [Page], story: Story) -> [String] {
         #expect(wrong.isEmpty, "\(wrong)")
     }
 
+    // A bottom float that waits for a page the text never reaches stands at its top: it was
+    // set at the foot, under half a page of nothing.
+    @Test func floatsAloneGoToTheTop() throws {
+        let markup = """
+            A short text.
+            <img src="images/chart.png" float="bottom" width="100%">
+            <img src="images/chart.png" float="bottom" width="100%">
+            """
+        let fs = framesetter(markup)
+        let ps = pages(of: fs)
+        try #require(ps.count == 2 && ps[1].frames.allSatisfy(\.isEmpty) && ps[1].floats.count == 1)
+        #expect(abs(ps[1].floats[0].rect.y - fs.columns[0].y) < 0.01, "\(ps[1].floats[0].rect)")
+        // With text on the page, the foot as before.
+        #expect(ps[0].floats.allSatisfy { $0.rect.maxY > fs.columns[0].maxY - 60 }, "\(ps[0].floats.map(\.rect))")
+    }
+
     // More page-wide floats met on a page than it is laid out again for: the last time, they
     // wait for the next page, and that composition is the page's. The page used to keep the
     // frames of the try before while the flow went back to the page's start, so the next page
