@@ -48,8 +48,12 @@ public struct CMYKConversion: Sendable {
             throw RenderError(.error("cannot make '\(target)': could not run Ghostscript ('\(ghostscript)'): \(error)"))
         }
         guard outcome.status == 0 else {
-            let said = outcome.output.split(separator: "\n").suffix(4).joined(separator: "\n")
-            throw RenderError(.error("cannot make '\(target)': Ghostscript's CMYK conversion failed (status \(outcome.status)):\n\(said)"))
+            // Its last lines, on the message's one line (a diagnostic shows a newline as `\x0a`).
+            let said = outcome.output.split(separator: "\n").map { $0.trimmed() }.filter { !$0.isEmpty }.suffix(4)
+            throw RenderError(
+                .error(
+                    "cannot make '\(target)': Ghostscript's CMYK conversion failed (status \(outcome.status)): "
+                        + said.joined(separator: "; ")))
         }
         ink.record(InkMeter.measure(output, ghostscript: ghostscript, temporaryFolder: scratchFolder.path))
     }

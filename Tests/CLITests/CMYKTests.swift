@@ -24,6 +24,23 @@ import Testing
         run(["build", d.file("in.txt"), "-t", d.file("t.json"), "--press", "--cmyk", "-o", d.file("out.pdf")] + extra)
     }
 
+    // Ghostscript failing: its last lines on the message's one line (its newlines were shown
+    // as `\x0a`), and the previous PDF kept.
+    @Test func ghostscriptFailing() throws {
+        let d = folder("The press runs at night.\n")
+        d.write("out.pdf", "previous")
+        d.write("bin/gs", "#!/bin/sh\necho 'GPL Ghostscript: Unrecoverable error' >&2\necho '  line two' >&2\nexit 1\n")
+        chmod(d.file("bin/gs"), 0o755)
+        let path = d.file("bin") + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin")
+        let argv = ["build", d.file("in.txt"), "-t", d.file("t.json"), "--press", "--cmyk", "-o", d.file("out.pdf")]
+        let r = tool("env", ["PATH=" + path, galleyExecutable] + argv)
+        #expect(r.status == 1)
+        #expect(
+            r.stderr.contains("Ghostscript's CMYK conversion failed (status 1): GPL Ghostscript: Unrecoverable error; line two\n"),
+            "\(r.stderr)")
+        #expect(!r.stderr.contains("\\x0a") && d.read("out.pdf") == Data("previous".utf8))
+    }
+
     // The RGB and CMYK files of one drawing are one document in two instances: their XMP's
     // DocumentID is one, their InstanceIDs two (they were one and the same).
     @Test func renditionsAreInstances() throws {
