@@ -62,6 +62,10 @@ extension Run {
             diagnostics.append(.error(Self.unset(line: line, column: column, in: doc.source)))
             return nil
         }
+        // Text of a pull quote or sidebar is set in the block, from a story of its own.
+        if let (page, placed, byte, line) = Locator.blockPlace(line: line, column: column, in: pages), let set = placed.block {
+            return Located(byte: byte, line: line, block: set, origin: set.textOrigin(in: placed.rect), page: pages[page])
+        }
         // Anywhere in an <img> tag is the image, which stands where its tag begins.
         let column = line <= doc.source.lineCount ? Self.imageTagStart(column, in: doc.source.lineText(line)) ?? column : column
         let byte = doc.story.sourceMap.storyByte(line: line, column: column, in: doc.story.text)
@@ -71,6 +75,9 @@ extension Run {
         // several bytes counts as its own), from its first byte.
         // So is a place in a tag that ends its line (a closing `</font>`), which maps to that
         // break.
+        if let byte, let (page, frame, cap) = Locator.dropCap(ofByte: byte, in: pages) {
+            return Located(dropCap: cap, byte: byte, page: pages[page], frame: frame, doc: doc)
+        }
         let pastEnd = line <= doc.source.lineCount && column == doc.source.lineText(line).unicodeScalars.count + 1
         let atBreak = byte.map { $0 >= text.count || Locator.place(ofByte: $0, in: pages) == nil } ?? false
         if pastEnd || atBreak, let b = byte, b > 0, b <= text.count {
@@ -132,7 +139,7 @@ extension Run {
         }
         func rank(_ h: Locator.Hit) -> Int {
             switch h {
-            case .character, .image: 0
+            case .character, .image, .blockCharacter, .dropCap: 0
             case .column: 1
             case .margin: 2
             }
@@ -159,7 +166,7 @@ struct Located: Encodable {
         var x, y, width, height: Double
     }
 
-    /// What the point is on: `character`, `image`, `column` (between lines) or `margin`.
+    /// What the point is on: `character`, `dropcap`, `image`, `column` (between lines) or `margin`.
     var kind: String
     var page: Int
     var column: Int?
@@ -173,6 +180,9 @@ struct Located: Encodable {
     var lineText: String?
     /// In an issue, the article the page belongs to: its file, as diagnostics name it.
     var article: String?
+    /// The pull quote or sidebar (`pullquote`, `sidebar`) whose text the character is in: its
+    /// offset and source are those of the block's text.
+    var block: String?
     /// An image's source and box.
     var image: String?
     var imageBox: Box?
@@ -189,6 +199,10 @@ struct Located: Encodable {
             kind = "image"
             image = doc.story.images[i].source
             imageBox = Self.box(rect)
+        case .blockCharacter(let byte, let line, let set, let origin):
+            self = Located(byte: byte, line: line, block: set, origin: origin, page: page)
+        case .dropCap(let byte, let cap, let frame):
+            self = Located(dropCap: cap, byte: byte, page: page, frame: frame, doc: doc)
         case .column(let frame, let nearest):
             kind = "column"
             column = page.frames[frame].column + 1
@@ -206,6 +220,30 @@ struct Located: Encodable {
         kind = "character"
         column = page.frames[place.frame].column + 1
         describe(byte: byte, line: place.line, story: doc.story)
+    }
+
+    /// A character of a pull quote or sidebar: its line and x moved from the block's space to
+    /// the page's.
+    init(byte: Int, line: PlacedLine, block set: SetTextBlock, origin: Point, page: Page) {
+        self.page = page.number
+        kind = "character"
+        block = set.block.kind.rawValue
+        describe(byte: byte, line: line, story: set.framesetter.story)
+        x = x.map { Self.round($0 + origin.x) }
+        self.line = Self.box(Rect(x: line.box.x + origin.x, y: line.box.y + origin.y, width: line.box.width, height: line.box.height))
+    }
+
+    /// A drop cap: the character it is, the word it begins, and its box.
+    init(dropCap cap: PlacedDropCap, byte: Int, page: Page, frame: Int, doc: Document) {
+        self.page = page.number
+        kind = "dropcap"
+        column = page.frames[frame].column + 1
+        let first = cap.storyRange.lowerBound
+        offset = doc.story.characterOffset(ofByte: first)
+        source = doc.story.sourceMap.sourceLocation(ofByte: first, in: doc.story.text).map { "\($0.line):\($0.column)" }
+        word = Self.word(around: cap.storyRange.upperBound - 1, in: doc.story.text)
+        lineText = String(doc.story.text.utf8Slice(first, cap.storyRange.upperBound))
+        self.line = Self.box(cap.rect)
     }
 
     init(image placed: PlacedImage, page: Page, doc: Document) {
@@ -259,8 +297,14 @@ struct Located: Encodable {
             }
             if let source { s += " (source \(source))" }
         case "margin": s += ": the margin"
+        case "dropcap":
+            s += ": drop cap '\(lineText ?? "")'"
+            if let offset, let source { s += ", character \(offset) (source \(source))" }
+            if let word, !word.isEmpty { s += ", word '\(word)'" }
+            if let line { s += ", box \(format(line.x)),\(format(line.y)) \(format(line.width))×\(format(line.height))" }
         default:
             if kind == "column" { s += ": between lines; nearest" }
+            if let block { s += block == "pullquote" ? ", in a pull quote" : ", in a sidebar" }
             if let offset, let source { s += ": character \(offset) (source \(source))" }
             if let word, !word.isEmpty { s += ", word '\(word)'" }
             if let x { s += ", at x \(format(x))" }

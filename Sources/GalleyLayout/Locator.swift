@@ -12,6 +12,11 @@ package enum Locator {
         case character(byte: Int, line: PlacedLine, frame: Int)
         /// An image (a float, a block, or a pull quote or sidebar): its index in the story.
         case image(Int, rect: Rect)
+        /// A character of a pull quote's or sidebar's text: its byte in the block's own story,
+        /// its line (in the block's space), and the block with where its text stands on the page.
+        case blockCharacter(byte: Int, line: PlacedLine, block: SetTextBlock, origin: Point)
+        /// A drop cap: its paragraph's first byte, the initial, and the column's frame.
+        case dropCap(byte: Int, cap: PlacedDropCap, frame: Int)
         /// Inside a column's frame, but between lines (the nearest line's character is given).
         case column(frame: Int, nearest: Int?)
         /// Outside every frame and image: the margins.
@@ -21,6 +26,8 @@ package enum Locator {
             switch (a, b) {
             case (.character(let x, _, let f), .character(let y, _, let g)): x == y && f == g
             case (.image(let x, _), .image(let y, _)): x == y
+            case (.blockCharacter(let x, _, let a, _), .blockCharacter(let y, _, let b, _)): x == y && a === b
+            case (.dropCap(let x, _, let f), .dropCap(let y, _, let g)): x == y && f == g
             case (.column(let f, let n), .column(let g, let m)): f == g && n == m
             case (.margin, .margin): true
             default: false
@@ -31,7 +38,18 @@ package enum Locator {
     /// What is under (`x`, `y`) on `page`, points from its top left.
     package static func hit(_ page: Page, x: Double, y: Double) -> Hit {
         for image in page.floats + page.frames.flatMap(\.images) where contains(image.rect, x, y) {
+            if let set = image.block, let inner = set.page {
+                let origin = set.textOrigin(in: image.rect)
+                if case .character(let byte, let line, _) = hit(inner, x: x - origin.x, y: y - origin.y) {
+                    return .blockCharacter(byte: byte, line: line, block: set, origin: origin)
+                }
+            }
             return .image(image.image, rect: image.rect)
+        }
+        for (k, frame) in page.frames.enumerated() {
+            for cap in frame.dropCaps where contains(cap.rect, x, y) {
+                return .dropCap(byte: cap.storyRange.lowerBound, cap: cap, frame: k)
+            }
         }
         for (k, frame) in page.frames.enumerated() {
             for line in frame.lines where !line.vertical && contains(line.box, x, y) {
@@ -88,6 +106,37 @@ package enum Locator {
     package static func image(ofByte byte: Int, in pages: [Page]) -> (page: Int, image: PlacedImage)? {
         for (p, page) in pages.enumerated() {
             for image in page.floats + page.frames.flatMap(\.images) where image.storyOffset == byte { return (p, image) }
+        }
+        return nil
+    }
+
+    /// The drop cap holding story byte `byte`: its page (index in `pages`), frame and initial.
+    package static func dropCap(ofByte byte: Int, in pages: [Page]) -> (page: Int, frame: Int, cap: PlacedDropCap)? {
+        for (p, page) in pages.enumerated() {
+            for (f, frame) in page.frames.enumerated() {
+                if let cap = frame.dropCaps.first(where: { $0.storyRange.contains(byte) }) { return (p, f, cap) }
+            }
+        }
+        return nil
+    }
+
+    /// Where source position `line`:`column` is set in a pull quote or sidebar of `pages`: the
+    /// page's index, the block as placed, the byte of its own story and the line that sets it.
+    /// A block's story maps its own source only: a position outside it maps to a byte whose
+    /// source is elsewhere, and is not the block's.
+    package static func blockPlace(
+        line: Int, column: Int, in pages: [Page]
+    ) -> (page: Int, placed: PlacedImage, byte: Int, line: PlacedLine)? {
+        for (p, page) in pages.enumerated() {
+            for placed in page.floats + page.frames.flatMap(\.images) {
+                guard let set = placed.block, let inner = set.page else { continue }
+                let story = set.framesetter.story
+                guard let byte = story.sourceMap.storyByte(line: line, column: column, in: story.text),
+                    let back = story.sourceMap.sourceLocation(ofByte: byte, in: story.text), back.line == line,
+                    back.column == column, let set = place(ofByte: byte, in: [inner])
+                else { continue }
+                return (p, placed, byte, set.line)
+            }
         }
         return nil
     }

@@ -13,6 +13,13 @@ package final class SetTextBlock: @unchecked Sendable {
     /// image with its caption, or a drop cap's foot.
     package let textHeight: Double
 
+    /// Where the block's text starts when its box is `rect` on the page: inside its padding,
+    /// frame and rules.
+    package func textOrigin(in rect: Rect) -> Point {
+        let box = block.box
+        return Point(x: rect.x + box.padding + box.frame, y: rect.y + box.padding + max(box.rule, box.frame))
+    }
+
     init(block: TextBlock, framesetter: Framesetter) {
         self.block = block
         self.framesetter = framesetter

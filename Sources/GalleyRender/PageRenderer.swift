@@ -216,13 +216,12 @@ final class PageRenderer {
             cairo_fill(cr)
         }
         guard let page = set.page else { return }
-        let inset = box.padding + box.frame
-        let top = box.padding + max(box.rule, box.frame)
+        let origin = set.textOrigin(in: rect)
         cairo_save(cr)
         defer { cairo_restore(cr) }
         cairo_rectangle(cr, rect.x, rect.y, rect.width, rect.height)
         cairo_clip(cr)
-        cairo_translate(cr, rect.x + inset, rect.y + top)
+        cairo_translate(cr, origin.x, origin.y)
         let renderer = blockRenderers[ObjectIdentifier(set)] ?? PageRenderer(framesetter: set.framesetter)
         blockRenderers[ObjectIdentifier(set)] = renderer
         try renderer.draw(page, on: cr)

@@ -34,6 +34,39 @@ import Testing
         #expect(tagged.output.contains("(source 2:8), word 'é'"), "\(tagged.output)\(tagged.stderr)")
     }
 
+    // Text of a pull quote or sidebar is found in its block, and a drop cap's letter is the
+    // drop cap, both ways: the first pointed at another paragraph, the second set "nothing".
+    @Test func blocksAndDropCaps() throws {
+        let d = TemporaryDirectory("locate")
+        let input = d.write(
+            "q.txt",
+            """
+            <h1>Harbour</h1>
+            The compositor set each line by hand, measuring it against a steel rule while the light faded.
+            <pullquote>“Every letter was a decision.”</pullquote>
+            The apprentices sorted the type back into its cases, one letter at a time.
+            <aside>A sidebar about type cases.</aside>
+            <p dropcap="3">Quietly the press began to run, sheet after sheet, until the morning came over the harbour.</p>
+
+            """)
+        for (source, said) in [
+            ("3:15", "in a pull quote: character 3 (source 3:15), word 'Every'"),
+            ("5:10", "in a sidebar: character 2 (source 5:10), word 'sidebar'"),
+            ("6:16", "drop cap 'Q', character "),
+        ] {
+            let r = run(["locate", input, "--source", source, "--json", "-q"])
+            #expect(r.status == 0, "\(source): \(r.stderr)")
+            let o = try #require(try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any])
+            let text = run(["locate", input, "--source", source, "-q"]).output
+            #expect(text.contains(said), "\(source): \(text)")
+            // Back from the middle of what was found: the same.
+            let box = try #require(o["line"] as? [String: Double])
+            let x = (o["x"] as? Double).map { $0 + 0.1 } ?? box["x"]! + box["width"]! / 2
+            let back = run(["locate", input, "--at", "\(x),\(box["y"]! + box["height"]! / 2)", "-q"])
+            #expect(back.output.contains(said), "\(source) back: \(back.output)")
+        }
+    }
+
     // An <img> set apart from the lines is found from its source line, with its box, and the
     // point in the middle of that box is on the same image.
     @Test func anImageFromItsSourceLine() throws {
