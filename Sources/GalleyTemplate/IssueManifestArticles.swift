@@ -131,7 +131,8 @@ extension IssueManifestDecoder {
         for i in articles.indices {
             guard let to = articles[i].jump?.to, let v = values[i] else { continue }
             let path = "articles[\(i)].jump.to"
-            guard let target = listedArticle(to, in: articles) else {
+            // A file listed twice (`allowRepeat`) is the target at its listing after this one.
+            guard let target = listedArticle(to, in: articles, after: i) ?? listedArticle(to, in: articles) else {
                 throw TemplateSpot(origin, v).error(notListed(to, candidates: articles.map(\.written)), key: path)
             }
             if target == i { throw TemplateSpot(origin, v).error("an article cannot continue after itself", key: path) }
@@ -144,13 +145,15 @@ extension IssueManifestDecoder {
         }
     }
 
-    /// The index of the article `name` means: one written the same, else the same file.
-    func listedArticle(_ name: String, in articles: [IssueManifest.Article]) -> Int? {
-        if let i = articles.firstIndex(where: { $0.written == name }) { return i }
+    /// The index of the article `name` means: one written the same, else the same file; with
+    /// `after`, the first such listed after that index.
+    func listedArticle(_ name: String, in articles: [IssueManifest.Article], after: Int = -1) -> Int? {
+        let later = articles.indices.filter { $0 > after }
+        if let i = later.first(where: { articles[$0].written == name }) { return i }
         let path = name.hasPrefix("/") ? name : FilePath.join(directory, name)
         // Only a path under the root is looked at, as for any other path of the manifest.
         guard root.admits(path), let identity = FileIdentity.of(path) else { return nil }
-        return articles.firstIndex { FileIdentity.of($0.file) == identity }
+        return later.first { FileIdentity.of(articles[$0].file) == identity }
     }
 
     /// `'x' is not one of the articles; did you mean 'y'?`

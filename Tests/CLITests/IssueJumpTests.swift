@@ -31,6 +31,28 @@ import Testing
         }
     }
 
+    // A file listed again (`allowRepeat`) is a jump's target at its listing after the jump:
+    // the target was its first listing, before the jump, and the manifest was refused.
+    @Test func aRepeatedArticleAsTheTarget() throws {
+        let d = TemporaryDirectory("jump-repeat")
+        let manifest = Self.issue(
+            d,
+            [
+                ("b.txt", "<h1>Beta</h1>\n" + Self.body, ""),
+                ("a.txt", "<h1>Alpha</h1>\n" + String(repeating: Self.body, count: 40), #", "jump": {"after": 1, "to": "b.txt"}"#),
+                ("c.txt", "<h1>Gamma</h1>\n" + Self.body, ""),
+                ("b.txt", "<h1>Beta</h1>\n" + Self.body, #", "allowRepeat": true"#),
+            ])
+        let r = run(["inspect", manifest, "--json", "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let map = try #require(try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any])
+        let articles = (map["pages"] as? [[String: Any]] ?? []).compactMap { $0["article"] as? String }
+        let names = articles.map { URL(fileURLWithPath: $0).lastPathComponent }
+        // b, a (its first page), c, b again, then the rest of a.
+        #expect(Array(names.prefix(4)) == ["b.txt", "a.txt", "c.txt", "b.txt"] && names.count > 5, "\(names)")
+        #expect(names.dropFirst(4).allSatisfy { $0 == "a.txt" }, "\(names)")
+    }
+
     // An article that starts under another (`startOn: any`) and jumps: "Continued on" goes
     // under its own text at the foot of the page, not under the end of the article above it.
     @Test func theJumpLineOfASharedPageIsUnderTheJumpingArticle() throws {
