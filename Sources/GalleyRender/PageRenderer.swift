@@ -769,9 +769,10 @@ final class PageRenderer {
 
     /// `line` (`width` wide, of `size`; its box from 0.8 of the size above the baseline to
     /// 0.25 below) at the first place that is clear of the text, of `other` (the running line
-    /// on its side) and of the page's edges: where it stands; on `other`'s baseline, an em from
-    /// it, on the side the line is set flush to, then on the other; on a line of its own
-    /// beyond `other`, then between it and the text. When none is clear (a margin too shallow
+    /// on its side) and of the page's edges: where it stands, but on `other`'s baseline (two
+    /// lines in one margin on two baselines look like a slip); where it stands; on `other`'s
+    /// baseline, an em from it, on the side the line is set flush to, then on the other; on a
+    /// line of its own beyond `other`, then between it and the text. When none is clear (a margin too shallow
     /// for it, a running line as wide as the text), it stays inside the page and `clear` is
     /// false.
     static func place(
@@ -802,6 +803,7 @@ final class PageRenderer {
         }
         var places = [line]
         if let other {
+            places.insert(at(line.anchor.x, other.line.anchor.y, line.alignment), at: 0)
             let b = xs(other.line, other.width)
             let gap = max(size, other.size)
             let y = other.line.anchor.y

@@ -104,6 +104,29 @@ import Testing
         }
     }
 
+    // "Continued from" beside a running head on the other side shares its baseline: it sat
+    // on one of its own, a little above or below the head's.
+    @Test func continuedFromOnTheHeadsBaseline() throws {
+        let d = TemporaryDirectory("jump-head")
+        let set = #", "set": {"header": {"enabled": true, "right": "{title}", "size": 8}}"#
+        let manifest = Self.issue(
+            d,
+            [
+                ("a.txt", "<h1>Alpha</h1>\n" + String(repeating: Self.body, count: 30), #", "jump": {"after": 1}"#),
+                ("b.txt", "<h1>Beta</h1>\n" + Self.body, ""),
+            ], extra: set)
+        let pdf = d.file("issue.pdf")
+        let r = run(["build", manifest, "-o", pdf, "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        // The continuation's first page, the one saying where it comes from.
+        let page = try #require((1...6).first { n in Self.words(pdf, page: n).contains { $0.text == "from" } })
+        let words = Self.words(pdf, page: page)
+        let note = try #require(words.first { $0.text == "Continued" })
+        let head = try #require(words.first { $0.text == "Alpha" && $0.y1 < note.y1 + 20 && $0.x0 > note.x1 })
+        // The same size, so on one baseline their boxes have the same foot.
+        #expect(abs(note.y1 - head.y1) < 0.5, "\(note) \(head)")
+    }
+
     // Margins too shallow for a jump line, or a footer as wide as the text: the line was set
     // off the page (under it, above it, or left of it) without a word. It now stays on the
     // page, and the build says it has no room.
