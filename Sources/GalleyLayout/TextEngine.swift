@@ -287,9 +287,18 @@ package struct FontPlan: Sendable {
         let ordered = names.sorted {
             (story.faceRequests[$0]?.offset ?? Int.max, $0) < (story.faceRequests[$1]?.offset ?? Int.max, $1)
         }
+        // A fallback no style names, and not installed, is left out: fontconfig's stand-in for
+        // it would take the characters before the fallbacks after it.
+        let named = Set(story.styles.map(\.face))
+        var missing: Set<String> = []
         for name in ordered {
             let (face, used) = known[name] ?? probe.resolve(name)
             faces[name] = face
+            if used != nil, !named.contains(name), !FaceClasses.isGeneric(name) {
+                missing.insert(name)
+                diagnostics.append(.warning("the template's fallback face '\(name)' is not installed; it is left out of the fallbacks"))
+                continue
+            }
             // A generic family (`serif`) is answered by the system's default for it, as asked.
             if let used, !FaceClasses.isGeneric(name) {
                 let requested = story.faceRequests[name]
@@ -301,6 +310,8 @@ package struct FontPlan: Sendable {
                         at: requested, length: name.unicodeScalars.count))
             }
         }
+        let fallbackFaces = fallbackFaces.filter { !missing.contains($0) }
+        let scriptFallbacks = scriptFallbacks.mapValues { $0.filter { !missing.contains($0) } }
         let unmeasured = FontPlan(styles: story.styles, faces: faces, fallbackFaces: fallbackFaces, language: language, metrics: [])
         // Bold and italic come from real faces; when a family has none, fontconfig synthesizes
         // them (emboldening, slanting), and the user is told.

@@ -53,4 +53,20 @@ private func firstLine(_ markup: String) throws -> PlacedLine {
         #expect(diagnostics.first?.severity == .error)
         #expect(diagnostics.first?.message.hasPrefix("fontconfig finds no fonts") == true)
     }
+
+    // A template fallback that is not installed is left out, with a warning: fontconfig's
+    // stand-in for it took the characters before the fallbacks after it.
+    @Test func missingFallbackLeftOut() {
+        let story = buildStory("Hello 你好").story
+        let (plan, diagnostics) = FontPlan.resolve(
+            story: story, fallbackFaces: ["Nowhere Sans", "Noto Sans CJK SC"], scriptFallbacks: ["Hani": ["Nowhere Serif CJK"]],
+            language: "en", file: "t.txt")
+        #expect(plan.fallbackFaces == ["Noto Sans CJK SC"])
+        #expect(plan.scriptFallbacks.allSatisfy { $0.faces.isEmpty }, "\(plan.scriptFallbacks)")
+        #expect(
+            diagnostics.map(\.message).sorted() == [
+                "the template's fallback face 'Nowhere Sans' is not installed; it is left out of the fallbacks",
+                "the template's fallback face 'Nowhere Serif CJK' is not installed; it is left out of the fallbacks",
+            ], "\(diagnostics)")
+    }
 }
