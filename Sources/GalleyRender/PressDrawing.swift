@@ -1,4 +1,5 @@
 import CCairo
+import CPango
 import GalleyLayout
 import GalleyTemplate
 
@@ -60,9 +61,9 @@ extension PageRenderer {
     }
 
     /// The slug line under the trim: the document's name, the page and the date, in 6 pt
-    /// black DejaVu Sans; cut short of the registration mark. Cairo's own text call, not the
-    /// story's engine: the line is ASCII and plain, and the engine's fallback list would send
-    /// its digits to whatever face the story's plan puts first for them.
+    /// black DejaVu Sans; cut short of the registration mark. Laid out as the post-pass lays it
+    /// out (`SlugOutlines.layout`), by an engine of no story: the story's fallback list would
+    /// send its digits to whatever face the story's plan puts first for them.
     static func drawSlugLine(_ text: String, sheet: PressSheet, on cr: OpaquePointer) {
         guard let box = sheet.slugLineBox, box.width > 0 else { return }
         FaceLock.run { showSlugLine(text, in: box, on: cr) }
@@ -74,11 +75,13 @@ extension PageRenderer {
         cairo_rectangle(cr, box.x, box.y, box.width, box.height)
         cairo_clip(cr)
         cairo_set_source_rgb(cr, 0, 0, 0)
-        cairo_select_font_face(cr, PressSheet.slugFace, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
-        cairo_set_font_size(cr, PressSheet.slugSize)
+        let engine = EnginePool.borrow(plan: .empty)
+        defer { EnginePool.giveBack(engine) }
+        let layout = SlugOutlines.layout(text, engine: engine)
+        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
         let origin = PressSheet.slugBaseline(in: box)
         cairo_move_to(cr, origin.x, origin.y)
-        cairo_show_text(cr, text)
+        if let line = pango_layout_get_line_readonly(layout, 0) { pango_cairo_show_layout_line(cr, line) }
     }
 
     /// The marks as a preview shows them, in black (in the PDF the post-pass draws them in the

@@ -1,15 +1,18 @@
 import CCairo
+import CPango
 import GalleyLayout
 
 /// The slug line as the post-pass draws it, in the registration colour like the other marks:
 /// Cairo cannot choose that colour, and text drawn by Cairo would be device RGB. The line is
-/// laid out as previews set it (DejaVu Sans 6 pt, Cairo's own text call) and each glyph's
-/// outline becomes PDF path operators, written once as a form the pages share.
+/// laid out as previews set it (DejaVu Sans 6 pt, by Pango with an engine of no story, so a
+/// file name in a script DejaVu Sans lacks takes the face fontconfig finds for it, shaped)
+/// and each glyph's outline becomes PDF path operators, written once as a form the pages share.
 ///
 /// Its Cairo objects are used by one thread at a time: the one that made them, then the one
 /// the post-pass hands them to (through `Background`, which orders the two).
 final class SlugOutlines: @unchecked Sendable {
-    /// A glyph of the line: its index in the face and its distance from the line's start.
+    /// A glyph of the line: its key (its index in its font, the font's number in `fonts` above
+    /// bit 32) and its distance from the line's start.
     struct Placed: Equatable {
         var glyph: UInt
         var x: Double
@@ -17,28 +20,18 @@ final class SlugOutlines: @unchecked Sendable {
 
     private let surface: OpaquePointer
     private let cr: OpaquePointer
-    private let font: OpaquePointer
+    /// The fonts the lines' glyphs come from (referenced), DejaVu Sans first as a rule.
+    private var fonts: [OpaquePointer] = []
     /// Each glyph's outline met so far, as PDF path operators in the glyph's space (y up).
     private(set) var outlines: [UInt: String] = [:]
 
     init() {
         surface = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1)
         cr = cairo_create(surface)
-        cairo_select_font_face(cr, PressSheet.slugFace, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
-        cairo_set_font_size(cr, PressSheet.slugSize)
-        // As a PDF surface sets text: this 1-pixel surface would otherwise round each advance
-        // to a whole point and hint the outlines to its grid.
-        let options = cairo_font_options_create()
-        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
-        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
-        cairo_set_font_options(cr, options)
-        cairo_font_options_destroy(options)
-        // The context owns the font it returns: held here for as long as these outlines are.
-        font = FaceLock.run { [cr] in cairo_scaled_font_reference(cairo_get_scaled_font(cr)) }
     }
 
     deinit {
-        FaceLock.run { [font] in cairo_scaled_font_destroy(font) }
+        FaceLock.run { [fonts] in fonts.forEach { cairo_scaled_font_destroy($0) } }
         cairo_destroy(cr)
         cairo_surface_destroy(surface)
     }
@@ -48,22 +41,62 @@ final class SlugOutlines: @unchecked Sendable {
         FaceLock.run { placedGlyphs(text) }
     }
 
+    /// The slug line `text` laid out by an engine of no story: DejaVu Sans at the slug's size,
+    /// fontconfig's fallbacks for what it lacks. The caller frees it.
+    static func layout(_ text: String, engine: TextEngine) -> OpaquePointer {
+        let layout = pango_layout_new(engine.context)!
+        let d = pango_font_description_new()!
+        defer { pango_font_description_free(d) }
+        pango_font_description_set_family(d, PressSheet.slugFace)
+        pango_font_description_set_size(d, Int32(PressSheet.slugSize * Double(PANGO_SCALE)))
+        pango_layout_set_font_description(layout, d)
+        pango_layout_set_text(layout, text, -1)
+        return layout
+    }
+
     private func placedGlyphs(_ text: String) -> [Placed] {
-        var glyphs: UnsafeMutablePointer<cairo_glyph_t>?
-        var count: Int32 = 0
-        let status = text.withCString {
-            cairo_scaled_font_text_to_glyphs(font, 0, 0, $0, Int32(strlen($0)), &glyphs, &count, nil, nil, nil)
-        }
-        guard status == CAIRO_STATUS_SUCCESS, let glyphs else { return [] }
-        defer { cairo_glyph_free(glyphs) }
-        let placed = (0..<Int(count)).map { Placed(glyph: UInt(glyphs[$0].index), x: glyphs[$0].x) }
-        for p in placed where outlines[p.glyph] == nil { outlines[p.glyph] = outline(p.glyph) }
+        let engine = EnginePool.borrow(plan: .empty)
+        defer { EnginePool.giveBack(engine) }
+        let layout = Self.layout(text, engine: engine)
+        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        let scale = Double(PANGO_SCALE)
+        var placed: [Placed] = []
+        guard let iter = pango_layout_get_iter(layout) else { return [] }
+        defer { pango_layout_iter_free(iter) }
+        repeat {
+            guard let run = pango_layout_iter_get_run_readonly(iter), let font = run.pointee.item.pointee.analysis.font,
+                let scaled = galley_font_scaled(font)
+            else { continue }
+            var logical = PangoRectangle()
+            pango_layout_iter_get_run_extents(iter, nil, &logical)
+            let number = UInt(fontNumber(scaled)) << 32
+            var x = Double(logical.x) / scale
+            let glyphs = run.pointee.glyphs.pointee
+            for k in 0..<Int(glyphs.num_glyphs) {
+                let g = glyphs.glyphs[k]
+                // A box for a character no face has is Pango's own drawing, not a glyph's.
+                if g.glyph & PANGO_GLYPH_UNKNOWN_FLAG == 0 && g.glyph != PANGO_GLYPH_EMPTY {
+                    let key = number | UInt(g.glyph)
+                    placed.append(Placed(glyph: key, x: x + Double(g.geometry.x_offset) / scale))
+                    if outlines[key] == nil { outlines[key] = outline(key) }
+                }
+                x += Double(g.geometry.width) / scale
+            }
+        } while pango_layout_iter_next_run(iter) != 0
         return placed
     }
 
+    /// `font`'s number in `fonts`, added (and referenced) when new.
+    private func fontNumber(_ font: OpaquePointer) -> Int {
+        if let i = fonts.firstIndex(of: font) { return i }
+        fonts.append(cairo_scaled_font_reference(font))
+        return fonts.count - 1
+    }
+
     /// One glyph's outline at the origin, filled (`f`).
-    private func outline(_ index: UInt) -> String {
-        var glyph = cairo_glyph_t(index: index, x: 0, y: 0)
+    private func outline(_ key: UInt) -> String {
+        cairo_set_scaled_font(cr, fonts[Int(key >> 32)])
+        var glyph = cairo_glyph_t(index: key & 0xFFFF_FFFF, x: 0, y: 0)
         cairo_new_path(cr)
         cairo_glyph_path(cr, &glyph, 1)
         guard let path = cairo_copy_path(cr) else { return "" }

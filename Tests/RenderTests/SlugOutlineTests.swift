@@ -1,0 +1,23 @@
+import Testing
+
+@testable import GalleyRender
+
+/// The slug line's glyphs, as the post-pass outlines them.
+@Suite struct SlugOutlineTests {
+    // A file name in a script DejaVu Sans lacks takes its glyphs from a face that has them:
+    // they were DejaVu Sans's empty box (tofu). Latin stays in DejaVu Sans, advancing along
+    // the line, and every glyph has an outline.
+    @Test func fileNamesInOtherScripts() {
+        let outlines = SlugOutlines()
+        let placed = outlines.glyphs("文章 café.txt")
+        #expect(placed.count == 11, "\(placed)")
+        let fonts = placed.map { $0.glyph >> 32 }
+        #expect(fonts[0] == fonts[1] && fonts[0] != fonts[3], "\(fonts)")
+        #expect(Set(fonts[3...]).count == 1)
+        #expect(zip(placed, placed.dropFirst()).allSatisfy { $0.x < $1.x })
+        // All but the space, which has no outline.
+        let drawn = placed.filter { outlines.outlines[$0.glyph]?.hasSuffix("f\n") == true }
+        #expect(drawn.count == placed.count - 1, "\(placed)")
+        #expect(!placed.contains { $0.glyph & 0xFFFF_FFFF == 0 }, "no .notdef: \(placed)")
+    }
+}
