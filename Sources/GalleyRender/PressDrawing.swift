@@ -77,7 +77,7 @@ extension PageRenderer {
         cairo_set_source_rgb(cr, 0, 0, 0)
         let engine = EnginePool.borrow(plan: .empty)
         defer { EnginePool.giveBack(engine) }
-        let layout = SlugOutlines.layout(text, engine: engine)
+        let layout = SlugOutlines.layout(text, engine: engine, width: box.width)
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
         let origin = PressSheet.slugBaseline(in: box)
         cairo_move_to(cr, origin.x, origin.y)

@@ -35,7 +35,7 @@ struct SlugContents {
     /// slug line.
     private static func operators(_ text: String, sheet: PressSheet, outlines: SlugOutlines) -> (bytes: [UInt8], glyphs: [UInt])? {
         guard let box = sheet.slugLineBox, box.width > 0, !text.isEmpty else { return nil }
-        let placed = outlines.glyphs(text)
+        let placed = outlines.glyphs(text, width: box.width)
         guard !placed.isEmpty else { return nil }
         let n = PDFXWriter.number
         let origin = PressSheet.slugBaseline(in: box)

@@ -36,14 +36,17 @@ final class SlugOutlines: @unchecked Sendable {
         cairo_surface_destroy(surface)
     }
 
-    /// `text`'s glyphs from its start, their outlines added to `outlines`.
-    func glyphs(_ text: String) -> [Placed] {
-        FaceLock.run { placedGlyphs(text) }
+    /// `text`'s glyphs from its start, their outlines added to `outlines`; within `width`, when
+    /// given (see `layout`).
+    func glyphs(_ text: String, width: Double? = nil) -> [Placed] {
+        FaceLock.run { placedGlyphs(text, width: width) }
     }
 
     /// The slug line `text` laid out by an engine of no story: DejaVu Sans at the slug's size,
-    /// fontconfig's fallbacks for what it lacks. The caller frees it.
-    static func layout(_ text: String, engine: TextEngine) -> OpaquePointer {
+    /// fontconfig's fallbacks for what it lacks. Wider than `width`, it loses the start of the
+    /// file's name to an ellipsis, keeping the page and the date: cut at the box's edge it
+    /// named another file ("tiny.tx"). The caller frees it.
+    static func layout(_ text: String, engine: TextEngine, width: Double? = nil) -> OpaquePointer {
         let layout = pango_layout_new(engine.context)!
         let d = pango_font_description_new()!
         defer { pango_font_description_free(d) }
@@ -51,13 +54,17 @@ final class SlugOutlines: @unchecked Sendable {
         pango_font_description_set_size(d, Int32(PressSheet.slugSize * Double(PANGO_SCALE)))
         pango_layout_set_font_description(layout, d)
         pango_layout_set_text(layout, text, -1)
+        if let width {
+            pango_layout_set_width(layout, Int32(max(1, width) * Double(PANGO_SCALE)))
+            pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_START)
+        }
         return layout
     }
 
-    private func placedGlyphs(_ text: String) -> [Placed] {
+    private func placedGlyphs(_ text: String, width: Double?) -> [Placed] {
         let engine = EnginePool.borrow(plan: .empty)
         defer { EnginePool.giveBack(engine) }
-        let layout = Self.layout(text, engine: engine)
+        let layout = Self.layout(text, engine: engine, width: width)
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
         let scale = Double(PANGO_SCALE)
         var placed: [Placed] = []

@@ -20,4 +20,17 @@ import Testing
         #expect(drawn.count == placed.count - 1, "\(placed)")
         #expect(!placed.contains { $0.glyph & 0xFFFF_FFFF == 0 }, "no .notdef: \(placed)")
     }
+
+    // A line wider than its box loses the start of the file's name to an ellipsis and keeps
+    // the page and the date: cut at the box's edge it named another file ("tiny.tx").
+    @Test func longNamesEllipsized() {
+        let outlines = SlugOutlines()
+        let line = "a-rather-long-file-name-for-a-small-page.txt  ·  page 12  ·  2026-12-04"
+        let whole = outlines.glyphs(line)
+        let fitted = outlines.glyphs(line, width: 90)
+        #expect(fitted.count < whole.count)
+        #expect(fitted.suffix(10).map(\.glyph) == whole.suffix(10).map(\.glyph), "the date kept")
+        #expect(fitted.first?.glyph != whole.first?.glyph, "the name's start given up")
+        #expect((fitted.last?.x ?? 0) < 90)
+    }
 }
