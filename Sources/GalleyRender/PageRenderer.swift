@@ -833,11 +833,17 @@ final class PageRenderer {
 
     /// A Pango layout of `text` in `t`'s face and size (the caller unreferences it).
     private func runningLayout(_ text: String, _ t: RunningLineSpec) -> OpaquePointer {
-        let layout = pango_layout_new(framesetter.engine.context)!
+        Self.plainLayout(text, family: t.face, size: t.size, context: framesetter.engine.context)
+    }
+
+    /// `text` in one family at one size, laid out in `context`: a running line, a slug line.
+    /// The caller frees it.
+    static func plainLayout(_ text: String, family: String, size: Double, context: OpaquePointer) -> OpaquePointer {
+        let layout = pango_layout_new(context)!
         let d = pango_font_description_new()!
         defer { pango_font_description_free(d) }
-        pango_font_description_set_family(d, t.face)
-        pango_font_description_set_size(d, Int32(t.size * Double(PANGO_SCALE)))
+        pango_font_description_set_family(d, family)
+        pango_font_description_set_size(d, Int32(size * Double(PANGO_SCALE)))
         pango_layout_set_font_description(layout, d)
         pango_layout_set_text(layout, text, -1)
         return layout

@@ -47,13 +47,7 @@ final class SlugOutlines: @unchecked Sendable {
     /// file's name to an ellipsis, keeping the page and the date: cut at the box's edge it
     /// named another file ("tiny.tx"). The caller frees it.
     static func layout(_ text: String, engine: TextEngine, width: Double? = nil) -> OpaquePointer {
-        let layout = pango_layout_new(engine.context)!
-        let d = pango_font_description_new()!
-        defer { pango_font_description_free(d) }
-        pango_font_description_set_family(d, PressSheet.slugFace)
-        pango_font_description_set_size(d, Int32(PressSheet.slugSize * Double(PANGO_SCALE)))
-        pango_layout_set_font_description(layout, d)
-        pango_layout_set_text(layout, text, -1)
+        let layout = PageRenderer.plainLayout(text, family: PressSheet.slugFace, size: PressSheet.slugSize, context: engine.context)
         if let width {
             pango_layout_set_width(layout, Int32(max(1, width) * Double(PANGO_SCALE)))
             pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_START)

@@ -14,6 +14,21 @@ import Testing
         return d.write("issue.json", #"{"title": "Harbour Monthly", "articles": [\#(list)]\#(extra)}"#)
     }
 
+    /// An issue of a long article that jumps after its first page over a short one, with the
+    /// manifest's `set`, built: the PDF's path.
+    static func alphaJumpsOverBeta(_ d: TemporaryDirectory, set: String) throws -> String {
+        let manifest = Self.issue(
+            d,
+            [
+                ("a.txt", "<h1>Alpha</h1>\n" + String(repeating: Self.body, count: 30), #", "jump": {"after": 1}"#),
+                ("b.txt", "<h1>Beta</h1>\n" + Self.body, ""),
+            ], extra: #", "set": "# + set)
+        let pdf = d.file("issue.pdf")
+        let r = run(["build", manifest, "-o", pdf, "-q"])
+        try #require(r.status == 0, "\(r.stderr)")
+        return pdf
+    }
+
     /// The words of a page with their boxes (pdftotext -bbox): text, x0, y0, x1, y1 from the top.
     static func words(_ pdf: String, page: Int) -> [(text: String, x0: Double, y0: Double, x1: Double, y1: Double)] {
         let html = tool("pdftotext", ["-f", "\(page)", "-l", "\(page)", "-bbox", pdf, "-"]).output
@@ -82,16 +97,7 @@ import Testing
     // set on the footer's baseline, beside it.
     @Test func theJumpLineKeepsClearOfTheFooter() throws {
         let d = TemporaryDirectory("jump-footer")
-        let set = #", "set": {"footer": {"right": "{title} · {page}", "size": 11}}"#
-        let manifest = Self.issue(
-            d,
-            [
-                ("a.txt", "<h1>Alpha</h1>\n" + String(repeating: Self.body, count: 30), #", "jump": {"after": 1}"#),
-                ("b.txt", "<h1>Beta</h1>\n" + Self.body, ""),
-            ], extra: set)
-        let pdf = d.file("issue.pdf")
-        let r = run(["build", manifest, "-o", pdf, "-q"])
-        #expect(r.status == 0, "\(r.stderr)")
+        let pdf = try Self.alphaJumpsOverBeta(d, set: #"{"footer": {"right": "{title} · {page}", "size": 11}}"#)
         let words = Self.words(pdf, page: 1)
         let note = words.drop { $0.text != "Continued" }.prefix(4)
         let footer = words.drop { $0.text != "Alpha" || $0.y0 < 700 }.prefix(3)
@@ -108,16 +114,7 @@ import Testing
     // on one of its own, a little above or below the head's.
     @Test func continuedFromOnTheHeadsBaseline() throws {
         let d = TemporaryDirectory("jump-head")
-        let set = #", "set": {"header": {"enabled": true, "right": "{title}", "size": 8}}"#
-        let manifest = Self.issue(
-            d,
-            [
-                ("a.txt", "<h1>Alpha</h1>\n" + String(repeating: Self.body, count: 30), #", "jump": {"after": 1}"#),
-                ("b.txt", "<h1>Beta</h1>\n" + Self.body, ""),
-            ], extra: set)
-        let pdf = d.file("issue.pdf")
-        let r = run(["build", manifest, "-o", pdf, "-q"])
-        #expect(r.status == 0, "\(r.stderr)")
+        let pdf = try Self.alphaJumpsOverBeta(d, set: #"{"header": {"enabled": true, "right": "{title}", "size": 8}}"#)
         // The continuation's first page, the one saying where it comes from.
         let page = try #require((1...6).first { n in Self.words(pdf, page: n).contains { $0.text == "from" } })
         let words = Self.words(pdf, page: page)
