@@ -77,13 +77,20 @@ final class ImageStore {
     }
 
     /// The surface of an image, decoding it on first use.
+    /// An image that could not be decoded, said at its `src` value (at its tag for one the
+    /// builder made).
+    private func decodingError(_ image: ImageReference, _ reason: String) -> Diagnostic {
+        let (at, length) = image.sourceValue.map { ($0, max(1, image.source.unicodeScalars.count)) } ?? (image.location, 4)
+        return .error("cannot decode image '\(image.source)': \(reason)", file: file, at: at, length: length)
+    }
+
     func surface(for image: ImageReference) throws(RenderError) -> OpaquePointer {
         if let s = surfaces[image.path] { return s }
         var error: UnsafeMutablePointer<GError>?
         guard let loaded = gdk_pixbuf_new_from_file(image.path, &error) else {
             let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
             if let error { g_error_free(error) }
-            throw RenderError(.error("cannot decode image '\(image.source)': \(reason)", file: file, at: image.location, length: 4))
+            throw RenderError(decodingError(image, reason))
         }
         // A new pixbuf, or `loaded` with one more reference: either way one more to drop.
         let oriented = gdk_pixbuf_apply_embedded_orientation(loaded)
@@ -103,10 +110,7 @@ final class ImageStore {
         let surface = cairo_image_surface_create(alpha ? CAIRO_FORMAT_ARGB32 : CAIRO_FORMAT_RGB24, w, h)!
         guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let dst = cairo_image_surface_get_data(surface) else {
             cairo_surface_destroy(surface)
-            throw RenderError(
-                .error(
-                    "cannot decode image '\(image.source)': a \(w)×\(h) pixel image is too large", file: file, at: image.location,
-                    length: 4))
+            throw RenderError(decodingError(image, "a \(w)×\(h) pixel image is too large"))
         }
         cairo_surface_flush(surface)
         let dstStride = Int(cairo_image_surface_get_stride(surface))

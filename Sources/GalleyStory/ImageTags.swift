@@ -85,6 +85,7 @@ extension StoryBuilder.Run {
             }
         }
         var image = ImageReference(source: value, path: path, info: info, width: width, height: height, location: tag.location)
+        image.sourceValue = src.valueLocation
         image.widthSpec = widthSpec
         guard let placement = placement(tag), let options = wrapOptions(tag, info: info) else { return }
         image.placement = placement

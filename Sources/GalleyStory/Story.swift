@@ -227,6 +227,9 @@ public struct ImageReference: Hashable, Sendable {
     public var height: Double?
     /// Where the `<img` tag is.
     public var location: SourceLocation
+    /// Where its `src` value is, for an error about the file found only when it is decoded (a
+    /// PNG cut short in its pixels); nil for an image the builder made.
+    public var sourceValue: SourceLocation?
     /// How the image sits in the flow.
     public var placement: ImagePlacement = .block
     /// Width asked for with a unit or a percentage (`width="40%"`, `width="120pt"`), when given;

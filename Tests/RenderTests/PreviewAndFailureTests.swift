@@ -144,7 +144,9 @@ private let corruptPNG: Data = {
         let dir = folder(String(repeating: "Filler paragraph.\n", count: 200) + "<img src=\"corrupt.png\">\nend")
         let r = run(["build", dir.file("t.txt"), "-o", dir.file("t.pdf"), "-q"])
         #expect(r.status == 1)
-        #expect(r.stderr.hasPrefix("\(dir.file("t.txt")):201:1: error: cannot decode image 'corrupt.png': "))
+        // At the `src` value, the file the error is about, not the tag.
+        #expect(r.stderr.hasPrefix("\(dir.file("t.txt")):201:11: error: cannot decode image 'corrupt.png': "), "\(r.stderr)")
+        #expect(r.stderr.contains("\n" + String(repeating: " ", count: 10) + "^" + String(repeating: "~", count: 10) + "\n"), "\(r.stderr)")
         #expect(dir.read("t.pdf") == Data("old output".utf8))
         #expect(dir.contents == ["corrupt.png", "t.pdf", "t.txt"])
     }
