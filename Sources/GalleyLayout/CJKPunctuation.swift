@@ -39,14 +39,20 @@ enum CJKPunctuation {
             let before = scalar(before: i, bytes)
             let after = scalar(at: end, bytes, length: length)
             var cjk = isCJK(before) || isCJK(after)
+            // An apostrophe (`’90s`, `Pim’s`, `’n’`) is no quotation mark, beside Chinese too:
+            // set as it is, and paired with nothing.
+            if end - i == 3 && isApostrophe(bytes[i + 2], after: after) {
+                found.append(((start + i)..<(start + end), false))
+                i = end
+                continue
+            }
             if end - i == 3 {
                 let mark = bytes[i + 2]
                 if mark == 0x9C {
                     openDouble.append(found.count)
                 } else if mark == 0x98 {
                     openSingle.append(found.count)
-                } else if mark == 0x9D || mark == 0x99, !(mark == 0x99 && isLetter(before) && isLetter(after)),  // an apostrophe
-                    let k = mark == 0x9D ? openDouble.popLast() : openSingle.popLast()
+                } else if mark == 0x9D || mark == 0x99, let k = mark == 0x9D ? openDouble.popLast() : openSingle.popLast()
                 {
                     cjk = cjk || found[k].cjk
                     found[k].cjk = cjk
@@ -66,6 +72,14 @@ enum CJKPunctuation {
     private static func isLetter(_ v: UInt32?) -> Bool {
         guard let v, let s = Unicode.Scalar(v) else { return false }
         return s.properties.isAlphabetic
+    }
+
+    /// Whether ’ (the last byte of its UTF-8 form is `mark`) is an apostrophe: before a letter
+    /// or digit of a script written with spaces (`’90s`, `Pim’s`, `’n’`). Before CJK text or
+    /// punctuation it closes a quotation (`‘好’吗`).
+    static func isApostrophe(_ mark: UInt8, after: UInt32?) -> Bool {
+        guard mark == 0x99, let after else { return false }
+        return (after >= 0x30 && after <= 0x39) || (isLetter(after) && !isCJK(after))
     }
 
     /// The scalar ending just before byte `i` (nil at the start).
@@ -101,7 +115,7 @@ extension CJKPunctuation {
     /// The bytes of the curly quotes that break as brackets, in order: every one in a Chinese
     /// or Japanese paragraph (`language`, its first run's), else those of a run of shared
     /// punctuation beside CJK text (`ranges`: a quote goes with its partner); none in a
-    /// language whose closing quote is “. An apostrophe (’ before a Latin letter) is no quote.
+    /// language whose closing quote is “. An apostrophe (`isApostrophe`) is no quote.
     static func bracketQuotes(_ text: UnsafePointer<CChar>, length: Int, language: String) -> [Int] {
         guard QuoteMarks.forLanguage(language, cjk: .curly).closeDouble != "\u{201C}" else { return [] }
         let spans = isCJKLanguage(language) ? [0..<length] : ranges(text, length: length, from: 0)
@@ -111,7 +125,7 @@ extension CJKPunctuation {
             var i = span.lowerBound
             while i + 3 <= span.upperBound {
                 if bytes[i] == 0xE2 && bytes[i + 1] == 0x80 && bracket(for: bytes[i + 2]) != nil
-                    && !(bytes[i + 2] == 0x99 && isLatinLetter(scalar(at: i + 3, bytes, length: length)))
+                    && !isApostrophe(bytes[i + 2], after: scalar(at: i + 3, bytes, length: length))
                 {
                     found.append(i)
                     i += 3
@@ -156,5 +170,4 @@ extension CJKPunctuation {
         return primary == "zh" || primary == "ja"
     }
 
-    private static func isLatinLetter(_ v: UInt32?) -> Bool { isLetter(v) && !isCJK(v) }
 }

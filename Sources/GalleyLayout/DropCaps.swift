@@ -22,7 +22,7 @@ package struct DropCap: Sendable {
     package var glyphs: [PangoGlyphInfo]
     package var clusters: [Int32]
     /// The initial's advance, and how far the lines beside it move right: `shift`, the advance
-    /// and a gap.
+    /// or the ink where it reaches further (a Q's tail, a K's arm in a script face), and a gap.
     package var advance: Double
     package var indent: Double
     /// The cap height of the first line's text: the initial's top is this far above the first
@@ -128,7 +128,7 @@ extension TextEngine {
         let shift = max(0, -shaped.ink.x)
         return DropCap(
             lines: request.lines, end: end, font: shaped.font, size: size, color: request.color, glyphs: shaped.glyphs,
-            clusters: shaped.clusters, advance: shaped.advance, indent: shift + shaped.advance + body.size * 0.3,
+            clusters: shaped.clusters, advance: shaped.advance, indent: shift + max(shaped.advance, shaped.ink.maxX) + body.size * 0.3,
             capTop: capTop, drop: drop, ink: shaped.ink, beside: request.lines + extra, reach: drop + Double(extra) * pitch)
     }
 

@@ -399,6 +399,9 @@ package struct TotalFitBreaker: LineBreaker {
         }
     }
 
+    /// The letters from which a part of a hyphenated compound may be hyphenated too.
+    static let longCompoundPart = 10
+
     /// A hyphen (`-`, U+2010 or the non-breaking U+2011) ending just before byte `i`.
     static func hyphen(endingAt i: Int, in bytes: [UInt8]) -> Bool {
         if i >= 1 && bytes[i - 1] == UInt8(ascii: "-") { return true }
@@ -413,7 +416,7 @@ package struct TotalFitBreaker: LineBreaker {
 
     /// Marks the dictionary's hyphenation points in the paragraph's words: not in the last word,
     /// not in words of capitals (unless allowed), not in URLs or words with digits, not in the
-    /// parts of a hyphenated compound, and only at glyph-cluster starts (a point inside a
+    /// short parts of a hyphenated compound, and only at glyph-cluster starts (a point inside a
     /// ligature would need reshaping).
     func hyphenate(_ t: ShapedText, request r: BreakRequest) -> ShapedText {
         guard r.hyphenation.enabled, let h = r.hyphenator else { return t }
@@ -447,9 +450,7 @@ package struct TotalFitBreaker: LineBreaker {
                 continue
             }
             if [UInt8(ascii: "/"), UInt8(ascii: "@"), UInt8(ascii: "_")].contains(after) { continue }
-            // A compound's parts ("contour-wrapped") break at its own hyphen only: a second
-            // hyphen inside one of them reads as a misprint.
-            if Self.hyphen(endingAt: b, in: t.bytes) || Self.hyphen(startingAt: e, in: t.bytes) { continue }
+            let inCompound = Self.hyphen(endingAt: b, in: t.bytes) || Self.hyphen(startingAt: e, in: t.bytes)
             guard bytes.count >= r.hyphenation.minWord else { continue }  // fewer bytes, fewer letters
             // Letters only; no word in capitals or with capitals inside (an acronym, a name like
             // "McCartney"). ASCII words, the common case, are checked without Unicode tables.
@@ -473,6 +474,10 @@ package struct TotalFitBreaker: LineBreaker {
                 }
             }
             guard charBytes.count >= r.hyphenation.minWord else { continue }
+            // A compound's parts ("contour-wrapped") break at its own hyphen: a second hyphen
+            // inside one of them reads as a misprint. A long part ("counterrevolutionary-minded")
+            // still may, rather than be broken between letters in a narrow column.
+            if inCompound && charBytes.count < Self.longCompoundPart { continue }
             let word = String(decoding: bytes, as: UTF8.self)
             for point in h.points(word, leftMin: r.hyphenation.leftMin, rightMin: r.hyphenation.rightMin) {
                 let at = charBytes[point]

@@ -157,9 +157,19 @@ let printerParagraph = """
     @Test(arguments: [50.0, 60.0, 70.0, 80.0, 90.0])
     func compoundsKeepTheirParts(width: Double) {
         let b = breakParagraph(
-            "The contour-wrapped figures, hand\u{2011}composited, typesetting again and again.", widths: LineWidths(rest: width))
-        let inside = ["con-", "com-", "compos-", "composit-", "wrap-"]
+            "The contour-wrapped figures, hand\u{2011}composed, typesetting again and again.", widths: LineWidths(rest: width))
+        let inside = ["con-", "com-", "wrap-"]
         #expect(!b.text.contains { line in inside.contains { line.hasSuffix($0) } }, "\(b.text)")
+    }
+
+    // A long part of a compound is still hyphenated in a narrow column, rather than broken
+    // between letters: "counter-revolutionary‑minded" (U+2011 does not break).
+    @Test(arguments: [60.0, 80.0, 100.0])
+    func longCompoundPartsHyphenate(width: Double) {
+        let b = breakParagraph(
+            "Among the counterrevolutionary\u{2011}minded compositors, electroencephalograph-monitored apprentices worked.",
+            widths: LineWidths(rest: width))
+        #expect(!b.lines.contains { $0.brokenInWord }, "\(b.text)")
     }
 
     // The fallback chain always ends: a 40 pt column and a 5,000-character URL.
@@ -222,6 +232,18 @@ let printerParagraph = """
         let close = mixed.bytes.firstRange(of: Array("”".utf8))!.lowerBound
         #expect(mixed.flags[open].contains(.lineBreak) && mixed.flags[close + 3].contains(.lineBreak))
         #expect(!mixed.flags[open + 3].contains(.lineBreak) && !mixed.flags[close].contains(.lineBreak))
+    }
+
+    // An apostrophe beside Chinese is no quotation mark: `’90s` stays whole, not broken after
+    // its ’ as a closing quote would be, and is not set full-width.
+    @Test func apostrophesBesideChinese() {
+        let text = "我仍然记得’90s的铅字，那是’90s年代。Pim’s排版在’90s很流行，rock ’n’ roll也是。"
+        let shaped = breakParagraph(text, widths: LineWidths(rest: 1000), language: "zh-Hans").shaped
+        let marks = shaped.bytes.indices.filter { shaped.bytes[$0] == 0xE2 && shaped.bytes[$0 + 2] == 0x99 }
+        #expect(marks.count == 6)
+        for m in marks { #expect(!shaped.flags[m + 3].contains(.lineBreak), "a break after the ’ at \(m)") }
+        let wide = text.withCString { CJKPunctuation.ranges($0, length: text.utf8.count, from: 0) }
+        #expect(wide.isEmpty, "\(wide)")
     }
 
     // Latin words inside Chinese keep their own letter spacing: justification goes to the
