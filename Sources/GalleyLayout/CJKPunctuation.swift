@@ -52,8 +52,7 @@ enum CJKPunctuation {
                     openDouble.append(found.count)
                 } else if mark == 0x98 {
                     openSingle.append(found.count)
-                } else if mark == 0x9D || mark == 0x99, let k = mark == 0x9D ? openDouble.popLast() : openSingle.popLast()
-                {
+                } else if mark == 0x9D || mark == 0x99, let k = mark == 0x9D ? openDouble.popLast() : openSingle.popLast() {
                     cjk = cjk || found[k].cjk
                     found[k].cjk = cjk
                     // The marks opened inside this quote and left open are given up.
