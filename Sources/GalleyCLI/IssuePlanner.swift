@@ -121,10 +121,14 @@ struct IssuePlanner {
         }
         // Articles that jump: their first pages set, the rest waiting for their place.
         var waiting: [(article: Int, part: Int, pages: Int, lastIndex: Int, lastFolio: Int, below: Double?)] = []
-        // Those that jump after the article `name` (nil: after the last one, where any still
-        // waiting go too, their target having come before them).
-        func continuations(to name: String?) {
-            for w in waiting where name == nil || m.articles[w.article].jump?.to == name {
+        // Those that jump after the article `name`, listed at `k` (nil: after the last one,
+        // where any still waiting go too, their target having come before them). A file listed
+        // again is the target at its listing after the jump, never the jumping one's own.
+        func continuations(to name: String?, at k: Int = Int.max) {
+            func due(_ w: (article: Int, part: Int, pages: Int, lastIndex: Int, lastFolio: Int, below: Double?)) -> Bool {
+                name == nil || (m.articles[w.article].jump?.to == name && w.article < k)
+            }
+            for w in waiting where due(w) {
                 let (framesetter, pages, _) = article(w.article, from: folio - w.pages, prelaid, below: w.below)
                 plan.parts.append(IssuePart(framesetter: framesetter, bookmark: nil, article: w.article))
                 let part = plan.parts.count - 1
@@ -137,7 +141,7 @@ struct IssuePlanner {
                 plan.pages[first].note = JumpNote(
                     text: "Continued from page \(w.lastFolio)", part: part, above: true, target: w.lastIndex + 1)
             }
-            waiting.removeAll { name == nil || m.articles[$0.article].jump?.to == name }
+            waiting.removeAll(where: due)
         }
         for (k, article) in m.articles.enumerated() {
             let odd = folio % 2 == 1
@@ -169,7 +173,7 @@ struct IssuePlanner {
                 }
             }
             inserts(after: article.written)
-            continuations(to: article.written)
+            continuations(to: article.written, at: k)
         }
         continuations(to: nil)
         inserts(after: nil)

@@ -63,8 +63,18 @@ extension Run {
             return nil
         }
         // Text of a pull quote or sidebar is set in the block, from a story of its own.
-        if let (page, placed, byte, line) = Locator.blockPlace(line: line, column: column, in: pages), let set = placed.block {
-            return Located(byte: byte, line: line, block: set, origin: set.textOrigin(in: placed.rect), page: pages[page])
+        if let (page, placed, byte, shown) = Locator.blockPlace(line: line, column: column, in: pages), let set = placed.block {
+            guard let shown else {
+                // An image of the block (its own block image) is no line.
+                if let inner = set.page, let (_, image) = Locator.image(ofByte: byte, in: [inner]) {
+                    return Located(image: image, in: set, origin: set.textOrigin(in: placed.rect), page: pages[page])
+                }
+                let what = set.block.kind == .pullquote ? "pull quote" : "sidebar"
+                diagnostics.append(
+                    .error("\(line):\(column) of '\(doc.source.path)' is in the part of a \(what) cut for want of room; it is not set"))
+                return nil
+            }
+            return Located(byte: byte, line: shown, block: set, origin: set.textOrigin(in: placed.rect), page: pages[page])
         }
         // Anywhere in an <img> tag is the image, which stands where its tag begins.
         let column = line <= doc.source.lineCount ? Self.imageTagStart(column, in: doc.source.lineText(line)) ?? column : column
@@ -233,6 +243,19 @@ struct Located: Encodable {
         self.line = Self.box(Rect(x: line.box.x + origin.x, y: line.box.y + origin.y, width: line.box.width, height: line.box.height))
     }
 
+    /// An image of a pull quote's or sidebar's own text, its box moved to the page's space.
+    init(image placed: PlacedImage, in set: SetTextBlock, origin: Point, page: Page) {
+        let story = set.framesetter.story
+        self.page = page.number
+        kind = "image"
+        block = set.block.kind.rawValue
+        offset = story.characterOffset(ofByte: placed.storyOffset)
+        source = story.sourceMap.sourceLocation(ofByte: placed.storyOffset, in: story.text).map { "\($0.line):\($0.column)" }
+        image = story.images.indices.contains(placed.image) ? story.images[placed.image].source : nil
+        let r = placed.rect
+        imageBox = Self.box(Rect(x: r.x + origin.x, y: r.y + origin.y, width: r.width, height: r.height))
+    }
+
     /// A drop cap: the character it is, the word it begins, and its box.
     init(dropCap cap: PlacedDropCap, byte: Int, page: Page, frame: Int, doc: Document) {
         self.page = page.number
@@ -291,6 +314,7 @@ struct Located: Encodable {
         if let column { s += ", column \(column)" }
         switch kind {
         case "image":
+            s += block.map { $0 == "pullquote" ? ", in a pull quote" : ", in a sidebar" } ?? ""
             s += ": image \(image ?? "")"
             if let imageBox {
                 s += ", box \(format(imageBox.x)),\(format(imageBox.y)) \(format(imageBox.width))×\(format(imageBox.height))"

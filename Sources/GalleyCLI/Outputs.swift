@@ -149,8 +149,13 @@ extension Run {
     /// `<h1>`), else the input's name.
     func pdfMetadata(input: String, title: String?, documentTitle: String? = nil) -> PDFMetadata {
         let name = input == "-" ? "Untitled" : FilePath.deletingExtension(FilePath.name(of: input))
+        // A heading's inline image, soft hyphens and zero-width spaces are no part of a title.
+        let cleaned = documentTitle.map { t in
+            String(String.UnicodeScalarView(t.unicodeScalars.filter { !["\u{FFFC}", "\u{AD}", "\u{200B}"].contains($0) }))
+                .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        }
         return PDFMetadata(
-            title: title ?? documentTitle ?? name, creator: "Galley \(Galley.version)",
+            title: title ?? cleaned.flatMap { $0.isEmpty ? nil : $0 } ?? name, creator: "Galley \(Galley.version)",
             date: PDFMetadata.reproducibleDate(environment: io.environment))
     }
 

@@ -22,7 +22,14 @@ struct PageFingerprinter {
         text = Array(story.text.utf8)
         runs = story.runs
         styles = story.styles.map(\.hashValue)
-        let images = story.images.map { Self.file($0.path) }
+        // A pull quote or sidebar stands for its file: its own text and images (an emoticon).
+        let images = story.images.map { image in
+            guard let b = image.block, story.blocks.indices.contains(b) else { return Self.file(image.path) }
+            var h = Hasher()
+            h.combine(story.blocks[b].story.text)
+            for inner in story.blocks[b].story.images { h.combine(Self.file(inner.path)) }
+            return h.finalize()
+        }
         self.images = images
         inline = zip(story.images, images).compactMap { image, file in
             guard image.placement == .inline, let anchor = image.anchor else { return nil }

@@ -121,24 +121,51 @@ package enum Locator {
     }
 
     /// Where source position `line`:`column` is set in a pull quote or sidebar of `pages`: the
-    /// page's index, the block as placed, the byte of its own story and the line that sets it.
-    /// A block's story maps its own source only: a position outside it maps to a byte whose
-    /// source is elsewhere, and is not the block's.
+    /// page's index, the block as placed, the byte of its own story and the line that sets it,
+    /// nil when that line is in the part of the block cut for want of room. A position in the
+    /// block's source (from its opening tag to its closing one) is the block's: in a tag, the
+    /// character after it, the last one after the text; just past a line's end, that line's
+    /// last character, as in running text.
     package static func blockPlace(
         line: Int, column: Int, in pages: [Page]
-    ) -> (page: Int, placed: PlacedImage, byte: Int, line: PlacedLine)? {
+    ) -> (page: Int, placed: PlacedImage, byte: Int, line: PlacedLine?)? {
         for (p, page) in pages.enumerated() {
             for placed in page.floats + page.frames.flatMap(\.images) {
-                guard let set = placed.block, let inner = set.page else { continue }
-                let story = set.framesetter.story
-                guard let byte = story.sourceMap.storyByte(line: line, column: column, in: story.text),
-                    let back = story.sourceMap.sourceLocation(ofByte: byte, in: story.text), back.line == line,
-                    back.column == column, let set = place(ofByte: byte, in: [inner])
+                guard let set = placed.block, let inner = set.page,
+                    let byte = blockByte(line: line, column: column, in: set)
                 else { continue }
-                return (p, placed, byte, set.line)
+                let origin = set.textOrigin(in: placed.rect)
+                let shown = place(ofByte: byte, in: [inner]).map(\.line).flatMap { l in
+                    l.box.maxY + origin.y <= placed.rect.maxY + 0.01 ? l : nil
+                }
+                return (p, placed, byte, shown)
             }
         }
         return nil
+    }
+
+    /// The byte of `set`'s own story that source position `line`:`column` stands for (see
+    /// `blockPlace`); nil when the position is outside the block's source.
+    static func blockByte(line: Int, column: Int, in set: SetTextBlock) -> Int? {
+        let story = set.framesetter.story, text = story.text, map = story.sourceMap
+        let utf8 = Array(text.utf8)
+        guard var lastByte = utf8.indices.last else { return nil }
+        while lastByte > 0 && utf8[lastByte] & 0xC0 == 0x80 { lastByte -= 1 }
+        guard let last = map.sourceLocation(ofByte: lastByte, in: text) else { return nil }
+        let closing = set.block.kind == .pullquote ? "</pullquote>".count : "</aside>".count
+        let start = set.block.location
+        guard (start.line, start.column) <= (line, column), (line, column) <= (last.line, last.column + 1 + closing) else { return nil }
+        var byte = map.storyByte(line: line, column: column, in: text) ?? lastByte
+        if byte > lastByte { byte = lastByte }
+        // Past the end of its line, the position maps to the next line's first character, or
+        // to the break ending the paragraph, which no line draws: that line's last one.
+        let isBreak = utf8[byte] == 0x0A || (byte + 2 < utf8.count && utf8[byte...byte + 2] == [0xE2, 0x80, 0xA9])
+        if let back = map.sourceLocation(ofByte: byte, in: text), back.line > line || isBreak {
+            var previous = byte - 1
+            while previous > 0 && utf8[previous] & 0xC0 == 0x80 { previous -= 1 }
+            if previous >= 0, map.sourceLocation(ofByte: previous, in: text)?.line == line { byte = previous }
+        }
+        return byte
     }
 
     /// Where story byte `byte` is set: the page (its index in `pages`), the frame and the line.

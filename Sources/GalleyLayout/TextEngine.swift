@@ -287,14 +287,15 @@ package struct FontPlan: Sendable {
         let ordered = names.sorted {
             (story.faceRequests[$0]?.offset ?? Int.max, $0) < (story.faceRequests[$1]?.offset ?? Int.max, $1)
         }
-        // A fallback no style names, and not installed, is left out: fontconfig's stand-in for
-        // it would take the characters before the fallbacks after it.
+        // A fallback no style names, not installed and of no kind Galley knows, is left out:
+        // fontconfig's arbitrary stand-in for it would take the characters before the
+        // fallbacks after it. A known family (`Songti SC`) takes its kind's stand-in.
         let named = Set(story.styles.map(\.face))
         var missing: Set<String> = []
         for name in ordered {
             let (face, used) = known[name] ?? probe.resolve(name)
             faces[name] = face
-            if used != nil, !named.contains(name), !FaceClasses.isGeneric(name) {
+            if let used, !named.contains(name), !FaceClasses.isGeneric(name), FaceClasses.reason(for: name, using: used) == nil {
                 missing.insert(name)
                 diagnostics.append(.warning("the template's fallback face '\(name)' is not installed; it is left out of the fallbacks"))
                 continue

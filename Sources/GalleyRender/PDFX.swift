@@ -47,9 +47,15 @@ public struct PressOutput: Sendable {
 }
 
 extension PressOutput {
-    /// The slug line of a page: the document, the page's folio, the build's date.
+    /// The slug line of a page: the document, the page's folio, the build's date. A left-to-
+    /// right line (LRM) whatever the name's script, the name isolated in it (FSI … PDI) so an
+    /// Arabic name keeps its `.txt` and stays first.
     func slugLine(folio: String) -> String {
-        "\(label)  \u{B7}  page \(folio)  \u{B7}  \(Export.iso8601(date).prefix(10))"
+        Self.slugLine(label: label, folio: folio, date: String(Export.iso8601(date).prefix(10)))
+    }
+
+    static func slugLine(label: String, folio: String, date: String) -> String {
+        "\u{200E}\u{2068}\(label)\u{2069}  \u{B7}  page \(folio)  \u{B7}  \(date)"
     }
 }
 

@@ -21,7 +21,8 @@ extension PDFXWriter {
         galley_qpdf_oh_replace_key(q, root, "/OutputIntents", array([intent]))
         let info = infoDictionary()
         func text(_ key: String) -> String? {
-            galley_qpdf_oh_get_utf8_value(q, galley_qpdf_oh_get_key(q, info, key)).map { String(cString: $0) }
+            let value = galley_qpdf_oh_get_utf8_value(q, galley_qpdf_oh_get_key(q, info, key)).map { String(cString: $0) }
+            return value?.isEmpty == false ? value : nil
         }
         // What Info says, XMP says the same (PDF/X checkers compare them).
         let xmp = Self.xmp(

@@ -195,7 +195,7 @@ struct SocialScanner {
     /// Non-ASCII letters, marks and digits, East Asian scripts aside: Chinese text runs
     /// straight on after a URL (`http://t.cn/abc看这里`), Russian or German text does not.
     static func isIRIScalar(_ c: Unicode.Scalar) -> Bool {
-        guard !c.isASCII, !isEastAsian(c) else { return false }
+        guard !c.isASCII, !isEastAsian(c) || isHangul(c) else { return false }
         switch c.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .decimalNumber,
             .nonspacingMark, .spacingMark:
@@ -282,6 +282,14 @@ struct SocialScanner {
             return !isEastAsian(c)
         default:
             return false
+        }
+    }
+
+    /// Hangul syllables and jamo: Korean is written with spaces, so a URL runs on through them.
+    static func isHangul(_ c: Unicode.Scalar) -> Bool {
+        switch c.value {
+        case 0x1100...0x11FF, 0x3131...0x318E, 0xA960...0xA97F, 0xAC00...0xD7AF, 0xD7B0...0xD7FF: true
+        default: false
         }
     }
 

@@ -25,7 +25,7 @@ extension IssueManifestDecoder {
                     errors.append(error)
                 }
             }
-            guard errors.count == before else { return out }
+            // Among the articles that hold (a missing one aside), repeats are said too.
             checkRepeats(out, errors: &errors)
             guard errors.count == before else { return out }
             try checkJumps(&out, values: elements.map { member($0, "jump", "to") })

@@ -353,6 +353,9 @@ private func inspectJSON(_ args: [String], stdin: [UInt8] = []) -> [String: Any]
         ("<h1>Head</h1>\nText.\n", [], "Head"),
         ("Text.\n", [], "story"),
         ("<meta title=\"Meta Title\">\nText.\n", ["--title", "Given"], "Given"),
+        // Soft hyphens and zero-width spaces are no part of a title; an empty one is none.
+        ("<h1>Com\u{AD}posi\u{200B}tors</h1>\nText.\n", [], "Compositors"),
+        ("<meta title=\"\">\nText.\n", [], "story"),
     ])
     func title(source: String, extra: [String], expected: String) {
         let d = TemporaryDirectory("title")

@@ -586,6 +586,10 @@ import Testing
         let t = run(["build", twice, "-o", d.file("bad.pdf")])
         let said = t.stderr.split(separator: "\n").filter { $0.contains(": error: ") }.map { $0.split(separator: " ")[0] }
         #expect(said == ["\(twice):1:44:", "\(twice):1:84:", "\(twice):2:24:", "\(twice):2:67:"], "\(t.stderr)")
+        // A missing article does not hide a repeated one.
+        let missing = d.write("missing.json", #"{"articles": [{"file": "a1.txt"}, {"file": "gone.txt"}, {"file": "a1.txt"}]}"#)
+        let m = run(["build", missing, "-o", d.file("bad.pdf")])
+        #expect(m.stderr.contains("cannot find article 'gone.txt'") && m.stderr.contains("'a1.txt' is already listed"), "\(m.stderr)")
     }
 
     // Slips a manifest lets through, said: an empty article (an empty page and a contents

@@ -66,6 +66,15 @@ import Testing
         // b, a (its first page), c, b again, then the rest of a.
         #expect(Array(names.prefix(4)) == ["b.txt", "a.txt", "c.txt", "b.txt"] && names.count > 5, "\(names)")
         #expect(names.dropFirst(4).allSatisfy { $0 == "a.txt" }, "\(names)")
+        // Its own file listed again: the rest goes after that later listing, not on at once.
+        let own = d.write(
+            "own.json",
+            #"{"articles": [{"file": "a.txt", "jump": {"after": 1, "to": "a.txt"}}, {"file": "c.txt"}, "#
+                + #"{"file": "a.txt", "allowRepeat": true}]}"#)
+        let o = run(["inspect", own, "--json", "-q"])
+        let ownMap = try #require(try JSONSerialization.jsonObject(with: o.stdout) as? [String: Any])
+        let ownNames = (ownMap["pages"] as? [[String: Any]] ?? []).compactMap { $0["article"] as? String }
+        #expect(Array(ownNames.prefix(3)) == ["a.txt", "c.txt", "a.txt"], "\(ownNames)")
     }
 
     // An article that starts under another (`startOn: any`) and jumps: "Continued on" goes

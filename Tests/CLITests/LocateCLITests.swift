@@ -65,6 +65,19 @@ import Testing
             let back = run(["locate", input, "--at", "\(x),\(box["y"]! + box["height"]! / 2)", "-q"])
             #expect(back.output.contains(said), "\(source) back: \(back.output)")
         }
+        // In a block as in running text: a tag gives the character after it, the closing tag
+        // the last one, and a place just past a line's end that line's last character.
+        for (source, said) in [
+            ("3:5", "in a pull quote: character 0 (source 3:12)"), ("3:47", "in a pull quote: character 29 (source 3:41)"),
+            ("5:35", "in a sidebar: character 26 (source 5:34)"), ("5:43", "in a sidebar: character 26 (source 5:34)"),
+        ] {
+            let text = run(["locate", input, "--source", source, "-q"])
+            #expect(text.output.contains(said), "\(source): \(text.output)\(text.stderr)")
+        }
+        // Text a block had no room for is said to be cut, not placed off the page.
+        let long = d.write("long.txt", "Text.\n<pullquote>" + String(repeating: "Quoted words go on. ", count: 200) + "</pullquote>\n")
+        let cut = run(["locate", long, "--source", "2:3900", "-q"])
+        #expect(cut.status == 1 && cut.stderr.contains("is in the part of a pull quote cut for want of room"), "\(cut.stderr)")
     }
 
     // An <img> set apart from the lines is found from its source line, with its box, and the

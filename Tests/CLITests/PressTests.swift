@@ -286,6 +286,10 @@ import Testing
         let meta = tool("pdfinfo", ["-meta", pdf]).output
         #expect(meta.contains("<dc:description><rdf:Alt><rdf:li xml:lang=\"x-default\">\(subject)</rdf:li>"), "\(meta)")
         #expect(meta.contains("<pdf:Keywords>\(keywords)</pdf:Keywords>"), "\(meta)")
+        // With neither in Info, neither in XMP (empty entries read as out of step).
+        let plain = try build(folder())
+        let bare = tool("pdfinfo", ["-meta", plain]).output
+        #expect(!bare.contains("dc:description") && !bare.contains("pdf:Keywords"), "\(bare)")
     }
 
     // A CMYK JPEG as Photoshop writes them (Adobe's marker, samples inverted) is drawn in its

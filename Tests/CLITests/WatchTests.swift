@@ -219,6 +219,12 @@ import Testing
         d.write("dot.png", try Data(contentsOf: URL(fileURLWithPath: repoPath("samples/images/tall.png"))))
         try w.wait("the image's change") { w.lines(containing: "wrote png/doc-p1.png") == 2 }
         #expect(w.text.split(separator: "\n").last { $0.contains("wrote") }?.hasSuffix("1 page, 1 changed") == true, "\(w.text)")
+        // So is one in a pull quote, whose text is a story of its own.
+        d.write("doc.txt", "A line.\n<pullquote>A dot <img src=\"dot.png\" inline width=\"12pt\" height=\"8pt\"> quoted.</pullquote>\n")
+        try w.wait("the pull quote") { w.lines(containing: "wrote png/doc-p1.png") == 3 }
+        d.write("dot.png", try Data(contentsOf: URL(fileURLWithPath: repoPath("samples/images/chart.png"))))
+        try w.wait("its image's change") { w.lines(containing: "wrote png/doc-p1.png") == 4 }
+        #expect(w.text.split(separator: "\n").last { $0.contains("wrote") }?.hasSuffix("1 page, 1 changed") == true, "\(w.text)")
         w.stop()
     }
 

@@ -68,5 +68,9 @@ private func firstLine(_ markup: String) throws -> PlacedLine {
                 "the template's fallback face 'Nowhere Sans' is not installed; it is left out of the fallbacks",
                 "the template's fallback face 'Nowhere Serif CJK' is not installed; it is left out of the fallbacks",
             ], "\(diagnostics)")
+        // A family Galley knows by kind takes its kind's stand-in, as a style's face does.
+        let (mac, said) = FontPlan.resolve(story: story, fallbackFaces: ["Songti SC"], language: "en", file: "t.txt")
+        #expect(mac.fallbackFaces == ["Songti SC"])
+        #expect(said.map(\.message) == ["face 'Songti SC' is not installed; using 'Noto Serif CJK SC' (a CJK serif (Song/Ming/Mincho))"])
     }
 }

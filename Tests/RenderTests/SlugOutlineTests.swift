@@ -33,4 +33,15 @@ import Testing
         #expect(fitted.first?.glyph != whole.first?.glyph, "the name's start given up")
         #expect((fitted.last?.x ?? 0) < 90)
     }
+
+    // An Arabic file name is a run inside a left-to-right line, flush left as the preview
+    // has it: the line was set right to left and flush right.
+    @Test func arabicNamesInALeftToRightLine() {
+        let outlines = SlugOutlines()
+        let line = PressOutput.slugLine(label: "ملف.txt", folio: "1", date: "2026-12-04")
+        let placed = outlines.glyphs(line, width: 300)
+        let four = outlines.glyphs("4").first?.glyph
+        #expect((placed.map(\.x).min() ?? 99) < 1, "\(placed)")
+        #expect(placed.max { $0.x < $1.x }?.glyph == four, "the date last: \(placed)")
+    }
 }

@@ -435,7 +435,9 @@ func count(_ cls: String, in nodes: [MarkupNode]) -> Int {
     // percent-encoded in the link; punctuation beyond ASCII (an em dash) ends it.
     @Test func nonASCIIAddresses() {
         assertDump(
-            social("See https://de.wikipedia.org/wiki/Straße, http://пример.рф/ and https://a.org/x—then."),
+            social(
+                "See https://de.wikipedia.org/wiki/Straße, http://пример.рф/ and https://a.org/x—then. "
+                    + "https://ko.wikipedia.org/wiki/서울"),
             #"""
             1:1 text("See ")
             1:5 <a href="https://de.wikipedia.org/wiki/Stra%C3%9Fe" class="url">
@@ -449,7 +451,10 @@ func count(_ cls: String, in nodes: [MarkupNode]) -> Int {
             1:65 <a href="https://a.org/x" class="url">
             1:65 text("https://a.org/x")
             1:80 </a>
-            1:80 text("—then.")
+            1:80 text("—then. ")
+            1:87 <a href="https://ko.wikipedia.org/wiki/%EC%84%9C%EC%9A%B8" class="url">
+            1:87 text("https://ko.wikipedia.org/wiki/서울")
+            1:119 </a>
             """#)
     }
 
