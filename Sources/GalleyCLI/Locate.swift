@@ -155,7 +155,12 @@ extension Run {
             }
         }
         guard let (part, page, k, hit) = hits.min(by: { rank($0.hit) < rank($1.hit) }) else {
-            io.writeOutput(Data("page \(o.page) (folio \(entry.label ?? "none")): \(entry.kind.rawValue)\n".utf8))
+            // A page of no article (the cover, the contents, an insert): what it is.
+            let said =
+                o.json
+                ? prettyJSON(Located.Unset(page: o.page, folio: entry.label, kind: entry.kind.rawValue))
+                : "page \(o.page) (folio \(entry.label ?? "none")): \(entry.kind.rawValue)\n"
+            io.writeOutput(Data(said.utf8))
             report()
             return 0
         }
@@ -174,6 +179,13 @@ extension Run {
 struct Located: Encodable {
     struct Box: Encodable {
         var x, y, width, height: Double
+    }
+
+    /// An issue's page of no article: its number, folio and kind (`cover`, `contents`, …).
+    struct Unset: Encodable {
+        var page: Int
+        var folio: String?
+        var kind: String
     }
 
     /// What the point is on: `character`, `dropcap`, `image`, `column` (between lines) or `margin`.
@@ -315,7 +327,12 @@ struct Located: Encodable {
         switch kind {
         case "image":
             s += block.map { $0 == "pullquote" ? ", in a pull quote" : ", in a sidebar" } ?? ""
-            s += ": image \(image ?? "")"
+            // A point in a block's box but on none of its lines (its padding): the block.
+            switch image {
+            case "<pullquote>": s += ": a pull quote"
+            case "<aside>": s += ": a sidebar"
+            default: s += ": image \(image ?? "")"
+            }
             if let imageBox {
                 s += ", box \(format(imageBox.x)),\(format(imageBox.y)) \(format(imageBox.width))×\(format(imageBox.height))"
             }

@@ -118,7 +118,8 @@ struct PressRequest {
     static func checkSheet(_ sheet: PressSheet) throws(RenderError) {
         let largest = 14400.0
         guard sheet.width > largest || sheet.height > largest else { return }
-        func pt(_ x: Double) -> String { format(x) }
+        // Rounded up, so a sheet just over the limit does not print as the limit.
+        func pt(_ x: Double) -> String { format((x * 10).rounded(.up) / 10) }
         throw RenderError(
             .error(
                 "--press: the sheet would be \(pt(sheet.width)) × \(pt(sheet.height)) pt, the page "

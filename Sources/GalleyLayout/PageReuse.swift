@@ -66,8 +66,9 @@ extension [ImageReference] {
     func laidOutAlike(_ other: [ImageReference]) -> Bool {
         count == other.count
             && zip(self, other).allSatisfy { a, b in
+                // Where they are written is no part of how they are laid out.
                 var a = a
-                a.location = b.location
+                (a.location, a.sourceValue) = (b.location, b.sourceValue)
                 return a == b
             }
     }

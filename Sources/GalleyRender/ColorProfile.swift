@@ -66,7 +66,8 @@ public struct ColorProfile: Sendable, Equatable {
     static func tableDamage(_ b: [UInt8]) -> String? {
         let count = Int(bigEndian32(b, 128))
         let tableEnd = 132 + 12 * count
-        guard count > 0, tableEnd <= b.count else { return "its tag table (\(count) tags) does not fit in the file" }
+        guard count > 0 else { return "it has no tags" }
+        guard tableEnd <= b.count else { return "its tag table (\(count) tags) does not fit in the file" }
         for entry in stride(from: 132, to: tableEnd, by: 12) {
             let offset = Int(bigEndian32(b, entry + 4)), size = Int(bigEndian32(b, entry + 8))
             guard offset >= tableEnd, size >= 8, offset + size <= b.count else {

@@ -194,6 +194,9 @@ import Testing
         #expect(r.output.hasPrefix(d.file("a2.txt") + ": page \(start.index)"), "\(r.output)")
         #expect(r.output.contains("(source 2:"), "\(r.output)")  // the h2 "At ten" under the h1
         #expect(run(["locate", manifest, "--page", "1", "--at", "10,10", "-q"]).output == "page 1 (folio none): cover\n")
+        let cover = run(["locate", manifest, "--page", "1", "--at", "10,10", "--json", "-q"])
+        let object = try #require(try JSONSerialization.jsonObject(with: cover.stdout) as? [String: Any], "\(cover.output)")
+        #expect(object["kind"] as? String == "cover" && object["page"] as? Int == 1)
     }
 
     // --split, --depfile and --json beside the issue.

@@ -52,8 +52,9 @@ import Testing
         }
         // Sound headers over damaged tags: a B2A0 tag pointing past the end of the file, and
         // every conversion tag overwritten (which Little CMS finds).
-        var outside = good, garbage = good
+        var outside = good, garbage = good, untagged = good
         outside.replaceSubrange(184..<188, with: [0, 0, 0xFF, 0xFF])
+        untagged.replaceSubrange(128..<132, with: [0, 0, 0, 0])
         for entry in stride(from: 168, to: 240, by: 12) {
             let offset = Int(good[entry + 4]) << 24 | Int(good[entry + 5]) << 16 | Int(good[entry + 6]) << 8 | Int(good[entry + 7])
             let size = Int(good[entry + 8]) << 24 | Int(good[entry + 9]) << 16 | Int(good[entry + 10]) << 8 | Int(good[entry + 11])
@@ -62,6 +63,7 @@ import Testing
         for (name, bytes, message) in [
             ("outside.icc", outside, "its 'B2A0' tag lies outside the file's data"),
             ("garbage.icc", garbage, "Little CMS cannot convert colours to it"),
+            ("untagged.icc", untagged, "it has no tags"),
         ] {
             d.write(name, Data(bytes))
             let r = build(d, ["--press", "--output-intent", d.file(name)])
@@ -92,7 +94,7 @@ import Testing
             #expect(r.status == 1)
             #expect(
                 r.stderr.contains(
-                    "error: --press: the sheet would be 14473.7 × 673.7 pt, the page (14400 × 600 pt) with 36.9 pt of bleed"),
+                    "error: --press: the sheet would be 14473.8 × 673.8 pt, the page (14400 × 600 pt) with 36.9 pt of bleed"),
                 "\(r.stderr)")
             expectUntouched(d)
         }
