@@ -196,9 +196,7 @@ extension TextEngine {
                 firstChar += Int(item.pointee.num_chars)
                 let count = Int(gs.pointee.num_glyphs)
                 var g0 = Int32(glyphs.count)
-                while styleCursor < styleRuns.endIndex && styleRuns[styleCursor].range.upperBound - start <= offset {
-                    styleCursor += 1
-                }
+                styleCursor = Self.run(in: styleRuns, from: styleCursor, holding: start + offset)
                 let level = item.pointee.analysis.level
                 // The item's glyphs, one segment per style run (one segment unless merging):
                 // each segment's end glyph is the first whose cluster is past the run's end.
@@ -246,14 +244,12 @@ extension TextEngine {
                             bytes: Int32(segmentStart)..<Int32(segmentEnd)))
                     g0 = Int32(glyphs.count)
                     if end == count { break }
-                    // The next style run must start at the next glyph's cluster; else a cluster
-                    // holds characters of two styles.
                     let cluster = Int(gs.pointee.log_clusters[end]) + offset
-                    repeat { styleCursor += 1 } while styleCursor < styleRuns.endIndex && styleRuns[styleCursor].range.isEmpty
-                    guard styleCursor < styleRuns.endIndex, styleRuns[styleCursor].range.lowerBound - start == cluster else {
+                    guard let next = Self.run(in: styleRuns, after: styleCursor, startingAt: start + cluster) else {
                         crossed = true
                         break
                     }
+                    styleCursor = next
                     first = end
                     segmentStart = cluster
                 }
@@ -270,6 +266,21 @@ extension TextEngine {
             p, story: story, cjk: cjk, marks: &marks, glyphs: &glyphs, clusters: clusters, runs: runs, advance: &advance,
             flags: &flags, into: &shaped)
         return true
+    }
+
+    /// The first style run from `cursor` on that holds story byte `byte` (or the end).
+    static func run(in runs: ArraySlice<StyleRun>, from cursor: Int, holding byte: Int) -> Int {
+        var k = cursor
+        while k < runs.endIndex && runs[k].range.upperBound <= byte { k += 1 }
+        return k
+    }
+
+    /// The next non-empty style run after `cursor`, when it starts at story byte `byte`: the
+    /// next glyph's cluster. Nil otherwise, where a cluster holds characters of two styles.
+    static func run(in runs: ArraySlice<StyleRun>, after cursor: Int, startingAt byte: Int) -> Int? {
+        var k = cursor
+        repeat { k += 1 } while k < runs.endIndex && runs[k].range.isEmpty
+        return k < runs.endIndex && runs[k].range.lowerBound == byte ? k : nil
     }
 
     /// Shapes one item into `gs`, the whole paragraph as its context, after its font is made
