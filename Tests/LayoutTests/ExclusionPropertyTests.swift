@@ -148,6 +148,14 @@ func linesOverFloats(_ pages: [Page], story: Story) -> [String] {
     return out
 }
 
+/// Expects `found`, an invariant's breaches as messages, to be empty, saying the first few
+/// with the seed and template that reproduce them.
+func expectNone(
+    _ found: [String], seed: Int, template t: Template, sourceLocation: Testing.SourceLocation = #_sourceLocation
+) {
+    #expect(found.isEmpty, "seed \(seed), \(t.name): \(found.prefix(4).joined(separator: "; "))", sourceLocation: sourceLocation)
+}
+
 /// A random document laid out in the built-in template its seed picks (every one in turn), its
 /// pages with it. GALLEY_DUMP_DOCS=DIR writes the document out as `<name><seed>.txt`, to reproduce
 /// a failing seed with the CLI.
@@ -166,14 +174,13 @@ func laidOutRandomly(_ text: String, seed: Int, dumpedAs name: String? = nil) th
     @Test(arguments: 0..<500) func noLineOverAFloat(seed: Int) throws {
         var rng = SplitMix(seed: UInt64(seed))
         let (t, fs, ps) = try laidOutRandomly(randomDocument(&rng), seed: seed, dumpedAs: "doc")
-        let over = linesOverFloats(ps, story: fs.story)
-        #expect(over.isEmpty, "seed \(seed), \(t.name): \(over.prefix(4).joined(separator: "; "))")
-        let narrow = needlesslyNarrow(ps, story: fs.story)
-        #expect(narrow.isEmpty, "seed \(seed), \(t.name): \(narrow.prefix(4).joined(separator: "; "))")
-        let outside = columnFloatsOutsideFrames(ps, story: fs.story)
-        #expect(outside.isEmpty, "seed \(seed), \(t.name): \(outside.prefix(4).joined(separator: "; "))")
-        let lost = lostOrDoubled(ps, story: fs.story)
-        #expect(lost.isEmpty, "seed \(seed), \(t.name): \(lost.prefix(4).joined(separator: "; "))")
+        let story = fs.story
+        for found in [
+            linesOverFloats(ps, story: story), needlesslyNarrow(ps, story: story), columnFloatsOutsideFrames(ps, story: story),
+            lostOrDoubled(ps, story: story),
+        ] {
+            expectNone(found, seed: seed, template: t)
+        }
     }
 
     // Over random documents with block images among the floats, every built-in template in
@@ -183,16 +190,13 @@ func laidOutRandomly(_ text: String, seed: Int, dumpedAs name: String? = nil) th
     @Test(arguments: 0..<300) func blockImagesAmongFloats(seed: Int) throws {
         var rng = SplitMix(seed: UInt64(seed) &+ 23_000)
         let (t, fs, ps) = try laidOutRandomly(randomDocument(&rng, blockImages: true), seed: seed, dumpedAs: "blocks")
-        let misplaced = blockImagesOutOfPlace(ps, story: fs.story)
-        #expect(misplaced.isEmpty, "seed \(seed), \(t.name): \(misplaced.prefix(4).joined(separator: "; "))")
-        let outside = columnFloatsOutsideFrames(ps, story: fs.story)
-        #expect(outside.isEmpty, "seed \(seed), \(t.name): \(outside.prefix(4).joined(separator: "; "))")
-        let wrong = notPlacedOnce(ps, story: fs.story)
-        #expect(wrong.isEmpty, "seed \(seed), \(t.name): \(wrong.prefix(4))")
-        let over = linesOverFloats(ps, story: fs.story)
-        #expect(over.isEmpty, "seed \(seed), \(t.name): \(over.prefix(4).joined(separator: "; "))")
-        let lost = lostOrDoubled(ps, story: fs.story)
-        #expect(lost.isEmpty, "seed \(seed), \(t.name): \(lost.prefix(4).joined(separator: "; "))")
+        let story = fs.story
+        for found in [
+            blockImagesOutOfPlace(ps, story: story), columnFloatsOutsideFrames(ps, story: story), notPlacedOnce(ps, story: story),
+            linesOverFloats(ps, story: story), lostOrDoubled(ps, story: story),
+        ] {
+            expectNone(found, seed: seed, template: t)
+        }
     }
 
     // A story set under another on its first page (an issue's `startOn: any`): on random
@@ -210,10 +214,9 @@ func laidOutRandomly(_ text: String, seed: Int, dumpedAs name: String? = nil) th
         #expect(first.allSatisfy { $0 >= top - 0.01 }, "seed \(seed), \(t.name): something above \(top)")
         #expect(ps.first?.floats.allSatisfy { $0.rect.y >= top - 0.01 } ?? true, "seed \(seed), \(t.name): a float above \(top)")
         #expect(ps.first?.footer == nil && ps.first?.header == nil)
-        let over = linesOverFloats(ps, story: fs.story)
-        #expect(over.isEmpty, "seed \(seed), \(t.name): \(over.prefix(4).joined(separator: "; "))")
-        let lost = lostOrDoubled(ps, story: fs.story)
-        #expect(lost.isEmpty, "seed \(seed), \(t.name): \(lost.prefix(4).joined(separator: "; "))")
+        for found in [linesOverFloats(ps, story: fs.story), lostOrDoubled(ps, story: fs.story)] {
+            expectNone(found, seed: seed, template: t)
+        }
     }
 
     // The new user's page: a page-wide bottom float anchored while column 2 is filled. Column 2's
