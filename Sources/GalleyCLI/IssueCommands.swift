@@ -69,7 +69,7 @@ extension Run {
             if press?.cmyk != nil {
                 // The ink is known only once the PDF is made: its findings come after the rest.
                 var inkCheck = Preflight(strict: o.strict)
-                inkCheck.checkInk(of: press)
+                for f in (preflight ?? inkCheck).inkFindings(of: press) { inkCheck.add(f) }
                 addPreflight(inkCheck)
                 for f in inkCheck.findings { preflight?.add(f) }
             }

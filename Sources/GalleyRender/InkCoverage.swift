@@ -1,3 +1,4 @@
+import GalleyLayout
 import GalleySupport
 import Synchronization
 
@@ -11,6 +12,9 @@ public struct InkCoverage: Sendable, Equatable {
     public var maximum: Double
     /// The share of the page over the limit, 0–1.
     public var overLimit: Double
+    /// The box around the spots over the limit, in points from the sheet's top left corner;
+    /// nil when there are none.
+    public var hot: Rect? = nil
 }
 
 /// Where a CMYK build leaves its pages' ink for the preflight: filled by the export (in the
@@ -62,8 +66,16 @@ struct PAMInk {
     private var total = 0
     private var pixel: [UInt8] = []
     private var most = 0, over = 0
+    /// The image's width, the pixel being read (row by row) and the box of those over the limit.
+    private var width = 0, index = 0
+    private var hot: (x0: Int, y0: Int, x1: Int, y1: Int)?
+    /// Points per pixel of the images read.
+    let pointsPerPixel: Double
 
-    init(limit percent: Double) { limit = Int(percent / 100 * 255) }
+    init(limit percent: Double, resolution: Int = InkMeter.resolution) {
+        limit = Int(percent / 100 * 255)
+        pointsPerPixel = 72 / Double(resolution)
+    }
 
     /// True between images (a stream cut short inside one is not).
     var isComplete: Bool { remaining == 0 && header.isEmpty }
@@ -110,22 +122,31 @@ struct PAMInk {
         func field(_ name: String) -> Int {
             text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Int($0.dropFirst(name.count + 1)) } ?? 0
         }
-        total = field("WIDTH") * field("HEIGHT") * 4
+        width = field("WIDTH")
+        total = width * field("HEIGHT") * 4
         remaining = total
-        (most, over) = (0, 0)
+        (most, over, index, hot) = (0, 0, 0, nil)
         if total == 0 { finishPage() }
     }
 
     private mutating func add(_ ink: Int) {
         most = max(most, ink)
-        if ink > limit { over += 1 }
+        if ink > limit {
+            over += 1
+            let (x, y) = (index % width, index / width)
+            hot = hot.map { (min($0.x0, x), min($0.y0, y), max($0.x1, x), max($0.y1, y)) } ?? (x, y, x, y)
+        }
+        index += 1
         remaining -= 4
         if remaining <= 0 { finishPage() }
     }
 
     private mutating func finishPage() {
         let pixels = max(1, total / 4)
-        pages.append(InkCoverage(page: pages.count + 1, maximum: Double(most) / 255 * 100, overLimit: Double(over) / Double(pixels)))
+        let s = pointsPerPixel
+        let box = hot.map { Rect(x: Double($0.x0) * s, y: Double($0.y0) * s, width: Double($0.x1 - $0.x0 + 1) * s, height: Double($0.y1 - $0.y0 + 1) * s) }
+        pages.append(
+            InkCoverage(page: pages.count + 1, maximum: Double(most) / 255 * 100, overLimit: Double(over) / Double(pixels), hot: box))
         remaining = 0
     }
 }

@@ -90,6 +90,9 @@ public struct Preflight {
     var fontKeys: Set<FontKey> = []
     /// Renderers made to measure decorations as they are drawn, one per story.
     var renderers: [ObjectIdentifier: PageRenderer] = [:]
+    /// The images each page of the PDF shows, where they are drawn on it: what an ink finding
+    /// names when its spots fall on one.
+    var pictures: [Int: [InkSubject]] = [:]
 
     public init(strict: Bool) { self.strict = strict }
 
@@ -138,24 +141,43 @@ public struct Preflight {
     /// The ink of `press`'s pages when it converted to CMYK (measured once its PDF is made);
     /// nothing for another build.
     public mutating func checkInk(of press: PressOutput?) {
-        if let measured = press?.cmyk?.ink.pages { checkInk(measured) }
+        for f in inkFindings(of: press) { add(f) }
     }
 
-    /// A page whose ink goes over the limit anywhere, or why it could not be measured.
-    mutating func checkInk(_ measured: Result<[InkCoverage], RenderError>) {
+    /// What `checkInk(of:)` adds, for a build whose other findings are reported already.
+    public func inkFindings(of press: PressOutput?) -> [PreflightFinding] {
+        guard let press, let measured = press.cmyk?.ink.pages else { return [] }
+        return inkFindings(measured, margin: press.print.bleed + press.print.slug)
+    }
+
+    /// A page whose ink goes over the limit anywhere, or why it could not be measured; the
+    /// spots are located on the sheet, whose trim starts `margin` points in.
+    func inkFindings(_ measured: Result<[InkCoverage], RenderError>, margin: Double) -> [PreflightFinding] {
         switch measured {
         case .failure(let e):
-            add(PreflightFinding(.inkCoverage, page: 1, file: nil, at: nil, e.diagnostic.message))
+            return [PreflightFinding(.inkCoverage, page: 1, file: nil, at: nil, e.diagnostic.message)]
         case .success(let pages):
-            for p in pages where p.maximum > InkMeter.limit + 0.5 {
+            return pages.filter { $0.maximum > InkMeter.limit + 0.5 }.map { p in
                 let share = p.overLimit * 100
                 let area = share < 0.1 ? "a spot" : "\(Self.oneDecimal(share)) % of the sheet"
+                let culprit = p.hot.flatMap { hot in
+                    InkSubject.most(of: pictures[p.page] ?? [], under: Rect(x: hot.x - margin, y: hot.y - margin, width: hot.width, height: hot.height))
+                }
                 let message =
-                    "total ink reaches \(Int(p.maximum.rounded())) % over \(area) (the press takes at most \(Int(InkMeter.limit)) %);"
-                    + " lighten the darkest colours or use the printer's profile"
-                add(PreflightFinding(.inkCoverage, severity(.inkCoverage), page: p.page, file: nil, at: nil, message, value: p.maximum))
+                    "total ink reaches \(Int(p.maximum.rounded())) % over \(area)"
+                    + (culprit.map { " in image '\($0.name)'" } ?? "")
+                    + " (the press takes at most \(Int(InkMeter.limit)) %);"
+                    + (culprit == nil ? " lighten the darkest colours" : " lighten its darkest tones") + " or use the printer's profile"
+                return PreflightFinding(
+                    .inkCoverage, severity(.inkCoverage), page: p.page, file: culprit?.file, at: culprit?.location,
+                    length: culprit?.length ?? 1, message, value: p.maximum, subject: culprit?.path)
             }
         }
+    }
+
+    /// Adds `checkInk`'s findings for `measured` (tests).
+    mutating func checkInk(_ measured: Result<[InkCoverage], RenderError>, margin: Double = 0) {
+        for f in inkFindings(measured, margin: margin) { add(f) }
     }
 
     static func oneDecimal(_ v: Double) -> String {
@@ -282,5 +304,25 @@ struct ParagraphFacts {
             fonts.insert(run.font)
         }
         missingGlyphs = text.hasMissingGlyphs
+    }
+}
+
+/// An image as an ink finding names it: where it is drawn on its page (the trim's
+/// coordinates), its file and where the source places it.
+struct InkSubject {
+    var rect: Rect
+    var name: String
+    var path: String
+    var file: String?
+    var location: SourceLocation?
+    var length: Int
+
+    /// The one of `subjects` that covers most of `hot`; nil when none touches it.
+    static func most(of subjects: [InkSubject], under hot: Rect) -> InkSubject? {
+        func overlap(_ r: Rect) -> Double {
+            max(0, min(r.maxX, hot.maxX) - max(r.x, hot.x)) * max(0, min(r.maxY, hot.maxY) - max(r.y, hot.y))
+        }
+        let covering = subjects.map { ($0, overlap($0.rect)) }.filter { $0.1 > 0 }
+        return covering.max { $0.1 < $1.1 }?.0
     }
 }

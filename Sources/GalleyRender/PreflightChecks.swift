@@ -16,6 +16,12 @@ extension Preflight {
             let image = p.story.images[placed.image]
             if p.bleed > 0 && image.bleed && !p.nested { rect = bledSize(rect, p) }
             checkResolution(placed.image, drawn: rect, p)
+            // A box's image stands in the box's own coordinates: its box's text names no image.
+            if !p.nested {
+                let subject = InkSubject(
+                    rect: rect, name: FilePath.name(of: image.source), path: image.path, file: p.file, location: image.location, length: 4)
+                pictures[p.index, default: []].append(subject)
+            }
         }
         for l in p.lines where !l.line.paragraph.text.attachments.isEmpty {
             for a in l.line.paragraph.text.attachments(in: l.bytes) where a.width > 0 && a.height > 0 {
@@ -41,6 +47,9 @@ extension Preflight {
     public mutating func checkFullPageImage(
         _ path: String, index: Int, width: Double, height: Double, bleed: Double, manifest: String, at location: SourceLocation?
     ) {
+        let page = Rect(x: -bleed, y: -bleed, width: width + 2 * bleed, height: height + 2 * bleed)
+        pictures[index, default: []].append(
+            InkSubject(rect: page, name: FilePath.name(of: path), path: path, file: manifest, location: location, length: 1))
         guard case .success(let info) = ImageInfo.read(path: path), info.format != .svg, info.pixelWidth > 0, info.pixelHeight > 0
         else { return }
         let ppi = min(Double(info.pixelWidth) / (width + 2 * bleed), Double(info.pixelHeight) / (height + 2 * bleed)) * 72

@@ -196,6 +196,25 @@ import Testing
         let swop = build(d)
         #expect(swop.status == 0 && !swop.stderr.contains("[ink-coverage]"), "\(swop.stderr)")
     }
+    // Ink over the limit in an image names the image, at its tag: the prepress desk learns
+    // which file to lighten. Dark text elsewhere on the page names nothing.
+    @Test func inkOverTheLimitInAnImage() throws {
+        let d = folder("<font color=\"#aaaaaa\">Light words above a dark drawing.</font>\n<img src=\"dark.svg\" width=\"120\" height=\"80\">\n")
+        d.write(
+            "dark.svg",
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"120\" height=\"80\"><rect width=\"120\" height=\"80\" fill=\"#1a0030\"/></svg>\n")
+        let heavy = d.file("heavy.icc")
+        try HeavyInkProfile.bytes().write(to: URL(fileURLWithPath: heavy))
+        let r = build(d, ["--output-intent", heavy])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("in.txt:2:1: warning: page 1: total ink reaches "), "\(r.stderr)")
+        #expect(r.stderr.contains("in image 'dark.svg' (the press takes at most 300 %); lighten its darkest tones"), "\(r.stderr)")
+        let text = folder("<font color=\"#1a0030\" size=\"60\">Dark</font>\n<img src=\"light.png\" width=\"120\" height=\"80\">\n")
+        try PreflightTests.png(width: 60, height: 40, rgb: [230, 230, 230]).write(to: URL(fileURLWithPath: text.file("light.png")))
+        try HeavyInkProfile.bytes().write(to: URL(fileURLWithPath: text.file("heavy.icc")))
+        let t = build(text, ["--output-intent", text.file("heavy.icc")])
+        #expect(t.stderr.contains("total ink reaches ") && !t.stderr.contains("in image"), "\(t.stderr)")
+    }
 }
 
 /// A printer's profile for the ink test, made with Little CMS: every colour printed as a grey

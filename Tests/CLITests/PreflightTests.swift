@@ -16,10 +16,12 @@ import Testing
          "footer": {"enabled": false}}
         """
 
-    /// A grey PNG of `width` × `height` pixels, made here (stored deflate blocks, no library).
-    static func png(width: Int, height: Int) -> Data {
+    /// A PNG of `width` × `height` pixels of one colour, grey unless `rgb` is given, made here
+    /// (stored deflate blocks, no library).
+    static func png(width: Int, height: Int, rgb: [UInt8]? = nil) -> Data {
+        let pixel = rgb ?? [128]
         var raw: [UInt8] = []
-        for _ in 0..<height { raw += [0] + [UInt8](repeating: 128, count: width) }
+        for _ in 0..<height { raw += [0] + (0..<width).flatMap { _ in pixel } }
         var z: [UInt8] = [0x78, 0x01]
         var i = 0
         repeat {
@@ -33,7 +35,7 @@ import Testing
             let body = Array(type.utf8) + data
             return bigEndian(UInt32(data.count)) + body + bigEndian(crc32(body))
         }
-        let header = bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [8, 0, 0, 0, 0]
+        let header = bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [8, rgb == nil ? 0 : 2, 0, 0, 0]
         let bytes = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", z) + chunk("IEND", [])
         return Data(bytes)
     }

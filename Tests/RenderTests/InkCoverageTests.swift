@@ -1,3 +1,4 @@
+import GalleyLayout
 import Testing
 
 @testable import GalleyRender
@@ -27,6 +28,19 @@ import Testing
         #expect(ink.pages.map(\.page) == [1, 2])
         #expect(ink.pages.map { Int($0.maximum.rounded()) } == [400, 306])
         #expect(ink.pages.map(\.overLimit) == [0.25, 0.5])
+    }
+
+    // The spots over the limit are boxed in points (2 pt a pixel at 36 dpi), row by row.
+    @Test func hotBox() {
+        let header = "P7\nWIDTH 3\nHEIGHT 2\nDEPTH 4\nMAXVAL 255\nTUPLTYPE CMYK\nENDHDR\n"
+        let light: [UInt8] = [0, 0, 0, 10]
+        let heavy: [UInt8] = [255, 255, 255, 255]
+        var ink = PAMInk(limit: 300)
+        ink.consume(Array(header.utf8) + light + light + heavy + light + heavy + light)
+        #expect(ink.pages.first?.hot == Rect(x: 2, y: 0, width: 4, height: 4))
+        var none = PAMInk(limit: 300)
+        none.consume(Array(header.utf8) + Array(repeating: light, count: 6).flatMap { $0 })
+        #expect(none.pages.first.map { $0.hot == nil } == true)
     }
 
     // A stream cut inside an image is not complete (Ghostscript failed part way).
