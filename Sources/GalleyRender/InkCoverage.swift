@@ -144,7 +144,9 @@ struct PAMInk {
     private mutating func finishPage() {
         let pixels = max(1, total / 4)
         let s = pointsPerPixel
-        let box = hot.map { Rect(x: Double($0.x0) * s, y: Double($0.y0) * s, width: Double($0.x1 - $0.x0 + 1) * s, height: Double($0.y1 - $0.y0 + 1) * s) }
+        let box = hot.map { h in
+            Rect(x: Double(h.x0) * s, y: Double(h.y0) * s, width: Double(h.x1 - h.x0 + 1) * s, height: Double(h.y1 - h.y0 + 1) * s)
+        }
         pages.append(
             InkCoverage(page: pages.count + 1, maximum: Double(most) / 255 * 100, overLimit: Double(over) / Double(pixels), hot: box))
         remaining = 0

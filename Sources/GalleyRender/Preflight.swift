@@ -160,8 +160,10 @@ public struct Preflight {
             return pages.filter { $0.maximum > InkMeter.limit + 0.5 }.map { p in
                 let share = p.overLimit * 100
                 let area = share < 0.1 ? "a spot" : "\(Self.oneDecimal(share)) % of the sheet"
+                // The spots' box on the trim, where the images were placed.
                 let culprit = p.hot.flatMap { hot in
-                    InkSubject.most(of: pictures[p.page] ?? [], under: Rect(x: hot.x - margin, y: hot.y - margin, width: hot.width, height: hot.height))
+                    let onPage = Rect(x: hot.x - margin, y: hot.y - margin, width: hot.width, height: hot.height)
+                    return InkSubject.most(of: pictures[p.page] ?? [], under: onPage)
                 }
                 let message =
                     "total ink reaches \(Int(p.maximum.rounded())) % over \(area)"

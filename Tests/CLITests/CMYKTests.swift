@@ -199,10 +199,12 @@ import Testing
     // Ink over the limit in an image names the image, at its tag: the prepress desk learns
     // which file to lighten. Dark text elsewhere on the page names nothing.
     @Test func inkOverTheLimitInAnImage() throws {
-        let d = folder("<font color=\"#aaaaaa\">Light words above a dark drawing.</font>\n<img src=\"dark.svg\" width=\"120\" height=\"80\">\n")
+        let d = folder(
+            "<font color=\"#aaaaaa\">Light words above a dark drawing.</font>\n<img src=\"dark.svg\" width=\"120\" height=\"80\">\n")
         d.write(
             "dark.svg",
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"120\" height=\"80\"><rect width=\"120\" height=\"80\" fill=\"#1a0030\"/></svg>\n")
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"120\" height=\"80\"><rect width=\"120\" height=\"80\" fill=\"#1a0030\"/></svg>\n"
+        )
         let heavy = d.file("heavy.icc")
         try HeavyInkProfile.bytes().write(to: URL(fileURLWithPath: heavy))
         let r = build(d, ["--output-intent", heavy])
