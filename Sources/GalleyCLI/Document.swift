@@ -40,6 +40,8 @@ struct DocumentOptions {
     /// A template made already (an issue's article: the manifest's, with its `set`), used
     /// instead of `template` and `overrides`.
     var preparedTemplate: Template?
+    /// The files `preparedTemplate` was read from (an issue's manifest and templates).
+    var templateFiles: [String]?
     /// Story fields an issue's manifest gives the article (`{title}`, `{section}`, `{issue}`).
     var fields: StoryFields?
     /// `--cache DIR` (issues): each article's layout kept between builds.
@@ -146,6 +148,7 @@ enum Loader {
                 return nil
             }
         }
+        let templateFiles = inputFiles
         if o.preparedTemplate == nil { template = try overridden(template, by: o.overrides) }
         if let p = o.paragraphs { template.paragraphMode = p }
         var said: Set<String> = []
@@ -212,7 +215,8 @@ enum Loader {
         diagnostics.append(contentsOf: storyDiagnostics)
         if diagnostics.hasErrors { return nil }
         let framesetter = Framesetter(
-            story: story, template: template, file: path, options: LayoutOptions(threads: o.threads, drawsEveryPage: o.drawsEveryPage),
+            story: story, template: template, file: path,
+            options: LayoutOptions(threads: o.threads, drawsEveryPage: o.drawsEveryPage, templateFiles: o.templateFiles ?? templateFiles),
             warmup: warmup, cache: o.paragraphCaches?.cache(for: path))
         if framesetter.diagnostics.hasErrors {
             diagnostics.append(contentsOf: framesetter.diagnostics)

@@ -99,6 +99,7 @@ enum IssueLoader {
             var a = o
             a.input = article.file
             a.preparedTemplate = t
+            a.templateFiles = files
             a.cache = nil  // the issue's, used by the planner
             a.readsAlso = []  // the issue's, not an article's: its layout does not depend on them
             a.root = o.root ?? manifest.folder

@@ -14,9 +14,13 @@ public struct LayoutOptions: Sendable {
     /// drawing, which bounds such a build (on two cores a second shaping thread only took
     /// time from it). Otherwise (a preview, a check) every thread shapes.
     public var drawsEveryPage: Bool
-    public init(threads: Int? = nil, drawsEveryPage: Bool = false) {
+    /// The files the template was read from (and a manifest that sets it), newest first: where
+    /// a warning about a face only the template names points.
+    public var templateFiles: [String]
+    public init(threads: Int? = nil, drawsEveryPage: Bool = false, templateFiles: [String] = []) {
         self.threads = threads
         self.drawsEveryPage = drawsEveryPage
+        self.templateFiles = templateFiles
     }
 }
 
@@ -81,8 +85,7 @@ public final class Framesetter {
         let engine = warmed?.engine ?? EnginePool.borrow(plan: .empty)
         let (plan, warnings) = FontPlan.resolve(
             story: story, fallbackFaces: template.fallbackFaces, scriptFallbacks: template.scriptFallbacks, language: template.language,
-            file: file, engine: engine,
-            known: warmed?.faces ?? [:])
+            file: file, templateFiles: options.templateFiles, engine: engine, known: warmed?.faces ?? [:])
         engine.adopt(plan)
         self.plan = plan
         self.lease = EngineLease(engine)

@@ -269,7 +269,7 @@ package struct FontPlan: Sendable {
     /// `known`: faces already resolved with `engine` (see `FontWarmup`).
     package static func resolve(
         story: Story, fallbackFaces: [String], scriptFallbacks: [String: [String]] = [:], language: String, file: String,
-        engine: TextEngine? = nil, known: [String: (Face, String?)] = [:]
+        templateFiles: [String] = [], engine: TextEngine? = nil, known: [String: (Face, String?)] = [:]
     ) -> (FontPlan, [Diagnostic]) {
         var faces: [String: Face] = [:]
         var diagnostics: [Diagnostic] = []
@@ -297,7 +297,11 @@ package struct FontPlan: Sendable {
             faces[name] = face
             if let used, !named.contains(name), !FaceClasses.isGeneric(name), FaceClasses.reason(for: name, using: used) == nil {
                 missing.insert(name)
-                diagnostics.append(.warning("the template's fallback face '\(name)' is not installed; it is left out of the fallbacks"))
+                let spot = TemplateLoader.faceSpot(name, in: templateFiles)
+                diagnostics.append(
+                    .warning(
+                        "the template's fallback face '\(name)' is not installed; it is left out of the fallbacks", file: spot?.file,
+                        at: spot?.at, length: spot?.length ?? 1))
                 continue
             }
             // A generic family (`serif`) is answered by the system's default for it, as asked.
@@ -305,10 +309,12 @@ package struct FontPlan: Sendable {
                 let requested = story.faceRequests[name]
                 // The class the name is of, and what the substitute is ("a didone serif").
                 let why = FaceClasses.reason(for: name, using: used).map { " (\($0))" } ?? ""
+                // A face only the template names is said at its place there, when it has one.
+                let spot = requested == nil ? TemplateLoader.faceSpot(name, in: templateFiles) : nil
                 diagnostics.append(
                     .warning(
-                        "face '\(name)' is not installed; using '\(used)'\(why)", file: requested == nil ? nil : file,
-                        at: requested, length: name.unicodeScalars.count))
+                        "face '\(name)' is not installed; using '\(used)'\(why)", file: requested == nil ? spot?.file : file,
+                        at: requested ?? spot?.at, length: spot?.length ?? name.unicodeScalars.count))
             }
         }
         let fallbackFaces = fallbackFaces.filter { !missing.contains($0) }

@@ -21,3 +21,33 @@ extension TemplateLoader {
         return members.last { $0.key.lowercased() == key.lowercased() }?.value
     }
 }
+
+extension TemplateLoader {
+    /// Where `files` (templates, a manifest) name face `name`: the first string equal to it
+    /// under a `face` key (`"face"`, or a dotted `"body.face"` in a `set`) or in a `fallback`
+    /// list, in the first file that has one. Nil when none does (a built-in template, a
+    /// `--set`). Read only when a face needs a warning, so no build pays for it otherwise.
+    public static func faceSpot(_ name: String, in files: [String]) -> (file: String, at: SourceLocation, length: Int)? {
+        for file in files where file.lowercased().hasSuffix(".json") {
+            guard case .success(let text) = readText(file), case .success(let root) = JSONReader.parse(text),
+                let found = faceValue(name, in: root, under: nil)
+            else { continue }
+            return (file, found.start, found.length)
+        }
+        return nil
+    }
+
+    /// The first string `name` in `v` that is a face: directly under a face or fallback key
+    /// (`key`), or in a fallback's list or its lists by script.
+    private static func faceValue(_ name: String, in v: JSONValue, under key: String?) -> JSONValue? {
+        let names = key.map { k in ["face", "fallback"].contains { k == $0 || k.hasSuffix("." + $0) } } ?? false
+        switch v.kind {
+        case .string(let s): return names && s == name ? v : nil
+        case .array(let items): return items.lazy.compactMap { faceValue(name, in: $0, under: names ? key : nil) }.first
+        case .object(let members):
+            // Inside a fallback, the keys are scripts: the lists keep the fallback's key.
+            return members.lazy.compactMap { faceValue(name, in: $0.value, under: names ? key : $0.key) }.first
+        default: return nil
+        }
+    }
+}

@@ -144,6 +144,31 @@ import Testing
         }
     }
 
+    // A face only the template names is warned of at its place in the template (a fallback
+    // left out, a style's face substituted), and a manifest's `set` at its place there: they
+    // were said with no place at all.
+    @Test func templateFacesAreSaidWhereTheTemplateNamesThem() {
+        let d = TemporaryDirectory("fonts-template-spot")
+        d.write(
+            "t.json",
+            "{\"extends\": \"magazine\",\n \"body\": {\"face\": \"Nowhere Serif\"},\n \"fallback\": [\"Nowhere Sans\", \"Noto Serif CJK SC\"]}\n"
+        )
+        d.write("in.txt", "Words and 中文.\n")
+        let r = runExecutable(["build", d.file("in.txt"), "-t", d.file("t.json"), "-o", d.file("out.pdf")])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("t.json:2:19: warning: face 'Nowhere Serif' is not installed; using "), "\(r.stderr)")
+        #expect(
+            r.stderr.contains("t.json:3:15: warning: the template's fallback face 'Nowhere Sans' is not installed; it is left out"),
+            "\(r.stderr)")
+        #expect(r.stderr.contains(" \"fallback\": [\"Nowhere Sans\", \"Noto Serif CJK SC\"]}\n              ^~~~~~~~~~~~~~"), "\(r.stderr)")
+        d.write(
+            "issue.json", "{\"title\": \"T\",\n \"set\": {\"body.face\": \"Nowhere Grotesk\"},\n \"articles\": [{\"file\": \"a.txt\"}]}\n")
+        d.write("a.txt", "Words.\n")
+        let issue = runExecutable(["build", d.file("issue.json"), "-o", d.file("issue.pdf")])
+        #expect(issue.status == 0, "\(issue.stderr)")
+        #expect(issue.stderr.contains("issue.json:2:23: warning: face 'Nowhere Grotesk' is not installed"), "\(issue.stderr)")
+    }
+
     // A width the family has no face in is a substitution, said: "Liberation Sans Narrow" was
     // set in normal-width Liberation Sans as "installed". A width it has stays installed.
     @Test func aWidthTheFamilyLacksIsSaid() {
