@@ -299,21 +299,31 @@ struct Located: Encodable {
         lineText = String(story.text.utf8Slice(line.storyRange.lowerBound, line.storyRange.upperBound)).trimmed(newlines: true)
     }
 
-    /// The run of letters and digits holding `byte` (empty at a space or a mark).
+    /// The run of letters and digits holding `byte`, or at a space or a mark the one it ends
+    /// (empty after another space or mark). In text without spaces between words (Chinese,
+    /// Japanese) it is the clause: the run between marks.
     static func word(around byte: Int, in text: String) -> String {
-        let utf8 = Array(text.utf8)
-        guard byte < utf8.count else { return "" }
-        func isWordByte(_ b: UInt8) -> Bool {
-            b >= 0x80 || (b >= 0x30 && b <= 0x39) || ((b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A) || b == 0x27
+        // An apostrophe, typed or typographic (’), stays in its word.
+        func joins(_ c: Character) -> Bool {
+            !(c.isWhitespace || (c.isPunctuation && c != "'" && c != "\u{2019}") || c.isSymbol || c == "\u{FFFC}")
         }
-        var start = byte
-        var end = byte
-        while start > 0 && isWordByte(utf8[start - 1]) { start -= 1 }
-        while end < utf8.count && isWordByte(utf8[end]) { end += 1 }
-        let word = String(decoding: utf8[start..<end], as: UTF8.self)
-        // Non-ASCII text counts as word text; cut it at spaces and punctuation of its own. An
-        // apostrophe, typed or typographic (’), stays in its word.
-        return String(word.split { $0.isWhitespace || ($0.isPunctuation && $0 != "'" && $0 != "\u{2019}") }.first ?? "")
+        var runStart: String.Index?
+        var i = text.startIndex
+        var offset = 0
+        while i < text.endIndex {
+            let c = text[i]
+            offset += c.utf8.count
+            if byte < offset {
+                // At a space or a mark, the word it ends (where an editor's cursor stands).
+                guard joins(c) else { return runStart.map { String(text[$0..<i]) } ?? "" }
+                var end = text.index(after: i)
+                while end < text.endIndex, joins(text[end]) { end = text.index(after: end) }
+                return String(text[(runStart ?? i)..<end])
+            }
+            runStart = joins(c) ? runStart ?? i : nil
+            i = text.index(after: i)
+        }
+        return ""
     }
 
     static func round(_ v: Double) -> Double { (v * 10).rounded() / 10 }

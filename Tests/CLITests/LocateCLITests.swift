@@ -32,6 +32,15 @@ import Testing
         #expect(cafe.output.contains("(source 1:7), word 'café'"), "\(cafe.output)\(cafe.stderr)")
         let tagged = run(["locate", accents, "--source", "2:13", "-q"])
         #expect(tagged.output.contains("(source 2:8), word 'é'"), "\(tagged.output)\(tagged.stderr)")
+        // Chinese has no spaces: the word is the clause holding the character, between marks
+        // (it was the run from the paragraph's start, marks and all cut at the first).
+        let chinese = d.write("c.txt", "港口的清晨，印刷工人走进车间。他们排好了字——然后开印。\n")
+        let clause = run(["locate", chinese, "--source", "1:9", "-q"])
+        #expect(clause.output.contains("(source 1:9), word '印刷工人走进车间'"), "\(clause.output)\(clause.stderr)")
+        let dash = run(["locate", chinese, "--source", "1:25", "-q"])
+        #expect(dash.output.contains("(source 1:25), word '然后开印'"), "\(dash.output)\(dash.stderr)")
+        let mark = run(["locate", chinese, "--source", "1:6", "-q"])
+        #expect(mark.output.contains("(source 1:6), word '港口的清晨'"), "\(mark.output)\(mark.stderr)")
     }
 
     // Text of a pull quote or sidebar is found in its block, and a drop cap's letter is the
