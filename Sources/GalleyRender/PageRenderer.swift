@@ -528,6 +528,9 @@ final class PageRenderer {
             pango_cairo_show_glyph_string(cr, font, &gs)
             return
         }
+        if Self.hasUnknownGlyphs(gs), cairo_surface_has_show_text_glyphs(cairo_get_target(cr)) != 0 {
+            fillBoxes(glyphs: &gs, font: font, on: cr)
+        }
         let start = run.storyRange.lowerBound - layout.storyStart
         let end = run.storyRange.upperBound - layout.storyStart
         if Self.showsTextDirectly.load(ordering: .relaxed),
@@ -552,6 +555,43 @@ final class PageRenderer {
                 }
             }
         }
+    }
+
+    /// Whether `gs` holds a glyph of no font: Pango's box with the character's code in it.
+    static func hasUnknownGlyphs(_ gs: PangoGlyphString) -> Bool {
+        (0..<Int(gs.num_glyphs)).contains { gs.glyphs[$0].glyph & 0x1000_0000 != 0 }  // PANGO_GLYPH_UNKNOWN_FLAG
+    }
+
+    /// A run with characters no font has, in a PDF: Pango's boxes filled as outlines at the
+    /// current point, and in `gs` each box made the font's space, which the text then shows
+    /// with the box's advance, so the character is what a reader copies. Pango's renderer
+    /// shows a box's hex digits as text: "012 000" was copied for U+12000.
+    private func fillBoxes(glyphs gs: inout PangoGlyphString, font: UnsafeMutablePointer<PangoFont>, on cr: OpaquePointer) {
+        let empty: UInt32 = 0x0FFF_FFFF  // PANGO_GLYPH_EMPTY
+        let n = Int(gs.num_glyphs)
+        let kept = (0..<n).map { gs.glyphs[$0].glyph }
+        let boxes = kept.map { $0 & 0x1000_0000 != 0 }
+        for i in 0..<n where !boxes[i] { gs.glyphs[i].glyph = empty }
+        var x = 0.0
+        var y = 0.0
+        cairo_get_current_point(cr, &x, &y)
+        pango_cairo_glyph_string_path(cr, font, &gs)
+        cairo_fill(cr)
+        cairo_move_to(cr, x, y)
+        let space = Self.spaceGlyph(of: font).map(PangoGlyph.init) ?? empty
+        for i in 0..<n { gs.glyphs[i].glyph = boxes[i] ? space : kept[i] }
+    }
+
+    /// The glyph of a space in `font`, nil when it has none.
+    static func spaceGlyph(of font: UnsafeMutablePointer<PangoFont>) -> UInt? {
+        guard let scaled = galley_font_scaled(font) else { return nil }
+        var glyphs: UnsafeMutablePointer<cairo_glyph_t>?
+        var count: Int32 = 0
+        guard cairo_scaled_font_text_to_glyphs(scaled, 0, 0, " ", 1, &glyphs, &count, nil, nil, nil) == CAIRO_STATUS_SUCCESS,
+            let glyphs
+        else { return nil }
+        defer { cairo_glyph_free(glyphs) }
+        return count == 1 && glyphs[0].index != 0 ? glyphs[0].index : nil
     }
 
     /// Whether `showText` draws left-to-right runs itself (tests compare it with Pango's).

@@ -68,6 +68,16 @@ private func everyAttribute(template: Template) -> Framesetter {
         #expect(words(tool("pdftotext", ["-raw", pdf, "-"]).output) == words(fs.story.text))
     }
 
+    // A character no font has is drawn as Pango's box, and copied as itself: the box's hex
+    // digits were the text ("Before 012 000 after"), and the words around it stay text.
+    @Test func missingCharacterCopiesAsItself() throws {
+        let fs = framesetter("Before \u{12000} after, and <b>bold \u{12001}</b> too.\n")
+        let dir = TemporaryDirectory("attr")
+        let pdf = try renderPDF(fs, in: dir)
+        let text = tool("pdftotext", ["-raw", pdf, "-"]).output
+        #expect(text.hasPrefix("Before \u{12000} after, and bold \u{12001} too."), "\(text)")
+    }
+
     // qpdf finds nothing wrong with a PDF that uses every attribute, links included.
     @Test func validPDF() throws {
         let fs = everyAttribute(template: attributeTemplate(width: 300, height: 150, columns: 2))
