@@ -6,9 +6,13 @@ import Glibc
 /// the PDF/X post-pass writes the boxes, marks, output intent and XMP (Ghostscript would drop
 /// or rewrite them, so they are added after it).
 ///
-/// Images go from sRGB to the output intent by Ghostscript's colour management. Text and
-/// vector graphics go through `NeutralLink`, so black and grey text is black ink alone. Images
-/// are kept lossless (Flate) and at their resolution, and pages are never turned.
+/// RGB goes from sRGB to the output intent through device links made with Little CMS
+/// (`NeutralLink`), named for Ghostscript by object type: text and vector graphics through the
+/// link that makes black and grey text black ink alone, images through a plain one (the
+/// intent's own separation). Ghostscript's own conversion is not used for images: pdfwrite
+/// before 10.03 separates for its default CMYK profile whatever `-sOutputICCProfile` says
+/// (Ghostscript bug 707350). Grey images stay DeviceGray, on black ink. Images are kept
+/// lossless (Flate) and at their resolution, and pages are never turned.
 public struct CMYKConversion: Sendable {
     /// Ghostscript's `gs`, found on `PATH` when the options were read.
     public let ghostscript: String
@@ -35,15 +39,19 @@ public struct CMYKConversion: Sendable {
         let link = try scratch("link.icc")
         defer { link.discard() }
         try write(NeutralLink.make(sRGB: press.sRGB, intent: press.intent), to: link.path)
+        let imageLink = try scratch("image-link.icc")
+        defer { imageLink.discard() }
+        try write(NeutralLink.make(sRGB: press.sRGB, intent: press.intent, greysToK: false), to: imageLink.path)
         let objects = try scratch("objects.txt")
         defer { objects.discard() }
         // Ghostscript splits this file at spaces and commas: hence `scratch`'s folder.
-        try write(Array("Text_RGB \(link.path) 1 0 0\nGraphic_RGB \(link.path) 1 0 0\n".utf8), to: objects.path)
+        let list = "Text_RGB \(link.path) 1 0 0\nGraphic_RGB \(link.path) 1 0 0\nImage_RGB \(imageLink.path) 1 0 0\n"
+        try write(Array(list.utf8), to: objects.path)
         // Ghostscript's own scratch files, which it leaves behind when a signal ends it.
         let scratchFolder = try TemporaryFolder(in: folderForScratch, name: "galley-gs")
         defer { scratchFolder.discard() }
         var error = ""
-        let arguments = self.arguments(draft, output, press: press, link: link.path, objects: objects.path)
+        let arguments = self.arguments(draft, output, press: press, link: link.path, imageLink: imageLink.path, objects: objects.path)
         guard let outcome = Subprocess.run(ghostscript, arguments, temporaryFolder: scratchFolder.path, error: &error) else {
             throw RenderError(.error("cannot make '\(target)': could not run Ghostscript ('\(ghostscript)'): \(error)"))
         }
@@ -58,11 +66,13 @@ public struct CMYKConversion: Sendable {
         ink.record(InkMeter.measure(output, ghostscript: ghostscript, temporaryFolder: scratchFolder.path))
     }
 
-    private func arguments(_ draft: String, _ output: String, press: PressOutput, link: String, objects: String) -> [String] {
+    private func arguments(
+        _ draft: String, _ output: String, press: PressOutput, link: String, imageLink: String, objects: String
+    ) -> [String] {
         [
             "-q", "-dBATCH", "-dNOPAUSE", "-dSAFER",
-            "--permit-file-read=\(link)", "--permit-file-read=\(objects)", "--permit-file-read=\(press.intent.path)",
-            "--permit-file-read=\(press.sRGB.path)",
+            "--permit-file-read=\(link)", "--permit-file-read=\(imageLink)", "--permit-file-read=\(objects)",
+            "--permit-file-read=\(press.intent.path)", "--permit-file-read=\(press.sRGB.path)",
             "-sDEVICE=pdfwrite", "-dCompatibilityLevel=1.6",
             "-sColorConversionStrategy=CMYK", "-sProcessColorModel=DeviceCMYK",
             "-sOutputICCProfile=\(press.intent.path)", "-sDefaultRGBProfile=\(press.sRGB.path)",

@@ -88,6 +88,31 @@ import Testing
         #expect(inks[1] > 0.001 && inks[2] > 0.001, "\(inks)")
     }
 
+    // RGB images are separated for the output intent, as text and drawings are, not for
+    // default_cmyk.icc, the profile Ghostscript's pdfwrite (before 10.03) puts in place of
+    // -sOutputICCProfile. The heavy profile prints every colour as C = M = Y = K, so a dark
+    // photo is four equal inks near 100 %; default_cmyk.icc would make it 74/73/60/84 %.
+    @Test func imagesSeparatedForTheOutputIntent() throws {
+        // Dark but not grey: Cairo writes a grey image as DeviceGray, which stays on black ink.
+        let d = folder("<img src=\"dark.png\" width=\"120\" height=\"80\">\n")
+        try PreflightTests.png(width: 60, height: 40, rgb: [8, 0, 16]).write(to: URL(fileURLWithPath: d.file("dark.png")))
+        let heavy = d.file("heavy.icc")
+        try HeavyInkProfile.bytes().write(to: URL(fileURLWithPath: heavy))
+        let r = build(d, ["--output-intent", heavy])
+        try #require(r.status == 0, "\(r.stderr)")
+        let pdf = d.file("out.pdf")
+        // pdfimages -list: two lines of heading, then an image a line, its colour space the
+        // sixth field and its object number the eleventh.
+        let images = tool("pdfimages", ["-list", pdf]).output.split(separator: "\n").dropFirst(2)
+        let fields = try #require(images.first?.split(separator: " "), "no image")
+        try #require(images.count == 1 && fields.count > 10 && fields[5] == "cmyk", "\(images)")
+        let pixels = [UInt8](tool("qpdf", [pdf, "--show-object=\(fields[10])", "--filtered-stream-data"]).stdout)
+        try #require(pixels.count == 60 * 40 * 4, "\(pixels.count) bytes")
+        let inks = stride(from: 0, to: pixels.count, by: 4).map { Array(pixels[$0..<$0 + 4]) }
+        let off = inks.filter { $0.min()! < 240 || $0.max()! - $0.min()! > 2 }
+        #expect(off.isEmpty, "\(off.count) of \(inks.count) pixels are not four equal inks near 100 %, e.g. CMYK \(off.first ?? [])")
+    }
+
     // SIGTERM while Ghostscript converts: Ghostscript is stopped with the build (not left running
     // into files already removed), and neither leaves a file behind, in the output's folder or
     // in TMPDIR, where Ghostscript keeps its scratch files.
