@@ -144,7 +144,8 @@ extension ArticleCache {
         let entry = Entry(
             key: slot.key, fonts: fonts.compactMap { f in f.1.map { (f.0, $0) } }, held: framesetter.archive(pages, warnings: laid))
         do {
-            try TextOutput.write(entry.bytes(), to: slot.path)
+            // A symlink planted at the entry's name is replaced, never written through.
+            try TextOutput.write(entry.bytes(), to: slot.path, followingLinks: false)
         } catch {
             warn("cannot write the layout cache '\(slot.path)': \(error.diagnostic.message)")
         }
@@ -198,8 +199,13 @@ struct Entry {
         return String(crc, radix: 16)
     }
 
+    /// The largest entry read: far more than the layout of the largest input Galley reads takes.
+    static let largest = 1 << 34
+
     static func read(_ path: String, key: String) -> Result<Entry, Problem> {
-        guard case .success(let bytes) = RawIO.readFile(path), bytes.starts(with: ArticleCache.magic) else { return .failure(.damaged) }
+        // A FIFO or a device at the entry's name is not read (it would wait, or never end).
+        guard case .success(let bytes) = RawIO.readRegularFile(path, limit: Self.largest), bytes.starts(with: ArticleCache.magic)
+        else { return .failure(.damaged) }
         var r = ByteReader(bytes, from: ArticleCache.magic.count)
         do {
             guard try r.string() == ArticleCache.maker else { return .failure(.otherMaker) }

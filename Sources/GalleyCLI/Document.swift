@@ -171,7 +171,7 @@ enum Loader {
                 return nil
             }
         } else {
-            switch RawIO.readRegularFile(o.input, limit: RawIO.inputLimit) {
+            switch RawIO.readRegularFile(o.input, limit: RawIO.inputLimit, piped: true) {
             case .success(let b): bytes = b
             case .failure(let e):
                 diagnostics.append(.error("cannot read '\(o.input)': \(e.message)"))

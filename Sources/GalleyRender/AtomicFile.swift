@@ -143,15 +143,20 @@ final class AtomicFile {
     /// The status of the output being replaced, whose mode and owner the new one takes.
     private let existing: Glibc.stat?
 
-    init(target asked: String) throws(RenderError) {
-        let target = FileIdentity.resolvingLinks(asked)
+    /// `followingLinks`: a symlink at `asked` has the file it leads to replaced (an output the
+    /// user named); otherwise the link itself is replaced (a file of Galley's own, such as a
+    /// cache entry, which nobody should be able to aim at another file).
+    init(target asked: String, followingLinks: Bool = true) throws(RenderError) {
+        let target = followingLinks ? FileIdentity.resolvingLinks(asked) : asked
         self.target = target
         let parent = FilePath.directory(of: target)
         let dir = parent.isEmpty ? "." : parent
         guard FileIdentity.isFolder(dir) else {
             throw RenderError(.error("cannot write '\(asked)': no such folder '\(dir)'"))
         }
-        let existing = FileIdentity.status(target)
+        var link = Glibc.stat()
+        let isLink = !followingLinks && lstat(target, &link) == 0 && link.st_mode & S_IFMT == S_IFLNK
+        let existing = isLink ? nil : FileIdentity.status(target)
         if let existing {
             switch FileIdentity.kind(existing) {
             case .regular: break
@@ -197,8 +202,9 @@ public enum TextOutput {
         try write(Array(text.utf8), to: path)
     }
 
-    public static func write(_ bytes: [UInt8], to path: String) throws(RenderError) {
-        let out = try AtomicFile(target: path)
+    /// `followingLinks` as `AtomicFile` takes it.
+    public static func write(_ bytes: [UInt8], to path: String, followingLinks: Bool = true) throws(RenderError) {
+        let out = try AtomicFile(target: path, followingLinks: followingLinks)
         var committed = false
         defer { if !committed { out.discard() } }
         let fd = open(out.temporaryPath, O_WRONLY | O_TRUNC)

@@ -49,8 +49,9 @@ package enum RawIO {
 
     /// A regular file, whole, at most `limit` bytes. Anything else is refused without blocking:
     /// a FIFO or a device (opened without waiting for a writer, and never read) would block or
-    /// never end. The message says what the file is, or the system's reason.
-    package static func readRegularFile(_ path: String, limit: Int) -> Result<[UInt8], InputError> {
+    /// never end. The message says what the file is, or the system's reason; a FIFO given as
+    /// the document (`piped`) is told of standard input, which nothing else can come from.
+    package static func readRegularFile(_ path: String, limit: Int, piped: Bool = false) -> Result<[UInt8], InputError> {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         if fd < 0 { return .failure(InputError(message: SystemError().message)) }
         defer { close(fd) }
@@ -59,7 +60,9 @@ package enum RawIO {
         switch FileIdentity.kind(s) {
         case .regular: break
         case .directory: return .failure(InputError(message: "it is a folder"))
-        case .fifo: return .failure(InputError(message: "it is a FIFO (a named pipe), not a regular file; pipe it to standard input with -"))
+        case .fifo:
+            let advice = piped ? "; pipe it to standard input with -" : ""
+            return .failure(InputError(message: "it is a FIFO (a named pipe), not a regular file" + advice))
         case .characterDevice, .blockDevice: return .failure(InputError(message: "it is a device, not a regular file"))
         case .socket, .other: return .failure(InputError(message: "it is not a regular file"))
         }

@@ -157,6 +157,32 @@ import Testing
         #expect(again.cached.values.allSatisfy { $0 }, "\(again.stderr)")
     }
 
+    // An entry's name is the article's name hashed, the same in every project: a symlink
+    // planted there was written through, and the article it led to became a cache entry.
+    // It is replaced now; and a FIFO or a device there is not read (a FIFO hung the build,
+    // /dev/zero grew it without end).
+    @Test func plantedEntriesAreNeitherFollowedNorWaitedOn() throws {
+        let d = TemporaryDirectory("cache")
+        let manifest = IssueBuildTests.issue(d)
+        let cache = d.file("cache")
+        _ = try Self.build(manifest, d.file("clean.pdf"), cache: cache)
+        let files = Self.entries(cache)
+        try #require(files.count >= 3)
+        let victim = d.write("victim.txt", "An article of someone's.\n")
+        try FileManager.default.removeItem(atPath: files[0])
+        try FileManager.default.createSymbolicLink(atPath: files[0], withDestinationPath: victim)
+        try FileManager.default.removeItem(atPath: files[1])
+        #expect(mkfifo(files[1], 0o600) == 0)
+        try FileManager.default.removeItem(atPath: files[2])
+        try FileManager.default.createSymbolicLink(atPath: files[2], withDestinationPath: "/dev/zero")
+        let planted = try Self.build(manifest, d.file("planted.pdf"), cache: cache)
+        #expect(d.read("victim.txt") == Data("An article of someone's.\n".utf8))
+        #expect(d.read("planted.pdf") == d.read("clean.pdf"))
+        #expect(planted.stderr.contains("is damaged; laying it out again"), "\(planted.stderr)")
+        let kinds = try [files[0], files[2]].map { try FileManager.default.attributesOfItem(atPath: $0)[.type] as? FileAttributeType }
+        #expect(kinds == [.typeRegular, .typeRegular], "\(kinds)")
+    }
+
     // An entry made by another build of Galley is not used.
     @Test func anEntryOfAnotherBuildIsNotUsed() throws {
         let d = TemporaryDirectory("cache")
