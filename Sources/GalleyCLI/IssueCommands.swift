@@ -55,6 +55,9 @@ extension Run {
         do {
             let clock = ContinuousClock()
             let started = clock.now
+            // A split PDF or the depfile that cannot be written stops the build before the
+            // issue's PDF replaces the one before.
+            for path in (split ?? []) + [o.depfile].compactMap({ $0 }) { try TextOutput.probe(path) }
             timer.exportBegins()
             let press = try o.press?.output(
                 issue.base, input: o.document.input, environment: io.environment, pages: plan.pageSizes, sources: issue.inputFiles)
@@ -147,8 +150,10 @@ extension Run {
                 name = "\(base)-\(n).pdf"
             }
             let path = FilePath.join(dir, name)
-            guard (try? OutputDestination.checked(path, inputs: issue.inputFiles)) != nil else {
-                throw RefusedOutput(message: "--split: cannot write '\(path)': it is one of the issue's own files")
+            do throws(RefusedOutput) {
+                _ = try OutputDestination.checked(path, inputs: issue.inputFiles)
+            } catch {
+                throw RefusedOutput(message: "--split: " + error.message)
             }
             if let other = others.first(where: { OutputDestination.sameTarget(path, $0.path) }) {
                 throw RefusedOutput(message: "--split: cannot write '\(path)': it is the \(other.what) ('\(other.path)')")

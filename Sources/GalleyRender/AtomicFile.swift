@@ -202,6 +202,14 @@ public enum TextOutput {
         try write(Array(text.utf8), to: path)
     }
 
+    /// Whether `path` could be written now, as `write` would write it: the reason it cannot
+    /// (no folder, a folder or a FIFO in its place, no room for a temporary file beside it).
+    /// A build with several outputs asks before it writes the first, so that a mistake in the
+    /// last leaves every one as it was.
+    public static func probe(_ path: String) throws(RenderError) {
+        try AtomicFile(target: path).discard()
+    }
+
     /// `followingLinks` as `AtomicFile` takes it.
     public static func write(_ bytes: [UInt8], to path: String, followingLinks: Bool = true) throws(RenderError) {
         let out = try AtomicFile(target: path, followingLinks: followingLinks)

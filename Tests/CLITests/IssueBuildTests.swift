@@ -271,8 +271,31 @@ import Testing
             #expect(r.status == 2, "\(extra): \(r.stderr)")
         }
         let split = run(["build", manifest, "-o", d.file("x.pdf"), "--split", d.file("out"), "-q"] + press + [d.file("out/a1.pdf")])
-        #expect(split.status == 2 && split.stderr.contains("it is one of the issue's own files"), "\(split.stderr)")
+        #expect(split.status == 2 && split.stderr.contains("/out/a1.pdf' would overwrite the input"), "\(split.stderr)")
         #expect(d.read("printer.icc") == profile && d.read("out/a1.pdf") == profile)
+    }
+
+    // An output that fails after the issue's PDF is drawn (a split article's, the depfile) had
+    // the PDF replaced all the same, and a failed build left a fresh target for Make. Every
+    // output is now asked first: the PDF and the split stay as they were.
+    @Test func aLateOutputMistakeWritesNothing() throws {
+        let d = TemporaryDirectory("issue")
+        let manifest = Self.issue(d)
+        let first = run(["build", manifest, "-o", d.file("issue.pdf"), "-q"])
+        try #require(first.status == 0, "\(first.stderr)")
+        let before = try #require(d.read("issue.pdf"))
+        let depfile = run(["build", manifest, "-o", d.file("issue.pdf"), "--depfile", "/proc/issue.d", "--split", d.file("split"), "-q"])
+        #expect(depfile.status == 1 && depfile.stderr.contains("cannot make a temporary file in '/proc'"), "\(depfile.stderr)")
+        #expect(d.read("issue.pdf") == before)
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: d.file("split"))) ?? []).isEmpty)
+        try FileManager.default.createDirectory(atPath: d.file("split2"), withIntermediateDirectories: true)
+        #expect(mkfifo(d.file("split2/a2.pdf"), 0o600) == 0)
+        let fifo = run(["build", manifest, "-o", d.file("issue.pdf"), "--split", d.file("split2"), "-q"])
+        #expect(fifo.status == 1 && fifo.stderr.contains("a2.pdf': it is not a regular file"), "\(fifo.stderr)")
+        #expect(d.read("issue.pdf") == before)
+        try FileManager.default.createDirectory(atPath: d.file("split3/a1.pdf"), withIntermediateDirectories: true)
+        let folder = run(["build", manifest, "-o", d.file("issue.pdf"), "--split", d.file("split3"), "-q"])
+        #expect(folder.status == 2 && folder.stderr.contains("a1.pdf' is a folder"), "\(folder.stderr)")
     }
 
     // --split makes its folder (and those above it) when missing; a name two articles share
