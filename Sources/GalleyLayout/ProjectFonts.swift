@@ -44,6 +44,11 @@ package enum ProjectFonts {
                         .warning("'\(file)' is a web font (WOFF), which Pango sets no text in; skipped (convert it to TTF or OTF)"))
                     continue
                 }
+                // Only regular files are opened: a FIFO named like a font would wait for a writer.
+                guard let status = FileIdentity.status(file), FileIdentity.kind(status) == .regular else {
+                    warnings.append(.warning("'\(file)' is not a regular file; skipped"))
+                    continue
+                }
                 if readable(file), FcConfigAppFontAddFile(FcConfigGetCurrent(), file) != 0 {
                     added = true
                 } else {

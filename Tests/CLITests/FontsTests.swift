@@ -43,6 +43,10 @@ import Testing
         #expect(built.stderr.contains("broken.ttf' is not a font fontconfig can read; skipped"))
         #expect(built.stderr.contains("Web.woff2' is a web font (WOFF), which Pango sets no text in; skipped"), "\(built.stderr)")
         #expect(tool("pdffonts", [pdf]).output.contains("+QwertySans"))
+        // A FIFO named like a font is skipped, not opened: the build waited for a writer.
+        #expect(mkfifo(dir.file("fonts/House.ttf"), 0o600) == 0)
+        let fifo = runExecutable(["check", doc, "--font-path", fonts])
+        #expect(fifo.status == 0 && fifo.stderr.contains("House.ttf' is not a regular file; skipped"), "\(fifo.stderr)")
         // Without the folder the name is not known.
         let without = runExecutable(["build", doc, "-o", pdf])
         #expect(without.stderr.contains("face 'Qwerty Sans' is not installed"))
