@@ -23,7 +23,10 @@ static pid_t children[SLOTS];
 static pid_t owners[SLOTS];
 static atomic_int states[SLOTS];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
-static const int signals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+/* Every signal whose default ends the process and which a user or the system sends: `kill`,
+ * a timer, a CPU or file-size limit. SIGQUIT is the Swift runtime's (its backtracer's), and
+ * does not end a build. */
+static const int signals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGXCPU, SIGXFSZ};
 
 /* Removes the files of `path` (no folders within: the programs given one make none) and then
  * the folder. Async-signal-safe: open, getdents64, unlinkat, rmdir. A pass that removed

@@ -27,7 +27,7 @@ private func signalEndingChild(_ sig: Int32, _ inChild: () -> Void = {}) -> Int3
     // A process terminated while it writes an output removes the temporary file and dies of
     // the signal (a build killed by a timeout leaves no `.t.pdf.….tmp` behind). A forked child
     // registers the file, as AtomicFile does, and is terminated.
-    @Test(arguments: [SIGTERM, SIGINT, SIGHUP])
+    @Test(arguments: [SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGALRM, SIGXCPU])
     func temporaryFileRemovedWhenTerminated(_ sig: Int32) throws {
         let dir = TemporaryDirectory("signals")
         let path = dir.write(".t.pdf.1.2.tmp", "half a PDF")
