@@ -90,6 +90,33 @@ public final class Framesetter {
         self.plan = plan
         self.lease = EngineLease(engine)
         diagnostics.append(contentsOf: warnings)
+        diagnostics.append(contentsOf: Self.cramped(template, files: options.templateFiles))
+    }
+
+    /// A footer or running head whose margin is too shallow for it, said once: it stands in
+    /// the middle of its margin (`runningLine`), so with its ascent (0.8 of its size) and its
+    /// descent (0.25) it meets the text when the margin is under 1.6 times its size (the
+    /// footer, on its baseline) or 1.2 times (the head, its capitals centred).
+    static func cramped(_ t: Template, files: [String]) -> [Diagnostic] {
+        var said: [Diagnostic] = []
+        for (spec, margin, needed, name, side) in [
+            (t.footer, t.margins.bottom, 1.6 * t.footer.size, "footer", "bottom"),
+            (t.header, t.margins.top, 1.2 * t.header.size, "running head", "top"),
+        ] where spec.enabled && margin < needed - 0.05 {
+            let spot = TemplateLoader.valueSpot(["margins"], in: files)
+            said.append(
+                .warning(
+                    "the \(side) margin (\(Self.points(margin)) pt) is too shallow for the \(name) (\(Self.points(spec.size)) pt), "
+                        + "which is drawn over the text; give it at least \(Self.points(needed.rounded(.up))) pt, or a smaller \(name)",
+                    file: spot?.file, at: spot?.at, length: spot?.length ?? 1))
+        }
+        return said
+    }
+
+    /// A length in points as a message says it: to a tenth, without a trailing `.0`.
+    static func points(_ v: Double) -> String {
+        let tenths = Int((v * 10).rounded())
+        return tenths % 10 == 0 ? String(tenths / 10) : "\(tenths / 10).\(tenths % 10)"
     }
 
     /// The same story and fonts numbered from folio `startPage` (an issue's article at its

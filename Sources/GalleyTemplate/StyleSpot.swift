@@ -51,3 +51,24 @@ extension TemplateLoader {
         }
     }
 }
+
+extension TemplateLoader {
+    /// Where `files` give the value of `path` (`["margins"]`, `["footer", "size"]`): the value
+    /// under those keys, or a `set`'s dotted key for it or for what is under it
+    /// (`"margins.bottom"`), in the first file that has one. Nil when none does.
+    public static func valueSpot(_ path: [String], in files: [String]) -> (file: String, at: SourceLocation, length: Int)? {
+        let dotted = path.joined(separator: ".")
+        for file in files where file.lowercased().hasSuffix(".json") {
+            guard case .success(let text) = readText(file), case .success(let root) = JSONReader.parse(text) else { continue }
+            if let v = path.reduce(Optional(root), { v, key in v.flatMap { member(key, of: $0) } }) {
+                return (file, v.start, v.length)
+            }
+            if let set = member("set", of: root), case .object(let members) = set.kind,
+                let m = members.last(where: { $0.key == dotted || $0.key.hasPrefix(dotted + ".") })
+            {
+                return (file, m.value.start, m.value.length)
+            }
+        }
+        return nil
+    }
+}

@@ -17,6 +17,26 @@ import Testing
         #expect(r.stderr.contains(deck) && r.stderr.contains(note), "\(r.stderr)")
     }
 
+    // A footer or running head taller than its margin holds was drawn into the text's last
+    // (or first) line without a word; it is warned of, at the margins that are too shallow.
+    @Test func runningLinesTooBigForTheirMargins() {
+        let d = TemporaryDirectory("styles-margins")
+        let template = d.write(
+            "t.json",
+            "{\"extends\": \"magazine\",\n \"margins\": {\"top\": \"5mm\", \"bottom\": \"4mm\", \"left\": \"20mm\", \"right\": \"20mm\"},\n"
+                + " \"footer\": {\"size\": 14}, \"header\": {\"enabled\": true, \"size\": 14}}\n")
+        let input = d.write("a.txt", "Body only.\n")
+        let r = run(["check", input, "-t", template])
+        #expect(r.status == 0)
+        #expect(
+            r.stderr.contains(
+                "t.json:2:13: warning: the bottom margin (11.3 pt) is too shallow for the footer (14 pt), which is drawn over the text;"
+                    + " give it at least 23 pt, or a smaller footer"), "\(r.stderr)")
+        #expect(r.stderr.contains("warning: the top margin (14.2 pt) is too shallow for the running head (14 pt)"), "\(r.stderr)")
+        let roomy = run(["check", input, "-t", template, "--set", "margins=25mm"])
+        #expect(roomy.status == 0 && !roomy.stderr.contains("too shallow"), "\(roomy.stderr)")
+    }
+
     @Test func fromTheCommandLine() {
         let r = run(["check", "-", "--set", "styles.deck.size=huge"], stdin: Array("x".utf8))
         #expect(r.status == 2)
