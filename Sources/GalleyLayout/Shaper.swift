@@ -162,6 +162,7 @@ extension TextEngine {
         var flags = shaped.flags
         var logAttrs = breakOpportunities(
             text, length: length, charBytes: charBytes, language: Self.language(of: p, in: story), flags: &flags)
+        Self.addURLBreaks(story: story, paragraph: p, bytes: shaped.bytes, flags: &flags)
 
         // Shape item by item; the whole paragraph is the context.
         var advance = [Double](repeating: 0, count: length + 1)
@@ -571,6 +572,62 @@ extension TextEngine {
         if la.is_word_end != 0 { f.insert(.wordEnd) }
         if c < count && isWide(text, at: b) { f.insert(.wide) }
         return f
+    }
+
+    /// Where a URL set as a link may break: in place of UAX #14's breaks (after a slash or a
+    /// hyphen, which leaves a hyphen that reads as the line's own), the Chicago Manual's:
+    /// before a single slash, a dot, a comma, a hyphen, a tilde, an underscore, a question
+    /// mark, a number sign or a percent sign, and before or after an equals sign or an
+    /// ampersand; after its scheme's `://`, never within it nor within the host. A long query
+    /// string was broken between letters, without a hyphen, across a column.
+    static func addURLBreaks(story: Story, paragraph p: Paragraph, bytes: [UInt8], flags: inout [ByteFlags]) {
+        for (lo, hi) in urls(story: story, paragraph: p, bytes: bytes) {
+            let from = (lo..<(hi - 2)).first { Self.isScheme(bytes, at: $0) }.map { $0 + 3 } ?? lo
+            for b in (from + 1)..<hi { flags[b].remove(.lineBreak) }
+            // The host stays whole ("www" alone at a line's end reads as a word), and the
+            // URL's last character with the one before it.
+            let path = (from..<hi).first { bytes[$0] == 0x2F } ?? hi
+            for b in (path + 1)..<max(path + 1, hi - 1) where Self.breaksURL(before: b, in: bytes) { flags[b].insert(.lineBreak) }
+            if path > from + 1 && path < hi - 1 { flags[path].insert(.lineBreak) }
+        }
+    }
+
+    /// The URLs of a paragraph, as byte ranges: its links whose text is an address (with a
+    /// scheme, or `www.`), and, linked or not, its runs of ASCII without spaces that hold a
+    /// scheme (`https://`). A mention or a topic is a name, and keeps its own breaks; a URL
+    /// written against Chinese text ends where the Chinese begins.
+    static func urls(story: Story, paragraph p: Paragraph, bytes: [UInt8]) -> [(Int, Int)] {
+        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x09 }
+        func hasScheme(_ r: Range<Int>) -> Bool {
+            r.count > 3 && (r.lowerBound..<(r.upperBound - 2)).contains { Self.isScheme(bytes, at: $0) }
+        }
+        var found: [(Int, Int)] = []
+        for run in story.runs[p.runs] where story.styles[run.style].link != nil {
+            let r = (run.range.lowerBound - p.range.lowerBound)..<(run.range.upperBound - p.range.lowerBound)
+            let address = hasScheme(r) || bytes[r].starts(with: Array("www.".utf8))
+            if r.count > 8, address, !bytes[r].contains(where: isSpace) { found.append((r.lowerBound, r.upperBound)) }
+        }
+        var b = 0
+        while b < bytes.count {
+            var e = b
+            while e < bytes.count && !isSpace(bytes[e]) && bytes[e] < 0x80 { e += 1 }
+            if e - b > 8, hasScheme(b..<e), !found.contains(where: { $0.0 < e && b < $0.1 }) { found.append((b, e)) }
+            b = e + 1
+        }
+        return found
+    }
+
+    /// Whether a scheme's `://` starts at byte `i`.
+    static func isScheme(_ bytes: [UInt8], at i: Int) -> Bool {
+        i + 2 < bytes.count && bytes[i] == 0x3A && bytes[i + 1] == 0x2F && bytes[i + 2] == 0x2F
+    }
+
+    /// Whether a URL may break before byte `b` (see `addURLBreaks`).
+    static func breaksURL(before b: Int, in bytes: [UInt8]) -> Bool {
+        let c = bytes[b]
+        let before: Set<UInt8> = [0x2F, 0x2E, 0x2C, 0x2D, 0x7E, 0x5F, 0x3F, 0x23, 0x25, 0x3D, 0x26]  // / . , - ~ _ ? # % = &
+        if before.contains(c) && !(c == 0x2F && bytes[b - 1] == 0x2F) { return true }
+        return bytes[b - 1] == 0x3D || bytes[b - 1] == 0x26
     }
 
     /// `x[b]` = the width of everything before byte `b`, from each byte's advance.

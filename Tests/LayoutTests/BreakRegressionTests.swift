@@ -56,6 +56,29 @@ private let dropCapParagraph = """
         #expect(!kept.lines.contains { $0.overfull } && kept.lines.count > 1 && !kept.lines[1].hyphen, "\(kept.text)")
     }
 
+    // A URL breaks where the Chicago Manual lets it (before a slash, a dot, a hyphen, a
+    // question mark, an underscore; before or after `=` and `&`): a long query string was
+    // broken between letters, without a hyphen, across a column. No line ends on a slash or a
+    // hyphen of it, which would read as the line's own.
+    // Linked (a social text's) or not.
+    @Test(arguments: [true, false]) func urlsBreakAtTheirPunctuation(linked: Bool) {
+        let url = "https://example.com/reports/search?query=typesetting_and_composition&language=english&utm_source=newsletter"
+        let sentence = "The full report is at \(url) for anyone who wants it."
+        let fs = framesetter(linked ? "<social>\(sentence)</social>\n" : sentence + "\n", template: sixColumns(balance: false))
+        let text = Array(fs.story.text.utf8)
+        let ends = expectInvariants(fs, "a URL").flatMap(\.frames).flatMap(\.lines).map(\.storyRange.upperBound).dropLast()
+        let letter = { (b: UInt8) in (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
+        let betweenLetters = ends.filter { $0 > 0 && $0 < text.count && letter(text[$0 - 1]) && letter(text[$0]) }
+        #expect(ends.count > 3)
+        // After the scheme's `//` is a break of its own.
+        let slashOrHyphen = ends.filter { e in
+            text[e - 1] == UInt8(ascii: "-") || (text[e - 1] == UInt8(ascii: "/") && text[e - 2] != UInt8(ascii: "/"))
+        }
+        #expect(slashOrHyphen.isEmpty, "\(slashOrHyphen)")
+        #expect(betweenLetters.isEmpty, "\(betweenLetters.map { String(decoding: text[($0 - 8)..<($0 + 4)], as: UTF8.self) })")
+        #expect(!fs.diagnostics.warnings.contains { $0.message.contains("wider than its column") }, "\(fs.diagnostics.warnings)")
+    }
+
     // `--set columns=6`: balanced, the word met two column feet, and its lines ran 3.1 and
     // 19.5 pt into the gutter.
     @Test func longWordInBalancedColumns() {
