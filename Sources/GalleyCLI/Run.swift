@@ -28,6 +28,7 @@ struct Run {
 
     mutating func execute() -> Int32 {
         do {
+            if ["build", "preview", "watch"].contains(spec.name) { try Self.checkSourceDate(io.environment) }
             switch spec.name {
             case "templates": return try templates()
             case "fonts": return try fonts()
@@ -54,6 +55,18 @@ struct Run {
     }
 
     // MARK: shared
+
+    /// `SOURCE_DATE_EPOCH`, when set, is a date PDFs can hold: whole seconds since 1970 up to
+    /// the end of 9999. Anything else stops the build, as the reproducible-builds convention
+    /// asks: it fell back to 2000 when it was not a number, and past 9999 wrote malformed dates.
+    static func checkSourceDate(_ environment: [String: String]) throws(UsageError) {
+        guard let value = environment["SOURCE_DATE_EPOCH"] else { return }
+        let latest: Int64 = 253_402_300_799  // 9999-12-31T23:59:59Z
+        guard let t = Int64(value.trimmed()), t >= 0, t <= latest else {
+            throw UsageError(
+                message: "SOURCE_DATE_EPOCH is '\(value)'; it must be whole seconds since 1970-01-01 UTC, from 0 to \(latest) (the end of 9999)")
+        }
+    }
 
     /// Prints the collected diagnostics (warnings unless --quiet) and forgets them.
     mutating func report() {

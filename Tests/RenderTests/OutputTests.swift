@@ -290,10 +290,15 @@ private func firstDifference(_ a: [String], _ b: [String]) -> String {
         #expect(info["ModDate"] == "2023-11-14T22:13:20Z")
     }
 
-    // A malformed SOURCE_DATE_EPOCH falls back to the fixed date.
-    @Test func badSourceDateEpoch() {
-        let (dir, _) = buildPDF("x", env: ["SOURCE_DATE_EPOCH": "soon"])
-        #expect(pdfinfo(dir.file("t.pdf"), ["-isodates"])["CreationDate"] == "2000-01-01T00:00:00Z")
+    // A SOURCE_DATE_EPOCH that is no date a PDF holds stops the build, as the convention asks:
+    // a word fell back to 2000 unsaid, and a year past 9999 wrote malformed dates.
+    @Test(arguments: ["soon", "-5", "253402300800", "99999999999999"]) func badSourceDateEpoch(_ value: String) {
+        let (dir, r) = buildPDF("x", env: ["SOURCE_DATE_EPOCH": value])
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("galley build: error: SOURCE_DATE_EPOCH is '\(value)'; it must be whole seconds"), "\(r.stderr)")
+        #expect(dir.read("t.pdf") == nil)
+        let last = buildPDF("x", env: ["SOURCE_DATE_EPOCH": "253402300799"])
+        #expect(pdfinfo(last.0.file("t.pdf"), ["-isodates"])["CreationDate"] == "9999-12-31T23:59:59Z")
     }
 
     // Two builds of the same input give identical bytes.
