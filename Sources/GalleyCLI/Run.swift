@@ -63,8 +63,8 @@ struct Run {
         guard let value = environment["SOURCE_DATE_EPOCH"] else { return }
         let latest: Int64 = 253_402_300_799  // 9999-12-31T23:59:59Z
         guard let t = Int64(value.trimmed()), t >= 0, t <= latest else {
-            throw UsageError(
-                message: "SOURCE_DATE_EPOCH is '\(value)'; it must be whole seconds since 1970-01-01 UTC, from 0 to \(latest) (the end of 9999)")
+            let range = "from 0 to \(latest) (the end of 9999)"
+            throw UsageError(message: "SOURCE_DATE_EPOCH is '\(value)'; it must be whole seconds since 1970-01-01 UTC, \(range)")
         }
     }
 
