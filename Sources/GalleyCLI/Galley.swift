@@ -199,7 +199,7 @@ public enum Galley {
         default: break
         }
         guard let spec = commands.first(where: { $0.name == first }) else {
-            var m = "galley: error: unknown command '\(first)'"
+            var m = "galley: error: unknown command '\(DiagnosticRenderer.escapingControls(first, keepingNewlines: false))'"
             if let s = closest(first, commands.map(\.name)) { m += "; did you mean '\(s)'?" }
             io.writeError(m + "\n(commands: \(commands.map(\.name).joined(separator: ", ")); see 'galley --help')\n")
             return 2
@@ -209,7 +209,8 @@ public enum Galley {
             parsed = try parseArguments(Array(arguments.dropFirst()), spec: spec)
             parsed.searchPath = io.environment["PATH"]
         } catch {
-            io.writeError("galley \(spec.name): error: \(error.message)\nUsage: \(spec.usage) (see 'galley \(spec.name) --help')\n")
+            let message = DiagnosticRenderer.escapingControls(error.message, keepingNewlines: true)
+            io.writeError("galley \(spec.name): error: \(message)\nUsage: \(spec.usage) (see 'galley \(spec.name) --help')\n")
             return 2
         }
         if parsed.help {

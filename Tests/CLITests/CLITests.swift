@@ -64,6 +64,15 @@ func usage(_ command: String, _ message: String, positionals: String = " INPUT")
         #expect(run(["zzzzzzzz"]).stderr.hasPrefix("galley: error: unknown command 'zzzzzzzz'\n"))
     }
 
+    // A control character in an unknown command or option is shown, never sent to the
+    // terminal, where an escape sequence would act (clear the screen, move the cursor).
+    @Test func controlsInUnknownNamesAreShown() {
+        let command = run(["bu\u{1B}ild"]).stderr
+        #expect(command.hasPrefix("galley: error: unknown command 'bu\\x1bild'") && !command.contains("\u{1B}"), "\(command)")
+        let option = run(["fonts", "--json\u{1B}[2J"]).stderr
+        #expect(option.contains("unknown option '--json\\x1b[2J'") && !option.contains("\u{1B}"), "\(option)")
+    }
+
     // An unknown long option suggests the nearest one, with the usage line.
     @Test func unknownOptionDidYouMean() {
         let r = run(["build", "x.txt", "--outptu", "y.pdf"])
