@@ -239,6 +239,7 @@ extension Run {
 
     mutating func checkIssue(_ o: CheckOptions) throws -> Int32 {
         guard let (issue, plan) = try loadIssue(o.document) else { return failedCheck(o) }
+        for article in issue.articles { diagnostics.append(contentsOf: Self.imageErrors(article)) }
         let preflight = o.preflight ? Self.preflight(issue, plan, manifest: o.document.input, strict: o.strict) : nil
         if let preflight { addPreflight(preflight) }
         return checked(o.document.input, pages: plan.pages.count, json: o.json, preflight: preflight)

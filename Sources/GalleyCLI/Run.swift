@@ -226,6 +226,7 @@ struct Run {
         let o = try CheckOptions(arguments)
         if IssueLoader.isManifest(o.document.input) { return try checkIssue(o) }
         guard let doc = try load(o.document) else { return failedCheck(o) }
+        diagnostics.append(contentsOf: Self.imageErrors(doc))
         let before = doc.framesetter.diagnostics.all.count
         var preflight = o.preflight ? Preflight(strict: o.strict) : nil
         let bleed = doc.template.print.bleed
@@ -237,6 +238,13 @@ struct Run {
         collectLayoutDiagnostics(doc, before: before)
         if let preflight { addPreflight(preflight) }
         return checked(doc.source.path, pages: pages, json: o.json, preflight: preflight)
+    }
+
+    /// The errors drawing `doc`'s images would meet (files cut short, SVGs that do not parse),
+    /// which reading their headers does not find.
+    static func imageErrors(_ doc: Document) -> [Diagnostic] {
+        let story = doc.framesetter.story
+        return ImageCheck.decodingErrors(of: story.images + story.blocks.flatMap(\.story.images), file: doc.framesetter.file)
     }
 
     /// A check whose input did not load: the diagnostics, with `--json` as JSON as well.

@@ -9,6 +9,14 @@ import GalleyTemplate
 import GalleySupport
 import Glibc
 
+/// What `check` asks of a story's images before it says they are fine.
+public enum ImageCheck {
+    /// The errors drawing `images` would meet (see `ImageStore.decodingErrors`).
+    public static func decodingErrors(of images: [ImageReference], file: String) -> [Diagnostic] {
+        ImageStore.decodingErrors(of: images, file: file)
+    }
+}
+
 /// Decodes the story's images into Cairo surfaces once each. JPEG files keep their original
 /// bytes attached, so the PDF embeds them without re-encoding.
 final class ImageStore {
@@ -40,28 +48,35 @@ final class ImageStore {
         return text.replacing("\n", with: " ")
     }
 
+    /// An SVG's document, read by librsvg on first use.
+    @discardableResult
+    private func loadSVG(_ image: ImageReference) throws(RenderError) -> OpaquePointer {
+        if let h = svgs[image.path] { return h }
+        guard let rsvg = Rsvg.shared else {
+            throw RenderError(
+                .error("cannot draw SVG '\(image.source)': librsvg is not installed", file: file, at: image.location, length: 4))
+        }
+        var error: UnsafeMutablePointer<GError>?
+        // librsvg reads an SVG's own images only from the SVG's folder or below it (its
+        // default policy; no flag widens it here). Given the file's real path, that folder
+        // is the real one, inside the root the SVG was admitted under.
+        guard let h = rsvg.newFromFile(FileRoot.canonicalPath(image.path), &error) else {
+            let reason = error.map { Self.svgReason(String(cString: $0.pointee.message)) } ?? "unknown error"
+            if let error { g_error_free(error) }
+            let (at, length) = Self.place(of: image)
+            throw RenderError(.error("cannot read SVG '\(image.source)': \(reason)", file: file, at: at, length: length))
+        }
+        svgs[image.path] = h
+        return h
+    }
+
     /// Draws an SVG into `rect` with librsvg: vectors stay vectors in the PDF.
     func drawSVG(_ image: ImageReference, in rect: Rect, on cr: OpaquePointer) throws(RenderError) {
         guard let rsvg = Rsvg.shared else {
             throw RenderError(
                 .error("cannot draw SVG '\(image.source)': librsvg is not installed", file: file, at: image.location, length: 4))
         }
-        let handle: OpaquePointer
-        if let h = svgs[image.path] {
-            handle = h
-        } else {
-            var error: UnsafeMutablePointer<GError>?
-            // librsvg reads an SVG's own images only from the SVG's folder or below it (its
-            // default policy; no flag widens it here). Given the file's real path, that folder
-            // is the real one, inside the root the SVG was admitted under.
-            guard let h = rsvg.newFromFile(FileRoot.canonicalPath(image.path), &error) else {
-                let reason = error.map { Self.svgReason(String(cString: $0.pointee.message)) } ?? "unknown error"
-                if let error { g_error_free(error) }
-                throw RenderError(.error("cannot read SVG '\(image.source)': \(reason)", file: file, at: image.location, length: 4))
-            }
-            svgs[image.path] = h
-            handle = h
-        }
+        let handle = try loadSVG(image)
         // An RsvgRectangle: x, y, width, height as doubles.
         let viewport = [rect.x, rect.y, rect.width, rect.height]
         var error: UnsafeMutablePointer<GError>?
@@ -76,12 +91,49 @@ final class ImageStore {
         }
     }
 
+    /// Whether `images` (of the story read from `file`) decode, as drawing them would: the
+    /// errors drawing would meet. `check` reads them so, since their headers alone (all the
+    /// story's building reads) say nothing of a file cut short or an SVG that does not parse.
+    static func decodingErrors(of images: [ImageReference], file: String) -> [Diagnostic] {
+        let store = ImageStore(file: file)
+        var seen: Set<String> = []
+        var errors: [Diagnostic] = []
+        for image in images where !image.path.isEmpty && seen.insert(image.path).inserted {
+            do throws(RenderError) {
+                if image.info.format == .svg {
+                    try store.loadSVG(image)
+                } else {
+                    try store.decode(image)
+                }
+            } catch {
+                errors.append(error.diagnostic)
+            }
+        }
+        return errors
+    }
+
+    /// Decodes a raster image and lets it go (`decodingErrors`).
+    private func decode(_ image: ImageReference) throws(RenderError) {
+        var error: UnsafeMutablePointer<GError>?
+        guard let loaded = gdk_pixbuf_new_from_file(image.path, &error) else {
+            let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
+            if let error { g_error_free(error) }
+            throw RenderError(decodingError(image, reason))
+        }
+        g_object_unref(UnsafeMutableRawPointer(loaded))
+    }
+
     /// The surface of an image, decoding it on first use.
     /// An image that could not be decoded, said at its `src` value (at its tag for one the
     /// builder made).
     private func decodingError(_ image: ImageReference, _ reason: String) -> Diagnostic {
-        let (at, length) = image.sourceValue.map { ($0, max(1, image.source.unicodeScalars.count)) } ?? (image.location, 4)
+        let (at, length) = Self.place(of: image)
         return .error("cannot decode image '\(image.source)': \(reason)", file: file, at: at, length: length)
+    }
+
+    /// Where a file's failure is said: its `src` value, or the tag for an image the builder made.
+    static func place(of image: ImageReference) -> (SourceLocation, Int) {
+        image.sourceValue.map { ($0, max(1, image.source.unicodeScalars.count)) } ?? (image.location, 4)
     }
 
     func surface(for image: ImageReference) throws(RenderError) -> OpaquePointer {

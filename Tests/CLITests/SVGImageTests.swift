@@ -27,4 +27,24 @@ import Testing
                 "\(text):2:11: warning: image 'pics/mixed.svg' draws '../outside.png', which is left out: it is outside the SVG's folder, which librsvg does not read from",
             ], "\(r.stderr)")
     }
+
+    // `check` decodes the images as drawing them would: an SVG that does not parse and a PNG
+    // whose pixels stop short passed it (their headers are sound) and failed the build. Each
+    // is said at its `src` value.
+    @Test func checkFindsWhatDrawingWouldMeet() throws {
+        let d = TemporaryDirectory("svg-check")
+        let compass = try #require(FileManager.default.contents(atPath: repoPath("samples/images/compass.svg")))
+        d.write("broken.svg", compass.prefix(200))
+        // Ten rows of pixels for a header that promises forty.
+        var png = [UInt8](PreflightTests.png(width: 10, height: 10))
+        png.replaceSubrange(20..<24, with: PreflightTests.bigEndian(40))
+        png.replaceSubrange(29..<33, with: PreflightTests.bigEndian(PreflightTests.crc32(Array(png[12..<29]))))
+        d.write("short.png", Data(png))
+        let text = d.write("t.txt", "Text.\n<img src=\"broken.svg\">\n<img src=\"short.png\">\n")
+        let r = run(["check", text])
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stderr.contains("\(text):2:11: error: cannot read SVG 'broken.svg': XML parse error"), "\(r.stderr)")
+        #expect(r.stderr.contains("\(text):3:11: error: cannot decode image 'short.png'"), "\(r.stderr)")
+        #expect(r.stderr.contains("t.txt: 1 page, 2 errors"), "\(r.stderr)")
+    }
 }
