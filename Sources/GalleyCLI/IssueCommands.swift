@@ -250,9 +250,25 @@ extension Run {
         guard let (issue, plan) = try loadIssue(o.document) else { return failed() }
         var map = IssueMap(issue, plan)
         if o.stats { map.addStatistics(plan) }
-        io.writeOutput(Data((o.json ? map.json() : map.text()).utf8))
+        let lines = o.lines && !o.json ? Self.lineDumps(issue, plan) : ""
+        io.writeOutput(Data((o.json ? map.json() : map.text() + lines).utf8))
         report()
         return 0
+    }
+
+    /// `inspect --lines` of an issue: each page's placed lines and images, as a document's
+    /// are dumped, under the issue's page and the part they belong to (an article, the
+    /// contents, the cover lines).
+    static func lineDumps(_ issue: LoadedIssue, _ plan: IssuePlan) -> String {
+        var s = ""
+        for (i, entry) in plan.pages.enumerated() {
+            for (part, page) in entry.placements {
+                let name = plan.parts[part].article.map { issue.manifest.articles[$0].written } ?? entry.kind.rawValue
+                s += "issue page \(i + 1) (folio \(entry.label ?? "none")), \(name): "
+                s += PageDump.dump(page, story: plan.parts[part].framesetter.story)
+            }
+        }
+        return s
     }
 
     mutating func previewIssue(_ o: PreviewOptions) throws -> Int32 {

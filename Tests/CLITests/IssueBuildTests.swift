@@ -72,6 +72,18 @@ import Testing
         #expect(m.contentsPasses >= 1 && m.contentsPasses <= 3)
     }
 
+    // `inspect --lines` of an issue dumps each page's lines under the issue's page and its
+    // part: it was ignored, the page map alone printed.
+    @Test func linesOfAnIssue() throws {
+        let d = TemporaryDirectory("issue")
+        let r = run(["inspect", Self.issue(d), "--lines", "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.output.contains("issue page 2 (folio 2), contents: page 1 "), "\(r.output)")
+        #expect(r.output.contains(" |First Light|"), "\(r.output)")
+        let plain = run(["inspect", Self.issue(d), "-q"]).output
+        #expect(!plain.contains("issue page") && r.output.hasPrefix(plain.prefix(40)))
+    }
+
     // Each contents entry's page number is the page the article starts on, and the PDF's
     // folios, outline and text say the same.
     @Test func contentsAndFolios() throws {
