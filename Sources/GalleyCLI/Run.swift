@@ -130,7 +130,17 @@ struct Run {
     mutating func build() throws -> Int32 {
         let o = try BuildOptions(arguments)
         try io.refuseBinaryOnTerminal(o.output, "PDF")
-        if IssueLoader.isManifest(o.document.input) { return try buildIssue(o) }
+        if IssueLoader.isManifest(o.document.input) {
+            do {
+                return try buildIssue(o)
+            } catch let refused as RefusedOutput where o.json {
+                // A script reading standard output learns why, as for any other stop.
+                var said = diagnostics
+                said.append(.error(refused.message))
+                io.writeOutput(Data(IssueSummary(failed: o.output, said).json().utf8))
+                throw refused
+            }
+        }
         if o.split != nil || o.depfile != nil || o.json {
             throw UsageError(message: "--split, --depfile and --json are for issue manifests (a .json file with \"articles\")")
         }

@@ -386,6 +386,13 @@ import Testing
         #expect(json.status == 1 && summary["errors"] as? Int == 1 && summary["pages"] as? Int == 0)
         let said = (summary["diagnostics"] as? [[String: Any]])?.first
         #expect((said?["message"] as? String)?.contains("missing.txt") == true && said?["line"] as? Int == 1, "\(json.output)")
+        // So for an output refused before the build begins (one of the issue's own files).
+        let article = d.write("a.txt", "Text.\n")
+        let own = d.write("own.json", #"{"title": "X", "articles": [{"file": "a.txt"}]}"#)
+        let refused = run(["build", own, "-o", article, "--json", "-q"])
+        let refusal = try #require(try JSONSerialization.jsonObject(with: refused.stdout) as? [String: Any], "\(refused.output)")
+        #expect(refused.status == 2 && refusal["errors"] as? Int == 1, "\(refused.output)")
+        #expect(d.read("a.txt") == Data("Text.\n".utf8))
 
         // An article that does not parse: its own diagnostics, and the previous PDF is kept.
         let good = Self.issue(d)
