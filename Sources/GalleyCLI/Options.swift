@@ -172,6 +172,10 @@ struct BuildOptions {
         timings = a.flag("timings")
         if strict && press == nil { throw UsageError(message: "--strict goes with --press, whose builds run the preflight") }
         if synctex && output == "-" { throw UsageError(message: "--synctex writes beside the PDF; give -o FILE") }
+        // Beside a device or a FIFO (`-o /dev/null`) it would be a file in /dev.
+        if synctex, let status = FileIdentity.status(output), FileIdentity.kind(status) != .regular {
+            throw UsageError(message: "--synctex writes beside the PDF, and '\(output)' is not a file; give -o FILE")
+        }
         if json && output == "-" { throw UsageError(message: "--json prints to standard output, which the PDF takes; give -o FILE") }
     }
 }

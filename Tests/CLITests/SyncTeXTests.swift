@@ -51,6 +51,10 @@ import Testing
     @Test func notOnStandardOutput() {
         let r = run(["build", "-", "--synctex"], stdin: Array("Text.\n".utf8))
         #expect(r.status == 2 && r.stderr.contains("--synctex writes beside the PDF"))
+        // Nor beside a device: `-o /dev/null --synctex` made a file in /dev.
+        let null = run(["build", "-", "-o", "/dev/null", "--synctex"], stdin: Array("Text.\n".utf8))
+        #expect(null.status == 2 && null.stderr.contains("'/dev/null' is not a file"), "\(null.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "/dev/null.synctex.gz"))
     }
 
     // A SyncTeX file that cannot be written is refused before the PDF is made: the PDF from
