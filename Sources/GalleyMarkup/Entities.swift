@@ -1,4 +1,5 @@
 import GalleySupport
+
 /// Character references: `&name;`, `&#N;` and `&#xH;`.
 enum Entities {
     /// The named entities Galley decodes (names are case-sensitive, as in HTML).
@@ -23,11 +24,11 @@ enum Entities {
 
     /// What an `&` at some offset turns out to be.
     enum Scan: Equatable {
-        /// Not a reference (`AT&T`, `& `, `&#;`): the `&` is an ordinary character.
+        /// Not a reference (`AT&T`, `& `): the `&` is an ordinary character.
         case none
         /// A reference to one scalar; `length` bytes (all ASCII) from the `&` to the `;`.
         case scalar(Unicode.Scalar, length: Int)
-        /// A well-formed `&name;` with a name Galley does not know.
+        /// A well-formed `&name;` with a name Galley does not know, or `&#…;` that is no number.
         case unknown(name: String, length: Int)
         /// A numeric reference to 0, a surrogate, or beyond U+10FFFF.
         case invalid(length: Int)
@@ -53,7 +54,7 @@ enum Entities {
                 value = min(value * (hex ? 16 : 10) + d, 0x110000)  // saturate: stays invalid
                 j += 1
             }
-            guard j > digitsStart, j < n, b[j] == UInt8(ascii: ";") else { return .none }
+            guard j > digitsStart, j < n, b[j] == UInt8(ascii: ";") else { return malformedNumber(b, at: i) }
             let length = j + 1 - i
             guard value != 0, let scalar = Unicode.Scalar(value) else { return .invalid(length: length) }
             return .scalar(scalar, length: length)
@@ -65,6 +66,18 @@ enum Entities {
         let length = j + 1 - i
         if let scalar = named[name] { return .scalar(scalar, length: length) }
         return .unknown(name: name, length: length)
+    }
+
+    /// `&#` and a few letters, digits or signs up to a `;` that are no number (`&#12a;`,
+    /// `&#xZZ;`, `&#-5;`, `&#;`): a reference written wrong, kept as written and said (as an
+    /// unknown name is), not taken silently as text.
+    static func malformedNumber(_ b: [UInt8], at i: Int) -> Scan {
+        var j = i + 2
+        while j < b.count, j - i < 16, isASCIILetter(b[j]) || isASCIIDigit(b[j]) || b[j] == UInt8(ascii: "-") || b[j] == UInt8(ascii: "+") {
+            j += 1
+        }
+        guard j < b.count, b[j] == UInt8(ascii: ";") else { return .none }
+        return .unknown(name: String(decoding: b[(i + 1)..<j], as: UTF8.self), length: j + 1 - i)
     }
 
     private static func digitValue(_ c: UInt8, hex: Bool) -> UInt32? {
@@ -88,4 +101,5 @@ enum Entities {
 
 @inline(__always) func isASCIIDigit(_ c: UInt8) -> Bool {
     c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")
+
 }

@@ -347,10 +347,16 @@ private struct MarkupScanner {
 
     func droppedScalar(_ s: Unicode.Scalar) -> UInt32? {
         let v = s.value
-        return (v < 0x20 && v != 0x09) || v == 0xFFFC ? v : nil
+        // DEL and the C1 controls too, as the C0 ones: they print nothing a reader sees.
+        return (v < 0x20 && v != 0x09) || (0x7F...0x9F).contains(v) || v == 0xFFFC ? v : nil
     }
 
     mutating func reportUnknownEntity(_ name: String, at start: SourceLocation, length: Int) {
+        guard !name.hasPrefix("#") else {
+            let form = "'&#' and decimal digits, or '&#x' and hex digits"
+            warning("malformed character reference '&\(name);' (\(form)); it is kept as written", at: start, length: length)
+            return
+        }
         var message = "unknown entity '&\(name);'; it is kept as written"
         if let guess = Suggestion.closest(to: name, in: Entities.sortedNames) {
             message += "; did you mean '&\(guess);'?"

@@ -433,6 +433,18 @@ import Testing
         #expect(dump(doc.nodes) == lines(#"1:1 text "a &foo; b""#))
     }
 
+    /// A numeric reference written wrong is said and kept as written (it was kept unsaid), and
+    /// DEL taken by reference is dropped and said, as the C0 controls are.
+    @Test func malformedNumericReferences() {
+        let doc = parse("a &#12a; b &#xZZ; c &#-5; d &#; e &#x7f; f &#65;")
+        let said = doc.diagnostics.all.map(\.message)
+        let malformed = ["&#12a;", "&#xZZ;", "&#-5;", "&#;"].map {
+            "malformed character reference '\($0)' ('&#' and decimal digits, or '&#x' and hex digits); it is kept as written"
+        }
+        #expect(said == malformed + ["control character U+007F is ignored"], "\(said)")
+        #expect(doc.diagnostics.all.map { $0.location?.column ?? 0 } == [3, 12, 21, 29, 35])
+    }
+
     /// A misspelt entity gets a suggestion.
     @Test func unknownEntityWithSuggestion() {
         #expect(

@@ -294,11 +294,15 @@ import Testing
                     """#))
     }
 
-    /// An `&` that does not form a reference is literal and silent.
+    /// An `&` that does not form a reference is literal and silent; `&#…;` that is no number
+    /// is literal too, but said (`DiagnosticTests.malformedNumericReferences`).
     @Test func literalAmpersands() {
-        let doc = parse("AT&T & co &#; &#x; &#12a; &amp &; &1; &")
+        let doc = parse("AT&T & co &amp &; &1; &")
         #expect(doc.diagnostics.isEmpty)
-        #expect(dump(doc.nodes) == lines(#"1:1 text "AT&T & co &#; &#x; &#12a; &amp &; &1; &""#))
+        #expect(dump(doc.nodes) == lines(#"1:1 text "AT&T & co &amp &; &1; &""#))
+        let numeric = parse("co &#; &#x; &#12a; x")
+        #expect(numeric.diagnostics.all.count == 3)
+        #expect(dump(numeric.nodes) == lines(#"1:1 text "co &#; &#x; &#12a; x""#))
     }
 
     /// Entity names are case-sensitive, as in HTML: &AMP; is unknown (and kept).
