@@ -53,7 +53,7 @@ extension StoryBuilder.Run {
                     strokeColorGiven = true
                 }
             case "strokewidth":
-                if let v = number(a, what: "strokeWidth", positive: false, maximum: 100) {
+                if let v = percent(a, what: "strokeWidth", maximum: 100) {
                     scope.text.strokeWidth = v
                     strokeWidthGiven = true
                 }
@@ -238,6 +238,22 @@ extension StoryBuilder.Run {
         }
         if positive && v <= 0 {
             error("\(what) must be greater than 0, got '\(a.value)'", a)
+            return nil
+        }
+        if abs(v) > maximum {
+            error("\(what) '\(a.value)' is out of range (at most \(Int(maximum)))", a)
+            return nil
+        }
+        return v
+    }
+
+    /// A plain number, a percent of the font size (`strokeWidth`, as NSAttributedString has
+    /// it): a length with a unit ("3mm") is refused, not read as points.
+    mutating func percent(_ a: MarkupAttribute, what: String, maximum: Double) -> Double? {
+        let raw = a.value.trimmed()
+        guard raw.allSatisfy({ "0123456789.+-".contains($0) }), let v = Double(raw), v.isFinite else {
+            let hint = Self.exponentHint(raw)
+            error("\(what) must be a number, a percent of the font size (negative: filled as well), got '\(a.value)'" + hint, a)
             return nil
         }
         if abs(v) > maximum {

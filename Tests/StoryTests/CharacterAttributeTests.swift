@@ -1,8 +1,9 @@
 import GalleyMarkup
 import GalleyStory
-@testable import GalleyTemplate
 import TestSupport
 import Testing
+
+@testable import GalleyTemplate
 
 /// The body style as the dump writes it.
 let body = #"face="DejaVu Serif" size=10 color=#000000"#
@@ -81,6 +82,15 @@ func styleOf(_ attributes: String, tag: String = "span") -> String {
     @Test func stroke() {
         #expect(styleOf(#"strokeColor="blue""#) == "\(body) stroke=#0000ff/-3\n")
         #expect(styleOf(#"strokeWidth="2""#) == "\(body) stroke=fill/2\n")
+        // A percent of the size, not a length: "3mm" was read as 8.5 (points) and set as 8.5 %.
+        for written in ["3mm", "0x10", "abc"] {
+            let b = buildStory("<span strokeWidth=\"\(written)\">x</span>")
+            #expect(b.story.styles.allSatisfy { $0.strokeWidth == 0 })
+            #expect(
+                b.diagnostics.all.map(\.message) == [
+                    "strokeWidth must be a number, a percent of the font size (negative: filled as well), got '\(written)'"
+                ])
+        }
     }
     // shadow: dx dy blur colour; the colour may contain spaces, or come first; none removes it.
     @Test func shadow() {
