@@ -213,6 +213,11 @@ extension ArchiveWriter {
             for v in [b.left, b.right, b.hang] { o.double(v) }
         }
         o.plain(t.blankSums)
+        o.int(t.autoSpaces.count)
+        for a in t.autoSpaces {
+            o.int(Int(a.byte))
+            o.double(a.width)
+        }
         o.int(p.lines.count)
         for line in p.lines { Self.encode(line, into: &o) }
         let g = p.glue
@@ -421,6 +426,9 @@ extension ArchiveReader {
             text.blanks.append(PunctuationBlank(byte: Int32(byte), left: try r.double(), right: try r.double(), hang: try r.double()))
         }
         text.blankSums = try r.plain(Double.self)
+        for _ in 0..<(try r.int(in: 0..<bytes.count + 1)) {
+            text.autoSpaces.append((Int32(try r.int(in: 0..<bytes.count + 1)), try r.double()))
+        }
         // Lines reach `length`, where the sums end.
         let ends = text.blankSums.isEmpty ? flags.count : min(flags.count, text.blankSums.count - 1)
         guard length <= ends else { throw ByteReader.Malformed() }

@@ -171,12 +171,13 @@ package struct LineSetter {
     }
 
     /// Natural width of the visible content of `start..<end`, with a hyphen when asked: up to
-    /// the ink of a last CJK punctuation mark (its blank after is dropped).
+    /// the ink of a last CJK punctuation mark (its blank after is dropped), without the
+    /// auto-spacing of a last ideograph before Latin text.
     package func contentWidth(start: Int, end: Int, hyphen: Bool) -> Double {
         let e = trimmed(start, end)
         let t = request.text
         if hyphen { return t.x[e] - t.x[start] + t.hyphenWidth(before: e) }
-        return t.x[e] - t.x[start] - t.lineEndMark(e, from: start).trim
+        return t.x[e] - t.x[start] - t.lineEndMark(e, from: start).trim - t.autoSpace(endingAt: e)
     }
 
     /// The width of `start..<end` once its punctuation marks have given what they may to fit

@@ -139,6 +139,18 @@ package struct ShapedText: Sendable {
     /// `blankSums[b]`: the blank of the marks before byte b, so a line's costs O(1); empty
     /// when `blanks` is.
     package var blankSums: [Double] = []
+    /// The CJK/Latin auto-spacing, by the byte it stands before (the width rides on the glyph
+    /// before it): a line ending there drops it, as it drops a space. In byte order; empty
+    /// without `cjkAutoSpacing`.
+    package var autoSpaces: [(byte: Int32, width: Double)] = []
+
+    /// The auto-spacing a line whose content ends at `end` drops (0 for none).
+    @inline(__always)
+    package func autoSpace(endingAt end: Int) -> Double {
+        guard !autoSpaces.isEmpty else { return 0 }
+        let k = autoSpaces.partitionPoint { Int($0.byte) >= end }
+        return k < autoSpaces.count && Int(autoSpaces[k].byte) == end ? autoSpaces[k].width : 0
+    }
 
     /// Width of the hyphen drawn after byte `b` (in the font of the run holding b - 1).
     package func hyphenWidth(before b: Int) -> Double {

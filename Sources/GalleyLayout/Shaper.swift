@@ -160,6 +160,7 @@ extension TextEngine {
         defer { pango_attr_list_unref(attrs) }
 
         var flags = shaped.flags
+        shaped.autoSpaces = []  // a shaping given up (`crossed`) leaves none behind
         var logAttrs = breakOpportunities(
             text, length: length, charBytes: charBytes, language: Self.language(of: p, in: story), flags: &flags)
         Self.addURLBreaks(story: story, paragraph: p, bytes: shaped.bytes, flags: &flags)
@@ -219,14 +220,16 @@ extension TextEngine {
                         let lastOfCluster = g + 1 == count || gs.pointee.log_clusters[g + 1] != gs.pointee.log_clusters[g]
                         // CJK/Latin auto-spacing: a quarter em where an ideograph meets a Latin
                         // letter or digit with no space between (LTR text).
-                        var spaced = false
+                        var autoSpace: Int32 = 0
                         if autoSpacing && lastOfCluster && level % 2 == 0 {
                             let next = g + 1 < count ? Int(gs.pointee.log_clusters[g + 1]) + offset : itemEnd
-                            spaced = next < length && Self.meets(flags, shaped.bytes, cluster, next)
+                            if next < length && Self.meets(flags, shaped.bytes, cluster, next) {
+                                autoSpace = Int32((textStyle.size * 0.25 * pangoScale).rounded())
+                                shaped.autoSpaces.append((Int32(next), Double(autoSpace) / pangoScale))
+                            }
                         }
                         Self.adjust(
-                            &info, scale: scale, kern: lastOfCluster ? kern : 0,
-                            autoSpace: spaced ? Int32((textStyle.size * 0.25 * pangoScale).rounded()) : 0,
+                            &info, scale: scale, kern: lastOfCluster ? kern : 0, autoSpace: autoSpace,
                             attachment: shaped.attachments.isEmpty ? nil : shaped.attachment(at: cluster))
                         if marking && level % 2 == 0 && lastOfCluster {
                             noteMark(
@@ -339,6 +342,8 @@ extension TextEngine {
         prefixWidths(advance, into: &shaped.x)
         (shaped.glyphs, shaped.clusters, shaped.runs) = (glyphs, clusters, runs)
         shaped.flags = flags
+        // Items come in logical order, which is byte order; a lookup wants it so.
+        if !shaped.autoSpaces.isEmpty { shaped.autoSpaces.sort { $0.byte < $1.byte } }
     }
 
     /// Break opportunities (UAX #14 with Pango's script tailoring, curly quotes in CJK text

@@ -319,7 +319,10 @@ package struct TotalFitBreaker: LineBreaker {
         var squeezeBadness = 0.0
         if p.addsHyphen {
             natural += t.hyphenWidth(before: p.position)
-        } else if !t.blanks.isEmpty && end > start {
+        } else {
+            natural -= t.autoSpace(endingAt: end)
+        }
+        if !p.addsHyphen && !t.blanks.isEmpty && end > start {
             // CJK punctuation gives its blank before the ideographs are squeezed.
             natural -= p.trim
             let squeeze = t.squeeze(start, end, over: natural - available, trim: p.trim, hang: p.hang)

@@ -79,6 +79,22 @@ private let dropCapParagraph = """
         #expect(!fs.diagnostics.warnings.contains { $0.message.contains("wider than its column") }, "\(fs.diagnostics.warnings)")
     }
 
+    // The quarter em CJK/Latin auto-spacing puts between an ideograph and a Latin word is
+    // dropped at a line's end, as a space is: counted there, it made an address that fills its
+    // line exactly too wide, and it was broken between letters, with a warning.
+    @Test func autoSpacingDroppedAtALineEnd() throws {
+        var t = try #require(Template.builtin(named: "magazine-zh"))
+        t.cjkAutoSpacing = true
+        t.columns = 4  // 114.8 pt, which the address fills but for the auto-spacing after it
+        let fs = framesetter("请把报名表发到邮箱someone@example.org也可以直接打电话给我们，电话号码写在下面。\n", template: t)
+        let lines = expectInvariants(fs, "auto-spacing").flatMap(\.frames).flatMap(\.lines)
+        let texts = lines.map { fs.story.text.utf8Slice($0.storyRange.lowerBound, $0.storyRange.upperBound) }
+        #expect(texts.prefix(2) == ["请把报名表发到邮箱", "someone@example.org"], "\(texts)")
+        #expect(!fs.diagnostics.warnings.contains { $0.message.contains("wider than") }, "\(fs.diagnostics.warnings)")
+        // Justified lines reach the measure's edge with their ink, not with the auto-spacing.
+        #expect(lines.allSatisfy { $0.contentWidth <= $0.box.width + 0.01 })
+    }
+
     // `--set columns=6`: balanced, the word met two column feet, and its lines ran 3.1 and
     // 19.5 pt into the gutter.
     @Test func longWordInBalancedColumns() {
