@@ -225,8 +225,14 @@ struct Flow {
         guard let figures else { return false }
         let image = story.images[i]
         let area = textArea
-        // A sidebar at the top or foot goes in its column (the first, when it waited for a page).
-        let inColumn = image.block != nil && (image.placement == .top || image.placement == .bottom)
+        // A sidebar at the top or foot goes in its column (the first, when it waited for a page),
+        // and so does an image there no wider than a column: centred across a gutter it kept
+        // the text of both columns away from beside it.
+        let atEdge = image.placement == .top || image.placement == .bottom
+        let columnWidth = (column ?? columns.first ?? area).width
+        let narrow = atEdge && image.block == nil && columns.count > 1
+            && figures.size(image, maxWidth: area.width, maxHeight: area.height * 0.9).w <= columnWidth + 0.01
+        let inColumn = atEdge && (image.block != nil || narrow)
         let home = inColumn ? (column ?? columns.first ?? area) : area
         let size = figures.size(image, maxWidth: home.width, maxHeight: area.height * 0.9)
         let total = size.h + size.caption
@@ -265,6 +271,10 @@ struct Flow {
         if inColumn {
             exclusion.wrap = .both
             exclusion.margin = min(exclusion.margin, max(0, (columns.count > 1 ? columns[1].x - columns[0].maxX : 0) / 2))
+            // No text beside it in its own column (it stands at the column's head or foot, as
+            // a page's top or bottom float stands across the page): slivers beside a narrow
+            // image would take a word a line.
+            if narrow { (exclusion.rect.x, exclusion.rect.width) = (home.x, home.width) }
         } else if !besideText {
             exclusion.wrap = .none
         }

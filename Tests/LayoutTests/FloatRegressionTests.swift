@@ -39,6 +39,23 @@ func notPlacedOnce(_ pages: [Page], story: Story) -> [String] {
         #expect(wrong.isEmpty, "\(wrong)")
     }
 
+    // A top or bottom image no wider than a column stands in the column it is met in, with
+    // the other columns running full beside it: centred across the gutter it kept both
+    // columns' text away, and a 120 pt picture left 45 lines a column white.
+    @Test(arguments: ["bottom", "top"]) func aNarrowTopOrBottomImageTakesOneColumn(_ placement: String) throws {
+        let words = String(repeating: "Proof and forme, quoin and galley, the compositor sets the type. ", count: 40)
+        let fs = framesetter("\(words)\n<img src=\"images/tall.png\" float=\"\(placement)\" width=\"120\">\n\(words)\n\(words)\n")
+        let page = try #require(pages(of: fs).first)
+        let image = try #require(page.floats.first)
+        let columns = page.frames.filter { !$0.spansColumns }
+        let home = try #require(columns.first { $0.rect.x <= image.rect.x && image.rect.maxX <= $0.rect.maxX })
+        let other = try #require(columns.first { $0.column != home.column })
+        // The other column is full; its own has no line beside the image.
+        #expect(other.lines.count >= Int(other.rect.height / 12) - 1, "\(other.lines.count) lines")
+        let beside = home.lines.filter { $0.box.maxY > image.rect.y + 0.01 && $0.box.y < image.rect.maxY - 0.01 }
+        #expect(beside.isEmpty, "\(beside.count) lines beside the image")
+    }
+
     // A bottom float that waits for a page the text never reaches stands at its top: it was
     // set at the foot, under half a page of nothing.
     @Test func floatsAloneGoToTheTop() throws {
