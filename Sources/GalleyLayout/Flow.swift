@@ -230,8 +230,9 @@ struct Flow {
         // the text of both columns away from beside it.
         let atEdge = image.placement == .top || image.placement == .bottom
         let columnWidth = (column ?? columns.first ?? area).width
-        let sizedAcross = figures.size(image, maxWidth: area.width, maxHeight: area.height * 0.9)
-        let narrow = atEdge && image.block == nil && columns.count > 1 && sizedAcross.w <= columnWidth + 0.01
+        let narrow =
+            atEdge && image.block == nil && columns.count > 1
+            && figures.size(image, maxWidth: area.width, maxHeight: area.height * 0.9).w <= columnWidth + 0.01
         let inColumn = atEdge && (image.block != nil || narrow)
         let home = inColumn ? (column ?? columns.first ?? area) : area
         let size = figures.size(image, maxWidth: home.width, maxHeight: area.height * 0.9)
