@@ -273,6 +273,13 @@ extension Flow {
         var l = given
         let slots = lineSlots(&l, d)
         let (tops, xs) = fittingLines(l, slots: slots, d)
+        if !dropCapClear(l, tops: tops, slots: slots, d) {
+            // The initial would stand over an exclusion, or a line beside it would not start at
+            // its edge or have no room: the paragraph tries again a line lower (the region's foot
+            // ends the tries), before a float anchored in those lines is placed above it.
+            d.y = max(d.y + 0.5, tops[0] + l.lines[0].height)
+            return .placed
+        }
         let remaining = l.lines.count - line
         var count = tops.count
         switch placeAnchoredFloats(l, tops: tops, &d) {
@@ -294,12 +301,6 @@ extension Flow {
                 current = rebreak(l, line, l.widths, barred)
                 return .placed
             }
-        }
-        if !floatsMoved && !dropCapClear(l, count: count, tops: tops, xs: xs, d) {
-            // The initial would stand over an exclusion, or a line beside it would not start at
-            // its edge: the paragraph tries again a line lower (the region's foot ends the tries).
-            d.y = max(d.y + 0.5, tops[0] + l.lines[0].height)
-            return .placed
         }
         if !dropCapFits(l, count: count, tops: tops, d) { count = 0 }
         setLines(l, count: count, tops: tops, xs: xs, &d)
@@ -379,9 +380,13 @@ extension Flow {
             }
             if any {
                 // Lines beside it at the same height (the other side of a float with text on
-                // both sides) are set again too.
+                // both sides) are set again too, and so are the lines beside an initial: set
+                // with it or not at all, so that its place is judged again with the float there
+                // (`dropCapClear`; those after the float would lose the initial's indent from
+                // the strip beside it, however narrow).
                 var count = k
                 while count > 0 && abs(tops[count - 1] - tops[k]) < 0.01 { count -= 1 }
+                if line == 0, let dropCap = l.text.dropCap, count < dropCap.beside { count = 0 }
                 return .linesBefore(count)
             }
         }
@@ -434,31 +439,51 @@ extension Flow {
 
     /// A paragraph with a drop cap starts in a region only with the initial whole: the lines
     /// beside it (all of a shorter paragraph) and room down to its foot, its ink's included. An
-    /// empty region that must take something takes it anyway.
+    /// empty region that must take something takes it anyway, unless the page holds floats (they
+    /// are the region's exclusions): the page has taken those, so it progresses, and the
+    /// paragraph goes on where it fits (on the next page at the latest), rather than leave lines
+    /// beside its initial for the next column, where they would keep the initial's indent beside
+    /// no initial (a line of 0 pt, past the column's edge).
     func dropCapFits(_ l: ParagraphLayout, count: Int, tops: [Double], _ d: Distributor) -> Bool {
-        guard line == 0, let dropCap = l.text.dropCap, count > 0, !d.mustTake, let top = tops.first else { return true }
+        let forced = d.mustTake && d.region.exclusions.isEmpty
+        guard line == 0, let dropCap = l.text.dropCap, count > 0, !forced, let top = tops.first else { return true }
         return count >= min(dropCap.beside, l.lines.count) && dropCap.foot(top: top, first: l.lines[0]) <= d.bottom
     }
 
     /// A paragraph with a drop cap starts only where its initial is clear of the region's
     /// exclusions, as every line is, down to its foot, and where the lines beside it stand one
-    /// below the other at the first line's left edge: `setLines` moves them right by the
-    /// initial's indent from their slots, which is right only from that edge (from a slot an
-    /// exclusion already moved right it would count the image's width and the indent both, and
-    /// a slot wider again below an image would run its line over the initial).
-    func dropCapClear(_ l: ParagraphLayout, count: Int, tops: [Double], xs: [Double], _ d: Distributor) -> Bool {
-        guard line == 0, let dropCap = l.text.dropCap, count > 0, !tops.isEmpty, !d.region.exclusions.isEmpty else { return true }
-        for k in 1..<min(dropCap.beside, count, tops.count) where abs(xs[k] - xs[0]) > 0.01 || tops[k] < tops[k - 1] + 0.01 {
+    /// below the other at the first line's left edge, each with room for the initial and a line
+    /// (`roomBeside`): `setLines` moves them right by the initial's indent from their slots,
+    /// which is right only from that edge (from a slot an exclusion already moved right it
+    /// would count the image's width and the indent both, and a slot wider again below an image
+    /// would run its line over the initial). Judged on the lines that fit, before the floats
+    /// anchored in them are placed; with exclusions, each of those lines has its slot.
+    func dropCapClear(_ l: ParagraphLayout, tops: [Double], slots: [Slot], _ d: Distributor) -> Bool {
+        guard line == 0, let dropCap = l.text.dropCap, !tops.isEmpty, !d.region.exclusions.isEmpty else { return true }
+        let n = min(dropCap.beside, tops.count)
+        for k in 1..<n where abs(slots[k].x - slots[0].x) > 0.01 || tops[k] < tops[k - 1] + 0.01 {
             return false
         }
+        if !roomBeside(dropCap, in: slots[..<n], d) { return false }
         // The initial's box as `placeDropCap` places it, ink included, down to its foot.
         let first = l.lines[0]
-        let x = xs[0] + first.indent
+        let x = slots[0].x + first.indent
         let (top, foot) = (tops[0] + first.ascent - dropCap.capTop, dropCap.foot(top: tops[0], first: first))
         return !d.region.exclusions.contains { e in
             guard let (left, right) = e.cut(top: top, bottom: foot) else { return false }
             return left < x + dropCap.width - 0.01 && right > x + 0.01
         }
+    }
+
+    /// Whether each slot beside an initial holds it and a line of `wrapMinWidth`. The region
+    /// keeps every slot that minimum holds (`Region.intervals`), and the initial's indent comes
+    /// off only after (`DropCap.narrowing`): a 55 pt strip beside a pull quote, less a Q's 65,
+    /// left lines of 0 pt, set one letter each in the gutter, and the Q crossed the column's
+    /// edge. In a column too narrow for both, the slots must be the whole column, as without
+    /// floats (nothing lower would be wider).
+    func roomBeside(_ dropCap: DropCap, in slots: ArraySlice<Slot>, _ d: Distributor) -> Bool {
+        let room = min(dropCap.indent + d.region.minimumWidth, d.rect.width)
+        return slots.allSatisfy { $0.width >= room - 0.01 }
     }
 
     /// Adds `count` lines from the current one to the frame, at their tops (a line past them,

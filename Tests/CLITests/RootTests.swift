@@ -6,7 +6,8 @@ import Testing
 /// on the command line may be anywhere; what they name lies in their own folder. A refusal reads
 /// the same whether or not the file exists, and nothing is written.
 @Suite struct RootTests {
-    static let png = LimitTests.pngHeader(width: 2, height: 2)
+    /// A whole image: `check` decodes what it reads, as a build draws it.
+    static let png = PreflightTests.png(width: 2, height: 2)
 
     /// A folder with `doc/` (the input's folder) and `outside/` beside it.
     static func layout() -> TemporaryDirectory {

@@ -10,8 +10,10 @@ import Testing
 /// without captions, anchored
 /// inside paragraphs or standing on lines of their own, so that anchors fall in every column.
 /// With `blockImages`, a fifth of the floats are block images instead (the documents without
-/// them are as they were: the choice draws nothing from `rng` then).
-func randomDocument(_ rng: inout SplitMix, blockImages: Bool = false) -> String {
+/// them are as they were: the choice draws nothing from `rng` then). With `dropCaps`, a third of
+/// the paragraphs of text open with an initial 2 to 5 lines tall, so that some start beside a
+/// float, and some hold one anchored beside their initial (the same: nothing drawn without).
+func randomDocument(_ rng: inout SplitMix, blockImages: Bool = false, dropCaps: Bool = false) -> String {
     let words = "the harbour at dawn is a study in grey and silver with boats that rock against quay gulls wheel above masts slow circles"
         .split(separator: " ")
     func sentence(_ n: Int) -> String {
@@ -52,6 +54,10 @@ func randomDocument(_ rng: inout SplitMix, blockImages: Bool = false) -> String 
         if Bool.random(using: &rng) { attributes += " caption=\"\(sentence(Int.random(in: 2...14, using: &rng)))\"" }
         return "<img src=\"\(src)\" \(attributes)>"
     }
+    func initial(_ text: String) -> String {
+        guard dropCaps, Int.random(in: 0..<3, using: &rng) == 0 else { return text }
+        return "<p dropcap=\"\(Int.random(in: 2...5, using: &rng))\">\(text)</p>"
+    }
     var lines: [String] = []
     for _ in 0..<Int.random(in: 6...30, using: &rng) {
         switch Int.random(in: 0..<10, using: &rng) {
@@ -59,8 +65,9 @@ func randomDocument(_ rng: inout SplitMix, blockImages: Bool = false) -> String 
         case 1, 2: lines.append(float())
         case 3, 4:
             lines.append(
-                sentence(Int.random(in: 5...60, using: &rng)) + " " + float() + " " + sentence(Int.random(in: 5...60, using: &rng)))
-        default: lines.append(sentence(Int.random(in: 3...120, using: &rng)))
+                initial(
+                    sentence(Int.random(in: 5...60, using: &rng)) + " " + float() + " " + sentence(Int.random(in: 5...60, using: &rng))))
+        default: lines.append(initial(sentence(Int.random(in: 3...120, using: &rng))))
         }
     }
     return lines.joined(separator: "\n")
@@ -195,6 +202,19 @@ func laidOutRandomly(_ text: String, seed: Int, dumpedAs name: String? = nil) th
             blockImagesOutOfPlace(ps, story: story), columnFloatsOutsideFrames(ps, story: story), notPlacedOnce(ps, story: story),
             linesOverFloats(ps, story: story), lostOrDoubled(ps, story: story),
         ] {
+            expectNone(found, seed: seed, template: t)
+        }
+    }
+
+    // Random documents whose paragraphs open with drop caps among the floats, every built-in
+    // template in turn: no line outside its column or broken to less than `wrapMinWidth`, no
+    // initial across its column's edge, no line over a float. A paragraph that started beside a
+    // float, in a strip that held a line but not the initial and a line, had the lines beside
+    // the initial broken to what was left: 25, 9, 0 pt (set in the gutter), a word a letter a line.
+    @Test(arguments: 0..<100) func dropCapsBesideFloats(seed: Int) throws {
+        var rng = SplitMix(seed: UInt64(seed) &+ 41_000)
+        let (t, fs, ps) = try laidOutRandomly(randomDocument(&rng, dropCaps: true), seed: seed, dumpedAs: "dropcaps")
+        for found in [dropCapsOutOfPlace(ps, template: t), linesOverFloats(ps, story: fs.story)] {
             expectNone(found, seed: seed, template: t)
         }
     }
