@@ -413,8 +413,9 @@ extension Flow {
     /// The floats anchored in a vertical paragraph, placed before its first line is set: a
     /// float cannot go at the top of the line holding its anchor, as in horizontal text, since
     /// that line runs down the whole block. They go at the top of the block the paragraph opens,
-    /// whose lines then keep out of them (`verticalSlots`), or, when it goes on to the left of
-    /// the paragraph before in its block, below the block, where none of its lines is set.
+    /// whose lines then keep out of them (`verticalSlots`; a block with a `height` starts below
+    /// them, `verticalBlockTop`), or, when it goes on to the left of the paragraph before in its
+    /// block, below the block, where none of its lines is set.
     mutating func placeVerticalAnchors(_ d: inout Distributor) -> AnchoredFloats {
         guard line == 0 else { return .none }
         let y = continuedBlock(d)?.bottom ?? d.y

@@ -12,13 +12,15 @@ struct PageFloat {
 }
 
 /// A `<vertical>` block in a column: its top and height, the width its paragraphs took from
-/// the right, the column's x and the last paragraph set in it.
+/// the right, the column's x, the last paragraph set in it and the one that opened it (where
+/// what is said of the block is said).
 struct VerticalBlock {
     var top: Double
     var height: Double
     var used: Double
     var x: Double
     var paragraph: Int
+    var first: Int
     var bottom: Double { top + height }
 }
 
@@ -61,7 +63,8 @@ struct Flow {
     var verticalBlock: VerticalBlock?
     /// Vertical paragraphs warned about for lines wider than their column.
     var warnedTooWide: Set<Int> = []
-    /// Vertical blocks whose `height` was more than their column had room for, warned about.
+    /// Vertical blocks (by the paragraph that opened them) that could not have their `height`,
+    /// cut at the column's foot or beside floats, warned about.
     var warnedTooTall: Set<Int> = []
     /// Vertical paragraphs warned about for lines longer than their block is tall.
     var warnedTooShort: Set<Int> = []
@@ -581,16 +584,20 @@ struct Flow {
                         "a vertical line is \(format(b.setWidth - b.availableWidth)) pt longer than its block is tall (\(format(s.length)) pt); it runs past its foot",
                         file: file, at: story.sourceMap.sourceLocation(ofByte: l.storyStart + Int(b.start), in: story.text)))
             }
+            // A vertical line begins at its top (its inline start, clreq): its indent is blank
+            // above its first character, as a horizontal line's is left of it, and its
+            // alignment offset runs down from there (`PageRenderer.place`).
             d.frame.lines.append(
                 PlacedLine(
-                    origin: Point(x: s.right - pitch / 2, y: s.top),
-                    box: Rect(x: s.right - pitch, y: s.top, width: pitch, height: b.availableWidth),
+                    origin: Point(x: s.right - pitch / 2, y: s.top + b.indent),
+                    box: Rect(x: s.right - pitch, y: s.top + b.indent, width: pitch, height: b.availableWidth),
                     storyRange: (l.storyStart + Int(b.start))..<(l.storyStart + Int(b.end)),
                     contentWidth: b.setWidth, overfull: b.overfull, paragraphIndex: paragraph, lineIndex: line,
                     paragraph: l, vertical: true))
             line += 1
             n += 1
         }
+        warnIfCutShort(block, slots: slots.prefix(n))
         return closeVertical(l, block, strips: n > 0 ? slots[n - 1].strip + 1 : 0, pitch: pitch, &d)
     }
 
@@ -630,9 +637,9 @@ struct Flow {
     }
 
     /// The block a vertical paragraph goes into: that of the paragraph before, when it ended in
-    /// this column (this one goes on to its left, from the block's top), else a new one at the
-    /// height reached, as tall as its `height` or the rest of the column. Nil when the paragraph
-    /// must move on to the next column first.
+    /// this column (this one goes on to its left, from the block's top), else a new one: as tall
+    /// as its `height`, below the floats it would meet (`verticalBlockTop`), or from the height
+    /// reached to the column's foot. Nil when the paragraph must move on to the next column first.
     mutating func openVerticalBlock(_ l: ParagraphLayout, pitch: Double, _ d: inout Distributor) -> VerticalBlock? {
         let rect = d.rect
         if let last = continuedBlock(d) {
@@ -647,9 +654,54 @@ struct Flow {
         let size = story.styles[Int(l.text.runs.first?.style ?? 0)].size
         let room = rect.maxY - d.y
         if room < size * 4 && !d.frame.isEmpty { return nil }
-        // Its own `height`, else the rest of the column, as a vertical frame's.
-        let height = min(story.paragraphs[paragraph].style.verticalHeight ?? room, room)
-        return VerticalBlock(top: d.y, height: height, used: 0, x: rect.x, paragraph: paragraph)
+        // Its `height`, below the floats it would meet; without one, the rest of the column, as
+        // a vertical frame's, its lines running down the stretches floats leave (`verticalSlots`).
+        let asked = story.paragraphs[paragraph].style.verticalHeight
+        var top = d.y
+        if let asked {
+            guard let below = verticalBlockTop(height: asked, d) else { return nil }
+            top = below
+        }
+        let height = min(asked ?? .infinity, rect.maxY - top)
+        return VerticalBlock(top: top, height: height, used: 0, x: rect.x, paragraph: paragraph, first: paragraph)
+    }
+
+    /// Where a new block that asks for `height` goes: below the floats it would meet at the
+    /// height reached, as a block image goes, so that each of its lines is as long as asked
+    /// (beside a float a line is cut to the stretch of its strip left free, and the block would
+    /// lose its height unsaid). Nil when it does not fit whole below them but would in a column
+    /// of its own, and the region need not take it: it opens the next column, as a block image
+    /// does. Otherwise it stays at the height reached, its lines beside the floats, said
+    /// (`warnIfCutShort`), and cut at the column's foot, said too (`settleVerticalBlock`).
+    func verticalBlockTop(height: Double, _ d: Distributor) -> Double? {
+        // Floats below the column's foot do not count: a block taller than the rest of the
+        // column is cut at its foot, whatever lies below.
+        let foot = { (top: Double) in min(top + height, d.rect.maxY) }
+        var top = d.y
+        while top < d.rect.maxY, !d.region.isClear(top: top, bottom: foot(top)),
+            let below = d.region.clearance(below: top, bottom: foot(top)), below > top
+        {
+            top = below
+        }
+        if top == d.y || top + height <= d.bottom { return top }
+        // No room below them here: the next column, unless this region must take the block, or
+        // no column could hold it whole (it is cut wherever it goes).
+        let stays = d.mustTake || height > d.columnHeight + 0.01
+        return stays ? d.y : nil
+    }
+
+    /// Lines of a block that asked for a `height` but run beside floats (`verticalBlockTop`
+    /// left it where they meet it), shorter than the block: said once a block, at its start, as
+    /// a height cut at the column's foot is.
+    mutating func warnIfCutShort(_ block: VerticalBlock, slots: ArraySlice<VerticalSlot>) {
+        let opening = story.paragraphs[block.first]
+        guard let asked = opening.style.verticalHeight, let shortest = slots.map(\.length).min(),
+            shortest < block.height - 0.01, warnedTooTall.insert(block.first).inserted
+        else { return }
+        diagnostics.append(
+            .warning(
+                "a vertical block \(format(asked)) pt tall has no room clear of the floats in its column; its lines beside them are \(format(shortest)) pt long",
+                file: file, at: story.sourceMap.sourceLocation(ofByte: opening.range.lowerBound, in: story.text)))
     }
 
     /// The block of the vertical paragraph before, when the current one goes on in it, to its

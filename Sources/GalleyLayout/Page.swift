@@ -48,7 +48,8 @@ public struct PlacedLine: Sendable {
     /// The shaped paragraph the line is drawn from.
     package var paragraph: ParagraphLayout
     /// A line of vertical text: `box` is the upright strip it fills, and the line runs down
-    /// its centre (`origin` is the strip's top centre).
+    /// its centre (`origin` is where it starts on the centre line: the strip's top, below the
+    /// line's indent).
     public var vertical = false
 }
 

@@ -20,9 +20,12 @@ public enum PageDump {
                 if text.hasSuffix("\n") { text.removeLast() }
                 let b = l.paragraph.lines[l.lineIndex]
                 let flags = (b.hyphen ? " HYPHEN" : "") + (l.overfull ? " OVERFULL" : "") + (b.brokenInWord ? " BROKEN" : "")
+                // A vertical line is listed by its strip's top, above its indent, so that a
+                // block's lines stay in reading order, right to left (rounded: the indent taken
+                // off again may leave a hair, which would list the line first).
                 items.append(
                     (
-                        l.box.y,
+                        l.vertical ? ((l.box.y - b.indent) * 1000).rounded() / 1000 : l.box.y,
                         "    line \(f(l.origin.x)),\(f(l.origin.y)) w=\(f(l.contentWidth))/\(f(l.box.width)) h=\(f(l.box.height)) @\(loc)\(flags) |\(text)|"
                     ))
             }

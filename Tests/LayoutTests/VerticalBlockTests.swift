@@ -45,6 +45,29 @@ import Testing
         #expect(second.map(\.box.maxX).max()! < first.map(\.box.x).min()!)
     }
 
+    // clreq: a vertical line's inline start is its top. A first-line indent is blank above the
+    // paragraph's first character (it was left at the line's foot), a hanging paragraph's other
+    // lines start that far down, and a line set flush to its end still ends at the block's foot.
+    @Test func indentsAreAtTheTopOfTheirLines() throws {
+        let lines = verticalLines(
+            "Before.\n<vertical height=\"10em\"><p>活字印刷始于北宋。</p><p firstIndent=\"20\">毕昇以胶泥刻字，一字一印，用火烧硬。</p>"
+                + "<p indent=\"20\" firstIndent=\"-20\">再将字印依次排列，满一铁范为一板，持就火炀之。</p>"
+                + "<p align=\"right\" firstIndent=\"20\">一板。</p></vertical>\nAfter.")
+        let paragraphs = Dictionary(grouping: lines, by: \.paragraphIndex).sorted { $0.key < $1.key }.map(\.value)
+        try #require(paragraphs.count == 4 && paragraphs.allSatisfy { !$0.isEmpty })
+        let top = paragraphs[0][0].box.y
+        let foot = top + 100
+        // Where each line starts down its strip: all lines end at the block's foot.
+        func starts(_ p: [PlacedLine]) -> [Double] { p.map { ($0.origin.y - top).rounded() } }
+        #expect(lines.allSatisfy { abs($0.box.maxY - foot) < 0.01 && abs($0.box.y - $0.origin.y) < 0.01 }, "\(lines.map(\.box))")
+        #expect(starts(paragraphs[0]).allSatisfy { $0 == 0 })
+        #expect(starts(paragraphs[1]) == [20] + Array(repeating: 0, count: paragraphs[1].count - 1))
+        #expect(starts(paragraphs[2]) == [0] + Array(repeating: 20, count: paragraphs[2].count - 1))
+        let flush = paragraphs[3][0]
+        let end = flush.origin.y + flush.paragraph.lines[flush.lineIndex].alignOffset + flush.contentWidth
+        #expect(paragraphs[3].count == 1 && abs(end - foot) < 0.01, "the flush line ends at \(end), the block at \(foot)")
+    }
+
     @Test func textAfterTheBlockIsBelowIt() {
         let fs = framesetter("<vertical height=\"6em\"><p>活字印刷。</p></vertical>\nAfter the block.")
         let lines = pages(of: fs)[0].frames[0].lines

@@ -1,4 +1,5 @@
 import Foundation
+import GalleyMarkup
 import GalleyStory
 import GalleyTemplate
 import TestSupport
@@ -71,6 +72,62 @@ import Testing
         #expect(after.box.y >= vertical.map(\.box.maxY).max()! - 0.01)
         #expect(linesOverFloats(ps, story: fs.story).isEmpty)
         #expect(lostOrDoubled(ps, story: fs.story).isEmpty)
+    }
+
+    static let chinese = "中文书籍在很长的年月里都是竖着排的，字从上往下走，行从右往左数。周师傅说，他学徒的第一年，排的第一本书就是竖排的《唐诗三百首》，一页十行，每行二十个字。"
+
+    /// The vertical lines of `pages` and the warnings said of vertical blocks.
+    func verticalLinesAndWarnings(_ text: String) -> (Framesetter, [Page], [PlacedLine], [Diagnostic]) {
+        let fs = framesetter(text)
+        let ps = pages(of: fs)
+        let lines = ps.flatMap(\.frames).flatMap(\.lines).filter(\.vertical)
+        return (fs, ps, lines, fs.diagnostics.warnings.filter { $0.message.hasPrefix("a vertical block") })
+    }
+
+    // A block of its own height met by a float (the tester's page; and a pull quote): it
+    // starts below the float and keeps the whole of its height, as a block image would. Its
+    // lines used to run from the float's foot to where the block would have ended, shorter than
+    // asked (300 pt → 220 beside the chart), and nothing was said.
+    @Test(arguments: [
+        ("<img src=\"images/chart.png\" float=\"right\" width=\"45%\">", false),
+        ("<pullquote>A quote that floats across the gutter.</pullquote>", true),
+    ])
+    func blockBelowAFloatKeepsItsHeight(before: String, block: Bool) throws {
+        let (fs, ps, lines, said) = verticalLinesAndWarnings(
+            "Intro line.\n\(before)\n<vertical lang=\"zh-Hans\" height=\"300\"><p>\(Self.chinese)</p></vertical>\nAfter the block.\n")
+        let area = try #require(try firstFloat(ps, story: fs.story, block: block).exclusion)
+        #expect(!lines.isEmpty && lines.allSatisfy { abs($0.box.height - 300) < 0.01 }, "\(lines.map(\.box))")
+        #expect(lines.allSatisfy { $0.box.y >= area.maxY - 0.01 }, "\(lines.map(\.box)) below \(area)")
+        #expect(said.isEmpty, "\(said.map(\.message))")
+        #expect(linesOverFloats(ps, story: fs.story).isEmpty)
+        #expect(lostOrDoubled(ps, story: fs.story).isEmpty)
+    }
+
+    // One the rest of the column below the float is too short for opens the next column, whole,
+    // as a block image does, rather than run beside the float shorter than asked.
+    @Test func blockTooTallBelowAFloatOpensTheNextColumn() throws {
+        let (fs, ps, lines, said) = verticalLinesAndWarnings(
+            "Intro line.\n<img src=\"images/chart.png\" float=\"right\" width=\"45%\">\n"
+                + "<vertical lang=\"zh-Hans\" height=\"700\"><p>\(Self.chinese)</p></vertical>\nAfter the block.\n")
+        #expect(!lines.isEmpty && lines.allSatisfy { abs($0.box.height - 700) < 0.01 }, "\(lines.map(\.box))")
+        #expect(ps[0].frames[0].lines.allSatisfy { !$0.vertical }, "the block stays in the float's column")
+        #expect(said.isEmpty, "\(said.map(\.message))")
+        #expect(lostOrDoubled(ps, story: fs.story).isEmpty)
+    }
+
+    // A region that must take the block (the page's first column, under a float across the
+    // page) keeps it where floats meet it, its lines beside them shorter than asked: said once
+    // for the block, at its start.
+    @Test func blockKeptBesideFloatsSaysSo() throws {
+        let (_, _, lines, said) = verticalLinesAndWarnings(
+            "<img src=\"images/chart.png\" float=\"top\" width=\"60%\">\n"
+                + "<vertical lang=\"zh-Hans\" height=\"700\"><p>\(Self.chinese)</p><p>\(Self.chinese)</p></vertical>\nAfter.\n")
+        #expect(lines.contains { $0.box.height < 700 - 0.01 })
+        #expect(said.count == 1, "\(said.map(\.message))")
+        let warning = try #require(said.first)
+        let expected = "a vertical block 700 pt tall has no room clear of the floats in its column"
+        #expect(warning.message.hasPrefix(expected), "\(warning.message)")
+        #expect(warning.location?.line == 2, "\(String(describing: warning.location))")
     }
 
     // The exclusion property with vertical blocks: random documents of every float kind with

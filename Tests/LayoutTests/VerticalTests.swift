@@ -52,4 +52,23 @@ import Testing
         }
         #expect(maxY - minY > 4 * (maxX - minX), "ink \(minX)...\(maxX) × \(minY)...\(maxY)")
     }
+
+    // Drawn, the first glyph of a paragraph indented 20 pt stands 20 pt below the block's top,
+    // where the same glyph of an unindented one stands at the top (it stood there too, the
+    // indent left as a gap at the line's foot).
+    @Test func indentIsDrawnAtTheTop() throws {
+        let fs = framesetter("<vertical height=\"10em\"><p>活字印刷始于北宋。</p><p firstIndent=\"20\">活字一字一印，用火烧硬。</p></vertical>\nAfter.")
+        let dir = TemporaryDirectory("vertical-indent")
+        try Export.png(fs, page: 1, to: dir.file("v.png"), dpi: 72)
+        let png = try PNGPixels(path: dir.file("v.png"))
+        let lines = pages(of: fs)[0].frames[0].lines.filter(\.vertical)
+        let first = try #require(lines.first)
+        let indented = try #require(lines.first { $0.paragraphIndex != first.paragraphIndex })
+        // The first row down the block with ink in the line's strip.
+        func firstInk(_ line: PlacedLine) -> Int? {
+            (Int(first.box.y)..<Int(first.box.maxY)).first { y in (Int(line.box.x)..<Int(line.box.maxX)).contains { png[$0, y].r < 128 } }
+        }
+        let (plain, moved) = (try #require(firstInk(first)), try #require(firstInk(indented)))
+        #expect(abs(moved - plain - 20) <= 1, "活 inked from \(plain) unindented, from \(moved) indented by 20 pt")
+    }
 }
