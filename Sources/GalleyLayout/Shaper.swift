@@ -588,6 +588,7 @@ extension TextEngine {
     static func addURLBreaks(story: Story, paragraph p: Paragraph, bytes: [UInt8], flags: inout [ByteFlags]) {
         for (lo, hi) in urls(story: story, paragraph: p, bytes: bytes) {
             let from = (lo..<(hi - 2)).first { Self.isScheme(bytes, at: $0) }.map { $0 + 3 } ?? lo
+            guard from + 2 < hi else { continue }  // a scheme and nothing after it
             for b in (from + 1)..<hi { flags[b].remove(.lineBreak) }
             // The host stays whole ("www" alone at a line's end reads as a word), and the
             // URL's last character with the one before it.

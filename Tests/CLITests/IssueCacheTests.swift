@@ -23,6 +23,16 @@ import Testing
         return (Dictionary(uniqueKeysWithValues: summary.articles.map { ($0.file, $0.cached) }), r.stderr)
     }
 
+    /// The test issue built once to `clean.pdf` with its cache: the folder, the manifest, the
+    /// cache folder and its entries.
+    static func cachedIssue() throws -> (TemporaryDirectory, String, String, [String]) {
+        let d = TemporaryDirectory("cache")
+        let manifest = IssueBuildTests.issue(d)
+        let cache = d.file("cache")
+        _ = try build(manifest, d.file("clean.pdf"), cache: cache)
+        return (d, manifest, cache, entries(cache))
+    }
+
     static func entries(_ cache: String) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: cache)) ?? []).filter { $0.hasSuffix(".layout") }.sorted().map {
             (cache as NSString).appendingPathComponent($0)
@@ -139,11 +149,7 @@ import Testing
     // A damaged entry (a byte changed, or cut short) gives the same PDF and a warning, and is
     // written again.
     @Test func aDamagedEntryIsNotTrusted() throws {
-        let d = TemporaryDirectory("cache")
-        let manifest = IssueBuildTests.issue(d)
-        let cache = d.file("cache")
-        _ = try Self.build(manifest, d.file("clean.pdf"), cache: cache)
-        let files = Self.entries(cache)
+        let (d, manifest, cache, files) = try Self.cachedIssue()
         var flipped = try #require(FileManager.default.contents(atPath: files[0]))
         flipped[flipped.count - 100] ^= 0x55
         FileManager.default.createFile(atPath: files[0], contents: flipped)
@@ -162,11 +168,7 @@ import Testing
     // It is replaced now; and a FIFO or a device there is not read (a FIFO hung the build,
     // /dev/zero grew it without end).
     @Test func plantedEntriesAreNeitherFollowedNorWaitedOn() throws {
-        let d = TemporaryDirectory("cache")
-        let manifest = IssueBuildTests.issue(d)
-        let cache = d.file("cache")
-        _ = try Self.build(manifest, d.file("clean.pdf"), cache: cache)
-        let files = Self.entries(cache)
+        let (d, manifest, cache, files) = try Self.cachedIssue()
         try #require(files.count >= 3)
         let victim = d.write("victim.txt", "An article of someone's.\n")
         try FileManager.default.removeItem(atPath: files[0])

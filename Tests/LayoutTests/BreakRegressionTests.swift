@@ -95,6 +95,13 @@ private let dropCapParagraph = """
         #expect(lines.allSatisfy { $0.contentWidth <= $0.box.width + 0.01 })
     }
 
+    // A word that is a scheme and nothing after it, or barely more, breaks as words do.
+    @Test func schemesAlone() {
+        for text in ["see abcdefgh:// now", "see abcdefgh://x now", "<social>see https://abc now</social>"] {
+            _ = expectInvariants(framesetter(text + "\n", template: sixColumns(balance: false)), text)
+        }
+    }
+
     // `--set columns=6`: balanced, the word met two column feet, and its lines ran 3.1 and
     // 19.5 pt into the gutter.
     @Test func longWordInBalancedColumns() {
