@@ -218,15 +218,13 @@ extension TextEngine {
                         var info = gs.pointee.glyphs[g]
                         let cluster = Int(gs.pointee.log_clusters[g]) + offset
                         let lastOfCluster = g + 1 == count || gs.pointee.log_clusters[g + 1] != gs.pointee.log_clusters[g]
-                        // CJK/Latin auto-spacing: a quarter em where an ideograph meets a Latin
-                        // letter or digit with no space between (LTR text).
                         var autoSpace: Int32 = 0
-                        if autoSpacing && lastOfCluster && level % 2 == 0 {
-                            let next = g + 1 < count ? Int(gs.pointee.log_clusters[g + 1]) + offset : itemEnd
-                            if next < length && Self.meets(flags, shaped.bytes, cluster, next) {
-                                autoSpace = Int32((textStyle.size * 0.25 * pangoScale).rounded())
-                                shaped.autoSpaces.append((Int32(next), Double(autoSpace) / pangoScale))
-                            }
+                        if autoSpacing && lastOfCluster && level % 2 == 0,
+                            let s = Self.autoSpace(
+                                after: g, of: gs, at: offset, itemEnd: itemEnd, flags, shaped.bytes, size: textStyle.size)
+                        {
+                            autoSpace = s.width
+                            shaped.autoSpaces.append((Int32(s.before), Double(s.width) / pangoScale))
                         }
                         Self.adjust(
                             &info, scale: scale, kern: lastOfCluster ? kern : 0, autoSpace: autoSpace,
@@ -270,6 +268,20 @@ extension TextEngine {
             p, story: story, cjk: cjk, marks: &marks, glyphs: &glyphs, clusters: clusters, runs: runs, advance: &advance,
             flags: &flags, into: &shaped)
         return true
+    }
+
+    /// CJK/Latin auto-spacing after glyph `g`, the last of its cluster, of an item that starts
+    /// at paragraph byte `offset`: a quarter em of `size` (Pango units) where that cluster and
+    /// the next are an ideograph and a Latin letter or digit with no space between, and the
+    /// byte the space stands before; nil where there is none.
+    static func autoSpace(
+        after g: Int, of gs: UnsafeMutablePointer<PangoGlyphString>, at offset: Int, itemEnd: Int, _ flags: [ByteFlags],
+        _ bytes: [UInt8], size: Double
+    ) -> (before: Int, width: Int32)? {
+        let count = Int(gs.pointee.num_glyphs)
+        let next = g + 1 < count ? Int(gs.pointee.log_clusters[g + 1]) + offset : itemEnd
+        guard next < bytes.count, meets(flags, bytes, Int(gs.pointee.log_clusters[g]) + offset, next) else { return nil }
+        return (next, Int32((size * 0.25 * pangoScale).rounded()))
     }
 
     /// The first style run from `cursor` on that holds story byte `byte` (or the end).
