@@ -106,17 +106,11 @@ public final class Framesetter {
             let spot = TemplateLoader.valueSpot(["margins"], in: files)
             said.append(
                 .warning(
-                    "the \(side) margin (\(Self.points(margin)) pt) is too shallow for the \(name) (\(Self.points(spec.size)) pt), "
-                        + "which is drawn over the text; give it at least \(Self.points(needed.rounded(.up))) pt, or a smaller \(name)",
+                    "the \(side) margin (\(format(margin)) pt) is too shallow for the \(name) (\(format(spec.size)) pt), "
+                        + "which is drawn over the text; give it at least \(format(needed.rounded(.up))) pt, or a smaller \(name)",
                     file: spot?.file, at: spot?.at, length: spot?.length ?? 1))
         }
         return said
-    }
-
-    /// A length in points as a message says it: to a tenth, without a trailing `.0`.
-    static func points(_ v: Double) -> String {
-        let tenths = Int((v * 10).rounded())
-        return tenths % 10 == 0 ? String(tenths / 10) : "\(tenths / 10).\(tenths % 10)"
     }
 
     /// The same story and fonts numbered from folio `startPage` (an issue's article at its

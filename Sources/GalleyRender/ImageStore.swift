@@ -114,16 +114,21 @@ final class ImageStore {
 
     /// Decodes a raster image and lets it go (`decodingErrors`).
     private func decode(_ image: ImageReference) throws(RenderError) {
+        g_object_unref(UnsafeMutableRawPointer(try pixbuf(of: image)))
+    }
+
+    /// A raster image decoded by gdk-pixbuf, as its file holds it (the caller drops it), or
+    /// why it could not be.
+    private func pixbuf(of image: ImageReference) throws(RenderError) -> OpaquePointer {
         var error: UnsafeMutablePointer<GError>?
         guard let loaded = gdk_pixbuf_new_from_file(image.path, &error) else {
             let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
             if let error { g_error_free(error) }
             throw RenderError(decodingError(image, reason))
         }
-        g_object_unref(UnsafeMutableRawPointer(loaded))
+        return loaded
     }
 
-    /// The surface of an image, decoding it on first use.
     /// An image that could not be decoded, said at its `src` value (at its tag for one the
     /// builder made).
     private func decodingError(_ image: ImageReference, _ reason: String) -> Diagnostic {
@@ -136,14 +141,10 @@ final class ImageStore {
         image.sourceValue.map { ($0, max(1, image.source.unicodeScalars.count)) } ?? (image.location, 4)
     }
 
+    /// The surface of an image, decoding it on first use.
     func surface(for image: ImageReference) throws(RenderError) -> OpaquePointer {
         if let s = surfaces[image.path] { return s }
-        var error: UnsafeMutablePointer<GError>?
-        guard let loaded = gdk_pixbuf_new_from_file(image.path, &error) else {
-            let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
-            if let error { g_error_free(error) }
-            throw RenderError(decodingError(image, reason))
-        }
+        let loaded = try pixbuf(of: image)
         // A new pixbuf, or `loaded` with one more reference: either way one more to drop.
         let oriented = gdk_pixbuf_apply_embedded_orientation(loaded)
         let pixbuf = oriented ?? loaded

@@ -177,11 +177,6 @@ public struct Preflight {
         }
     }
 
-    /// Adds `checkInk`'s findings for `measured` (tests).
-    mutating func checkInk(_ measured: Result<[InkCoverage], RenderError>, margin: Double = 0) {
-        for f in inkFindings(measured, margin: margin) { add(f) }
-    }
-
     static func oneDecimal(_ v: Double) -> String {
         let tenths = Int((v * 10).rounded())
         return "\(tenths / 10).\(tenths % 10)"

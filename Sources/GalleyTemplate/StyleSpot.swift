@@ -6,11 +6,23 @@ extension TemplateLoader {
     /// read, then the ones it extends) whose `styles` sets it, as a diagnostic of `message` at
     /// the value. Nil when no file does (a `--set` or a manifest's layer set it).
     public static func styleMistake(_ message: String, style: String, attribute: String, in files: [String]) -> Diagnostic? {
+        let found = firstValue(in: files) { root in
+            member("styles", of: root).flatMap { member(style, of: $0) }.flatMap { member(attribute, of: $0) }
+        }
+        return found.map { .error("style '\(style)': \(message)", file: $0.file, at: $0.at, length: $0.length) }
+    }
+
+    /// The first value `find` picks in the JSON files of `files`, in order, and where it is
+    /// written; files that cannot be read or parsed are passed over (their errors are said
+    /// where they are read). For messages about values already read, so only on their path.
+    static func firstValue(
+        in files: [String], _ find: (JSONValue) -> JSONValue?
+    ) -> (file: String, at: SourceLocation, length: Int)? {
         for file in files where file.lowercased().hasSuffix(".json") {
             guard case .success(let text) = readText(file), case .success(let root) = JSONReader.parse(text),
-                let value = member("styles", of: root).flatMap({ member(style, of: $0) }).flatMap({ member(attribute, of: $0) })
+                let value = find(root)
             else { continue }
-            return .error("style '\(style)': \(message)", file: file, at: value.start, length: value.length)
+            return (file, value.start, value.length)
         }
         return nil
     }
@@ -28,13 +40,7 @@ extension TemplateLoader {
     /// list, in the first file that has one. Nil when none does (a built-in template, a
     /// `--set`). Read only when a face needs a warning, so no build pays for it otherwise.
     public static func faceSpot(_ name: String, in files: [String]) -> (file: String, at: SourceLocation, length: Int)? {
-        for file in files where file.lowercased().hasSuffix(".json") {
-            guard case .success(let text) = readText(file), case .success(let root) = JSONReader.parse(text),
-                let found = faceValue(name, in: root, under: nil)
-            else { continue }
-            return (file, found.start, found.length)
-        }
-        return nil
+        firstValue(in: files) { faceValue(name, in: $0, under: nil) }
     }
 
     /// The first string `name` in `v` that is a face: directly under a face or fallback key
@@ -58,17 +64,10 @@ extension TemplateLoader {
     /// (`"margins.bottom"`), in the first file that has one. Nil when none does.
     public static func valueSpot(_ path: [String], in files: [String]) -> (file: String, at: SourceLocation, length: Int)? {
         let dotted = path.joined(separator: ".")
-        for file in files where file.lowercased().hasSuffix(".json") {
-            guard case .success(let text) = readText(file), case .success(let root) = JSONReader.parse(text) else { continue }
-            if let v = path.reduce(Optional(root), { v, key in v.flatMap { member(key, of: $0) } }) {
-                return (file, v.start, v.length)
-            }
-            if let set = member("set", of: root), case .object(let members) = set.kind,
-                let m = members.last(where: { $0.key == dotted || $0.key.hasPrefix(dotted + ".") })
-            {
-                return (file, m.value.start, m.value.length)
-            }
+        return firstValue(in: files) { root in
+            if let v = path.reduce(Optional(root), { v, key in v.flatMap { member(key, of: $0) } }) { return v }
+            guard let set = member("set", of: root), case .object(let members) = set.kind else { return nil }
+            return members.last { $0.key == dotted || $0.key.hasPrefix(dotted + ".") }?.value
         }
-        return nil
     }
 }

@@ -27,19 +27,7 @@ func dropCapsOutOfPlace(_ pages: [Page], template t: Template) -> [String] {
 
 /// Initials whose box meets a float's keep-out, as messages.
 func initialsOverFloats(_ pages: [Page], story: Story) -> [String] {
-    var out: [String] = []
-    for page in pages {
-        let areas = forbiddenAreas(page, story: story)
-        for frame in page.frames {
-            for cap in frame.dropCaps {
-                let r = cap.rect
-                for (a, what) in areas where r.x < a.maxX - 0.01 && r.maxX > a.x + 0.01 && r.y < a.maxY - 0.01 && r.maxY > a.y + 0.01 {
-                    out.append("page \(page.number) column \(frame.column + 1): initial \(r) meets \(what) \(a)")
-                }
-            }
-        }
-    }
-    return out
+    boxesOverFloats(pages, story: story) { frame in frame.dropCaps.map { ($0.rect, "initial") } }
 }
 
 /// The typographer's page: a pull quote at the head of the first column, a paragraph under a

@@ -139,15 +139,20 @@ func columnFloatsOutsideFrames(_ pages: [Page], story: Story) -> [String] {
 
 /// Lines whose box meets an area of `forbiddenAreas`, as messages.
 func linesOverFloats(_ pages: [Page], story: Story) -> [String] {
+    boxesOverFloats(pages, story: story) { frame in frame.lines.map { ($0.box, "line \($0.storyRange)") } }
+}
+
+/// The boxes `boxes` gives of each frame (with what each is) that meet an area of
+/// `forbiddenAreas`, as messages.
+func boxesOverFloats(_ pages: [Page], story: Story, _ boxes: (Frame) -> [(Rect, String)]) -> [String] {
     var out: [String] = []
     for page in pages {
         let areas = forbiddenAreas(page, story: story)
         for frame in page.frames {
-            for line in frame.lines {
-                let b = line.box
+            for (b, name) in boxes(frame) {
                 for (a, what) in areas
                 where b.x < a.maxX - 0.01 && b.maxX > a.x + 0.01 && b.y < a.maxY - 0.01 && b.maxY > a.y + 0.01 {
-                    out.append("page \(page.number) column \(frame.column + 1): line \(line.storyRange) \(b) meets \(what) \(a)")
+                    out.append("page \(page.number) column \(frame.column + 1): \(name) \(b) meets \(what) \(a)")
                 }
             }
         }
