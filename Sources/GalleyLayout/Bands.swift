@@ -191,35 +191,59 @@ extension Framesetter {
         let paragraphs = start.story.paragraphs
         let reached = min(natural.paragraph + 1, paragraphs.count)
         if start.paragraph < reached && paragraphs[start.paragraph..<reached].contains(where: \.style.vertical) { return nil }
+        // The least height whose trial left a pull quote or sidebar alone (`textBlockAlone`).
+        var aloneAt = Int.max
         func attempt(_ lines: [Int]) -> ([Frame], Flow)? {
             var flow = start
+            flow.balancing = true
             let shaped = zip(rects, lines).map { Rect(x: $0.x, y: $0.y, width: $0.width, height: min(full, Double($1) * pitch)) }
             let (frames, s) = fillColumns(shaped, of: &flow, fresh: false, layout: layout)
+            flow.balancing = false
             // Not the first column left empty while a later one holds what it gave up (an image
-            // that opens the next column, as `reached` lets it): that is no balance.
+            // that opens the next column, as `reached` lets it): that is no balance. Nor a pull
+            // quote or sidebar moved on to a column of no text.
             let firstEmpty = frames[0].isEmpty && frames.dropFirst().contains { !$0.isEmpty }
-            return s == stop && !firstEmpty && flow.reached(natural) ? (frames, flow) : nil
+            let alone = textBlockAlone(frames, story: start.story)
+            if alone { aloneAt = min(aloneAt, lines.max() ?? 0) }
+            return s == stop && !firstEmpty && !alone && flow.reached(natural) ? (frames, flow) : nil
         }
         let tallest = Int((full / pitch + 1e-6).rounded(.down))
-        var low = 1
-        var high = tallest
-        var best: ([Frame], Flow)?
-        var height = high
+        var found = leastHeight(1, tallest, columns: rects.count, attempt: attempt)
+        // Heights at which the story ends a column before a pull quote or sidebar, left alone
+        // in the next, lie above those at which the text runs on beside it: blind to them, the
+        // search looks again below the lowest met, taking such a height as too tall.
+        if aloneAt < (found?.height ?? Int.max),
+            let lower = leastHeight(1, aloneAt - 1, columns: rects.count, attempt: attempt, tooTall: { aloneAt == $0 })
+        {
+            found = lower
+        }
+        guard let found else { return nil }
+        let top = rects[0].y
+        let (result, at) = closerAbove(
+            found.balanced, height: found.height, tallest: tallest, columns: rects.count, top: top, pitch: pitch, attempt: attempt)
+        return lowered(result, height: at, columns: rects.count, top: top, pitch: pitch, attempt: attempt)
+    }
+
+    /// The least of the heights `low...high` (in lines) at which `attempt` takes all, by a binary
+    /// search: what fits at a height fits at any taller one, but those `tooTall` says are too
+    /// tall.
+    static func leastHeight(
+        _ low: Int, _ high: Int, columns: Int, attempt: ([Int]) -> ([Frame], Flow)?, tooTall: (Int) -> Bool = { _ in false }
+    ) -> (balanced: ([Frame], Flow), height: Int)? {
+        var (low, high) = (low, high)
+        var best: (balanced: ([Frame], Flow), height: Int)?
         while low <= high {
             let mid = (low + high) / 2
-            if let r = attempt(Array(repeating: mid, count: rects.count)) {
-                best = r
-                height = mid
+            if let r = attempt(Array(repeating: mid, count: columns)) {
+                best = (r, mid)
+                high = mid - 1
+            } else if tooTall(mid) {
                 high = mid - 1
             } else {
                 low = mid + 1
             }
         }
-        guard let least = best else { return nil }
-        let top = rects[0].y
-        let (result, at) = closerAbove(
-            least, height: height, tallest: tallest, columns: rects.count, top: top, pitch: pitch, attempt: attempt)
-        return lowered(result, height: at, columns: rects.count, top: top, pitch: pitch, attempt: attempt)
+        return best
     }
 
     /// How many heights above the least `closerAbove` tries, at most: balancing runs on every
@@ -280,6 +304,14 @@ extension Framesetter {
             }
         }
         return result
+    }
+
+    /// A column of the band holding a pull quote or sidebar but no line. In a trial of `balance`
+    /// a float of text met in a column too short for it moves on to the next (`reached` lets
+    /// it), and when the story ended in the column it was met in, the least height left it
+    /// alone at the head of an empty column; a float of text stands among text.
+    static func textBlockAlone(_ frames: [Frame], story: Story) -> Bool {
+        frames.contains { f in f.lines.isEmpty && f.images.contains { story.images[$0.image].block != nil } }
     }
 
     /// How far apart the lowest and highest column ends of a band are.

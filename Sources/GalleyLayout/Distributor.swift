@@ -45,6 +45,9 @@ struct Distributor {
     var frame: Frame
     var region: Region
     var y: Double
+    /// How many of the frame's images waited for this region and open it (floats and block
+    /// images of the text before it).
+    var opening = 0
 
     init(rect: Rect, column: Int, start: Int, exclusions: [Exclusion], minimumWidth: Double, columnHeight: Double, fresh: Bool) {
         self.rect = rect
@@ -59,6 +62,11 @@ struct Distributor {
 
     /// Nothing is placed yet where something must be.
     var mustTake: Bool { frame.isEmpty && fresh }
+
+    /// Nothing is placed yet but what waited for this region: a break before the next paragraph
+    /// is made already (what waited belongs to the text before it). A column holding only
+    /// those, ended by the break, was a column of floats alone, and the text went on after it.
+    var atHead: Bool { frame.lines.isEmpty && frame.dropCaps.isEmpty && frame.images.count == opening }
 }
 
 extension Flow {
@@ -66,13 +74,50 @@ extension Flow {
     /// an image or a float, or moves down the region (a paragraph whose drop cap would meet a
     /// float starts a line lower), or the region ends because something is already in it: an empty
     /// region always takes the next item (forced, with a warning, when it does not fit), so the
-    /// flow always progresses.
+    /// flow always progresses. A column where the story's text ends while a pull quote or
+    /// sidebar still waits is filled again, to set it among the text.
     mutating func fill(_ rect: Rect, column: Int, fresh: Bool = true, layout: (Int) -> ParagraphLayout?) -> (Frame, RegionStop) {
+        // (A story without pull quotes or sidebars, or a trial of `balance`, keeps no copy.)
+        let start = story.blocks.isEmpty || balancing ? nil : self
+        let (frame, stop) = fillOnce(rect, column: column, fresh: fresh, layout: layout)
+        guard let start, stop == .finished, !frame.lines.isEmpty, !blocksWaiting.isEmpty else { return (frame, stop) }
+        // The story's text ends in this column with a pull quote or sidebar still waiting and no
+        // room for it under the text (`placeBlocksLeftAtTheEnd`): rather than leave it to stand
+        // alone in a column of no text, the column is laid out again with it at its head, as
+        // wide as the column, and the column's text under it, going on into the next column if
+        // need be. (One anchored in this column is then passed over where it is met.)
+        let blocks = blocksWaiting
+        self = start
+        widened.formUnion(blocks)
+        for i in blocks where !deferred.contains(i) {
+            deferred.append(i)
+            placed.insert(i)
+        }
+        let widening = self
+        let atHead = fillOnce(rect, column: column, fresh: fresh, layout: layout)
+        // With no room at the head either (floats fill the column), the column ends above its
+        // last line, which goes on into the next column, and what still waits with it; the
+        // column keeps a line of its own.
+        let tops = atHead.0.lines.map(\.box.y)
+        guard atHead.1 == .finished && !blocksWaiting.isEmpty, let last = tops.max(), last > tops[0] + 0.01,
+            !atHead.0.lines.contains(where: \.vertical)
+        else { return atHead }
+        self = widening
+        let shorter = Rect(x: rect.x, y: rect.y, width: rect.width, height: last - rect.y)
+        return fillOnce(shorter, column: column, fresh: fresh, layout: layout)
+    }
+
+    /// The pull quotes and sidebars waiting for room.
+    var blocksWaiting: [Int] { deferred.filter { story.images[$0].block != nil } }
+
+    /// `fill`, once.
+    mutating func fillOnce(_ rect: Rect, column: Int, fresh: Bool, layout: (Int) -> ParagraphLayout?) -> (Frame, RegionStop) {
         var d = Distributor(
             rect: rect, column: column, start: position, exclusions: pageFloats.map(\.exclusion), minimumWidth: template.wrapMinWidth,
             columnHeight: textArea.height, fresh: fresh)
         placeWaitingFloats(&d)
         placeWaitingBlocks(&d)
+        d.opening = d.frame.images.count
         var stop = RegionStop.finished
         while paragraph < story.paragraphs.count {
             if case .stop(let s) = placeChild(&d, layout) {
@@ -80,6 +125,8 @@ extension Flow {
                 break
             }
         }
+        // The story ends in this column: what waits of its pull quotes and sidebars stays here.
+        if stop == .finished && !d.frame.lines.isEmpty && !balancing { placeBlocksLeftAtTheEnd(&d) }
         d.frame.visibleRange = d.frame.visibleRange.lowerBound..<position
         if paragraph >= story.paragraphs.count && current == nil {
             d.frame.visibleRange = d.frame.visibleRange.lowerBound..<story.text.utf8.count
@@ -92,13 +139,26 @@ extension Flow {
         let waiting = deferred
         deferred = []
         for i in waiting {
-            if case .float(let side) = story.images[i].placement,
+            if case .float(let side) = placement(of: i),
                 !placeColumnFloat(i, side: side, at: d.y, in: &d)
             {
                 deferred.append(i)
             }
         }
         if !d.frame.images.isEmpty { d.y = d.rect.y }
+    }
+
+    /// The story's text ends in this column, while pull quotes or sidebars still wait for room:
+    /// each would open a column (or a page) of its own, with no text beside it. It goes here
+    /// instead, under the text: as asked, else as wide as the column, which makes it as short
+    /// as it can be. One that fits neither goes at the head of this column, as wide (`fill`).
+    mutating func placeBlocksLeftAtTheEnd(_ d: inout Distributor) {
+        for i in deferred where story.images[i].block != nil {
+            guard case .float(let side) = placement(of: i) else { continue }
+            if placeColumnFloat(i, side: side, at: d.y, in: &d) || placeColumnFloat(i, side: side, at: d.y, in: &d, fullWidth: true) {
+                deferred.removeAll { $0 == i }
+            }
+        }
     }
 
     /// Block images deferred from the last column open this one, in story order.
@@ -114,8 +174,8 @@ extension Flow {
         if line == 0 && current == nil {
             // `<columnbreak>` / `<pagebreak>` before the paragraph, unless already at the top.
             switch p.style.breakBefore {
-            case .column where !d.frame.isEmpty: return .stop(.columnBreak)
-            case .page where !d.frame.isEmpty || d.column > 0: return .stop(.pageBreak)
+            case .column where !d.atHead: return .stop(.columnBreak)
+            case .page where !d.atHead || d.column > 0: return .stop(.pageBreak)
             default: break
             }
         }
@@ -145,8 +205,7 @@ extension Flow {
     /// An image that is a paragraph of its own: a float (in the column, or across the page), or
     /// the tutorial's block image at column width, shrunk to the column's height when taller.
     mutating func placeImage(_ i: Int, paragraph p: Paragraph, _ d: inout Distributor) -> ChildResult {
-        let image = story.images[i]
-        switch image.placement {
+        switch placement(of: i) {
         case .float(let side):
             if !placed.contains(i) && !placeColumnFloat(i, side: side, at: d.y, in: &d) {
                 deferred.append(i)  // the text goes on here; the float opens the next column
@@ -397,7 +456,7 @@ extension Flow {
     /// fit there opens the next one), false when it went elsewhere, and nil when a page-wide
     /// float was placed and the page must be laid out again.
     mutating func placeAnchoredFloat(_ i: Int, at y: Double, _ d: inout Distributor) -> Bool? {
-        switch story.images[i].placement {
+        switch placement(of: i) {
         case .float(let side):
             if placeColumnFloat(i, side: side, at: y, in: &d) { return true }
             placed.insert(i)

@@ -78,6 +78,15 @@ struct Flow {
     var placed: Set<Int> = []
     /// Column floats that did not fit where they were met: they open the next column.
     var deferred: [Int] = []
+    /// A trial of `balance` is laid out: a pull quote or sidebar the story's text ends before
+    /// is left waiting, neither set under the text nor widened (`placeBlocksLeftAtTheEnd`,
+    /// `fill`: the last resorts of the layout at full height), so that balancing finds a height
+    /// at which it stands beside text, or keeps the layout as it was.
+    var balancing = false
+    /// Pull quotes and sidebars set at the head of the column where the story's text ends, as
+    /// wide as the column (cut to the room there when even so longer): there was no room for
+    /// them under the text, and they would have stood alone in a column of no text (`fill`).
+    var widened: Set<Int> = []
     /// The paragraphs of block images that did not fit the rest of their column while text
     /// followed them: they open the next column (template `blockImages: "defer"`).
     var deferredBlocks: [Int] = []
@@ -228,9 +237,10 @@ struct Flow {
         guard let figures else { return false }
         let image = story.images[i]
         let area = textArea
-        // A sidebar at the top or foot goes in its column (the first, when it waited for a page),
-        // and so does an image there no wider than a column: centred across a gutter it kept
-        // the text of both columns away from beside it.
+        // A sidebar at the top goes in its column (the first, when it waited for a page; one at
+        // the foot is a float of its column, `placement(of:)`, and never comes here), and so
+        // does an image at the top or foot no wider than a column: centred across a gutter it
+        // kept the text of both columns away from beside it.
         let atEdge = image.placement == .top || image.placement == .bottom
         let columnWidth = (column ?? columns.first ?? area).width
         let narrow =
@@ -273,8 +283,7 @@ struct Flow {
         // Text never runs beside an image at the top or foot of the page; a column's sidebar
         // keeps only its own column's text away (the others run on beside it).
         if inColumn {
-            exclusion.wrap = .both
-            exclusion.margin = min(exclusion.margin, max(0, (columns.count > 1 ? columns[1].x - columns[0].maxX : 0) / 2))
+            exclusion = sidebarExclusion(exclusion)
             // No text beside it in its own column (it stands at the column's head or foot, as
             // a page's top or bottom float stands across the page): slivers beside a narrow
             // image would take a word a line.
@@ -309,11 +318,16 @@ struct Flow {
     /// Places a column float at `y` in the distributor's region; false when it does not fit there.
     /// It is sized to the whole column and never overlaps another float (a page-wide one, or an
     /// earlier float of this column): it goes into the first gap of the column from `y` down
-    /// that holds it whole (`Region.gaps`). Only where the region must take something (the top
-    /// of a column that begins the page) is it shrunk, with its proportions, into the tallest gap.
-    mutating func placeColumnFloat(_ i: Int, side: FloatSide, at y: Double, in d: inout Distributor) -> Bool {
+    /// that holds it whole (`Region.gaps`), or, a sidebar asking for the foot, at the bottom of
+    /// the gap at the column's foot (`footGap`). Only where the region must take something (the
+    /// top of a column that begins the page) is it shrunk, with its proportions, into the
+    /// tallest gap, or a pull quote or sidebar `widened`, set as wide as the column (as it is
+    /// with `fullWidth`) and cut to the room left when even so longer.
+    mutating func placeColumnFloat(_ i: Int, side: FloatSide, at y: Double, in d: inout Distributor, fullWidth: Bool = false) -> Bool {
         guard let figures else { return false }
-        let image = story.images[i]
+        var image = story.images[i]
+        let widen = widened.contains(i)
+        if fullWidth || widen { image.widthSpec = .percent(100) }
         let rect = d.region.rect
         let columnTop = y <= rect.y + 0.01
         // Below text, the float keeps its margin from the line above as from those beside it.
@@ -329,19 +343,24 @@ struct Flow {
             }
         }
         // Shrunk, the box stays within its whole width, so it meets nothing the whole one does not.
-        let gaps = d.region.gaps(from: from, x: boxX(size.w), width: size.w, margin: image.margin)
-        var found = gaps.first { size.h + size.caption <= $0.height + 0.01 }?.top
+        var gaps = d.region.gaps(from: from, x: boxX(size.w), width: size.w, margin: image.margin)
+        let atFoot = standsAtFoot(i, d)
+        if atFoot { gaps = footGap(gaps, height: size.h + size.caption, d).map { [$0] } ?? [] }
+        // Where a box `height` tall goes in a gap: at its top, or at its bottom for the foot.
+        func boxTop(_ gap: (top: Double, height: Double), _ height: Double) -> Double { atFoot ? gap.top + gap.height - height : gap.top }
+        var found = gaps.first { size.h + size.caption <= $0.height + 0.01 }.map { boxTop($0, size.h + size.caption) }
         // The room to shrink into is a gap's: above a float at the column's foot as well as below
         // one at its head (below one at the foot there is none). A gap under half of what the
         // float needs (beside page-wide floats) would make a sliver of it: it waits for the next
         // column instead, where a whole one, which holds it, comes at the latest on a page with
-        // no page-wide float.
-        if found == nil && columnTop && d.fresh, let tallest = gaps.max(by: { $0.height < $1.height }),
+        // no page-wide float. A float of text widened for want of a column of text to stand in
+        // is cut so, rather than left to stand alone.
+        if found == nil && (columnTop && d.fresh || widen), let tallest = gaps.max(by: { $0.height < $1.height }),
             tallest.height >= 0.5 * (size.h + size.caption)
         {
             size = figures.size(image, maxWidth: rect.width, maxHeight: tallest.height)
             room = tallest.height
-            if size.h + size.caption <= tallest.height + 0.01 { found = tallest.top }
+            if size.h + size.caption <= tallest.height + 0.01 { found = boxTop(tallest, size.h + size.caption) }
         }
         guard let top = found else { return false }
         let imageRect = Rect(x: boxX(size.w), y: top, width: size.w, height: size.h)
@@ -351,12 +370,54 @@ struct Flow {
         case .right: exclusion.contourSides = .left
         case .center: exclusion.contourSides = .both
         }
+        // A sidebar keeps its column's text away as one at the top does (`placePageFloat`).
+        if image.block != nil && image.placement == .bottom { exclusion = sidebarExclusion(exclusion) }
         d.region.exclusions.append(exclusion)
         d.frame.images.append(placedImage(i, rect: imageRect, caption: size.caption, shrunk: size.shrunk, exclusion: exclusion))
         placed.insert(i)
         if size.shrunk { warnShrunk(i, imageRect) }
         if size.captionCut { image.block == nil ? warnCaptionCut(i) : warnBlockCut(i, room: room) }
         return true
+    }
+
+    /// Where the flow places image `i`: as its markup says, but for a sidebar at the foot, which
+    /// is a float of its column, centred in it: it takes the foot of the region it is met in (a
+    /// band's, above an element across the columns, not the page's), with nothing of the column
+    /// set under it, and one that does not fit there opens the next column, as a column float
+    /// does. Placed on the page as a top sidebar is, it went to the foot of the page, or just
+    /// above any float in the page's lower half (a pull quote with lines beside and under it).
+    func placement(of i: Int) -> ImagePlacement {
+        let image = story.images[i]
+        return image.block != nil && image.placement == .bottom ? .float(.center) : image.placement
+    }
+
+    /// A sidebar asking for the foot stands there, but in a column that opens after the story's
+    /// text is all set, which it takes at the head, as page-wide floats left alone do
+    /// (`startPage`), rather than under an empty column.
+    func standsAtFoot(_ i: Int, _ d: Distributor) -> Bool {
+        guard story.images[i].block != nil, story.images[i].placement == .bottom else { return false }
+        return paragraph < story.paragraphs.count || current != nil || !d.frame.lines.isEmpty
+    }
+
+    /// The gap a sidebar at the foot goes into: the lowest of `gaps`, when no line of the column
+    /// fits under it (it ends at the region's foot, or at floats that leave no line room down
+    /// to it, such as a page-wide image at the page's foot); nil when text could still be set
+    /// under it. Once the story's text is all set none can be, and the lowest gap that holds
+    /// `height` will do.
+    func footGap(_ gaps: [(top: Double, height: Double)], height: Double, _ d: Distributor) -> (top: Double, height: Double)? {
+        if paragraph >= story.paragraphs.count && current == nil { return gaps.last { $0.height >= height - 0.01 } ?? gaps.last }
+        guard let last = gaps.last, !d.region.holdsLine(from: last.top + last.height, height: template.body.leading) else { return nil }
+        return last
+    }
+
+    /// A sidebar's exclusion in its column: text may run beside a narrow one (`wrap="both"`, where
+    /// each side is wide enough), and its margin reaches at most halfway across the gutter, so
+    /// that it keeps no line of the next column away.
+    func sidebarExclusion(_ e: Exclusion) -> Exclusion {
+        var e = e
+        e.wrap = .both
+        e.margin = min(e.margin, max(0, (columns.count > 1 ? columns[1].x - columns[0].maxX : 0) / 2))
+        return e
     }
 
     func placedImage(_ i: Int, rect: Rect, caption: Double, shrunk: Bool, exclusion: Exclusion) -> PlacedImage {

@@ -146,6 +146,19 @@ struct Region {
         }.min()
     }
 
+    /// Whether a line `height` tall has room anywhere from `y` down to the region's foot: an
+    /// interval at least `minimumWidth` wide over the whole of its box.
+    func holdsLine(from y: Double, height: Double) -> Bool {
+        // Moved up, a box meets no more of a rectangle: it has room somewhere only if it has at
+        // `y` or right under an exclusion. A contour may narrow lower down: its rows count too.
+        var tops = [y]
+        for e in exclusions {
+            tops.append(e.rect.maxY + e.margin)
+            if e.wrap == .contour { tops += stride(from: e.rect.y - e.margin, to: e.rect.maxY + e.margin, by: max(1, e.profileStep)) }
+        }
+        return tops.contains { t in t >= y && t + height <= rect.maxY + 0.01 && !intervals(top: t, bottom: t + height).isEmpty }
+    }
+
     /// The gaps from `y` down to the region's foot for a box from `x` to `x + width` that keeps
     /// `margin` from the exclusions it would meet (and they keep theirs from it), each with its
     /// top and the height a box may take there: down to the next such exclusion, or the foot.

@@ -13,7 +13,9 @@ import Testing
 /// them are as they were: the choice draws nothing from `rng` then). With `dropCaps`, a third of
 /// the paragraphs of text open with an initial 2 to 5 lines tall, so that some start beside a
 /// float, and some hold one anchored beside their initial (the same: nothing drawn without).
-func randomDocument(_ rng: inout SplitMix, blockImages: Bool = false, dropCaps: Bool = false) -> String {
+/// With `oneTextBlock`, the first float is a pull quote or sidebar and there is no other, and
+/// stories may be shorter.
+func randomDocument(_ rng: inout SplitMix, blockImages: Bool = false, dropCaps: Bool = false, oneTextBlock: Bool = false) -> String {
     let words = "the harbour at dawn is a study in grey and silver with boats that rock against quay gulls wheel above masts slow circles"
         .split(separator: " ")
     func sentence(_ n: Int) -> String {
@@ -30,7 +32,10 @@ func randomDocument(_ rng: inout SplitMix, blockImages: Bool = false, dropCaps: 
         let text = (0..<Int.random(in: 1...3, using: &rng)).map { _ in sentence(Int.random(in: 3...40, using: &rng)) }
         return "<\(tag)\(attributes)>\(text.joined(separator: "\n"))</\(tag)>"
     }
+    var floats = 0
     func float() -> String {
+        floats += 1
+        if oneTextBlock { return floats == 1 ? block() : sentence(3) }
         if blockImages && Int.random(in: 0..<5, using: &rng) == 0 {
             var attributes = " width=\"\([20, 35, 50, 70, 100].randomElement(using: &rng)!)%\""
             if Bool.random(using: &rng) { attributes += " caption=\"\(sentence(Int.random(in: 2...14, using: &rng)))\"" }
@@ -59,7 +64,8 @@ func randomDocument(_ rng: inout SplitMix, blockImages: Bool = false, dropCaps: 
         return "<p dropcap=\"\(Int.random(in: 2...5, using: &rng))\">\(text)</p>"
     }
     var lines: [String] = []
-    for _ in 0..<Int.random(in: 6...30, using: &rng) {
+    // (With one float of text, short stories too, which end before the last column.)
+    for _ in 0..<Int.random(in: oneTextBlock ? 2...30 : 6...30, using: &rng) {
         switch Int.random(in: 0..<10, using: &rng) {
         case 0: lines.append("<h2>\(sentence(Int.random(in: 2...8, using: &rng)))</h2>")
         case 1, 2: lines.append(float())
@@ -124,12 +130,49 @@ func columnFloatsOutsideFrames(_ pages: [Page], story: Story) -> [String] {
     var out: [String] = []
     for page in pages {
         for frame in page.frames {
-            for image in frame.images {
-                guard case .float = story.images[image.image].placement else { continue }
+            // Column floats, and sidebars at their column's foot.
+            for image in frame.images where story.images[image.image].placement != .block {
                 let c = frame.rect
                 for r in [image.rect] + (image.captionRect.map { [$0] } ?? [])
                 where r.x < c.x - 0.01 || r.maxX > c.maxX + 0.01 || r.y < c.y - 0.01 || r.maxY > c.maxY + 0.01 {
                     out.append("page \(page.number) column \(frame.column + 1): \(story.images[image.image].source) \(r) outside \(c)")
+                }
+            }
+        }
+    }
+    return out
+}
+
+/// Pull quotes and sidebars set in a column that holds no line, as messages: a float of text
+/// stands among text (one met where the story ended a column early was set alone at the head
+/// of the next column, or on a page of its own).
+func textBlocksAlone(_ pages: [Page], story: Story) -> [String] {
+    var out: [String] = []
+    for page in pages {
+        for frame in page.frames where frame.lines.isEmpty {
+            for image in frame.images where story.images[image.image].block != nil {
+                out.append("page \(page.number) column \(frame.column + 1): \(story.images[image.image].source) \(image.rect) with no line")
+            }
+        }
+    }
+    return out
+}
+
+/// Lines under a sidebar that asks for its column's foot, in its column of the band it stands
+/// in, as messages (one was set just above a pull quote lower in the column, and the column's
+/// text went on under it).
+func linesUnderFootSidebars(_ pages: [Page], story: Story) -> [String] {
+    var out: [String] = []
+    for page in pages {
+        for sidebar in page.floats + page.frames.flatMap(\.images) {
+            let image = story.images[sidebar.image]
+            guard image.block != nil, image.placement == .bottom else { continue }
+            let r = sidebar.rect
+            for frame in page.frames where !frame.spansColumns && frame.rect.x <= r.midX && r.midX <= frame.rect.maxX {
+                guard frame.rect.y <= r.y + 0.01 && r.y < frame.rect.maxY else { continue }
+                for line in frame.lines where line.box.y >= r.maxY - 0.01 {
+                    let at = "page \(page.number) column \(frame.column + 1)"
+                    out.append("\(at): line \(line.storyRange) at \(line.box.y) under the sidebar \(r)")
                 }
             }
         }
@@ -182,14 +225,33 @@ func laidOutRandomly(_ text: String, seed: Int, dumpedAs name: String? = nil) th
 
 @Suite struct ExclusionPropertyTests {
     // Over 500 random documents, every built-in template in turn: no line's box meets a float's
-    // exclusion on its page, and the layout keeps the partition invariants.
+    // exclusion on its page, and the layout keeps the partition invariants; no sidebar asking
+    // for its column's foot has text of that column under it.
     @Test(arguments: 0..<500) func noLineOverAFloat(seed: Int) throws {
         var rng = SplitMix(seed: UInt64(seed))
         let (t, fs, ps) = try laidOutRandomly(randomDocument(&rng), seed: seed, dumpedAs: "doc")
         let story = fs.story
         for found in [
             linesOverFloats(ps, story: story), needlesslyNarrow(ps, story: story), columnFloatsOutsideFrames(ps, story: story),
-            lostOrDoubled(ps, story: story),
+            lostOrDoubled(ps, story: story), linesUnderFootSidebars(ps, story: story),
+        ] {
+            expectNone(found, seed: seed, template: t)
+        }
+    }
+
+    // Over random documents with one pull quote or sidebar and no other float, every built-in
+    // template in turn: it does not stand in a column of no text (one met where the story's
+    // text ended a column early was set alone at the head of the next, or on a page of its
+    // own), a sidebar asking for its column's foot has no text of that column under it, no
+    // line meets it, and nothing is lost or doubled. (Among other floats that crowd the last
+    // columns, and wait past the story's end themselves, a float of text may still be alone.)
+    @Test(arguments: 0..<500) func textBlockAmongItsText(seed: Int) throws {
+        var rng = SplitMix(seed: UInt64(seed) &+ 57_000)
+        let (t, fs, ps) = try laidOutRandomly(randomDocument(&rng, oneTextBlock: true), seed: seed, dumpedAs: "textblock")
+        let story = fs.story
+        for found in [
+            textBlocksAlone(ps, story: story), linesUnderFootSidebars(ps, story: story), linesOverFloats(ps, story: story),
+            notPlacedOnce(ps, story: story), lostOrDoubled(ps, story: story),
         ] {
             expectNone(found, seed: seed, template: t)
         }
