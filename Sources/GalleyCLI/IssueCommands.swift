@@ -41,7 +41,7 @@ extension Run {
         if let cache = o.document.cache { try Self.checkCache(cache, besides: o) }
         guard let (issue, plan) = try loadIssue(o.document) else { return failedIssue(o) }
         timer.readingEnds()
-        let destination = try OutputDestination.checked(o.output, inputs: issue.inputFiles)
+        let destination = try OutputDestination.checked(o.output, inputs: issue.inputFiles, madeFirst: o.split)
         if let depfile = o.depfile { try Self.checkDepfile(depfile, inputs: issue.inputFiles, besides: o) }
         if o.synctex { _ = try OutputDestination.checked(SyncTeXWriter.path(for: o.output), inputs: issue.inputFiles, role: .synctex) }
         // The split's folder and names are settled first: a mistake there writes nothing.
@@ -57,7 +57,7 @@ extension Run {
             let started = clock.now
             // A split PDF or the depfile that cannot be written stops the build before the
             // issue's PDF replaces the one before.
-            for path in (split ?? []) + [o.depfile].compactMap({ $0 }) { try TextOutput.probe(path) }
+            for path in (split ?? []) + [o.depfile].compactMap({ $0 }) where path != "-" { try TextOutput.probe(path) }
             timer.exportBegins()
             let press = try o.press?.output(
                 issue.base, input: o.document.input, environment: io.environment, pages: plan.pageSizes, sources: issue.inputFiles)
@@ -78,7 +78,10 @@ extension Run {
             }
             if o.synctex { try writeSyncTeX(Self.syncTeX(issue, plan, pdf: o.output), for: o.output, inputs: issue.inputFiles) }
             if let split { try writeSplit(issue, plan, to: split, metadata: metadata, compression: o.compression, press: press) }
-            if let depfile = o.depfile { try TextOutput.write(Self.depfile(o.output, issue: issue, plan: plan), to: depfile) }
+            if let depfile = o.depfile {
+                let rule = Self.depfile(o.output, issue: issue, plan: plan)
+                if depfile == "-" { io.writeOutput(Data(rule.utf8)) } else { try TextOutput.write(rule, to: depfile) }
+            }
         } catch {
             diagnostics.append(error.diagnostic)
             return failedIssue(o)
@@ -102,15 +105,13 @@ extension Run {
     /// `--depfile FILE` can be written: checked before the issue is, so that a build does not
     /// leave a new PDF beside an old rule.
     static func checkDepfile(_ path: String, inputs: [String], besides o: BuildOptions) throws(RefusedOutput) {
-        guard case .file = try OutputDestination.checked(path, inputs: inputs, role: .depfile) else { return }
+        // `-` is standard output, unless the PDF or the JSON summary goes there.
+        if path == "-" && (o.output == "-" || o.json) {
+            throw RefusedOutput(message: "--depfile -: standard output already carries the \(o.json ? "--json summary" : "PDF"); name a file")
+        }
+        guard case .file = try OutputDestination.checked(path, inputs: inputs, role: .depfile, madeFirst: o.split) else { return }
         if let other = Self.otherOutputs(o).first(where: { OutputDestination.sameTarget(path, $0.path) }) {
             throw RefusedOutput(message: "the --depfile '\(path)' is the \(other.what) ('\(other.path)'); name another file")
-        }
-        let folder = FilePath.directory(of: path)
-        // The `--split` folder is made before anything is written.
-        let made = o.split.map { OutputDestination.sameTarget(folder, $0) } ?? false
-        guard folder.isEmpty || made || FileIdentity.isFolder(folder) else {
-            throw RefusedOutput(message: "cannot write the --depfile '\(path)': no such folder '\(folder)'")
         }
     }
 

@@ -25,9 +25,16 @@ enum OutputDestination: Equatable {
     /// input (by device and inode, through any spelling, hard link or symlink), block devices
     /// (writing one would overwrite a disk), sockets and folders. `role` says which of the
     /// build's outputs it is, and so which option to change.
-    static func checked(_ path: String, inputs: [String], role: OutputRole = .output) throws(RefusedOutput) -> OutputDestination {
+    /// A new file's folder must exist, unless it is `madeFirst` (the `--split` folder, made
+    /// before anything is written) or holds it.
+    static func checked(
+        _ path: String, inputs: [String], role: OutputRole = .output, madeFirst: String? = nil
+    ) throws(RefusedOutput) -> OutputDestination {
         if path == "-" { return .standardOutput }
-        guard let status = FileIdentity.status(path) else { return .file(path) }
+        guard let status = FileIdentity.status(path) else {
+            try requireFolder(of: path, role: role, madeFirst: madeFirst)
+            return .file(path)
+        }
         let identity = FileIdentity(status)
         let named = "\(role.label) '\(path)'"
         // The project's font files are read too (`--font-path`, a template's `fonts`).
@@ -84,6 +91,18 @@ extension OutputDestination {
     /// Whether two outputs would be written to the same file: the same file by device and
     /// inode when both exist, the same canonical path when neither does. (One existing and not
     /// the other: two files.)
+    /// Refuses a new file in a folder that does not exist: found before the document is laid
+    /// out, and said as any refused output is, not as a write that failed at the end.
+    static func requireFolder(of path: String, role: OutputRole, madeFirst: String?) throws(RefusedOutput) {
+        let folder = FilePath.directory(of: path)
+        guard !folder.isEmpty, !FileIdentity.isFolder(folder) else { return }
+        if let made = madeFirst.map(FileRoot.canonicalPath) {
+            let canonical = FileRoot.canonicalPath(folder)
+            if made == canonical || made.hasPrefix(canonical.hasSuffix("/") ? canonical : canonical + "/") { return }
+        }
+        throw RefusedOutput(message: "cannot write \(role.label) '\(path)': no such folder '\(folder)'")
+    }
+
     static func sameTarget(_ a: String, _ b: String) -> Bool {
         switch (FileIdentity.of(a), FileIdentity.of(b)) {
         case (let x?, let y?): return x == y

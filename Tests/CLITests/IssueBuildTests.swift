@@ -345,8 +345,27 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: d.file("other.pdf")))
         // So is a depfile in a folder that does not exist.
         let rule = run(["build", manifest, "-o", d.file("other.pdf"), "--depfile", d.file("none/issue.d"), "-q"])
-        #expect(rule.status != 0 && rule.stderr.contains("no such folder"), "\(rule.stderr)")
+        #expect(rule.status == 2 && rule.stderr.contains("no such folder"), "\(rule.stderr)")
         #expect(!FileManager.default.fileExists(atPath: d.file("other.pdf")))
+        // And the PDF's own, but for the --split folder, made first.
+        let pdf = run(["build", manifest, "-o", d.file("none/issue.pdf"), "-q"])
+        #expect(pdf.status == 2 && pdf.stderr.contains("no such folder"), "\(pdf.stderr)")
+        let inSplit = run(["build", manifest, "-o", d.file("made/issue.pdf"), "--split", d.file("made/parts"), "-q"])
+        #expect(inSplit.status == 0, "\(inSplit.stderr)")
+        #expect(FileManager.default.fileExists(atPath: d.file("made/issue.pdf")))
+    }
+
+    // `--depfile -` prints the rule, unless standard output carries the PDF or the summary.
+    @Test func depfileToStandardOutput() {
+        let d = TemporaryDirectory("issue")
+        d.write("a1.txt", "One.")
+        let manifest = d.write("issue.json", #"{"title": "X", "articles": [{"file": "a1.txt"}]}"#)
+        let r = run(["build", manifest, "-o", d.file("issue.pdf"), "--depfile", "-", "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.output.hasPrefix(d.file("issue.pdf") + ":") && r.output.contains(d.file("a1.txt")), "\(r.output)")
+        #expect(!FileManager.default.fileExists(atPath: "-"))
+        let json = run(["build", manifest, "-o", d.file("issue.pdf"), "--depfile", "-", "--json", "-q"])
+        #expect(json.status == 2 && json.stderr.contains("--depfile -: standard output already carries"), "\(json.stderr)")
     }
 
     // The depfile or an article's split PDF named as the issue's PDF (or the SyncTeX file, or

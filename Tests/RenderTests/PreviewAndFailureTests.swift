@@ -177,13 +177,16 @@ private let corruptPNG: Data = {
         #expect(dir.contents == ["corrupt.png", "p.png", "t.pdf", "t.txt"])
     }
 
-    // An output in a folder that does not exist: a clear error, nothing created.
+    // An output in a folder that does not exist: refused as other outputs are (exit 2), before
+    // the layout, and nothing created.
     @Test func missingOutputFolder() {
         let dir = folder("x")
         let target = dir.file("no/such/t.pdf")
         let r = run(["build", dir.file("t.txt"), "-o", target])
-        #expect(r.status == 1)
-        #expect(r.stderr == "galley: error: cannot write '\(target)': no such folder '\(dir.file("no/such"))'\n")
+        #expect(r.status == 2)
+        #expect(r.stderr == "galley build: error: cannot write the output '\(target)': no such folder '\(dir.file("no/such"))'\n")
+        let png = run(["preview", dir.file("t.txt"), "-o", dir.file("no/p.png")])
+        #expect(png.status == 2 && png.stderr.contains("no such folder"), "\(png.stderr)")
         #expect(dir.contents == ["corrupt.png", "t.pdf", "t.txt"])
     }
 
