@@ -446,6 +446,29 @@ struct Flow {
                 file: file, at: image.location, length: image.source.utf8.count - 1))
     }
 
+    /// Warns of a pull quote or sidebar on `page` whose lines are under `narrowMeasure` ems of
+    /// its type: they hold a word or two each (a quote 25 % of a column wide, or one shrunk
+    /// beside floats). Said once a block, where the layout leaves it.
+    mutating func warnNarrowBlocks(on page: Page) {
+        for placed in page.frames.flatMap(\.images) + page.floats {
+            guard let set = placed.block, let run = set.block.story.runs.first else { continue }
+            let size = set.block.story.styles[run.style].size
+            let measure = set.framesetter.template.pageWidth
+            guard measure < Self.narrowMeasure * size else { continue }
+            let image = story.images[placed.image]
+            let what = image.source == "<pullquote>" ? "pull quote" : "sidebar"
+            let d = Diagnostic.warning(
+                "this \(what)'s lines are \(format(measure)) pt wide, \(format(measure / size)) ems of its \(format(size)) pt type, "
+                    + "which sets a word or two a line; make it wider (width) or its type smaller",
+                file: file, at: image.location, length: image.source.utf8.count - 1)
+            if !diagnostics.all.contains(d) { diagnostics.append(d) }
+        }
+    }
+
+    /// The narrowest measure, in ems of its type, a pull quote or sidebar is set to without a
+    /// warning: some twelve characters a line.
+    static let narrowMeasure = 6.0
+
     mutating func warnCaptionCut(_ i: Int) {
         let image = story.images[i]
         diagnostics.append(
