@@ -217,16 +217,26 @@ package struct LineSetter {
         var below = 0.0
         var pitch = 0.0
         var raised = false
+        // How far raised and lowered runs (baseline offset, sup, sub) reach above and below
+        // the baseline: their glyphs' room, without their half-leading, which is the line's.
+        var reachAbove = 0.0
+        var reachBelow = 0.0
         func include(_ style: Int) {
             let s = plan.styles[style]
             let m = plan.metrics[style]
             let h = request.style.leadingRatio * s.size
             let half = (h - (m.ascent + m.descent)) / 2
             pitch = max(pitch, h)
-            // A raised or lowered run (baseline offset, sup, sub) takes its room with it.
-            if s.baselineOffset != 0 { raised = true }
-            above = max(above, half + m.ascent + max(0, s.baselineOffset))
-            below = max(below, h - (half + m.ascent) + max(0, -s.baselineOffset))
+            above = max(above, half + m.ascent)
+            below = max(below, h - (half + m.ascent))
+            if s.baselineOffset != 0 {
+                // Less a fifth of its size: the room a face keeps above its capitals for accents
+                // and below its baseline for descenders, which figures and most letters leave
+                // empty (a superscript figure within the line's ascent, shifted, stays in it).
+                let ink = 0.2 * s.size
+                reachAbove = max(reachAbove, m.ascent - ink + max(0, s.baselineOffset))
+                reachBelow = max(reachBelow, m.descent - ink + max(0, -s.baselineOffset))
+            }
         }
         if t.runs.isEmpty {
             include(request.emptyStyle)
@@ -237,6 +247,14 @@ package struct LineSetter {
             for run in t.runs(meeting: start..<end) {
                 include(Int(run.style))
             }
+        }
+        // A raised or lowered run pushes the line apart only when its glyphs reach past the
+        // line's room: a superscript or subscript keeps the leading (and the line's place on
+        // the baseline grid), as fixed leading does; text at full size raised 3 pt does not.
+        if reachAbove > above + 0.01 || reachBelow > below + 0.01 {
+            raised = true
+            above = max(above, reachAbove)
+            below = max(below, reachBelow)
         }
         // Images in the line stand on the baseline, their foot at their descent.
         for a in t.attachments(in: start..<max(end, start + 1)) where a.height > 0 {

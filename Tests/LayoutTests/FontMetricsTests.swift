@@ -22,6 +22,17 @@ private func firstLine(_ markup: String) throws -> PlacedLine {
         #expect(try firstLine("<font size=\"20\">Hello</font>").box.height == 24)
     }
 
+    // A superscript or subscript (nested too) keeps the line's pitch, so the next line stays
+    // on the baseline grid; a run raised by 10 pt pushes it apart.
+    @Test(arguments: ["mc<sup>2</sup>", "H<sub>2</sub>O", "x<sup>n<sup>2</sup></sup>", "H<sub>2</sub>O mc<sup>2</sup>"])
+    func raisedFiguresKeepTheLeading(markup: String) throws {
+        #expect(try firstLine("Energy is \(markup) here").box.height == 12)
+    }
+
+    @Test func aRunRaisedHighPushesTheLineDown() throws {
+        #expect(try firstLine("Up <span baseline=\"10\">there</span> now").box.height > 18)
+    }
+
     // A CJK ideograph at 10 pt is 10 pt wide (fallback to Noto Serif CJK).
     @Test func cjkIdeographWidth() throws {
         #expect(abs(try firstLine("中").contentWidth - 10) < 0.01)
