@@ -41,9 +41,10 @@ final class PageRenderer {
     private var sharedStyles: [SharedStyle?]
     /// The same for runs of expanded lines, by style and steps.
     private var expandedStyles: [Int: SharedStyle] = [:]
-    /// The glyph carrying the characters of colour emoji in a PDF (see `extractableText`):
-    /// nil until looked up, then the glyph, or nil when the body face has none.
-    private var blankGlyph: UInt??
+    /// The glyph carrying the characters of colour emoji in a PDF (see `extractableText`) and
+    /// its advance at 1 pt: nil until looked up, then the glyph, or nil when the body face has
+    /// none.
+    private var blankGlyph: (index: UInt, advance: Double)??
     /// The renderers of the pull quotes and sidebars drawn so far, by the set block.
     private var blockRenderers: [ObjectIdentifier: PageRenderer] = [:]
     /// How far past the trim the paper, backgrounds and bleeding images run: the press
@@ -457,7 +458,9 @@ final class PageRenderer {
 
     /// The characters of colour glyphs drawn as images, as text a PDF reader extracts and
     /// searches: each glyph's cluster shown as one blank glyph (a space of the template's body
-    /// face) at the glyph's place, which Cairo maps back to the cluster's characters.
+    /// face) at the glyph's place, which Cairo maps back to the cluster's characters. The blank
+    /// is widened to the colour glyph's advance: a narrower one leaves a gap a reader takes for
+    /// a space after every emoji.
     private func extractableText(_ placed: PlacedRun, glyphs gs: inout PangoGlyphString, on cr: OpaquePointer) {
         let run = placed.run
         guard !run.isHyphen, !run.storyRange.isEmpty, gs.num_glyphs > 0 else { return }
@@ -467,24 +470,11 @@ final class PageRenderer {
         cairo_save(cr)
         defer { cairo_restore(cr) }
         cairo_select_font_face(cr, framesetter.template.body.face, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
-        cairo_set_font_size(cr, placed.style.size)
-        if blankGlyph == nil {
-            // The space of the body face (the same glyph at every size), looked up once.
-            var blank: UnsafeMutablePointer<cairo_glyph_t>?
-            var count: Int32 = 0
-            if cairo_scaled_font_text_to_glyphs(cairo_get_scaled_font(cr), 0, 0, " ", 1, &blank, &count, nil, nil, nil)
-                == CAIRO_STATUS_SUCCESS, let blank
-            {
-                blankGlyph = count == 1 ? .some(blank[0].index) : .some(nil)
-                cairo_glyph_free(blank)
-            } else {
-                blankGlyph = .some(nil)
-            }
-        }
-        guard let found = blankGlyph, let space = found else { return }
+        guard let blank = blankSpace(on: cr) else { return }
+        let size = placed.style.size
+        // Opaque: a blank glyph inks nothing (and Cairo drops drawing that is fully clear).
+        cairo_set_source_rgb(cr, 0, 0, 0)
         // One glyph per cluster, in logical order (a colour run is left to right).
-        var glyphs: [cairo_glyph_t] = []
-        var clusters: [cairo_text_cluster_t] = []
         var x = 0.0
         var i = 0
         let n = Int(gs.num_glyphs)
@@ -498,21 +488,39 @@ final class PageRenderer {
             }
             let next = j < n ? Int(gs.log_clusters[j]) + first : end
             guard next > c else { return }  // not in logical order: leave the text out
+            var matrix = cairo_matrix_t()
+            cairo_matrix_init_scale(&matrix, width > 0 ? width / blank.advance : size, size)
+            cairo_set_font_matrix(cr, &matrix)
             let (gx, gy) = Self.offWholeUnits(x, 0, on: cr)
-            glyphs.append(cairo_glyph_t(index: space, x: gx, y: gy))
-            clusters.append(cairo_text_cluster_t(num_bytes: Int32(next - c), num_glyphs: 1))
+            var glyph = cairo_glyph_t(index: blank.index, x: gx, y: gy)
+            var cluster = cairo_text_cluster_t(num_bytes: Int32(next - c), num_glyphs: 1)
+            layout.text.bytes.withUnsafeBufferPointer { text in
+                text.withMemoryRebound(to: CChar.self) { chars in
+                    cairo_show_text_glyphs(cr, chars.baseAddress! + c, Int32(next - c), &glyph, 1, &cluster, 1, cairo_text_cluster_flags_t(0))
+                }
+            }
             x += width
             i = j
         }
-        // Opaque: a blank glyph inks nothing (and Cairo drops drawing that is fully clear).
-        cairo_set_source_rgb(cr, 0, 0, 0)
-        layout.text.bytes.withUnsafeBufferPointer { text in
-            text.withMemoryRebound(to: CChar.self) { chars in
-                cairo_show_text_glyphs(
-                    cr, chars.baseAddress! + first, Int32(end - first), glyphs, Int32(glyphs.count), clusters,
-                    Int32(clusters.count), cairo_text_cluster_flags_t(0))
-            }
+    }
+
+    /// The space of the body face selected on `cr` and its advance at 1 pt, looked up once (the
+    /// same glyph at every size).
+    private func blankSpace(on cr: OpaquePointer) -> (index: UInt, advance: Double)? {
+        if let known = blankGlyph { return known }
+        cairo_set_font_size(cr, 1)
+        var found: (index: UInt, advance: Double)?
+        var blank: UnsafeMutablePointer<cairo_glyph_t>?
+        var count: Int32 = 0
+        let font = cairo_get_scaled_font(cr)
+        if cairo_scaled_font_text_to_glyphs(font, 0, 0, " ", 1, &blank, &count, nil, nil, nil) == CAIRO_STATUS_SUCCESS, let blank {
+            var extents = cairo_text_extents_t()
+            cairo_scaled_font_glyph_extents(font, blank, 1, &extents)
+            if count == 1 && extents.x_advance > 0 { found = (blank[0].index, extents.x_advance) }
+            cairo_glyph_free(blank)
         }
+        blankGlyph = .some(found)
+        return found
     }
 
     /// Shows glyphs at the current point as text: with the run's characters and clusters when it

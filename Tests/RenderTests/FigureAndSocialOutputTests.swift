@@ -128,6 +128,17 @@ import Testing
         #expect(check.status == 0, "\(check.output)")
     }
 
+    // Emoji between ideographs copy with no space after them: the glyph carrying an emoji's
+    // characters is as wide as the emoji, or a reader sees a gap and adds one.
+    @Test func emojiCopyWithoutSpaces() throws {
+        let dir = TemporaryDirectory("emoji")
+        let input = dir.write("e.txt", "<p>中文😀中文👨‍👩‍👧中文🇨🇳中文👍🏽中文1️⃣中文。</p>\n")
+        let pdf = dir.file("e.pdf")
+        #expect(run(["build", input, "-o", pdf, "-t", "magazine-zh", "-q"]).status == 0)
+        let text = tool("pdftotext", [pdf, "-"]).output
+        #expect(text.hasPrefix("中文😀中文👨‍👩‍👧中文🇨🇳中文👍🏽中文1️⃣中文。\n"), "\(text)")
+    }
+
     // A feed repeats its emoji and emoticons: each image is written once, every use is drawn,
     // and the PDF stays clean (Cairo 1.16 alone would repeat a key of the page's resources).
     @Test func repeatedImagesWrittenOnce() throws {
