@@ -222,7 +222,11 @@ extension Run {
         func escaped(_ s: String) -> String {
             s.replacing("$", with: "$$").replacing(" ", with: "\\ ").replacing("#", with: "\\#").replacing(":", with: "\\:")
         }
-        return escaped(output) + ":" + files.map { " \\\n  " + escaped($0) }.joined() + "\n"
+        // And an empty rule for each prerequisite (as `gcc -MP` writes): an article renamed or a
+        // font removed is then a file to remake, not an error that stops `make` until the rule
+        // is deleted by hand.
+        let phony = files.map { "\n" + escaped($0) + ":\n" }.joined()
+        return escaped(output) + ":" + files.map { " \\\n  " + escaped($0) }.joined() + "\n" + phony
     }
 
     /// "page 12 of 40, The Last Compositors, about 3 s left": the article being drawn and an

@@ -575,6 +575,12 @@ import Testing
             #expect(upToDate(), "\(input) put back")
         }
         #expect(dep.contains(font) && FileManager.default.fileExists(atPath: font), "\(font)")
+        // An article renamed (and the manifest with it): the rule's old name is a file to
+        // remake, so `make` rebuilds rather than stopping at "No rule to make target".
+        try FileManager.default.moveItem(atPath: d.file("a1.txt"), toPath: d.file("one.txt"))
+        d.write("issue.json", text.replacingOccurrences(of: "a1.txt", with: "one.txt"))
+        let made = tool("make", ["-q", "-C", d.path, "-f", "Makefile", d.file("issue.pdf")])
+        #expect(made.status == 1, "\(made.output)")
     }
 
     // The running lines carry the issue's numbers: `{pages}` counts the issue's pages and the
