@@ -268,7 +268,9 @@ struct IssuePlanner {
                 if let near = Suggestion.closest(to: style, in: t.styles.map(\.name)) { message += "; did you mean '\(near)'?" }
                 notes.append(.warning(message, file: issue.manifest.path, at: line.location, length: style.unicodeScalars.count + 2))
             }
-            return "<p class=\"\(Self.escape(style))\">\(Self.escape(line.text))</p>"
+            // A line break the text asks for ("text": "Two\nlines") is kept, as `<br>`.
+            let text = Self.escape(line.text).split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "<br>")
+            return "<p class=\"\(Self.escape(style))\">\(text)</p>"
         }
         let text = markup.joined(separator: "\n")
         let source = SourceFile(path: file, text: text + "\n")

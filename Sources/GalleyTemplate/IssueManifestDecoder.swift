@@ -162,6 +162,10 @@ struct IssueManifestDecoder {
         guard case .string(let s) = v.kind else { throw typeError(path, "expected a string", v) }
         if s.allSatisfy(\.isWhitespace) { throw typeError(path, "expected a non-empty string", v) }
         if !lines, s.contains(where: \.isNewline) { throw typeError(path, "expected a single line of text", v) }
+        if let c = s.unicodeScalars.first(where: { TemplateDecoder.isControl($0) && !(lines && $0 == "\n") }) {
+            throw TemplateSpot(origin, v).error(
+                "text cannot hold control characters (such as \\u\(TemplateDecoder.hex(c))): they would cut the PDF's title and outline short", key: path)
+        }
         return s
     }
 

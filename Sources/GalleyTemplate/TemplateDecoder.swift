@@ -621,7 +621,20 @@ struct TemplateDecoder {
         guard case .string(let s) = v.kind else { throw typeError(path, "expected a string", v) }
         if !allowEmpty, s.allSatisfy(\.isWhitespace) { throw typeError(path, "expected a non-empty string", v) }
         if s.contains(where: \.isNewline) { throw typeError(path, "expected a single line of text", v) }
+        if let c = s.unicodeScalars.first(where: Self.isControl) {
+            throw TemplateSpot(origin, v).error("text cannot hold control characters (such as \\u\(Self.hex(c)))", key: path)
+        }
         return s
+    }
+
+    /// C0 and C1 control characters and DEL, but the tab: nothing a title or a running line can
+    /// show (a NUL ends the string where C reads it).
+    static func isControl(_ c: Unicode.Scalar) -> Bool { (c.value < 0x20 && c != "\t") || (0x7F...0x9F).contains(c.value) }
+
+    /// `c` as four hexadecimal digits, as JSON writes it escaped.
+    static func hex(_ c: Unicode.Scalar) -> String {
+        let digits = String(c.value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
     /// The largest length a template may give anything: PDF's largest page side. Sizes and gaps

@@ -489,6 +489,20 @@ import Testing
             "\(r.stderr)")
     }
 
+    // A cover line's text may break its line: "Two\nlines" is set on two lines (a newline in
+    // markup is a space).
+    @Test func coverLineBreaksWhereItsTextDoes() {
+        let d = TemporaryDirectory("issue")
+        _ = Self.issue(d)
+        let manifest = d.write(
+            "issue.json", #"{"cover": {"image": "cover.png", "lines": [{"text": "Two\nlines"}]}, "articles": [{"file": "a1.txt"}]}"#)
+        let pdf = d.file("issue.pdf")
+        let r = run(["build", manifest, "-o", pdf, "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let cover = tool("pdftotext", ["-f", "1", "-l", "1", pdf, "-"]).output
+        #expect(cover.hasPrefix("Two\nlines\n"), "\(cover)")
+    }
+
     // The cover sets the cover lines it has room for; those it has none for are not set, with a
     // warning at the text of the first of them (they were dropped without a word).
     @Test func coverLinesWithoutRoomWarnedAtTheFirstLeftOut() throws {

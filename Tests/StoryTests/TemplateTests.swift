@@ -488,6 +488,10 @@ private let a4 = (width: 210 * mm, height: 297 * mm)
     @Test func descriptionLines() {
         #expect(located(#"{"description": "a\nb"}"#) == #"1:17 key 'description': expected a single line of text, got "a\nb""#)
     }
+    // Nor may a running line hold a control character (a NUL cut it short where C reads it).
+    @Test func controlCharacterInARunningLine() {
+        #expect(located(#"{"footer": {"text": "a\u0000b"}}"#) == #"1:21 key 'footer.text': text cannot hold control characters (such as \u0000)"#)
+    }
     // A name must be a string.
     @Test func nameNull() { #expect(located(#"{"name": null}"#) == "1:10 key 'name': expected a string, got null") }
     // Long strings are cut short in the message.
