@@ -187,7 +187,8 @@ extension Run {
             sheet?.label = FilePath.name(of: article.file)
             try IssueExport.pdf(
                 parts: plan.parts, pages: pages, pageSize: (issue.base.pageWidth, issue.base.pageHeight), to: path, metadata: m,
-                subject: issue.manifest.title, keywords: issue.manifest.keywords, compression: compression, press: sheet)
+                subject: issue.manifest.title, keywords: issue.manifest.keywords, compression: compression, press: sheet,
+                article: true)
         }
     }
 

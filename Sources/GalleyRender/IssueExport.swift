@@ -119,11 +119,12 @@ public struct IssuePart: @unchecked Sendable {
 /// with its headings) and the page labels.
 public enum IssueExport {
     /// Writes `pages` to `path`. With `drawAhead`, the articles' draw runs are made on
-    /// another thread a page ahead of the drawing (`DrawAhead`).
+    /// another thread a page ahead of the drawing (`DrawAhead`). `article`: the PDF is one
+    /// article's (`--split`), whose outline entry is the root, titled as `metadata` is.
     public static func pdf(
         parts: [IssuePart], pages: [IssuePage], pageSize: (Double, Double), to path: String, metadata: PDFMetadata,
         subject: String?, keywords: [String], compression: Int = 1, press: PressOutput? = nil, timings: PDFTimings? = nil,
-        drawAhead: Bool = false, progress: (Int) -> Void = { _ in }
+        drawAhead: Bool = false, article: Bool = false, progress: (Int) -> Void = { _ in }
     ) throws(RenderError) {
         let out = try AtomicFile(target: path)
         var committed = false
@@ -182,7 +183,8 @@ public enum IssueExport {
                 if let title = parts[p].bookmark, bookmarked.insert(p).inserted {
                     outlines[outlineOf[p]].parentTitle = title
                     // An article's own PDF (--split) has it for its title: its entry is the root.
-                    if title != metadata.title {
+                    // (In the issue, an article titled as the issue is still an entry of it.)
+                    if !article || title != metadata.title {
                         outlines[outlineOf[p]].parent = cairo_pdf_surface_add_outline(
                             surface, root, title, "page=\(index + 1)", cairo_pdf_outline_flags_t(0))
                     }

@@ -111,6 +111,33 @@ import Testing
         #expect(links.pages[1].map(\.destination) == starts.map { Optional($0) }, "\(links.pages[1])")
     }
 
+    // An article titled as the issue keeps its own entry under the issue's (only an article's
+    // own PDF, `--split`, has its entry for the root).
+    @Test func anArticleTitledAsTheIssueKeepsItsEntry() throws {
+        let d = TemporaryDirectory("issue-outline")
+        let articles = [("a.txt", "<h1>Alpha</h1>\n" + IssueJumpTests.body, ""), ("b.txt", "<h2>Echo</h2>\n" + IssueJumpTests.body, "")]
+        let manifest = IssueJumpTests.issue(d, articles)
+        let text = try String(contentsOfFile: manifest, encoding: .utf8)
+        d.write("issue.json", text.replacingOccurrences(of: #"{"file": "b.txt""#, with: #"{"file": "b.txt", "title": "Harbour Monthly""#))
+        let pdf = d.file("issue.pdf")
+        let r = run(["build", manifest, "-o", pdf, "--split", d.file("split"), "-q"])
+        try #require(r.status == 0, "\(r.stderr)")
+        func outline(_ pdf: String) throws -> String {
+            let json = tool("qpdf", ["--json", "--json-key=outlines", pdf]).output
+            let root = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+            func tree(_ items: [[String: Any]]) -> String {
+                items.map { item in
+                    let kids = item["kids"] as? [[String: Any]] ?? []
+                    return (item["title"] as? String ?? "") + (kids.isEmpty ? "" : "[" + tree(kids) + "]")
+                }.joined(separator: ", ")
+            }
+            return tree(root["outlines"] as? [[String: Any]] ?? [])
+        }
+        let issue = try outline(pdf)
+        #expect(issue == "Harbour Monthly[Alpha, Harbour Monthly[Echo]]", "\(issue)")
+        #expect(try outline(d.file("split/b.pdf")) == "Harbour Monthly[Echo]")
+    }
+
     // A jump: the first page in place, the rest after the last article, each end naming the
     // other's folio; an edit that moves the continuation moves both numbers.
     @Test func jumpLines() throws {
