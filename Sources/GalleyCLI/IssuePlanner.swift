@@ -246,7 +246,9 @@ struct IssuePlanner {
         t.columns = 1
         t.balance = false
         let source = SourceFile(path: file, text: lines.joined(separator: "\n") + "\n")
-        let (story, _) = StoryBuilder(template: t, baseDirectory: issue.manifest.folder).build(MarkupParser.parse(source))
+        var (story, _) = StoryBuilder(template: t, baseDirectory: issue.manifest.folder).build(MarkupParser.parse(source))
+        // Its running head says the issue's title in `{issue}`, as every article's page does.
+        StoryFields(title: nil, section: nil, issue: m.title).apply(to: &story)
         return Framesetter(story: story, template: t, file: file, options: LayoutOptions(threads: 1))
     }
 

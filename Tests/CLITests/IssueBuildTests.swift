@@ -111,6 +111,19 @@ import Testing
         #expect(links.pages[1].map(\.destination) == starts.map { Optional($0) }, "\(links.pages[1])")
     }
 
+    // The contents page's running head says the issue's title in `{issue}`, as the articles'
+    // pages do (it was empty there).
+    @Test func contentsRunningHeadNamesTheIssue() throws {
+        let d = TemporaryDirectory("issue-heads")
+        let manifest = IssueJumpTests.issue(
+            d, [("a.txt", "<h1>Alpha</h1>\n" + IssueJumpTests.body, "")],
+            extra: #", "contents": {"title": "Inside"}, "set": {"header": {"enabled": true, "text": "{issue} / {title}"}}"#)
+        let pdf = d.file("issue.pdf")
+        try #require(run(["build", manifest, "-o", pdf, "-q"]).status == 0)
+        let contents = tool("pdftotext", ["-f", "1", "-l", "1", pdf, "-"]).output
+        #expect(contents.hasPrefix("Harbour Monthly / Inside\n"), "\(contents)")
+    }
+
     // An article titled as the issue keeps its own entry under the issue's (only an article's
     // own PDF, `--split`, has its entry for the root).
     @Test func anArticleTitledAsTheIssueKeepsItsEntry() throws {
