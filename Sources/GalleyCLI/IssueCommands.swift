@@ -24,12 +24,12 @@ extension Run {
         plan.cached = planner.cache?.used ?? []
         diagnostics.append(contentsOf: planner.cache?.diagnostics ?? [])
         // The last pass's framesetters: each article's warnings once, and a file listed again
-        // (`allowRepeat`) does not say its own again.
+        // (`allowRepeat`, "a.txt" or "./a.txt") does not say its own again.
         var seen: Set<Int> = []
         var said: Set<String> = []
         for part in plan.parts where part.article.map({ seen.insert($0).inserted }) ?? true {
             for d in part.framesetter.diagnostics.all
-            where said.insert("\(d.file ?? ""):\(d.location.map { "\($0)" } ?? ""):\(d.message)").inserted {
+            where said.insert("\(d.file.map(FileRoot.canonicalPath) ?? ""):\(d.location.map { "\($0)" } ?? ""):\(d.message)").inserted {
                 diagnostics.append(d)
             }
         }

@@ -738,6 +738,10 @@ import Testing
         let twice = d.write("t.json", #"{"articles": [{"file": "odd.txt"}, {"file": "a3.txt"}, {"file": "odd.txt", "allowRepeat": true}]}"#)
         let t = run(["build", twice, "-o", pdf])
         #expect(t.status == 0 && t.stderr.components(separatedBy: "'Nowhere Grotesk' is not installed").count == 2, "\(t.stderr)")
+        // However the second listing spells the file.
+        let spelt = d.write("s.json", #"{"articles": [{"file": "odd.txt"}, {"file": "./odd.txt", "allowRepeat": true}]}"#)
+        let s = run(["build", spelt, "-o", pdf])
+        #expect(s.status == 0 && s.stderr.components(separatedBy: "'Nowhere Grotesk' is not installed").count == 2, "\(s.stderr)")
     }
 
     // A manifest broken by an edit (a trailing comma, a lost brace, a misspelt key) is an error
