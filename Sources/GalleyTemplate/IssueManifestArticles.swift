@@ -5,11 +5,11 @@ import GalleySupport
 extension IssueManifestDecoder {
     // MARK: - Articles
 
-    /// The articles; each one's mistake goes to `errors`, and the jumps between them are
-    /// checked when there is none.
-    func articles(_ v: JSONValue, errors: inout [Diagnostic]) -> [IssueManifest.Article] {
-        let before = errors.count
+    /// The articles, and whether every one of them was read; each one's mistake goes to
+    /// `errors`, and the jumps between them are checked when every one was read.
+    func articles(_ v: JSONValue, errors: inout [Diagnostic]) -> ([IssueManifest.Article], Bool) {
         var out: [IssueManifest.Article] = []
+        var read = false
         do throws(Diagnostic) {
             guard case .array(let elements) = v.kind else {
                 throw typeError("articles", "expected a list of articles, as in [{\"file\": \"story.txt\"}]", v)
@@ -27,12 +27,14 @@ extension IssueManifestDecoder {
             }
             // Among the articles that hold (a missing one aside), repeats are said too.
             checkRepeats(out, errors: &errors)
-            guard errors.count == before else { return out }
-            try checkJumps(&out, values: elements.map { member($0, "jump", "to") })
+            // A jump's target is looked for among all of them, or a misspelt one would be
+            // said missing.
+            read = out.count == elements.count
+            if read { checkJumps(&out, values: elements.map { member($0, "jump", "to") }, errors: &errors) }
         } catch {
             errors.append(error)
         }
-        return out
+        return (out, read)
     }
 
     /// Each file once, told apart by device and inode, so `a.txt` and `./a.txt` are one; and
@@ -127,22 +129,31 @@ extension IssueManifestDecoder {
     }
 
     /// Every `jump.to` names another listed article; it is kept as that article is written.
-    func checkJumps(_ articles: inout [IssueManifest.Article], values: [JSONValue?]) throws(Diagnostic) {
+    /// Each one that does not goes to `errors`.
+    func checkJumps(_ articles: inout [IssueManifest.Article], values: [JSONValue?], errors: inout [Diagnostic]) {
         for i in articles.indices {
             guard let to = articles[i].jump?.to, let v = values[i] else { continue }
-            let path = "articles[\(i)].jump.to"
-            // A file listed twice (`allowRepeat`) is the target at its listing after this one.
-            guard let target = listedArticle(to, in: articles, after: i) ?? listedArticle(to, in: articles) else {
-                throw TemplateSpot(origin, v).error(notListed(to, candidates: articles.map(\.written)), key: path)
+            do throws(Diagnostic) {
+                articles[i].jump!.to = try jumpTarget(to, of: i, in: articles, value: v)
+            } catch {
+                errors.append(error)
             }
-            if target == i { throw TemplateSpot(origin, v).error("an article cannot continue after itself", key: path) }
-            // The rest is set after its target, which an earlier article has passed already.
-            if target < i {
-                throw TemplateSpot(origin, v).error(
-                    "'\(articles[target].written)' comes before this article; a jump continues after a later one", key: path)
-            }
-            articles[i].jump!.to = articles[target].written
         }
+    }
+
+    private func jumpTarget(_ to: String, of i: Int, in articles: [IssueManifest.Article], value v: JSONValue) throws(Diagnostic) -> String {
+        let path = "articles[\(i)].jump.to"
+        // A file listed twice (`allowRepeat`) is the target at its listing after this one.
+        guard let target = listedArticle(to, in: articles, after: i) ?? listedArticle(to, in: articles) else {
+            throw TemplateSpot(origin, v).error(notListed(to, candidates: articles.map(\.written)), key: path)
+        }
+        if target == i { throw TemplateSpot(origin, v).error("an article cannot continue after itself", key: path) }
+        // The rest is set after its target, which an earlier article has passed already.
+        if target < i {
+            throw TemplateSpot(origin, v).error(
+                "'\(articles[target].written)' comes before this article; a jump continues after a later one", key: path)
+        }
+        return articles[target].written
     }
 
     /// The index of the article `name` means: one written the same, else the same file; with

@@ -48,6 +48,8 @@ struct IssueManifestDecoder {
         // every mistake there is, not the first the checking order meets.
         var errors: [Diagnostic] = []
         var seen: [String: JSONMember] = [:]
+        // A cover or contents that does not hold: an insert placed after it is not judged.
+        var placesHold = true
         if case .object(let members) = value.kind {
             for member in members {
                 do throws(Diagnostic) {
@@ -55,17 +57,20 @@ struct IssueManifestDecoder {
                     try read(member, into: &m, articles: &articles, inserts: &inserts)
                 } catch {
                     errors.append(error)
+                    if member.key == "cover" || member.key == "contents" { placesHold = false }
                 }
             }
         }
+        var listed = false
         if let articles {
-            m.articles = self.articles(articles, errors: &errors)
+            (m.articles, listed) = self.articles(articles, errors: &errors)
         } else if errors.isEmpty {
             // (A misspelt key, said already, is likely where they went.)
             errors.append(.error("an issue manifest needs \"articles\", the list of its article files", file: file, at: value.start))
         }
-        // Inserts and layers refer to the articles: where they go is checked once those hold.
-        let articlesHold = errors.isEmpty
+        // Inserts refer to the articles: where they go is checked once every article is read
+        // (a mistake elsewhere does not hide theirs: every one is said in one run).
+        let articlesHold = listed && placesHold
         if let inserts { m.inserts = self.inserts(inserts, of: m, placed: articlesHold, errors: &errors) }
         if errors.isEmpty {
             do throws(Diagnostic) {

@@ -744,6 +744,26 @@ import Testing
         #expect(s.status == 0 && s.stderr.components(separatedBy: "'Nowhere Grotesk' is not installed").count == 2, "\(s.stderr)")
     }
 
+    // Every mistake of a manifest is said in one run: a repeated article did not hide a bad
+    // jump, nor that an insert after an article not listed (three runs to find them).
+    @Test func everyManifestMistakeAtOnce() {
+        let d = TemporaryDirectory("issue")
+        for name in ["a.txt", "b.txt", "c.txt"] { d.write(name, "<h1>\(name)</h1>\nText.\n") }
+        d.write("cover.png", FileManager.default.contents(atPath: repoPath("samples/images/chart.png"))!)
+        let manifest = d.write(
+            "issue.json",
+            #"{"articles": [{"file": "a.txt"}, {"file": "b.txt", "jump": {"after": 1, "to": "zz.txt"}}, {"file": "./a.txt"}], "#
+                + #""inserts": [{"image": "cover.png", "after": "zz.txt"}]}"#)
+        let r = run(["check", manifest])
+        #expect(r.status == 1)
+        for said in [
+            "error: key 'articles[1].jump.to': 'zz.txt' is not one of the articles", "error: article './a.txt' is already listed",
+            "error: key 'inserts[0].after': 'zz.txt' is not one of the articles",
+        ] {
+            #expect(r.stderr.contains(said), "\(said): \(r.stderr)")
+        }
+    }
+
     // A manifest broken by an edit (a trailing comma, a lost brace, a misspelt key) is an error
     // at its mistake: never a story of its JSON text written over the issue's PDF.
     @Test func aBrokenManifestIsNotTypesetAsText() throws {
