@@ -50,18 +50,33 @@ extension Unicode.Scalar {
 
 extension Flow {
     /// Warns once per document about each character of a paragraph that no face (its own, the
-    /// template's fallbacks, fontconfig's) can draw: it would be printed as a box.
+    /// template's fallbacks, fontconfig's) can draw: it would be printed as a box. A
+    /// paragraph's new ones are said together, at the first: a sentence in a script no font
+    /// has gave a warning, and its source line, for every letter.
     mutating func warnAboutMissingGlyphs(in l: ParagraphLayout) {
         guard l.index > missingGlyphsScanned else { return }
         missingGlyphsScanned = l.index
         guard l.text.hasMissingGlyphs else { return }
+        var first: Int?
+        var found: [Unicode.Scalar] = []
         l.text.missingCharacters(in: 0..<l.text.length) { byte, c in
             guard warnedMissing.insert(c.value).inserted else { return }
-            let at = story.sourceMap.sourceLocation(ofByte: l.storyStart + byte, in: story.text)
-            diagnostics.append(
-                .warning(
-                    "no installed font has \(c.described); it is drawn as a box (install a font that has it, or name one in the template's 'fallback')",
-                    file: file, at: at, length: 1))
+            first = first ?? byte
+            found.append(c)
         }
+        guard let first, let c = found.first else { return }
+        let at = story.sourceMap.sourceLocation(ofByte: l.storyStart + first, in: story.text)
+        let fix = "(install a font that has \(found.count == 1 ? "it" : "them"), or name one in the template's 'fallback')"
+        let message =
+            found.count == 1
+            ? "no installed font has \(c.described); it is drawn as a box " + fix
+            : "no installed font has \(found.count) characters of this paragraph (\(Self.listed(found))); they are drawn as boxes " + fix
+        diagnostics.append(.warning(message, file: file, at: at, length: 1))
+    }
+
+    /// "U+0E20 THAI CHARACTER SO SAMPHAO, U+0E32 THAI CHARACTER SARA AA and 12 more".
+    static func listed(_ characters: [Unicode.Scalar]) -> String {
+        let named = characters.prefix(2).map(\.described).joined(separator: ", ")
+        return characters.count > 2 ? named + " and \(characters.count - 2) more" : named.replacing(", ", with: " and ", maxReplacements: 1)
     }
 }

@@ -23,6 +23,21 @@ import Testing
         #expect(statistics(fs).missingGlyphs == 4)
     }
 
+    // A paragraph's new missing characters are said in one warning at the first of them (a
+    // sentence of a script no font has said every letter, each with its source line).
+    @Test func aParagraphsCharactersTogether() {
+        let fs = framesetter("Signs \u{12000}\u{12001}, \u{12002} and \u{12000}.\nThen \u{12000}\u{12003} again.")
+        let w = warnings(fs)
+        #expect(
+            w.map(\.message) == [
+                "no installed font has 3 characters of this paragraph (U+12000 CUNEIFORM SIGN A, U+12001 CUNEIFORM SIGN A TIMES A "
+                    + "and 1 more); they are drawn as boxes (install a font that has them, or name one in the template's 'fallback')",
+                "no installed font has U+12003 CUNEIFORM SIGN A TIMES GAN2 TENU; it is drawn as a box (install a font that has it, or "
+                    + "name one in the template's 'fallback')",
+            ])
+        #expect(w.map { $0.location.map { "\($0.line):\($0.column)" } } == ["1:7", "2:7"])
+    }
+
     @Test func nothingForDrawnTextOrLineBreaks() {
         let fs = framesetter("Latin, 中文, emoji 😀 and a forced break<br>inside a paragraph.")
         #expect(warnings(fs).isEmpty)
