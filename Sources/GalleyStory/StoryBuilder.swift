@@ -824,7 +824,8 @@ public struct StoryBuilder {
             scope.text.size = h.size
             scope.text.weight = h.weight
             scope.text.color = h.color
-            if faceRequests[h.face] == nil { faceRequests[h.face] = tag.location }
+            // (The face is the template's: a warning about it is said where the template
+            // names it, not at the heading, as if the text had asked for it.)
             scope.paragraph.headingLevel = level
             scope.paragraph.isHeading = true
             scope.paragraph.hyphenate = false

@@ -171,6 +171,11 @@ import Testing
         let issue = runExecutable(["build", d.file("issue.json"), "-o", d.file("issue.pdf")])
         #expect(issue.status == 0, "\(issue.stderr)")
         #expect(issue.stderr.contains("issue.json:2:23: warning: face 'Nowhere Grotesk' is not installed"), "\(issue.stderr)")
+        // A heading's face is the template's too: said there, not at the `<h1>` using it.
+        d.write("h.json", "{\"extends\": \"magazine\",\n \"headings\": {\"h1\": {\"face\": \"Nowhere Display\"}}}\n")
+        d.write("h.txt", "<h1>Head</h1>\nWords.\n")
+        let head = runExecutable(["check", d.file("h.txt"), "-t", d.file("h.json")])
+        #expect(head.stderr.contains("h.json:2:30: warning: face 'Nowhere Display' is not installed"), "\(head.stderr)")
     }
 
     // A width the family has no face in is a substitution, said: "Liberation Sans Narrow" was
