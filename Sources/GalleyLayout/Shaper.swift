@@ -691,7 +691,8 @@ extension TextEngine {
     }
 
     /// True when the characters at `a` and `b` are an ideograph (or kana, Hangul) and a Latin
-    /// letter or digit, in either order.
+    /// letter or digit, in either order, or a percent sign and an ideograph (`100% 的`: the sign
+    /// ends the Western figure).
     static func meets(_ flags: [ByteFlags], _ bytes: [UInt8], _ a: Int, _ b: Int) -> Bool {
         func latin(_ i: Int) -> Bool {
             let c = bytes[i]
@@ -703,7 +704,7 @@ extension TextEngine {
             let v = (UInt32(bytes[i] & 0x0F) << 12) | (UInt32(bytes[i + 1] & 0x3F) << 6) | UInt32(bytes[i + 2] & 0x3F)
             return bytes[i] >= 0xF0 || !((0x3000...0x303F).contains(v) || (0xFF00...0xFF65).contains(v))
         }
-        return (ideograph(a) && latin(b)) || (latin(a) && ideograph(b))
+        return (ideograph(a) && latin(b)) || ((latin(a) || bytes[a] == 0x25) && ideograph(b))
     }
 
     /// True for East Asian wide characters: CJK ideographs, kana, Hangul, CJK symbols and

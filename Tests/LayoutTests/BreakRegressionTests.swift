@@ -95,6 +95,21 @@ private let dropCapParagraph = """
         #expect(lines.allSatisfy { $0.contentWidth <= $0.box.width + 0.01 })
     }
 
+    // A percent sign ends a Western figure: `100%的` takes the quarter em after the sign, as
+    // `100的` does after the digit (it was set close).
+    @Test func autoSpacingAfterAPercentSign() throws {
+        var t = try #require(Template.builtin(named: "magazine-zh"))
+        t.alignment = .left
+        func width(_ text: String, spaced: Bool) throws -> Double {
+            t.cjkAutoSpacing = spaced
+            return try #require(pages(of: framesetter(text + "\n", template: t)).first?.frames.first?.lines.first).contentWidth
+        }
+        for text in ["以及100%的数字", "以及100的数字"] {
+            let added = try width(text, spaced: true) - width(text, spaced: false)
+            #expect(abs(added - 5) < 0.01, "\(text): \(added)")  // two quarter ems of 10 pt
+        }
+    }
+
     // A word that is a scheme and nothing after it, or barely more, breaks as words do.
     @Test func schemesAlone() {
         for text in ["see abcdefgh:// now", "see abcdefgh://x now", "<social>see https://abc now</social>"] {
