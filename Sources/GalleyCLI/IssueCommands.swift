@@ -171,14 +171,13 @@ extension Run {
         press: PressOutput?
     ) throws(RenderError) {
         for (k, article) in issue.manifest.articles.enumerated() {
-            let kept = plan.pages.indices.compactMap { i in plan.pages[i].keeping { plan.parts[$0].article == k }.map { (i, $0) } }
+            let kept = plan.pages(ofArticle: k)
             // A jump line links to its other half in this file too (0: not in it, no link).
             var position: [Int: Int] = [:]
             for (n, (i, _)) in kept.enumerated() { position[i + 1] = n + 1 }
-            var pages = kept.map(\.1)
+            var pages = kept.map(\.page)
             for i in pages.indices {
-                let target = pages[i].note.flatMap { position[$0.target] } ?? 0
-                pages[i].note?.target = target
+                for n in pages[i].notes.indices { pages[i].notes[n].target = position[pages[i].notes[n].target] ?? 0 }
             }
             let path = paths[k]
             var m = metadata
@@ -368,6 +367,17 @@ struct IssueMap: Encodable {
         var end: Int?
         /// Articles starting on the page under the end of `article` (`startOn: any`).
         var following: [String]?
+        /// Its jump lines, "from" above the text before "on" under it: one page can hold both.
+        var jumps: [Jump]?
+    }
+
+    /// A jump line: its text, the article whose text it ends or continues, whether it stands
+    /// above the text, and the page it links to (by index).
+    struct Jump: Encodable {
+        var text: String
+        var article: String?
+        var above: Bool
+        var target: Int
     }
 
     var title: String?
@@ -401,7 +411,14 @@ struct IssueMap: Encodable {
                 start: range.flatMap { r in story.map { $0.characterOffset(ofByte: r.lowerBound) } },
                 end: range.flatMap { r in story.map { $0.characterOffset(ofByte: r.upperBound) } },
                 following: p.followers.isEmpty
-                    ? nil : p.followers.compactMap { plan.parts[$0.part].article.map { issue.manifest.articles[$0].written } })
+                    ? nil : p.followers.compactMap { plan.parts[$0.part].article.map { issue.manifest.articles[$0].written } },
+                jumps: p.notes.isEmpty
+                    ? nil
+                    : p.notes.sorted { $0.above && !$1.above }.map { n in
+                        Jump(
+                            text: n.text, article: plan.parts[n.part].article.map { issue.manifest.articles[$0].written }, above: n.above,
+                            target: n.target)
+                    })
         }
     }
 

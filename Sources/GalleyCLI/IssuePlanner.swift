@@ -54,9 +54,8 @@ struct IssuePlanner {
             contentsPages = max(1, set.count)
         }
         numberRunningLines(&plan)
-        for i in IssueExport.crampedNotes(parts: plan.parts, pages: plan.pages) {
+        for (i, note) in IssueExport.crampedNotes(parts: plan.parts, pages: plan.pages) {
             let page = plan.pages[i]
-            guard let note = page.note else { continue }
             let (margin, line) = note.above ? ("top", "running head") : ("bottom", "footer")
             let running = page.running(note, parts: plan.parts) != nil
             let what = running ? "the text, the \(line) and the page's edge" : "the text and the page's edge"
@@ -69,15 +68,11 @@ struct IssuePlanner {
         return plan
     }
 
-    /// What only the whole issue knows, in each page's running lines: `{pages}` is the issue's
-    /// page count, not its article's, and `{page}` the folio as the page's label writes it
-    /// (roman in the front matter).
+    /// What only the whole issue knows, in each page's running lines (`IssuePlan.numbered`).
     func numberRunningLines(_ plan: inout IssuePlan) {
-        let total = plan.pages.count
         for i in plan.pages.indices {
-            guard let part = plan.pages[i].part, var page = plan.pages[i].page else { continue }
-            (page.footer, page.header) = plan.parts[part].framesetter.runningLines(of: page, pages: total, folio: plan.pages[i].label)
-            plan.pages[i].page = page
+            guard let part = plan.pages[i].part, let page = plan.pages[i].page else { continue }
+            plan.pages[i].page = plan.numbered(page, of: part, label: plan.pages[i].label)
         }
     }
 
@@ -136,10 +131,10 @@ struct IssuePlanner {
                 for page in pages where page.number > w.pages { add(.article, part: part, page: page) }
                 // (Set again numbered otherwise, it could in principle end sooner: then no line.)
                 guard plan.pages.count > first else { continue }
-                plan.pages[w.lastIndex].note = JumpNote(
-                    text: "Continued on page \(plan.pages[first].folio)", part: w.part, above: false, target: first + 1)
-                plan.pages[first].note = JumpNote(
-                    text: "Continued from page \(w.lastFolio)", part: part, above: true, target: w.lastIndex + 1)
+                plan.pages[w.lastIndex].notes.append(
+                    JumpNote(text: "Continued on page \(plan.pages[first].folio)", part: w.part, above: false, target: first + 1))
+                plan.pages[first].notes.append(
+                    JumpNote(text: "Continued from page \(w.lastFolio)", part: part, above: true, target: w.lastIndex + 1))
             }
             waiting.removeAll(where: due)
         }
@@ -147,7 +142,7 @@ struct IssuePlanner {
             let odd = folio % 2 == 1
             if (article.startOn == .recto && !odd) || (article.startOn == .verso && odd) { add(.blank) }
             // On the last page, under the article ending there, if it may and there is room.
-            let shared = article.startOn == .any ? room(in: plan, for: k) : nil
+            let shared = article.startOn == .any ? room(in: plan, for: k, endingFirstParts: Set(waiting.map(\.lastIndex))) : nil
             let start = shared.map { plan.pages[$0.index].folio } ?? folio
             let (framesetter, pages, seconds) = self.article(k, from: start, prelaid, below: shared?.top)
             let story = issue.articles[k].story
@@ -193,9 +188,13 @@ struct IssuePlanner {
 
     /// Where article `k`, which may start on any page, starts on the last one: the index of
     /// that page and the top of its text there, under the article ending on it, when at least
-    /// six lines of room are left below a gap of two.
-    func room(in plan: IssuePlan, for k: Int) -> (index: Int, top: Double)? {
-        guard let last = plan.pages.indices.last, plan.pages[last].kind == .article else { return nil }
+    /// six lines of room are left below a gap of two. Not on a page that ends a jump's first
+    /// part (its index in `endingFirstParts`): the room under it is the first part's own (a
+    /// `<pagebreak>` ended it there), and its "Continued on" line goes under its text.
+    func room(in plan: IssuePlan, for k: Int, endingFirstParts: Set<Int>) -> (index: Int, top: Double)? {
+        guard let last = plan.pages.indices.last, plan.pages[last].kind == .article, !endingFirstParts.contains(last) else {
+            return nil
+        }
         let t = issue.articles[k].framesetter.template
         let placements = plan.pages[last].placements
         guard placements.allSatisfy({ $0.page.width == t.pageWidth && $0.page.height == t.pageHeight }),

@@ -27,6 +27,29 @@ struct IssuePlan {
     /// The articles whose layout came from the cache (`--cache`).
     var cached: Set<Int> = []
 
+    /// `page`, of part `part`, with the running lines only the whole issue knows: `{pages}` is
+    /// the issue's page count, not its article's, and `{page}` the folio as `label` writes it
+    /// (roman in the front matter).
+    func numbered(_ page: Page, of part: Int, label: String?) -> Page {
+        var p = page
+        (p.footer, p.header) = parts[part].framesetter.runningLines(of: page, pages: pages.count, folio: label)
+        return p
+    }
+
+    /// The pages holding article `k`, each with its index in the issue, as its own PDF prints
+    /// them (`--split`): only its placements. A page it starts on under another article
+    /// (`startOn: any`) becomes its own, and takes running lines of its own, which the issue
+    /// left to the other's: without them it would lose its folio.
+    func pages(ofArticle k: Int) -> [(index: Int, page: IssuePage)] {
+        pages.indices.compactMap { i in
+            guard var kept = pages[i].keeping({ parts[$0].article == k }) else { return nil }
+            if let part = kept.part, let page = kept.page, part != pages[i].part {
+                kept.page = numbered(page, of: part, label: kept.label)
+            }
+            return (i, kept)
+        }
+    }
+
     /// The size of each part's pages: an article's template can set its own.
     var pageSizes: [(Double, Double)] {
         parts.map { ($0.framesetter.template.pageWidth, $0.framesetter.template.pageHeight) }

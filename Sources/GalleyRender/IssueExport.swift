@@ -24,8 +24,13 @@ public struct IssuePage: Sendable {
     public var page: Page?
     /// An image filling the page (the cover's, an insert's).
     public var image: String?
-    /// "Continued on page 42" under the page's text, or "Continued from page 7" above it.
-    public var note: JumpNote?
+    /// Its jump lines: "Continued from page 7" above the text of a continuation that starts
+    /// here, "Continued on page 42" under the text of a first part that ends here. A page holds
+    /// one of each at most, and may hold both: a continuation's last page can take an article
+    /// (`startOn: any`) whose own first part ends on it. Two of a kind cannot meet: a
+    /// continuation starts on a page of its own, and a page that ends a first part takes no
+    /// article after it (`IssuePlanner.room`).
+    public var notes: [JumpNote] = []
     /// Articles that start on this page under the end of the one before (`startOn: any`):
     /// each one's part and first page, set below what is already on the page.
     public var followers: [(part: Int, page: Page)] = []
@@ -41,7 +46,7 @@ public struct IssuePage: Sendable {
         let kept = placements.filter { keep($0.part) }
         guard let first = kept.first else { return nil }
         var p = self
-        if let note, !keep(note.part) { p.note = nil }
+        p.notes = notes.filter { keep($0.part) }
         p.part = first.part
         p.page = first.page
         p.followers = Array(kept.dropFirst())
@@ -67,15 +72,16 @@ public struct IssuePage: Sendable {
 }
 
 extension IssueExport {
-    /// The indices of `pages` whose jump line has no place clear of the text, the running line
-    /// and the page's edges (`PageRenderer.place`): it is then drawn over one of them.
-    public static func crampedNotes(parts: [IssuePart], pages: [IssuePage]) -> [Int] {
-        pages.indices.filter { i in
-            guard let note = pages[i].note, let page = pages[i].placements.first(where: { $0.part == note.part })?.page else {
-                return false
-            }
-            let renderer = PageRenderer(framesetter: parts[note.part].framesetter)
-            return !renderer.noteFits(note, on: page, beside: pages[i].running(note, parts: parts))
+    /// The jump lines of `pages` (with their page's index) that have no place clear of the text,
+    /// the running line and the page's edges (`PageRenderer.place`): each is then drawn over
+    /// one of them.
+    public static func crampedNotes(parts: [IssuePart], pages: [IssuePage]) -> [(page: Int, note: JumpNote)] {
+        pages.indices.flatMap { i in
+            pages[i].notes.filter { note in
+                guard let page = pages[i].placements.first(where: { $0.part == note.part })?.page else { return false }
+                let renderer = PageRenderer(framesetter: parts[note.part].framesetter)
+                return !renderer.noteFits(note, on: page, beside: pages[i].running(note, parts: parts))
+            }.map { (i, $0) }
         }
     }
 }
@@ -196,7 +202,7 @@ public enum IssueExport {
                     }
                 }
                 outlines[outlineOf[p]].add(page, story: parts[p].framesetter.story, to: surface, pageIndex: index + 1)
-                if let note = entry.note, note.part == p {
+                for note in entry.notes where note.part == p {
                     let beside = entry.running(note, parts: parts)
                     timings.measure(.drawing) {
                         PageRenderer.onSheet(sheet, cr) {
@@ -238,7 +244,7 @@ public enum IssueExport {
                     let renderer = PageRenderer(framesetter: parts[p].framesetter)
                     renderer.bleed = sheet?.print.bleed ?? 0
                     try renderer.draw(page, on: cr, paper: p == entry.part)
-                    if let note = entry.note, note.part == p {
+                    for note in entry.notes where note.part == p {
                         renderer.drawNote(note, on: page, beside: entry.running(note, parts: parts), cr: cr, linked: false)
                     }
                 }

@@ -224,6 +224,31 @@ import Testing
         #expect(run(["locate", manifest, "--page", "\(shared.index)", "--at", "100,80", "-q"]).output.hasPrefix(d.file("a1.txt") + ": "))
     }
 
+    // An article that starts under another (`startOn: any`) keeps its folio on that page in
+    // its own PDF (--split), with its own running lines: the page had none, the issue's being
+    // the other article's.
+    @Test func splitKeepsTheFolioOfASharedPage() throws {
+        let d = TemporaryDirectory("issue")
+        let body = String(repeating: "The harbour at dawn is a study in grey and silver, with boats. ", count: 5) + "\n"
+        d.write("a.txt", "<h1>Dawn</h1>\n" + body)
+        d.write("b.txt", "<h1>Dusk</h1>\n" + String(repeating: body, count: 24))
+        let manifest = d.write(
+            "issue.json",
+            #"{"title": "Harbour Monthly", "set": {"footer.text": "{title} · {page}"}, "articles": [{"file": "a.txt"}, "#
+                + #"{"file": "b.txt", "startOn": "any"}]}"#)
+        let out = d.file("split")
+        #expect(run(["build", manifest, "-o", d.file("issue.pdf"), "--split", out, "-q"]).status == 0)
+        let issue = tool("pdftotext", ["-f", "1", "-l", "1", d.file("issue.pdf"), "-"]).output
+        #expect(issue.split(separator: "\n").contains("Dusk"), "b starts under a: \(issue)")
+        #expect(issue.contains("Dawn · 1") && !issue.contains("Dusk · 1"), "one footer, the page's own: \(issue)")
+        for (name, title) in [("a", "Dawn"), ("b", "Dusk")] {
+            let first = tool("pdftotext", ["-f", "1", "-l", "1", out + "/\(name).pdf", "-"]).output
+            #expect(first.contains("\(title) · 1"), "\(name): \(first)")
+        }
+        let second = tool("pdftotext", ["-f", "2", "-l", "2", out + "/b.pdf", "-"]).output
+        #expect(second.contains("Dusk · 2"), "\(second)")
+    }
+
     /// The y of the word "Dusk" on a page of a PDF, from pdftotext's boxes (points from the top).
     static func duskY(_ pdf: String, page: Int) -> Double {
         let html = tool("pdftotext", ["-f", "\(page)", "-l", "\(page)", "-bbox", pdf, "-"]).output

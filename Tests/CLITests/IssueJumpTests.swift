@@ -102,6 +102,70 @@ import Testing
         #expect(below.allSatisfy { Int($0) != nil }, "only the folio under it: \(below)")
     }
 
+    // A continuation's last page taking an article (`startOn: any`) that jumps itself holds
+    // two jump lines: "Continued from" over the continuation, "Continued on" under the other.
+    // The page had one line, and the second overwrote the first, its link back gone with it.
+    @Test func aPageHoldsAContinuedFromAndAContinuedOn() throws {
+        let d = TemporaryDirectory("jump-two")
+        let manifest = Self.issue(
+            d,
+            [
+                ("d.txt", "<h1>Delta</h1>\n" + String(repeating: Self.body, count: 14), #", "jump": {"after": 1, "to": "e.txt"}"#),
+                ("e.txt", "<h1>Echo</h1>\n" + Self.body, ""),
+                ("c.txt", "<h1>Gamma</h1>\n" + String(repeating: Self.body, count: 20), #", "startOn": "any", "jump": {"after": 1}"#),
+                ("b.txt", "<h1>Beta</h1>\n" + Self.body, ""),
+            ])
+        let out = d.file("split")
+        let r = run(["build", manifest, "-o", d.file("issue.pdf"), "--split", out, "-q"])
+        try #require(r.status == 0, "\(r.stderr)")
+        // d, e, the rest of d with c under it, b, the rest of c. Page 3 has both lines, "from"
+        // over all its text and "on" under it.
+        let text = tool("pdftotext", ["-f", "3", "-l", "3", d.file("issue.pdf"), "-"]).output
+        #expect(text.contains("Continued from page 1") && text.contains("Continued on page 5"), "\(text)")
+        let words = Self.words(d.file("issue.pdf"), page: 3)
+        let notes = zip(words, words.dropFirst()).filter { $0.0.text == "Continued" }
+        let from = try #require(notes.first { $0.1.text == "from" }?.0)
+        let on = try #require(notes.first { $0.1.text == "on" }?.0)
+        let body = words.filter { ["harbour", "Gamma"].contains($0.text) }
+        #expect(body.count > 2 && body.allSatisfy { from.y1 < $0.y0 && $0.y1 < on.y0 }, "\(from) \(on)")
+        let links = try PDFLinks(d.file("issue.pdf"))
+        #expect(links.pages[2].map(\.destination) == [1, 5] && links.pages[4].map(\.destination) == [3], "\(links.pages)")
+        // Each article's own PDF has its line and its link: d's two pages, c's two.
+        for name in ["d", "c"] {
+            let text = tool("pdftotext", [out + "/\(name).pdf", "-"]).output
+            #expect(text.contains(name == "d" ? "Continued from page 1" : "Continued on page 5"), "\(name): \(text)")
+            let own = try PDFLinks(out + "/\(name).pdf")
+            #expect(own.pages.map { $0.map(\.destination) } == [[2], [1]], "\(name): \(own.pages)")
+        }
+        // The page map lists both, the one above first.
+        let map = try #require(try JSONSerialization.jsonObject(with: run(["inspect", manifest, "--json", "-q"]).stdout) as? [String: Any])
+        let page3 = try #require((map["pages"] as? [[String: Any]])?[2])
+        let jumps = (page3["jumps"] as? [[String: Any]] ?? []).map { "\($0["text"] ?? "") \($0["target"] ?? "")" }
+        #expect(jumps == ["Continued from page 1 1", "Continued on page 5 5"], "\(page3)")
+    }
+
+    // A jump's first part ended by a `<pagebreak>` leaves room under it; an article that may
+    // start on any page was set there, between the first part and its "Continued on" line.
+    // It now starts on the next page.
+    @Test func aPageEndingAFirstPartTakesNoArticleUnderIt() throws {
+        let d = TemporaryDirectory("jump-break")
+        let manifest = Self.issue(
+            d,
+            [
+                (
+                    "a.txt", "<h1>Alpha</h1>\nOne line.\n<pagebreak>\n" + String(repeating: Self.body, count: 20),
+                    #", "jump": {"after": 1}"#
+                ),
+                ("b.txt", "<h1>Beta</h1>\n" + Self.body, #", "startOn": "any""#),
+            ])
+        let m = try IssueBuildTests.map(manifest)
+        #expect(m.pages.prefix(2).map(\.article) == ["a.txt", "b.txt"], "\(m.pages.map(\.article))")
+        let pdf = d.file("issue.pdf")
+        #expect(run(["build", manifest, "-o", pdf, "-q"]).status == 0)
+        let first = tool("pdftotext", ["-f", "1", "-l", "1", pdf, "-"]).output
+        #expect(first.contains("Continued on page 3") && !first.contains("Beta"), "\(first)")
+    }
+
     // A footer on the side where "Continued on" goes: the two never touch; the jump line is
     // set on the footer's baseline, beside it.
     @Test func theJumpLineKeepsClearOfTheFooter() throws {
