@@ -163,7 +163,7 @@ extension TextEngine {
         shaped.autoSpaces = []  // a shaping given up (`crossed`) leaves none behind
         var logAttrs = breakOpportunities(
             text, length: length, charBytes: charBytes, language: Self.language(of: p, in: story), flags: &flags)
-        Self.addURLBreaks(story: story, paragraph: p, bytes: shaped.bytes, flags: &flags)
+        Self.adjustBreaks(story: story, paragraph: p, bytes: shaped.bytes, flags: &flags)
 
         // Shape item by item; the whole paragraph is the context.
         var advance = [Double](repeating: 0, count: length + 1)
@@ -607,6 +607,24 @@ extension TextEngine {
             let path = (from..<hi).first { bytes[$0] == 0x2F } ?? hi
             for b in (path + 1)..<max(path + 1, hi - 1) where Self.breaksURL(before: b, in: bytes) { flags[b].insert(.lineBreak) }
             if path > from + 1 && path < hi - 1 { flags[path].insert(.lineBreak) }
+        }
+    }
+
+    /// Where UAX #14 breaks the social text of a paragraph wrongly: URLs and topics.
+    static func adjustBreaks(story: Story, paragraph p: Paragraph, bytes: [UInt8], flags: inout [ByteFlags]) {
+        addURLBreaks(story: story, paragraph: p, bytes: bytes, flags: &flags)
+        keepTopicMarks(story: story, paragraph: p, bytes: bytes, flags: &flags)
+    }
+
+    /// A topic's `#` marks stay with its name, as brackets do (UAX #14 takes `#` for a letter,
+    /// and allows a break between it and an ideograph): no line ends on the opening one or
+    /// starts with the closing one.
+    static func keepTopicMarks(story: Story, paragraph p: Paragraph, bytes: [UInt8], flags: inout [ByteFlags]) {
+        for run in story.runs[p.runs] where story.styles[run.style].link != nil {
+            let (lo, hi) = (run.range.lowerBound - p.range.lowerBound, run.range.upperBound - p.range.lowerBound)
+            guard hi - lo > 2, bytes[lo] == 0x23, bytes[hi - 1] == 0x23 else { continue }
+            flags[lo + 1].remove(.lineBreak)
+            flags[hi - 1].remove(.lineBreak)
         }
     }
 

@@ -95,6 +95,20 @@ private let dropCapParagraph = """
         #expect(lines.allSatisfy { $0.contentWidth <= $0.box.width + 0.01 })
     }
 
+    // A topic's `#` marks stay with its name: a line ended `…寅卯辰#` and the next began
+    // `话题标签#`. Wherever the column's edge falls, no line ends on the opening mark nor
+    // starts with the closing one.
+    @Test(arguments: [3, 4, 5]) func topicMarksStayWithTheName(columns: Int) throws {
+        var t = try #require(Template.builtin(named: "magazine-zh"))
+        t.columns = columns
+        t.firstLineIndent = 0
+        t.social.enabled = true
+        let fs = framesetter("<social>甲乙丙丁戊己庚辛壬癸子丑寅卯辰#话题标签# 结束。</social>\n", template: t)
+        let lines = expectInvariants(fs, "topic").flatMap(\.frames).flatMap(\.lines)
+        let texts = lines.map { fs.story.text.utf8Slice($0.storyRange.lowerBound, $0.storyRange.upperBound) }
+        #expect(!texts.contains { $0.hasSuffix("辰#") || $0.hasPrefix("# ") }, "\(texts)")
+    }
+
     // A percent sign ends a Western figure: `100%的` takes the quarter em after the sign, as
     // `100的` does after the digit (it was set close).
     @Test func autoSpacingAfterAPercentSign() throws {
