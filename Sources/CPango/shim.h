@@ -108,6 +108,24 @@ static inline double galley_font_cap_ratio(PangoFont *font) {
     return ratio;
 }
 
+#include <hb-ot.h>
+
+/* A font's ideographic em box in Han text, its top and bottom as fractions of the em above the
+ * baseline: the BASE table's idtp and ideo (Noto CJK: 0.88 and -0.12), else HarfBuzz's
+ * fallback from the font's metrics. */
+static inline void galley_font_ideo_embox(PangoFont *font, double *top, double *bottom) {
+    hb_font_t *hb = pango_font_get_hb_font(font);
+    int xs = 0, ys = 0;
+    hb_position_t t = 0, b = 0;
+    hb_font_get_scale(hb, &xs, &ys);
+    hb_ot_layout_get_baseline_with_fallback(
+        hb, HB_OT_LAYOUT_BASELINE_TAG_IDEO_EMBOX_TOP_OR_RIGHT, HB_DIRECTION_LTR, HB_SCRIPT_HAN, HB_TAG_NONE, &t);
+    hb_ot_layout_get_baseline_with_fallback(
+        hb, HB_OT_LAYOUT_BASELINE_TAG_IDEO_EMBOX_BOTTOM_OR_LEFT, HB_DIRECTION_LTR, HB_SCRIPT_HAN, HB_TAG_NONE, &b);
+    *top = ys ? (double)t / ys : 0;
+    *bottom = ys ? (double)b / ys : 0;
+}
+
 /* How far the ink of a font's "H" reaches above the baseline, Pango units: the cap height of a
  * font whose OS/2 table does not say. */
 static inline int galley_font_h_top(PangoFont *font) {

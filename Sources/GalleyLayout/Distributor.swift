@@ -581,9 +581,10 @@ extension Flow {
 
 extension Flow {
     /// Places the initial of the paragraph whose first line has its baseline origin at `first`,
-    /// its baseline on that of line `lines`, moved right by its `shift` so that its ink does not
-    /// cross the lines' edge. What follows the paragraph starts below it, even when the paragraph
-    /// has fewer lines than the initial is tall.
+    /// its baseline `drop` below (on that of line `lines`, or above it for an initial set in an
+    /// em box), moved right by its `shift` so that its ink does not cross the lines' edge. What
+    /// follows the paragraph starts below it, even when the paragraph has fewer lines than the
+    /// initial is tall.
     func placeDropCap(_ dropCap: DropCap, of l: ParagraphLayout, at first: Point, _ d: inout Distributor) {
         let baseline = first.y + dropCap.drop
         // The box takes in the ink that hangs below the baseline, so that `inspect`, preflight

@@ -24,8 +24,9 @@ package struct PunctuationBlank: Sendable, Equatable {
 ///
 /// At shaping time (fixed, whatever the line breaks): two marks side by side share half an em
 /// of blank between them when a closing mark meets an opening one (`，「` `」「`), and none when
-/// both close or both open (`。」` `「『`); `half` takes every mark's blank away. The widths
-/// `x[]` are those of the compressed marks, so the breaker sees them.
+/// both close or both open and one is a bracket (`。」` `」，` `「『`); two marks of one kind
+/// that are no brackets (`，，` `。。`) keep theirs, ink meeting blank. `half` takes every mark's
+/// blank away. The widths `x[]` are those of the compressed marks, so the breaker sees them.
 ///
 /// At line time (what the line needs): a line's last mark drops its blank after the ink (a
 /// justified line ends on ink, not half an em short of its edge), and a line wider than its
@@ -33,8 +34,8 @@ package struct PunctuationBlank: Sendable, Equatable {
 /// 。，、 when asked) before its ideographs are squeezed: `LineBreak.squeeze`.
 struct PunctuationMarks {
     /// The marks met while shaping: glyph index, paragraph byte, blank before and after the
-    /// ink along the line (Pango units), and whether the mark may hang.
-    private(set) var marks: [(glyph: Int, byte: Int, left: Int32, right: Int32, hangs: Bool)] = []
+    /// ink along the line (Pango units), whether the mark may hang, and whether it is a bracket.
+    private(set) var marks: [(glyph: Int, byte: Int, left: Int32, right: Int32, hangs: Bool, bracket: Bool)] = []
     /// Vertical text: the blank is above and below the ink of the vertical forms, and a cut
     /// moves the glyph along the column (`cut(_:before:after:vertical:)`).
     var vertical = false
@@ -70,8 +71,18 @@ struct PunctuationMarks {
             || (bytes[b] == 0xEF && bytes[b + 1] == 0xBC && (bytes[b + 2] == 0x8C || bytes[b + 2] == 0x8E))
     }
 
-    mutating func add(glyph: Int, byte: Int, left: Int32, right: Int32, hangs: Bool) {
-        marks.append((glyph, byte, left, right, hangs))
+    /// Whether the mark at `b` (`isMark`) is a bracket or a quotation mark: not one of 、。・，．：；.
+    static func isBracket(_ bytes: [UInt8], at b: Int) -> Bool {
+        let (b0, b1, b2) = (bytes[b], bytes[b + 1], bytes[b + 2])
+        switch b0 {
+        case 0xE3: return b1 == 0x80 && b2 != 0x81 && b2 != 0x82
+        case 0xEF: return b1 == 0xBD || (b2 != 0x8C && b2 != 0x8E && b2 != 0x9A && b2 != 0x9B)
+        default: return b0 == 0xE2
+        }
+    }
+
+    mutating func add(glyph: Int, byte: Int, left: Int32, right: Int32, hangs: Bool, bracket: Bool) {
+        marks.append((glyph, byte, left, right, hangs, bracket))
     }
 
     /// Compresses the marks as `spec` asks, writing their new advances and offsets into
@@ -89,9 +100,14 @@ struct PunctuationMarks {
         for k in marks.indices where spec.punctuation != .full {
             if spec.punctuation == .half {
                 cut(k, left: marks[k].left, right: marks[k].right)
-            } else if k > 0 && marks[k].byte == marks[k - 1].byte + 3 && marks[k].glyph == marks[k - 1].glyph + 1 {
+            } else if k > 0 && marks[k].byte == marks[k - 1].byte + 3 && marks[k].glyph == marks[k - 1].glyph + 1
+                && (marks[k - 1].bracket || marks[k].bracket)
+            {
                 // Neighbours: a closing and an opening mark keep the wider of their blanks
                 // (half an em), two closing or two opening marks none. The first gives first.
+                // Without a bracket (`，，` `。。`, or centred Traditional marks) the blank after
+                // one mark is not beside another blank but before the next one's ink: clreq
+                // and JLREQ 3.1.4 merge only blanks that meet, so both keep their em.
                 let (a, b) = (marks[k - 1].right, marks[k].left)
                 let excess = a + b - (a > 0 && b > 0 ? max(a, b) : 0)
                 let fromA = min(a, excess)

@@ -331,7 +331,8 @@ extension TextEngine {
             text, at: cluster, glyph: info.glyph, font: font, analysis: analysis, vertical: marks.vertical)
         marks.add(
             glyph: glyph, byte: cluster, left: Int32((Double(blank.left) * scale).rounded()),
-            right: Int32((Double(blank.right) * scale).rounded()), hangs: PunctuationMarks.mayHang(bytes, at: cluster))
+            right: Int32((Double(blank.right) * scale).rounded()), hangs: PunctuationMarks.mayHang(bytes, at: cluster),
+            bracket: PunctuationMarks.isBracket(bytes, at: cluster))
     }
 
     /// What shaping leaves to do once every item is shaped: upright digits in vertical text,

@@ -190,7 +190,7 @@ struct ParagraphSetting: Sendable {
             story, paragraph: i, hyphens: hyphenator != nil, attachments: attachments, autoSpacing: cjkAutoSpacing,
             cjk: cjk)
         if let asked = p.style.dropCap, !p.style.vertical {
-            shaped.dropCap = engine.dropCap(asked, for: shaped, style: p.style)
+            shaped.dropCap = engine.dropCap(asked, for: shaped, style: p.style, cjk: cjk)
         }
         // Beside a drop cap the first lines are narrower, and the first starts after the initial.
         let widths = shaped.dropCap?.narrowing(widths) ?? widths

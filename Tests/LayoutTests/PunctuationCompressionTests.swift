@@ -31,6 +31,32 @@ import Testing
         #expect(abs(width(shaped("他说：「『好』」。"), of: "「『") - 15) < 0.01)
     }
 
+    // Repeated marks of one kind (ink on the left, blank on the right) meet ink against blank:
+    // there is one blank between them, nothing to merge, and each keeps its em. 17 characters
+    // are 17 ems (they were 13: every mark before another lost its half). Beside a bracket a
+    // closing mark still gives its blank (`」，` `）。` `》，` as `。」`), and a Traditional
+    // centred ，， keeps its two quarters.
+    @Test func repeatedMarksKeepTheirBlank() {
+        let t = shaped("甲，，，乙。。。丙、、、丁：：：戊")
+        #expect(abs(t.x[t.length] - 170) < 0.01, "\(t.x[t.length])")
+        #expect(abs(width(t, of: "，，") - 20) < 0.01 && abs(width(t, of: "。。") - 20) < 0.01)
+        #expect(abs(width(t, of: "、、") - 20) < 0.01 && abs(width(t, of: "：：") - 20) < 0.01)
+        let closing = shaped("甲」，乙）。丙》，丁。」戊")
+        for pair in ["」，", "）。", "》，", "。」"] {
+            #expect(abs(width(closing, of: pair) - 15) < 0.01, "\(pair): \(width(closing, of: pair))")
+        }
+        #expect(abs(width(shaped("他說，，好", language: "zh-Hant"), of: "，，") - 20) < 0.01)
+    }
+
+    // A line ending ，， drops the blank after its last mark only: 一二三，， is 4.5 ems to
+    // the last ink, the measure exactly (it was 4, the first comma's blank gone too).
+    @Test func repeatedMarksAtALinesEnd() {
+        let broken = breakParagraph("一二三，，四五六", widths: LineWidths(rest: 45), language: "zh-Hans")
+        #expect(broken.text.first == "一二三，，")
+        #expect(abs(broken.lines[0].naturalWidth - 45) < 0.01, "\(broken.lines[0].naturalWidth)")
+        #expect(broken.lines[0].squeeze == 0)
+    }
+
     @Test func fullAndHalf() {
         #expect(abs(shaped(quote, .full).x[19 * 3] - 190) < 0.01)
         // Full-width marks keep their blank at a line's end too: nothing for a line to take.

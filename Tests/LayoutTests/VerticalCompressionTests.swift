@@ -37,6 +37,15 @@ import Testing
         #expect(abs(width(t, of: "』」。") - 20) < 0.01, "\(width(t, of: "』」。"))")
     }
 
+    // Repeated marks down a column keep their blank below the ink, as across a line: ，， and
+    // 。。 are two ems each (the first lost its half).
+    @Test func repeatedMarks() {
+        let t = shaped("甲，，乙。。丙、、丁", vertical: true)
+        #expect(abs(width(t, of: "，，") - 20) < 0.01, "\(width(t, of: "，，"))")
+        #expect(abs(width(t, of: "。。") - 20) < 0.01 && abs(width(t, of: "、、") - 20) < 0.01)
+        #expect(abs(width(t, of: "甲，，乙。。丙、、丁") - 100) < 0.01)
+    }
+
     // A vertical ： is centred, a quarter em of blank each side, and the font gives it no
     // half-width form: a 「 after it gives its own blank (JLREQ's middle dot and opening
     // bracket), where across a line the colon gives its right half instead.

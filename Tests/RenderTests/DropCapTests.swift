@@ -134,6 +134,51 @@ private func firstPage(_ fs: Framesetter) -> Page {
         #expect(cap.foot >= cap.rect.maxY && cap.foot >= lines[3].box.maxY - 0.01)
     }
 
+    // A Han initial fills three lines of ideographic em boxes: from the top of the first line's
+    // em (0.88 em above its baseline in Noto CJK) to the foot of line 3's (0.12 em below its
+    // baseline), so its ink stays inside and only three lines are set beside it. Sized by the
+    // Latin cap height it overshot line 3's baseline by 3.2 pt and had line 4 beside it too.
+    @Test func hanInitialFillsItsLines() throws {
+        var t = dropCapTemplate()
+        t.language = "zh-Hans"
+        let text = String(repeating: "清晨六点，老城南边的一间小印刷作坊已经亮起了灯。七十一岁的周师傅戴上老花镜。", count: 5)
+        let fs = framesetter("<p dropcap=\"3\">\(text)</p>", template: t)
+        let page = firstPage(fs)
+        let (column, lines) = (page.frames[0].rect, page.frames[0].lines)
+        let cap = try #require(page.frames[0].dropCaps.first)
+        try #require(lines.count > 4)
+        #expect(lines[2].origin.x > column.x && lines[3].origin.x == column.x, "\(lines.prefix(4).map(\.origin))")
+        #expect(cap.beside == 3)
+        let (top, foot) = (lines[0].origin.y - 8.8, lines[2].origin.y + 1.2)
+        #expect(abs(cap.rect.y - top) < 0.01 && cap.rect.maxY <= foot + 0.01, "\(cap.rect), em boxes \(top)..<\(foot)")
+        let png = try renderPNG(fs, dpi: 288)
+        let initial = Ink(png, where: redPixel)
+        try #require(!initial.isEmpty)
+        #expect(Double(initial.minY) >= top * 4 - 1 && Double(initial.maxY) <= foot * 4 + 1, "\(initial), \(top)..<\(foot) pt")
+        // Its ink fills most of the three ems and two leadings, as an ideograph fills its em.
+        #expect(Double(initial.maxY - initial.minY) > 0.85 * (foot - top) * 4)
+        #expect(Double(initial.maxX) < lines[0].origin.x * 4)
+    }
+
+    // An initial opening with 「 gives up the bracket's blank at the column's edge, as an
+    // opening bracket at a line's start may: its ink starts where the font's half-width form
+    // puts it (0.15 em in, 3.3 pt), not half an em further (it was 17 pt in).
+    @Test func hanInitialWithABracket() throws {
+        var t = dropCapTemplate()
+        t.language = "zh-Hans"
+        let text = "「这声音我听了五十年，」他笑着说，「闭上眼睛都知道哪个字放在哪里。」这是第二段，用引号开头的首字下沉。"
+        let fs = framesetter("<p dropcap=\"2\">\(text)</p>", template: t)
+        let page = firstPage(fs)
+        let column = page.frames[0].rect
+        let cap = try #require(page.frames[0].dropCaps.first)
+        let size = try #require(cap.paragraph.text.dropCap).size
+        #expect(fs.story.text.utf8Slice(cap.storyRange.lowerBound, cap.storyRange.upperBound) == "「这")
+        let initial = Ink(try renderPNG(fs, dpi: 288), where: redPixel)
+        try #require(!initial.isEmpty)
+        let inset = Double(initial.minX) / 4 - column.x
+        #expect(inset >= -0.25 && inset < size / 4, "the bracket's ink \(inset) pt from the column's edge, \(size) pt initial")
+    }
+
     // An opening quotation mark goes into the initial with the letter; a paragraph that starts
     // with no letter gets no drop cap.
     @Test func quotationMark() throws {
