@@ -135,20 +135,9 @@ import Testing
         let pdf = d.file("issue.pdf")
         let r = run(["build", manifest, "-o", pdf, "--split", d.file("split"), "-q"])
         try #require(r.status == 0, "\(r.stderr)")
-        func outline(_ pdf: String) throws -> String {
-            let json = tool("qpdf", ["--json", "--json-key=outlines", pdf]).output
-            let root = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
-            func tree(_ items: [[String: Any]]) -> String {
-                items.map { item in
-                    let kids = item["kids"] as? [[String: Any]] ?? []
-                    return (item["title"] as? String ?? "") + (kids.isEmpty ? "" : "[" + tree(kids) + "]")
-                }.joined(separator: ", ")
-            }
-            return tree(root["outlines"] as? [[String: Any]] ?? [])
-        }
-        let issue = try outline(pdf)
+        let issue = try IssueJumpTests.outline(pdf)
         #expect(issue == "Harbour Monthly[Alpha, Harbour Monthly[Echo]]", "\(issue)")
-        #expect(try outline(d.file("split/b.pdf")) == "Harbour Monthly[Echo]")
+        #expect(try IssueJumpTests.outline(d.file("split/b.pdf")) == "Harbour Monthly[Echo]")
     }
 
     // A jump: the first page in place, the rest after the last article, each end naming the

@@ -7,6 +7,19 @@ import Testing
 @Suite struct IssueJumpTests {
     static let body = String(repeating: "The harbour at dawn is a study in grey and silver, with boats. ", count: 6) + "\n"
 
+    /// The PDF's outline as "Issue[Article[Heading], …]", from qpdf's reading of it.
+    static func outline(_ pdf: String) throws -> String {
+        let json = tool("qpdf", ["--json", "--json-key=outlines", pdf]).output
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        func tree(_ items: [[String: Any]]) -> String {
+            items.map { item in
+                let kids = item["kids"] as? [[String: Any]] ?? []
+                return (item["title"] as? String ?? "") + (kids.isEmpty ? "" : "[" + tree(kids) + "]")
+            }.joined(separator: ", ")
+        }
+        return tree(root["outlines"] as? [[String: Any]] ?? [])
+    }
+
     /// An issue of `articles` (file name, text, and the manifest's fields for it) in `d`.
     static func issue(_ d: TemporaryDirectory, _ articles: [(String, String, String)], extra: String = "") -> String {
         for (name, text, _) in articles { d.write(name, text) }
@@ -236,15 +249,7 @@ import Testing
             ], extra: #", "contents": {"title": "Contents"}"#)
         let pdf = d.file("issue.pdf")
         #expect(run(["build", manifest, "-o", pdf, "-q"]).status == 0)
-        let json = tool("qpdf", ["--json", "--json-key=outlines", pdf]).output
-        let root = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
-        func tree(_ items: [[String: Any]]) -> String {
-            items.map { item in
-                let kids = item["kids"] as? [[String: Any]] ?? []
-                return (item["title"] as? String ?? "") + (kids.isEmpty ? "" : "[" + tree(kids) + "]")
-            }.joined(separator: ", ")
-        }
-        let outline = tree(root["outlines"] as? [[String: Any]] ?? [])
+        let outline = try Self.outline(pdf)
         let parts4 = (0..<5).map { "Part \($0)" }.joined(separator: ", ")
         // An article's `<h1>` saying its entry's title again adds no level of its own.
         #expect(outline == "Harbour Monthly[Contents, Alpha[\(parts4)], Beta]", "\(outline)")
