@@ -107,7 +107,8 @@ extension Run {
     static func checkDepfile(_ path: String, inputs: [String], besides o: BuildOptions) throws(RefusedOutput) {
         // `-` is standard output, unless the PDF or the JSON summary goes there.
         if path == "-" && (o.output == "-" || o.json) {
-            throw RefusedOutput(message: "--depfile -: standard output already carries the \(o.json ? "--json summary" : "PDF"); name a file")
+            throw RefusedOutput(
+                message: "--depfile -: standard output already carries the \(o.json ? "--json summary" : "PDF"); name a file")
         }
         guard case .file = try OutputDestination.checked(path, inputs: inputs, role: .depfile, madeFirst: o.split) else { return }
         if let other = Self.otherOutputs(o).first(where: { OutputDestination.sameTarget(path, $0.path) }) {

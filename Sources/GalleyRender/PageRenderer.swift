@@ -496,7 +496,8 @@ final class PageRenderer {
             var cluster = cairo_text_cluster_t(num_bytes: Int32(next - c), num_glyphs: 1)
             layout.text.bytes.withUnsafeBufferPointer { text in
                 text.withMemoryRebound(to: CChar.self) { chars in
-                    cairo_show_text_glyphs(cr, chars.baseAddress! + c, Int32(next - c), &glyph, 1, &cluster, 1, cairo_text_cluster_flags_t(0))
+                    cairo_show_text_glyphs(
+                        cr, chars.baseAddress! + c, Int32(next - c), &glyph, 1, &cluster, 1, cairo_text_cluster_flags_t(0))
                 }
             }
             x += width

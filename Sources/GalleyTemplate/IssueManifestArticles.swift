@@ -141,7 +141,9 @@ extension IssueManifestDecoder {
         }
     }
 
-    private func jumpTarget(_ to: String, of i: Int, in articles: [IssueManifest.Article], value v: JSONValue) throws(Diagnostic) -> String {
+    private func jumpTarget(
+        _ to: String, of i: Int, in articles: [IssueManifest.Article], value v: JSONValue
+    ) throws(Diagnostic) -> String {
         let path = "articles[\(i)].jump.to"
         // A file listed twice (`allowRepeat`) is the target at its listing after this one.
         guard let target = listedArticle(to, in: articles, after: i) ?? listedArticle(to, in: articles) else {

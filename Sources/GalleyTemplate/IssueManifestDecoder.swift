@@ -169,7 +169,8 @@ struct IssueManifestDecoder {
         if !lines, s.contains(where: \.isNewline) { throw typeError(path, "expected a single line of text", v) }
         if let c = s.unicodeScalars.first(where: { TemplateDecoder.isControl($0) && !(lines && $0 == "\n") }) {
             throw TemplateSpot(origin, v).error(
-                "text cannot hold control characters (such as \\u\(TemplateDecoder.hex(c))): they would cut the PDF's title and outline short", key: path)
+                "text cannot hold control characters (such as \\u\(TemplateDecoder.hex(c))): they would cut the PDF's title and outline short",
+                key: path)
         }
         return s
     }

@@ -103,10 +103,14 @@ import Testing
     @Test func narrowPullQuote() {
         let d = TemporaryDirectory("blocks")
         let quote = "“A page tells you when it is wrong, and the night goes better with tea.”"
-        let narrow = d.write("narrow.txt", Self.paragraphs(2) + "<pullquote float=\"center\" width=\"25%\">\(quote)</pullquote>\n" + Self.paragraphs(8))
+        let narrow = d.write(
+            "narrow.txt", Self.paragraphs(2) + "<pullquote float=\"center\" width=\"25%\">\(quote)</pullquote>\n" + Self.paragraphs(8))
         let r = run(["check", narrow])
         let said = r.stderr.components(separatedBy: "\n").filter { $0.contains("ems of its 14 pt type") }
-        #expect(said == ["\(narrow):3:1: warning: this pull quote's lines are 49.7 pt wide, 3.5 ems of its 14 pt type, which sets a word or two a line; make it wider (width) or its type smaller"], "\(r.stderr)")
+        #expect(
+            said == [
+                "\(narrow):3:1: warning: this pull quote's lines are 49.7 pt wide, 3.5 ems of its 14 pt type, which sets a word or two a line; make it wider (width) or its type smaller"
+            ], "\(r.stderr)")
         let usual = d.write("usual.txt", Self.paragraphs(2) + "<pullquote float=\"center\">\(quote)</pullquote>\n" + Self.paragraphs(8))
         #expect(!run(["check", usual]).stderr.contains("ems of"))
     }

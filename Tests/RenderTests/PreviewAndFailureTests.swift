@@ -1,8 +1,9 @@
 import CCairo
 import Foundation
-@testable import GalleyRender
 import TestSupport
 import Testing
+
+@testable import GalleyRender
 
 /// Renders page 1 of `text` at `dpi` and reads the PNG back.
 private func preview(_ text: String, dpi: Int = 72, _ args: [String] = []) throws -> PNGPixels {
@@ -57,7 +58,8 @@ private let corruptPNG: Data = {
         #expect(r.status == 1)
         #expect(
             r.stderr
-                == "galley: error: a 12402×17539 pixel page is over the preview's limit of 40 million pixels (267 MiB); use --dpi 643 or less\n")
+                == "galley: error: a 12402×17539 pixel page is over the preview's limit of 40 million pixels (267 MiB); use --dpi 643 or less\n"
+        )
         #expect(dir.contents.isEmpty)
         let ok = run(["preview", "-", "--dpi", "643", "-o", dir.file("p.png")], stdin: Array("x".utf8))
         #expect(ok.status == 0)
@@ -204,7 +206,9 @@ private let corruptPNG: Data = {
 /// A PDF Cairo could not finish says which part failed: only a write error blames the file.
 @Suite struct FinishFailureTests {
     @Test func messagesNameThePart() {
-        #expect(Export.finishFailure(CAIRO_STATUS_WRITE_ERROR, path: "a.pdf") == "cannot write 'a.pdf': the disk refused the data (full, or removed)")
+        #expect(
+            Export.finishFailure(CAIRO_STATUS_WRITE_ERROR, path: "a.pdf")
+                == "cannot write 'a.pdf': the disk refused the data (full, or removed)")
         #expect(
             Export.finishFailure(CAIRO_STATUS_FREETYPE_ERROR, path: "a.pdf")
                 == "cannot make 'a.pdf': FreeType could not read a font to embed it (a damaged or unsupported font file)")

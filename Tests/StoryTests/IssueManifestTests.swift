@@ -167,11 +167,14 @@ func manifest(_ more: String = "", articles: String = #"{"file": "a.txt"}"#) -> 
     @Test func controlCharacterInText() {
         #expect(
             folder.message(#"{"title": "T\u0000x", "articles": [{"file": "a.txt"}]}"#)
-                == #"1:11: error: key 'title': text cannot hold control characters (such as \u0000): they would cut the PDF's title and outline short"#)
+                == #"1:11: error: key 'title': text cannot hold control characters (such as \u0000): they would cut the PDF's title and outline short"#
+        )
         #expect(
             folder.message(#"{"articles": [{"file": "a.txt", "section": "S\u0007T"}]}"#)
-                == #"1:44: error: key 'articles[0].section': text cannot hold control characters (such as \u0007): they would cut the PDF's title and outline short"#)
-        let cover = folder.decoded(#"{"cover": {"image": "cover.jpg", "lines": [{"text": "Two\nlines"}]}, "articles": [{"file": "a.txt"}]}"#)
+                == #"1:44: error: key 'articles[0].section': text cannot hold control characters (such as \u0007): they would cut the PDF's title and outline short"#
+        )
+        let cover = folder.decoded(
+            #"{"cover": {"image": "cover.jpg", "lines": [{"text": "Two\nlines"}]}, "articles": [{"file": "a.txt"}]}"#)
         #expect(cover?.cover?.lines.first?.text == "Two\nlines")
     }
 

@@ -419,7 +419,8 @@ private let a4 = (width: 210 * mm, height: 297 * mm)
     @Test func textAreaUnderALine() {
         #expect(
             located(#"{"page": {"height": 90}, "margins": 40}"#)
-                == "1:37 template leaves too little room for text: the text area would be 10 pt tall, less than a line of the 12 pt body leading")
+                == "1:37 template leaves too little room for text: the text area would be 10 pt tall, less than a line of the 12 pt body leading"
+        )
         #expect(located(#"{"page": {"height": 92}, "margins": 40}"#) == nil)
     }
     // A misspelt alignment is suggested.
@@ -450,7 +451,9 @@ private let a4 = (width: 210 * mm, height: 297 * mm)
     }
     // fallback must be a list.
     @Test func fallbackNotList() {
-        #expect(located(#"{"fallback": "A"}"#) == #"1:14 key 'fallback': expected a list of font names, or an object of such lists by script, got "A""#)
+        #expect(
+            located(#"{"fallback": "A"}"#)
+                == #"1:14 key 'fallback': expected a list of font names, or an object of such lists by script, got "A""#)
     }
     // A bad fallback element is named by index and located itself.
     @Test func fallbackElement() { #expect(located(#"{"fallback": ["A", 3]}"#) == "1:20 key 'fallback[1]': expected a string, got 3") }
@@ -490,7 +493,9 @@ private let a4 = (width: 210 * mm, height: 297 * mm)
     }
     // Nor may a running line hold a control character (a NUL cut it short where C reads it).
     @Test func controlCharacterInARunningLine() {
-        #expect(located(#"{"footer": {"text": "a\u0000b"}}"#) == #"1:21 key 'footer.text': text cannot hold control characters (such as \u0000)"#)
+        #expect(
+            located(#"{"footer": {"text": "a\u0000b"}}"#)
+                == #"1:21 key 'footer.text': text cannot hold control characters (such as \u0000)"#)
     }
     // A name must be a string.
     @Test func nameNull() { #expect(located(#"{"name": null}"#) == "1:10 key 'name': expected a string, got null") }
@@ -730,7 +735,10 @@ private let a4 = (width: 210 * mm, height: 297 * mm)
     // An unknown built-in name is suggested, with the list.
     @Test func unknownBuiltin() {
         guard case .failure(let d) = TemplateLoader.load("magasine") else { Issue.record("loaded"); return }
-        #expect(d.message == "unknown template 'magasine'; did you mean 'magazine'? (built-in: magazine, letter, tabloid, pocket, tablet, magazine-zh)")
+        #expect(
+            d.message
+                == "unknown template 'magasine'; did you mean 'magazine'? (built-in: magazine, letter, tabloid, pocket, tablet, magazine-zh)"
+        )
         #expect(d.file == nil && d.location == nil)
     }
     // An unknown built-in with nothing close just lists them.
