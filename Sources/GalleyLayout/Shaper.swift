@@ -433,7 +433,9 @@ extension TextEngine {
             info.geometry.width = Int32((Double(info.geometry.width) * scale).rounded())
             info.geometry.x_offset = Int32((Double(info.geometry.x_offset) * scale).rounded())
         }
-        info.geometry.width += kern + autoSpace
+        // A negative kern takes an advance down to 0, no further: a line never runs backwards
+        // out of its column.
+        info.geometry.width = max(0, info.geometry.width + kern) + autoSpace
         if let a = attachment {
             info.glyph = 0x0FFF_FFFF  // PANGO_GLYPH_EMPTY
             info.geometry.width = Int32((a.width * pangoScale).rounded())

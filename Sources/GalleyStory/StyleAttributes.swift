@@ -75,7 +75,17 @@ extension StoryBuilder.Run {
                 default: error("ligatures must be 0, 1 or 2, got '\(a.value)'", a)
                 }
             case "kern":
-                if let v = length(a, what: "kern", em: em, range: -100...100) { scope.text.kern = v }
+                if let v = length(a, what: "kern", em: em, range: -100...100) {
+                    scope.text.kern = v
+                    // Past half an em back, letters stand on each other (and no further: the
+                    // shaper stops an advance at 0, so a line never runs backwards).
+                    if v < -0.5 * em {
+                        diagnostics.append(
+                            .warning(
+                                "kern '\(a.value)' takes back more than half of the \(StoryDump.number(em)) pt type: its letters are drawn over each other",
+                                file: file, at: a.valueLocation, length: max(1, a.value.unicodeScalars.count)))
+                    }
+                }
             case "underline":
                 if let d = decoration(a, what: "underline style") {
                     let color = scope.text.underline?.color

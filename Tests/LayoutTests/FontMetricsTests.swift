@@ -33,6 +33,19 @@ private func firstLine(_ markup: String) throws -> PlacedLine {
         #expect(try firstLine("Up <span baseline=\"10\">there</span> now").box.height > 18)
     }
 
+    // A kern further back than a letter is wide stops each advance at 0: the line was set
+    // backwards, out of its column and over the next one's text (width -230.8).
+    @Test func negativeKernNeverRunsBackwards() throws {
+        let markup = "Plain start, then <span kern=\"-20\">kern minus twenty here</span>."
+        let line = try firstLine(markup)
+        #expect(line.contentWidth > 0 && line.contentWidth <= line.box.width, "\(line.contentWidth)")
+        #expect(
+            buildStory(markup).diagnostics.warnings.map(\.message) == [
+                "kern '-20' takes back more than half of the 10 pt type: its letters are drawn over each other"
+            ])
+        #expect(buildStory("<span kern=\"-1\">tight</span>").diagnostics.warnings.isEmpty)
+    }
+
     // A CJK ideograph at 10 pt is 10 pt wide (fallback to Noto Serif CJK).
     @Test func cjkIdeographWidth() throws {
         #expect(abs(try firstLine("中").contentWidth - 10) < 0.01)
