@@ -351,6 +351,8 @@ public struct StoryBuilder {
         var blocks: [TextBlock] = []
         var sourceMap = SourceMap()
         var faceRequests: [String: SourceLocation] = [:]
+        /// Whether a tab has been met (and said to be set as a space).
+        var tabSaid = false
         /// Shadows read without a fault, by value and em size: a document repeats its few, and
         /// reading one (three lengths and a colour) costs several times more than finding it.
         var knownShadows: [KnownShadow: Shadow] = [:]
@@ -420,6 +422,7 @@ public struct StoryBuilder {
                 }
                 if pendingNewlines > 0 { flushNewlines(before: s.unicodeScalars.first) }
                 afterBlock = false
+                if s.utf8.contains(0x09) { s = spacedTabs(s, at: loc) }
                 append(s, at: loc)
             case .startTag(let tag):
                 startTag(tag)
@@ -429,6 +432,21 @@ public struct StoryBuilder {
         }
 
         // MARK: text
+
+        /// `s` with its tabs as spaces (one byte for one, so the source map holds): Galley sets
+        /// no tab stops, and the font's tab glyph is drawn as an arrow. Said once, at the first.
+        mutating func spacedTabs(_ s: String, at loc: SourceLocation) -> String {
+            if !tabSaid, let i = s.unicodeScalars.firstIndex(of: "\t") {
+                tabSaid = true
+                var at = loc
+                let before = s.unicodeScalars[..<i]
+                at.column += before.count
+                at.offset += String(String.UnicodeScalarView(before)).utf8.count
+                diagnostics.append(
+                    .warning("a tab is set as a space: Galley sets no tab stops", file: file, at: at, length: 1))
+            }
+            return s.replacing("\t", with: " ")
+        }
 
         mutating func append(_ s: String, at loc: SourceLocation) {
             openWantedIsolates(at: loc)

@@ -170,6 +170,14 @@ func paragraphLines(_ text: String, mode: ParagraphMode = .newline) -> String {
         #expect(s.paragraphs[1].style.spacingBefore == 1 && s.paragraphs[1].style.spacingAfter == 2)
         #expect(s.faceRequests.isEmpty)
     }
+    // A tab is a space (the font's tab glyph drew an arrow), said once, at the first.
+    @Test func tabsAreSpaces() {
+        let built = buildStory("Name:\tHesketh\tMate\n<code>a\tb</code>")
+        #expect(built.story.text == "Name: Hesketh Mate\na b")
+        #expect(built.diagnostics.warnings.map { "\($0.location.map { "\($0)" } ?? ""): \($0.message)" } == [
+            "1:6: a tab is set as a space: Galley sets no tab stops"
+        ])
+    }
     // A heading is one paragraph: its newlines are spaces.
     @Test func wrappedHeading() {
         #expect(storyText("<h2>A long\n  heading</h2>\nx") == "A long heading\nx")
