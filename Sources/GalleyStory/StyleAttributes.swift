@@ -167,6 +167,7 @@ extension StoryBuilder.Run {
                         error("leading '\(a.value)' leaves no line height (lines are \(StoryDump.number(natural)) pt apart)", a)
                     } else {
                         p.lineHeight = natural + v
+                        warnOverprinting(natural + v, em: em, a)
                     }
                 }
             case "lineheight":
@@ -175,6 +176,7 @@ extension StoryBuilder.Run {
                         error("lineHeight must be greater than 0, got '\(a.value)'", a)
                     } else {
                         p.lineHeight = v
+                        warnOverprinting(v, em: em, a)
                     }
                 }
             case "dir":
@@ -206,6 +208,16 @@ extension StoryBuilder.Run {
         if attributes.count < 2 || attributes.count <= 8 && !attributes.repeatsAName { return attributes }
         var seen: Set<String> = []
         return attributes.reversed().filter { seen.insert($0.key).inserted }.reversed()
+    }
+
+    /// Lines closer than three quarters of their type's size print over each other (display
+    /// type is set solid or a little less, never this tight): said at the value.
+    mutating func warnOverprinting(_ lineHeight: Double, em: Double, _ a: MarkupAttribute) {
+        guard lineHeight < 0.75 * em else { return }
+        diagnostics.append(
+            .warning(
+                "lines \(StoryDump.number(lineHeight)) pt apart for \(StoryDump.number(em)) pt type print over each other",
+                file: file, at: a.valueLocation, length: max(1, a.value.unicodeScalars.count)))
     }
 
     mutating func error(_ message: String, _ a: MarkupAttribute) {

@@ -170,6 +170,16 @@ func paragraphLines(_ text: String, mode: ParagraphMode = .newline) -> String {
         #expect(s.paragraphs[1].style.spacingBefore == 1 && s.paragraphs[1].style.spacingAfter == 2)
         #expect(s.faceRequests.isEmpty)
     }
+    // Lines closer than three quarters of the type's size overprint: warned of at the value;
+    // type set solid is not.
+    @Test func overprintingLinesWarned() {
+        let said = buildStory("<p lineHeight=\"4\">a</p>\n<p leading=\"-9\">b</p>\n<p lineHeight=\"10\">c</p>").diagnostics.warnings
+        #expect(said.map { "\($0.location.map { "\($0)" } ?? ""): \($0.message)" } == [
+            "1:16: lines 4 pt apart for 10 pt type print over each other",
+            "2:13: lines 3 pt apart for 10 pt type print over each other",
+        ])
+    }
+
     // A tab is a space (the font's tab glyph drew an arrow), said once, at the first.
     @Test func tabsAreSpaces() {
         let built = buildStory("Name:\tHesketh\tMate\n<code>a\tb</code>")
