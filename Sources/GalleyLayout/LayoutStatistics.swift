@@ -77,8 +77,11 @@ public struct LayoutStatistics: Sendable, Codable {
     public mutating func add(_ page: Page, story: Story, leading: Double? = nil) {
         pages += 1
         if let leading { shortColumns += Self.shortColumns(page, story: story, leading: leading) }
-        for frame in page.frames {
+        for (f, frame) in page.frames.enumerated() {
             let measure = measureIndex((frame.rect.width * 10).rounded() / 10)
+            // A heading across the columns has the bands it heads under it: it stands at a
+            // foot only as the page's last frame.
+            let atFoot = !frame.spansColumns || f == page.frames.count - 1
             for (k, placed) in frame.lines.enumerated() {
                 lines += 1
                 let l = placed.paragraph
@@ -96,7 +99,7 @@ public struct LayoutStatistics: Sendable, Codable {
                 let p = story.paragraphs[placed.paragraphIndex]
                 if k == 0 && placed.lineIndex > 0 && placed.lineIndex == paragraphLines - 1 { widows += 1 }
                 if k == frame.lines.count - 1 && placed.lineIndex == 0 && paragraphLines > 1 { orphans += 1 }
-                if k == frame.lines.count - 1 && p.style.isHeading && placed.lineIndex == paragraphLines - 1
+                if atFoot && k == frame.lines.count - 1 && p.style.isHeading && placed.lineIndex == paragraphLines - 1
                     && placed.paragraphIndex + 1 < story.paragraphs.count && frame.images.allSatisfy({ $0.rect.y < placed.box.y })
                 {
                     headingsAtFoot += 1

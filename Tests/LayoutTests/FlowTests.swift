@@ -80,6 +80,13 @@ func statistics(_ fs: Framesetter) -> LayoutStatistics {
         #expect(s.headingsAtFoot == 0)
     }
 
+    // A heading across the columns heads the bands under it: `--stats` counted each one as a
+    // heading at a column's foot.
+    @Test func spanningHeadingsAreNotAtAFoot() {
+        let text = (0..<3).map { "<h1 span=\"all\">Part \($0)</h1>\n" + paragraphs(3, seed: $0) }.joined()
+        #expect(statistics(framesetter(text)).headingsAtFoot == 0)
+    }
+
     // Body lines of both columns sit on one baseline grid, also after headings and images.
     @Test func baselineGrid() {
         var text = ""
