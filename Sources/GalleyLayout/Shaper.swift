@@ -558,7 +558,9 @@ extension TextEngine {
             // Ligatures (NSLigatureAttributeName) and OpenType features as font features.
             var features: [String] = []
             if p.style.vertical { features += ["vert=1", "vrt2=1"] }  // vertical forms (see VerticalText.swift)
-            if style.ligatures == 0 { features += ["liga=0", "clig=0"] }
+            // Letter-spaced text sets its letters apart, as CSS's letter-spacing does: a
+            // ligature would stay one glyph among spaced letters ("o ﬃ c e").
+            if style.ligatures == 0 || (style.ligatures == 1 && style.kern != 0) { features += ["liga=0", "clig=0"] }
             if style.ligatures == 2 { features += ["dlig=1"] }
             features += style.features.map { $0.contains("=") ? $0 : $0 + "=1" }
             if !features.isEmpty {
@@ -680,11 +682,12 @@ extension TextEngine {
     }
 
     /// Whether two styles shape alike: the same font (face, size, weight, slant), OpenType
-    /// features and language. What else they set (colour, decorations, shadow, baseline offset,
-    /// obliqueness, kern, expansion…) is applied to glyphs after shaping, or when drawing.
+    /// features (letter-spacing, any kern, turns ligatures off) and language. What else they
+    /// set (colour, decorations, shadow, baseline offset, obliqueness, the kern's amount,
+    /// expansion…) is applied to glyphs after shaping, or when drawing.
     static func shapeAlike(_ a: TextStyle, _ b: TextStyle) -> Bool {
         a.face == b.face && a.size == b.size && a.weight == b.weight && a.slant == b.slant && a.ligatures == b.ligatures
-            && a.features == b.features && a.language == b.language
+            && a.features == b.features && a.language == b.language && (a.kern == 0) == (b.kern == 0)
     }
 
     /// Whether a paragraph is Latin text: ASCII, Latin-1 and the Latin extensions, IPA, spacing

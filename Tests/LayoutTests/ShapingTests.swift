@@ -41,6 +41,14 @@ private func runs(_ r: (story: Story, shaped: ShapedText)) -> [String] {
         #expect(apart.shaped.x != plain.shaped.x)
     }
 
+    // Letter-spaced text has no ligatures (a ligature stayed one glyph among spaced letters,
+    // "o ﬃ c e"); set solid, "office" takes one.
+    @Test func letterSpacingTurnsLigaturesOff() {
+        #expect(shapeFirst("office").shaped.glyphs.count < 6)
+        #expect(shapeFirst(#"<span kern="3">office</span>"#).shaped.glyphs.count == 6)
+        #expect(shapeFirst(#"<span kern="3" ligatures="2">office</span>"#).shaped.glyphs.count < 6)
+    }
+
     // A cluster that would hold characters of two styles (here a combining accent given its
     // own colour) sends the paragraph back to one item per style run: the accent keeps a glyph
     // of its own style.
