@@ -465,6 +465,23 @@ struct Flow {
         }
     }
 
+    /// Warns of a float on `page` set narrower than the width in points it asks for (a column
+    /// float is at most its column wide, one across the columns the text area), once, where
+    /// the layout leaves it. A float shrunk for want of height is said by `warnShrunk`.
+    mutating func warnNarrowedFloats(on page: Page) {
+        for placed in page.frames.flatMap(\.images) + page.floats where !placed.shrunk {
+            let image = story.images[placed.image]
+            guard image.block == nil, image.placement != .block, image.placement != .inline else { continue }
+            let asked: Double? =
+                if case .points(let w) = image.widthSpec { w } else { image.width }
+            guard let asked, asked > placed.rect.width + 0.5 else { continue }
+            let d = Diagnostic.warning(
+                "image '\(image.source)' asks for \(format(asked)) pt, wider than its place; set at \(format(placed.rect.width))×\(format(placed.rect.height)) pt",
+                file: file, at: image.location, length: 4)
+            if !diagnostics.all.contains(d) { diagnostics.append(d) }
+        }
+    }
+
     /// The narrowest measure, in ems of its type, a pull quote or sidebar is set to without a
     /// warning: some twelve characters a line.
     static let narrowMeasure = 6.0

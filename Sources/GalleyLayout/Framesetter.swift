@@ -350,6 +350,7 @@ public final class Framesetter {
             page.floats = flow.pageFloats.map(\.placed)
             flow.warnAboutPageFloats(textHeight: textArea.height)
             flow.warnNarrowBlocks(on: page)
+            flow.warnNarrowedFloats(on: page)
             taken = taken.filter { $0.key == flow.paragraph || flow.lookahead[$0.key] != nil }
             if pageNumber > 1 || firstPageTop == nil { (page.footer, page.header) = runningLines(of: page, pages: total) }
             starts?.finish(page, number: pageNumber)

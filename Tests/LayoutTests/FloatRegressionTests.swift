@@ -39,6 +39,18 @@ func notPlacedOnce(_ pages: [Page], story: Story) -> [String] {
         #expect(wrong.isEmpty, "\(wrong)")
     }
 
+    // A float asking for more points than its place has is set narrower, and said so once
+    // (it was set at the column's width without a word); one that fits is not.
+    @Test func aFloatWiderThanItsPlaceIsSaid() {
+        let fs = framesetter(
+            "<img src=\"images/chart.png\" float=\"left\" width=\"2000\">\nText beside it.\n<img src=\"images/chart.png\" float=\"right\" width=\"100\">\nMore.")
+        _ = pages(of: fs)
+        let said = fs.diagnostics.warnings.filter { $0.message.contains("wider than its place") }
+        #expect(said.map { "\($0.location.map { "\($0)" } ?? ""): \($0.message)" } == [
+            "1:1: image 'images/chart.png' asks for 2000 pt, wider than its place; set at 246.6×164.4 pt"
+        ])
+    }
+
     // A top or bottom image no wider than a column stands in the column it is met in, with
     // the other columns running full beside it: centred across the gutter it kept both
     // columns' text away, and a 120 pt picture left 45 lines a column white.
