@@ -93,7 +93,8 @@ public final class Framesetter {
         diagnostics.append(contentsOf: Self.cramped(template, files: options.templateFiles))
     }
 
-    /// A footer or running head whose margin is too shallow for it, said once: it stands in
+    /// A gutter too narrow to part the columns' words, and a footer or running head whose
+    /// margin is too shallow for it, said once: a running line stands in
     /// the middle of its margin (`runningLine`), so with its ascent (0.8 of its size) and its
     /// descent (0.25) it meets the text when the margin is under 1.6 times its size (the
     /// footer, on its baseline) or 1.2 times (the head, its capitals centred).
@@ -108,6 +109,15 @@ public final class Framesetter {
                 .warning(
                     "the \(side) margin (\(format(margin)) pt) is too shallow for the \(name) (\(format(spec.size)) pt), "
                         + "which is drawn over the text; give it at least \(format(needed.rounded(.up))) pt, or a smaller \(name)",
+                    file: spot?.file, at: spot?.at, length: spot?.length ?? 1))
+        }
+        // Columns closer than half an em of the body: their words run into each other.
+        if t.columns > 1 && t.gutter < 0.5 * t.body.size {
+            let spot = TemplateLoader.valueSpot(["gutter"], in: files)
+            said.append(
+                .warning(
+                    "the gutter (\(format(t.gutter)) pt) is under half an em of the \(format(t.body.size)) pt body: the columns' words run "
+                        + "into each other; give it at least \(format((0.5 * t.body.size).rounded(.up))) pt",
                     file: spot?.file, at: spot?.at, length: spot?.length ?? 1))
         }
         return said

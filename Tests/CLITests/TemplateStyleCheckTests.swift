@@ -35,6 +35,19 @@ import Testing
         #expect(r.stderr.contains("warning: the top margin (14.2 pt) is too shallow for the running head (14 pt)"), "\(r.stderr)")
         let roomy = run(["check", input, "-t", template, "--set", "margins=25mm"])
         #expect(roomy.status == 0 && !roomy.stderr.contains("too shallow"), "\(roomy.stderr)")
+        #expect(!roomy.stderr.contains("gutter"), "\(roomy.stderr)")
+    }
+
+    // A gutter under half an em lets the columns' words run into each other: said at the
+    // template's value (a gutter of 0 was taken without a word).
+    @Test func aGutterTooNarrow() {
+        let d = TemporaryDirectory("styles-gutter")
+        let template = d.write("t.json", "{\"extends\": \"magazine\",\n \"gutter\": 0}\n")
+        let r = run(["check", d.write("a.txt", "Body only.\n"), "-t", template])
+        #expect(
+            r.stderr.contains(
+                "t.json:2:12: warning: the gutter (0 pt) is under half an em of the 10 pt body: the columns' words run into each other;"),
+            "\(r.stderr)")
     }
 
     @Test func fromTheCommandLine() {
