@@ -114,7 +114,8 @@ extension PDFXWriter {
     /// Declares Cairo's device RGB to be sRGB, as PDF/X-4 asks of device colour that differs from
     /// the output intent's: `/DefaultRGB` in the resources of every page, form and pattern (the
     /// `rg` and `RG` colours of their content), and the ICC space in place of `/DeviceRGB` on
-    /// images, shadings and transparency groups. Walks Cairo's objects once, by number.
+    /// images, shadings and transparency groups; and takes the transfer functions PDF/X forbids
+    /// out of graphics states. Walks the draft's objects once, by number.
     func declareRGB() {
         let profile = stream(
             press.sRGB.bytes, deflated: prepared.sRGB, [("/N", galley_qpdf_oh_new_integer(q, 3)), ("/Alternate", name("/DeviceRGB"))])
@@ -139,6 +140,13 @@ extension PDFXWriter {
 
     /// One dictionary and the direct dictionaries it holds where colour spaces are named.
     private func declareRGB(in dict: qpdf_oh, icc: qpdf_oh) {
+        // Ghostscript's pdfwrite (`--cmyk`) gives its graphics states `/TR /Identity`: PDF/X-4
+        // (ISO 15930-7, as X-1a and X-3 before it) allows no `TR`, and `TR2` only as `/Default`,
+        // which identity is.
+        if has(dict, "/TR") { galley_qpdf_oh_remove_key(q, dict, "/TR") }
+        if has(dict, "/TR2") && !isName(galley_qpdf_oh_get_key(q, dict, "/TR2"), "/Default") {
+            galley_qpdf_oh_replace_key(q, dict, "/TR2", name("/Default"))
+        }
         for key in ["/ColorSpace", "/CS"] where has(dict, key) && isName(galley_qpdf_oh_get_key(q, dict, key), "/DeviceRGB") {
             // `/CS` names a colour space only in a transparency group's dictionary: the space
             // its objects are blended in. In a CMYK file (`--cmyk`) that is CMYK: blended in RGB,

@@ -191,6 +191,17 @@ import Testing
         #expect(d.read("out.pdf") == first, "a second build differs")
     }
 
+    // An image drawn twice on a page: Ghostscript gave its graphics state `/TR /Identity`, a
+    // transfer function PDF/X-4 does not allow. The post-pass takes it out.
+    @Test func noTransferFunctions() throws {
+        let d = folder("<img src=\"sky.png\" width=\"30%\"><img src=\"sky.png\" width=\"30%\">\n")
+        d.write("sky.png", try #require(FileManager.default.contents(atPath: repoPath("samples/images/chart.png"))))
+        try #require(build(d, ["-q"]).status == 0)
+        #expect(tool("qpdf", ["--qdf", "--object-streams=disable", d.file("out.pdf"), d.file("plain.pdf")]).status == 0)
+        let text = String(decoding: try #require(d.read("plain.pdf")), as: UTF8.self)
+        #expect(text.contains("/ExtGState") && !text.contains("/TR "), "a transfer function is left")
+    }
+
     // Without Ghostscript on PATH, --cmyk is a usage error before any work, naming the
     // package; without --press, and on PNGs, it is refused; nothing is written.
     @Test func refusedWhereItCannotRun() {
