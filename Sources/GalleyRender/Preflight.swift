@@ -253,13 +253,17 @@ struct PreflightPage {
 }
 
 /// "12.3": a measure for a message, to `places` decimals at most (a tenth by default).
-func preflightNumber(_ v: Double, places: Int = 1) -> String {
+func preflightNumber(_ v: Double, places: Int = 1, rounding: FloatingPointRoundingRule = .toNearestOrAwayFromZero) -> String {
     guard v.isFinite else { return "?" }
     var scale = 1.0
     for _ in 0..<places { scale *= 10 }
-    let r = (v * scale).rounded() / scale
+    let r = (v * scale).rounded(rounding) / scale
     return r == r.rounded() ? String(Int(r)) : String(r)
 }
+
+/// `v`, under `limit`, beside it: rounded down, so that 0.249 pt is never said to be the
+/// 0.25 pt print wants.
+func preflightBelow(_ v: Double, places: Int = 1) -> String { preflightNumber(v, places: places, rounding: .down) }
 
 extension TextStyle {
     /// The size the text prints at: narrowed by a horizontal scale, since a condensed letter is

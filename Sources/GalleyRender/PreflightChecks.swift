@@ -98,7 +98,7 @@ extension Preflight {
                     p.key("size", line.paragraphIndex),
                     PreflightFinding(
                         .smallText, page: p.index, file: p.file, at: p.location(ofByte: start),
-                        "text set at \(preflightNumber(size)) pt; print wants at least \(preflightNumber(limit)) pt", value: size))
+                        "text set at \(preflightBelow(size)) pt; print wants at least \(preflightNumber(limit)) pt", value: size))
                 break
             }
         }
@@ -109,7 +109,7 @@ extension Preflight {
                 p.key("size-caption", placed.image),
                 PreflightFinding(
                     .smallText, page: p.index, file: p.file, at: image.location, length: 4,
-                    "the caption is set at \(preflightNumber(t.caption.size)) pt (the template's caption.size); print wants at least \(preflightNumber(limit)) pt",
+                    "the caption is set at \(preflightBelow(t.caption.size)) pt (the template's caption.size); print wants at least \(preflightNumber(limit)) pt",
                     value: t.caption.size))
         }
         for (name, spec, shown) in [("header", t.header, p.page.header != nil), ("footer", t.footer, p.page.footer != nil)]
@@ -118,7 +118,7 @@ extension Preflight {
                 p.key("size-" + name),
                 PreflightFinding(
                     .smallText, page: p.index, file: p.file, at: nil,
-                    "the \(name) is set at \(preflightNumber(spec.size)) pt (the template's \(name).size); print wants at least \(preflightNumber(limit)) pt",
+                    "the \(name) is set at \(preflightBelow(spec.size)) pt (the template's \(name).size); print wants at least \(preflightNumber(limit)) pt",
                     value: spec.size))
         }
     }
@@ -177,7 +177,7 @@ extension Preflight {
             p.key("rule", rule, owner),
             PreflightFinding(
                 .thinRule, page: p.index, file: p.file, at: at,
-                "\(what) is \(preflightNumber(width, places: 2)) pt wide; print wants at least \(preflightNumber(PreflightLimits.ruleWidth, places: 2)) pt",
+                "\(what) is \(preflightBelow(width, places: 2)) pt wide; print wants at least \(preflightNumber(PreflightLimits.ruleWidth, places: 2)) pt",
                 value: width))
     }
 

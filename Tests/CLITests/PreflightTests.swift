@@ -139,6 +139,16 @@ import Testing
         #expect((found[1]["message"] as? String)?.contains("underline") == true && (found[1]["value"] as? Double ?? 1) < 0.25)
     }
 
+    // A rule just under the limit is said rounded down: "0.25 pt wide; print wants at least
+    // 0.25 pt" contradicted itself for 0.249.
+    @Test func aRuleJustThinnerSaysSo() throws {
+        let (_, all) = try findings("<span strikethrough=\"single\" size=\"5\">Struck small.</span>\n")
+        let found = of("thin-rule", all)
+        try #require(found.count == 1, "\(all)")
+        let width = try #require(found[0]["value"] as? Double)
+        #expect(width < 0.25 && (found[0]["message"] as? String)?.contains("is 0.24 pt wide") == true, "\(found)")
+    }
+
     @Test func rulesAtAQuarterPointPass() throws {
         let (_, all) = try findings("<span strokeWidth=\"3\">Hollow</span> and <u>underlined</u> and <s>struck</s> text.\n")
         #expect(of("thin-rule", all).isEmpty, "\(all)")
