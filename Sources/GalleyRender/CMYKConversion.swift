@@ -63,7 +63,18 @@ public struct CMYKConversion: Sendable {
                     "cannot make '\(target)': Ghostscript's CMYK conversion failed (status \(outcome.status)): "
                         + said.joined(separator: "; ")))
         }
-        ink.record(InkMeter.measure(output, ghostscript: ghostscript, temporaryFolder: scratchFolder.path))
+    }
+
+    /// Measures the ink of `pdf`, the printer's file as delivered: Ghostscript's own output
+    /// still blends its pages in RGB (their groups' `/CS`, made CMYK by the post-pass), and
+    /// separated again for its default profile, a dark page read some 40 % lighter. Its trim
+    /// alone: the marks around it are in every ink.
+    func measureInk(of pdf: String) {
+        guard let scratchFolder = try? TemporaryFolder(in: folderForScratch, name: "galley-gs") else {
+            return ink.record(.failure(RenderError(.warning("could not measure the ink: no scratch folder"))))
+        }
+        defer { scratchFolder.discard() }
+        ink.record(InkMeter.measure(pdf, ghostscript: ghostscript, temporaryFolder: scratchFolder.path))
     }
 
     private func arguments(

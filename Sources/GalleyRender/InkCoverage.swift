@@ -42,7 +42,7 @@ enum InkMeter {
         var parser = PAMInk(limit: limit)
         var error = ""
         let arguments = [
-            "-q", "-dBATCH", "-dNOPAUSE", "-dSAFER", "-sDEVICE=pamcmyk32", "-r\(resolution)", "-dTextAlphaBits=1",
+            "-q", "-dBATCH", "-dNOPAUSE", "-dSAFER", "-dUseTrimBox", "-sDEVICE=pamcmyk32", "-r\(resolution)", "-dTextAlphaBits=1",
             "-dGraphicsAlphaBits=1", "-sOutputFile=-", "-f", pdf,
         ]
         let status = Subprocess.stream(ghostscript, arguments, errors: false, temporaryFolder: temporaryFolder, error: &error) {

@@ -102,6 +102,7 @@ struct PressDraft {
         try PDFXWriter.write(
             draft: source, identity: identity, prepared: prepared, to: out.temporaryPath, sheets: sheets, slugs: lines,
             press: press, metadata: metadata, target: target)
+        press.cmyk?.measureInk(of: out.temporaryPath)
     }
 
     /// A PDF the post-pass reads (Cairo's, or Ghostscript's conversion of it).

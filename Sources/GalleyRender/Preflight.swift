@@ -146,8 +146,9 @@ public struct Preflight {
 
     /// What `checkInk(of:)` adds, for a build whose other findings are reported already.
     public func inkFindings(of press: PressOutput?) -> [PreflightFinding] {
+        // (Measured on the trim: `InkMeter`.)
         guard let press, let measured = press.cmyk?.ink.pages else { return [] }
-        return inkFindings(measured, margin: press.print.bleed + press.print.slug)
+        return inkFindings(measured, margin: 0)
     }
 
     /// A page whose ink goes over the limit anywhere, or why it could not be measured; the
@@ -159,7 +160,7 @@ public struct Preflight {
         case .success(let pages):
             return pages.filter { $0.maximum > InkMeter.limit + 0.5 }.map { p in
                 let share = p.overLimit * 100
-                let area = share < 0.1 ? "a spot" : "\(Self.oneDecimal(share)) % of the sheet"
+                let area = share < 0.1 ? "a spot" : "\(Self.oneDecimal(share)) % of the page"
                 // The spots' box on the trim, where the images were placed.
                 let culprit = p.hot.flatMap { hot in
                     let onPage = Rect(x: hot.x - margin, y: hot.y - margin, width: hot.width, height: hot.height)

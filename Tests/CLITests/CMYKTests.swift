@@ -252,6 +252,14 @@ import Testing
         try HeavyInkProfile.bytes().write(to: URL(fileURLWithPath: text.file("heavy.icc")))
         let t = build(text, ["--output-intent", text.file("heavy.icc")])
         #expect(t.stderr.contains("total ink reaches ") && !t.stderr.contains("in image"), "\(t.stderr)")
+        // The same drawing on a page with transparency (a shadow): measured as Ghostscript left
+        // it, blended in RGB and separated for its default profile, the page read under 300 %.
+        let shadowed = folder(
+            "<span shadow=\"2 2 3 gray\">Shadowed words above a dark drawing.</span>\n<img src=\"dark.svg\" width=\"120\" height=\"80\">\n")
+        shadowed.write("dark.svg", try #require(d.read("dark.svg")))
+        try HeavyInkProfile.bytes().write(to: URL(fileURLWithPath: shadowed.file("heavy.icc")))
+        let s = build(shadowed, ["--output-intent", shadowed.file("heavy.icc")])
+        #expect(s.stderr.contains("in image 'dark.svg' (the press takes at most 300 %)"), "\(s.stderr)")
     }
 }
 
