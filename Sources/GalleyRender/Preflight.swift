@@ -19,6 +19,7 @@ public enum PreflightKind: String, Sendable, CaseIterable, Encodable {
     case noBleed = "no-bleed"
     case fontLicence = "font-licence"
     case inkCoverage = "ink-coverage"
+    case imageColour = "image-colour"
 }
 
 /// One thing the preflight found.
@@ -134,7 +135,7 @@ public struct Preflight {
         switch kind {
         case .lowResolution: return ppi < PreflightLimits.strictImagePPI ? .error : .warning
         case .overset, .missingGlyph, .fontLicence: return .error
-        case .smallText, .thinRule, .noBleed, .inkCoverage: return .warning
+        case .smallText, .thinRule, .noBleed, .inkCoverage, .imageColour: return .warning
         }
     }
 

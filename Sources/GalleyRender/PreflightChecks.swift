@@ -63,6 +63,7 @@ extension Preflight {
     }
 
     private mutating func checkResolution(_ index: Int, drawn rect: Rect, _ p: PreflightPage) {
+        checkColour(index, p)
         let image = p.story.images[index]
         guard image.info.format != .svg, image.info.pixelWidth > 0, image.info.pixelHeight > 0, rect.width > 0, rect.height > 0
         else { return }
@@ -77,6 +78,24 @@ extension Preflight {
                 .lowResolution, severity(.lowResolution, ppi: ppi), page: p.index, file: p.file, at: image.location, length: 4,
                 "image '\(name)' is \(Int(ppi.rounded(.down))) ppi at its placed size; print wants \(Int(PreflightLimits.imagePPI)) (place it at most \(preflightNumber(widest)) pt wide, or use a larger file)",
                 value: ppi.rounded(.down), subject: image.path))
+    }
+
+    /// An image whose colours the PDF does not keep as the file has them: a CMYK JPEG is drawn
+    /// as RGB (its inks come back otherwise), and an image's own ICC profile is not used (its
+    /// colours are taken as sRGB: Adobe RGB greens print duller). Once an image.
+    private mutating func checkColour(_ index: Int, _ p: PreflightPage) {
+        let image = p.story.images[index]
+        guard image.info.cmyk || image.info.embeddedProfile else { return }
+        let name = FilePath.name(of: image.source)
+        let what =
+            image.info.cmyk
+            ? "image '\(name)' is CMYK: it is drawn as RGB, and its inks are separated again for the output intent (convert it to RGB yourself to see what prints)"
+            : "image '\(name)' has an ICC profile of its own, which is not used: its colours are taken as sRGB (convert it to sRGB)"
+        once(
+            "colour|\(image.path)",
+            PreflightFinding(
+                .imageColour, severity(.imageColour), page: p.index, file: p.file, at: image.location, length: 4, what, subject: image.path)
+        )
     }
 
     // MARK: - Text under 6 pt

@@ -15,6 +15,13 @@ public struct ImageInfo: Hashable, Sendable {
     /// inverted, which decoders know from the marker and a PDF reader given the JPEG as it is
     /// does not, drawing it in negative.
     public var invertedCMYK = false
+    /// A JPEG of four components (CMYK): drawn, it is turned into RGB, and its inks come back
+    /// otherwise from the output intent.
+    public var cmyk = false
+    /// A JPEG carries an ICC profile of its own (APP2 `ICC_PROFILE`) that is not sRGB's: it is not
+    /// used, and its colours are taken as sRGB. (A PNG's `iCCP` is compressed, its name any
+    /// word: whether it is sRGB is not known from the header.)
+    public var embeddedProfile = false
 
     public init(format: Format, pixelWidth: Int, pixelHeight: Int, dpi: Double? = nil) {
         self.format = format
@@ -145,6 +152,7 @@ public struct ImageInfo: Hashable, Sendable {
         var i = 2
         var dpi: Double?
         var adobe = false
+        var profile = false
         while i + 4 <= b.count {
             guard b[i] == 0xFF else { return .failure(ReadError(message: "the JPEG file is malformed")) }
             let marker = b[i + 1]
@@ -160,6 +168,11 @@ public struct ImageInfo: Hashable, Sendable {
                 if xd > 0 && units == 2 { dpi = Double(xd) * 2.54 }
             }
             if marker == 0xEE, len >= 12, Array(b[(i + 4)..<(i + 9)]) == Array("Adobe".utf8) { adobe = true }
+            if marker == 0xE2, len >= 14, Array(b[(i + 4)..<(i + 15)]) == Array("ICC_PROFILE".utf8) {
+                // Its description is plain text in the profile ("sRGB IEC61966-2.1").
+                let sRGB = Array("sRGB".utf8)
+                profile = !b[(i + 4)..<(i + 2 + len)].indices.contains { k in k + 4 <= i + 2 + len && Array(b[k..<(k + 4)]) == sRGB }
+            }
             // Start of frame (baseline, progressive, …) but not DHT (C4), JPG (C8), DAC (CC).
             if (0xC0...0xCF).contains(marker), marker != 0xC4, marker != 0xC8, marker != 0xCC {
                 guard len >= 7 else { break }
@@ -174,7 +187,9 @@ public struct ImageInfo: Hashable, Sendable {
                     return .failure(ReadError(message: "the JPEG file is truncated"))
                 }
                 var info = ImageInfo(format: .jpeg, pixelWidth: w, pixelHeight: h, dpi: dpi)
-                info.invertedCMYK = adobe && len >= 8 && b[i + 9] == 4
+                info.cmyk = len >= 8 && b[i + 9] == 4
+                info.invertedCMYK = adobe && info.cmyk
+                info.embeddedProfile = profile
                 return .success(info)
             }
             i += 2 + len

@@ -191,6 +191,23 @@ import Testing
         #expect(d.read("out.pdf") == first, "a second build differs")
     }
 
+    // A CMYK JPEG is drawn as RGB and its inks separated again: the preflight says so (the
+    // README's "embedded as is" held only for RGB and grey ones).
+    @Test func aCMYKPhotoIsSaid() throws {
+        let d = folder("<img src=\"cyan.jpg\" width=\"40%\">\n")
+        d.write("c.ps", "%!\n1 0 0 0 setcmykcolor 0 0 72 72 rectfill showpage\n")
+        let gs = tool(
+            "gs",
+            [
+                "-q", "-dBATCH", "-dNOPAUSE", "-dSAFER", "-dFIXEDMEDIA", "-sDEVICE=jpegcmyk", "-g20x20", "-r20",
+                "-sOutputFile=" + d.file("cyan.jpg"), d.file("c.ps"),
+            ])
+        try #require(gs.status == 0, "\(gs.stderr)")
+        let r = run(["check", d.file("in.txt"), "-t", d.file("t.json"), "--preflight"])
+        #expect(r.stderr.contains("in.txt:1:1: warning: page 1: image 'cyan.jpg' is CMYK: it is drawn as RGB"), "\(r.stderr)")
+        #expect(r.stderr.contains("[image-colour]"), "\(r.stderr)")
+    }
+
     // An image drawn twice on a page: Ghostscript gave its graphics state `/TR /Identity`, a
     // transfer function PDF/X-4 does not allow. The post-pass takes it out.
     @Test func noTransferFunctions() throws {

@@ -1,9 +1,10 @@
 import Foundation
 import GalleyMarkup
 import GalleyStory
-@testable import GalleyTemplate
 import TestSupport
 import Testing
+
+@testable import GalleyTemplate
 
 // MARK: - Images
 
@@ -52,6 +53,27 @@ import Testing
         #expect(s.images.count == 1)
         #expect(s.images[0].source == "images/harbour.jpg")
         #expect(s.images[0].info.format == .jpeg && s.images[0].info.pixelWidth == 1200 && s.images[0].info.pixelHeight == 800)
+    }
+
+    // A JPEG's colour as its header says it: four components are CMYK; an ICC profile of its
+    // own is noted unless it is sRGB's (its description names it).
+    @Test func jpegColour() throws {
+        func jpeg(components: UInt8, profile: String?) -> [UInt8] {
+            var b: [UInt8] = [0xFF, 0xD8]
+            if let profile {
+                let body =
+                    Array("ICC_PROFILE".utf8) + [0, 1, 1] + Array(repeating: 0, count: 36) + Array("desc".utf8) + Array(profile.utf8)
+                b += [0xFF, 0xE2, UInt8((body.count + 2) >> 8), UInt8((body.count + 2) & 0xFF)] + body
+            }
+            let frame: [UInt8] = [8, 0, 10, 0, 20, components] + Array(repeating: 0, count: 3 * Int(components))
+            b += [0xFF, 0xC0, 0, UInt8(frame.count + 2)] + frame + [0xFF, 0xD9]
+            return b
+        }
+        let plain = try ImageInfo.parse(jpeg(components: 3, profile: nil)).get()
+        #expect(!plain.cmyk && !plain.embeddedProfile && plain.pixelWidth == 20)
+        #expect(try ImageInfo.parse(jpeg(components: 4, profile: nil)).get().cmyk)
+        #expect(try ImageInfo.parse(jpeg(components: 3, profile: "Adobe RGB (1998)")).get().embeddedProfile)
+        #expect(try !ImageInfo.parse(jpeg(components: 3, profile: "sRGB IEC61966-2.1")).get().embeddedProfile)
     }
 
     // width and height attributes set the aspect ratio; without them the pixels do.
