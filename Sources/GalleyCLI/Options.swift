@@ -156,6 +156,9 @@ struct BuildOptions {
         document = try DocumentOptions(a, drawsEveryPage: true)
         output = a.value("output") ?? (document.input == "-" ? "-" : replacingExtension(document.input, with: "pdf"))
         title = a.value("title")
+        // An empty title would leave the PDF's `/Title` empty, which PDF/X-4 does not allow and
+        // a reader shows as the file's name at best.
+        if let t = title, t.allSatisfy(\.isWhitespace) { throw UsageError(message: "--title needs a title, got '\(t)'") }
         if let c = a.value("compression") {
             guard let level = Int(c), (1...9).contains(level) else {
                 throw UsageError(message: "--compression must be a whole number from 1 to 9, got '\(c)'")

@@ -365,4 +365,13 @@ private func inspectJSON(_ args: [String], stdin: [UInt8] = []) -> [String: Any]
         let info = tool("pdfinfo", [d.file("story.pdf")]).output
         #expect(info.split(separator: "\n").contains { $0.hasPrefix("Title:") && $0.hasSuffix(" " + expected) }, "\(info)")
     }
+
+    // An empty `--title` wrote an empty `/Title` and `dc:title`, which PDF/X-4 does not allow.
+    @Test func anEmptyTitleIsRefused() {
+        let d = TemporaryDirectory("title")
+        d.write("story.txt", "Text.\n")
+        let r = run(["build", d.file("story.txt"), "-o", d.file("story.pdf"), "--title", " "])
+        #expect(r.status == 2 && r.stderr.contains("--title needs a title, got ' '"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: d.file("story.pdf")))
+    }
 }
