@@ -118,6 +118,14 @@ enum IssueLoader {
                     try Loader.stylesHold(
                         t, layers: manifest.layers + article.layers, files: files, overrides: o.overrides, said: &said, &diagnostics)
                 else { return nil }
+                // One press sheet serves the whole issue: an article's own is not used.
+                if t.print != base.print {
+                    diagnostics.append(
+                        .warning(
+                            "article '\(article.written)' sets its own print (bleed, slug or marks), which is not used: every page of "
+                                + "an issue is on the manifest's sheet; set print there", file: manifest.path, at: article.location,
+                            length: article.written.unicodeScalars.count + 2))
+                }
             }
             var a = o
             a.input = article.file

@@ -758,6 +758,18 @@ import Testing
         #expect(s.status == 0 && s.stderr.components(separatedBy: "'Nowhere Grotesk' is not installed").count == 2, "\(s.stderr)")
     }
 
+    // An article's own `print` (bleed, slug, marks) is not used, as every page of the issue
+    // is on the manifest's sheet: said at the article (it was dropped without a word).
+    @Test func anArticlesOwnPrintIsSaid() {
+        let d = TemporaryDirectory("issue")
+        d.write("a.txt", "<h1>A</h1>\nText.\n")
+        let manifest = d.write("issue.json", #"{"articles": [{"file": "a.txt", "set": {"print": {"bleed": "5mm"}}}]}"#)
+        let r = run(["check", manifest])
+        #expect(r.stderr.contains("issue.json:1:24: warning: article 'a.txt' sets its own print"), "\(r.stderr)")
+        d.write("issue.json", #"{"set": {"print": {"bleed": "5mm"}}, "articles": [{"file": "a.txt", "set": {"columns": 1}}]}"#)
+        #expect(!run(["check", manifest]).stderr.contains("own print"))
+    }
+
     // Every mistake of a manifest is said in one run: a repeated article did not hide a bad
     // jump, nor that an insert after an article not listed (three runs to find them).
     @Test func everyManifestMistakeAtOnce() {
