@@ -180,9 +180,29 @@ extension Framesetter {
     /// float or a block image in the band, a few heights above it when they bring the column
     /// ends closer (`closerAbove`); then, where the last column ends more than a line short, some
     /// of the columns before it one line shorter (`lowered`). Nil when no height does
-    /// (the rules of widows, orphans and keeps can demand the full height).
+    /// (the rules of widows, orphans and keeps can demand the full height). Above an element
+    /// across the columns, a column those rules leave empty beside text is balanced without them
+    /// (`splitsFreely`).
     static func balance(
         from start: Flow, _ rects: [Rect], reaching natural: Flow, stop: RegionStop, layout: (Int) -> ParagraphLayout?
+    ) -> ([Frame], Flow)? {
+        let kept = balance(from: start, rects, reaching: natural, stop: stop, splitsFreely: false, layout: layout)
+        // Two lines carried over a page by the widows rule, alone in the first column above a
+        // heading across the columns, left the second empty: a hole across the page under the
+        // columns, which end two lines apart. Two lines (three of a paragraph's start) cannot be
+        // split by rules asking for two on each side, so there they give way, where that brings
+        // the ends within a line; an uneven band whose columns all hold text keeps the rules.
+        guard stop == .span, let band = kept?.0, band.contains(where: \.isEmpty), band.contains(where: { !$0.lines.isEmpty }),
+            let freer = balance(from: start, rects, reaching: natural, stop: stop, splitsFreely: true, layout: layout),
+            spread(freer.0, top: rects[0].y) <= start.template.body.leading + 0.01
+        else { return kept }
+        return freer
+    }
+
+    /// `balance`, with paragraphs split anywhere in its trials when `splitsFreely`.
+    static func balance(
+        from start: Flow, _ rects: [Rect], reaching natural: Flow, stop: RegionStop, splitsFreely: Bool,
+        layout: (Int) -> ParagraphLayout?
     ) -> ([Frame], Flow)? {
         let pitch = start.template.body.leading
         let full = rects[0].height
@@ -196,9 +216,11 @@ extension Framesetter {
         func attempt(_ lines: [Int]) -> ([Frame], Flow)? {
             var flow = start
             flow.balancing = true
+            flow.splitsFreely = splitsFreely
             let shaped = zip(rects, lines).map { Rect(x: $0.x, y: $0.y, width: $0.width, height: min(full, Double($1) * pitch)) }
             let (frames, s) = fillColumns(shaped, of: &flow, fresh: false, layout: layout)
             flow.balancing = false
+            flow.splitsFreely = false
             // Not the first column left empty while a later one holds what it gave up (an image
             // that opens the next column, as `reached` lets it): that is no balance. Nor a pull
             // quote or sidebar moved on to a column of no text.

@@ -491,8 +491,9 @@ extension Flow {
     /// are not (each is placed once).
     func splitCount(_ l: ParagraphLayout, fitting: Int, remaining: Int, emptyAfterFloats: Bool, _ d: Distributor) -> Int {
         var count = fitting
-        if remaining - count < template.widows { count = remaining - template.widows }
-        if line == 0 && count < template.orphans { count = 0 }
+        let (widows, orphans) = splitsFreely ? (min(template.widows, 1), min(template.orphans, 1)) : (template.widows, template.orphans)
+        if remaining - count < widows { count = remaining - widows }
+        if line == 0 && count < orphans { count = 0 }
         if count <= 0 && d.mustTake && !emptyAfterFloats { count = max(1, fitting) }
         return max(0, count)
     }

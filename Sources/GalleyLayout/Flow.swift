@@ -83,6 +83,9 @@ struct Flow {
     /// `fill`: the last resorts of the layout at full height), so that balancing finds a height
     /// at which it stands beside text, or keeps the layout as it was.
     var balancing = false
+    /// A trial of `balance` above an element across the columns, where the widows and orphans
+    /// rules left a column empty beside text: a paragraph may be split after any line.
+    var splitsFreely = false
     /// Pull quotes and sidebars set at the head of the column where the story's text ends, as
     /// wide as the column (cut to the room there when even so longer): there was no room for
     /// them under the text, and they would have stood alone in a column of no text (`fill`).
@@ -277,7 +280,13 @@ struct Flow {
             return false
         }
         // Only a span at its own place has text beside it; at the top or foot, none runs beside.
-        let besideText = image.placement == .span && !forceTop && top == candidates[0]
+        // Right under a span with text beside it (two met in a row: the second's place is taken
+        // by the first) is no top of the page but among the text, whose strips run on beside it.
+        let underSpan = sharing.contains {
+            story.images[$0.placed.image].placement == .span && $0.exclusion.wrap != .none
+                && abs($0.exclusion.rect.maxY + $0.exclusion.margin - top) < 0.01
+        }
+        let besideText = image.placement == .span && !forceTop && (top == candidates[0] || underSpan)
         let rect = Rect(x: home.x + (home.width - size.w) / 2, y: top, width: size.w, height: size.h)
         var exclusion = figures.exclusion(i, image: rect, captionHeight: size.caption)
         // Text never runs beside an image at the top or foot of the page; a column's sidebar

@@ -274,6 +274,35 @@ private func contentFoot(_ f: Frame) -> Double {
         }
         #expect(withSpan != nil && withSpan == withText)
     }
+
+    // Two lines above a heading across the columns: widows and orphans of 2 cannot split them,
+    // and the band was left 2 against 0, a hole above the heading. They are set one a column.
+    @Test func twoLinesAboveAHeadingAcross() throws {
+        let fs = framesetter(
+            "Ink and quoin, forme and galley, the press.\n<h2 span=\"all\">Across</h2>\nText after it.", template: tinyPage(lines: 10))
+        let frames = try #require(expectInvariants(fs, "two lines").first).frames
+        #expect(frames.map(\.spansColumns) == [false, false, true, false, false])
+        #expect(frames.prefix(2).map(\.lines.count) == [1, 1])
+    }
+
+    // The lines the widows rule carries over a page, then a heading across the columns: the
+    // band they open the next page with is balanced, never a column of them beside an empty one.
+    @Test func carriedLinesAboveAHeadingAcross() {
+        let t = tinyPage(lines: 8)
+        var carried = 0
+        for words in stride(from: 50, through: 90, by: 2) {
+            let body = (0..<words).map { ["press", "ink", "galley", "quoin", "forme"][$0 % 5] }.joined(separator: " ")
+            let fs = framesetter(body + ".\n<h2 span=\"all\">Across</h2>\n" + paragraphs(4), template: t)
+            for page in expectInvariants(fs, "\(words) words") {
+                let band = page.frames.prefix { !$0.spansColumns }
+                guard band.count < page.frames.count, band.contains(where: { !$0.lines.isEmpty }) else { continue }
+                if page.number > 1 { carried += 1 }
+                let feet = band.map(contentFoot)
+                #expect(feet.max()! - feet.min()! <= t.body.leading + 0.01, "\(words) words, page \(page.number): \(feet)")
+            }
+        }
+        #expect(carried > 0)
+    }
 }
 
 @Suite struct BlockImageTests {

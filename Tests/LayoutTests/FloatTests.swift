@@ -206,6 +206,31 @@ let longText = paragraphs(40)
         }
     }
 
+    // Two page-wide images in a row: the second, its place taken by the first, goes right under
+    // it, and the columns wrap it too (it was taken for one at the page's top, and the strips
+    // beside it were left empty).
+    @Test func secondSpanInARowHasTextBeside() throws {
+        let text = paragraphs(3) + "\n<img src=\"images/harbour.jpg\">\n<img src=\"images/harbour.jpg\">\n" + longText
+        let fs = floatStory(text) { images in
+            for k in 0..<2 {
+                images[k].placement = .span
+                images[k].widthSpec = .percent(60)
+            }
+        }
+        let ps = pages(of: fs)
+        expectNoLineUnderAnImage(ps)
+        expectPartition(fs)
+        let spans = ps[0].floats.sorted { $0.rect.y < $1.rect.y }
+        try #require(spans.count == 2)
+        for (k, span) in spans.enumerated() {
+            let keepOut = span.exclusion ?? span.rect
+            for frame in ps[0].frames {
+                let beside = frame.lines.filter { $0.box.y >= keepOut.y - 0.01 && $0.box.maxY <= keepOut.maxY + 0.01 }
+                #expect(beside.count >= 10, "span \(k), column \(frame.column): \(beside.count) lines beside it")
+            }
+        }
+    }
+
     // Top and bottom floats sit at the top and foot of the page across all columns; no line
     // runs beside them.
     @Test func topAndBottom() {
