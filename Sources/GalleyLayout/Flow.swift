@@ -633,6 +633,16 @@ struct Flow {
     /// paragraph is set without one.
     mutating func warnIfNoDropCap(_ l: ParagraphLayout) {
         let style = story.paragraphs[paragraph].style
+        // A paragraph of fewer lines than its initial is tall leaves the initial hanging below
+        // its text, and white beside it.
+        if let made = l.text.dropCap, l.lines.count < made.lines, warnedNoDropCap.insert(paragraph).inserted {
+            diagnostics.append(
+                .warning(
+                    "the paragraph sets \(l.lines.count) line\(l.lines.count == 1 ? "" : "s") beside its \(made.lines)-line drop cap, "
+                        + "which hangs below its text; "
+                        + (l.lines.count > 1 ? "ask for dropcap=\"\(l.lines.count)\", or set it without one" : "set it without one"),
+                    file: file, at: story.sourceMap.sourceLocation(ofByte: l.storyStart, in: story.text)))
+        }
         // An empty paragraph (an unclosed `<p dropcap>` at the end) has nothing to miss.
         guard style.dropCap != nil, l.text.dropCap == nil, l.text.length > 0, warnedNoDropCap.insert(paragraph).inserted else {
             return

@@ -212,6 +212,15 @@ private func firstPage(_ fs: Framesetter) -> Page {
         }
     }
 
+    // A paragraph shorter than its initial leaves it hanging below the text, white beside it:
+    // said once, with the height that would fit.
+    @Test func aShortParagraphUnderItsInitialIsSaid() {
+        let fs = framesetter("<p dropcap=\"4\">“Just a short one.”</p>\nAnd then the next paragraph.", template: dropCapTemplate())
+        _ = firstPage(fs)
+        let said = fs.diagnostics.warnings.map(\.message).filter { $0.contains("drop cap, which hangs") }
+        #expect(said == ["the paragraph sets 1 line beside its 4-line drop cap, which hangs below its text; set it without one"])
+    }
+
     // A paragraph shorter than its initial keeps its lines beside it, and the next paragraph
     // starts below the initial's foot, in pixels too.
     @Test func shortParagraph() throws {
