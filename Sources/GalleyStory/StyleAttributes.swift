@@ -525,7 +525,8 @@ extension StoryBuilder.Run {
             guard !w.isEmpty, let p = points(String(decoding: w, as: UTF8.self), em: em), abs(p) <= 1000 else { return nil }
             v.append(p)
         }
-        guard v[2] >= 0, v[2] <= largestBlur, !words[3].isEmpty, case .success(let c) = ColorParser.parse(String(decoding: words[3], as: UTF8.self))
+        guard v[2] >= 0, v[2] <= largestBlur, !words[3].isEmpty,
+            case .success(let c) = ColorParser.parse(String(decoding: words[3], as: UTF8.self))
         else { return nil }
         return Shadow(dx: v[0], dy: v[1], blur: v[2], color: c)
     }

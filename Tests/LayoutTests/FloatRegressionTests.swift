@@ -43,12 +43,14 @@ func notPlacedOnce(_ pages: [Page], story: Story) -> [String] {
     // (it was set at the column's width without a word); one that fits is not.
     @Test func aFloatWiderThanItsPlaceIsSaid() {
         let fs = framesetter(
-            "<img src=\"images/chart.png\" float=\"left\" width=\"2000\">\nText beside it.\n<img src=\"images/chart.png\" float=\"right\" width=\"100\">\nMore.")
+            "<img src=\"images/chart.png\" float=\"left\" width=\"2000\">\nText beside it.\n<img src=\"images/chart.png\" float=\"right\" width=\"100\">\nMore."
+        )
         _ = pages(of: fs)
         let said = fs.diagnostics.warnings.filter { $0.message.contains("wider than its place") }
-        #expect(said.map { "\($0.location.map { "\($0)" } ?? ""): \($0.message)" } == [
-            "1:1: image 'images/chart.png' asks for 2000 pt, wider than its place; set at 246.6×164.4 pt"
-        ])
+        #expect(
+            said.map { "\($0.location.map { "\($0)" } ?? ""): \($0.message)" } == [
+                "1:1: image 'images/chart.png' asks for 2000 pt, wider than its place; set at 246.6×164.4 pt"
+            ])
     }
 
     // A top or bottom image no wider than a column stands in the column it is met in, with
@@ -217,7 +219,8 @@ func notPlacedOnce(_ pages: [Page], story: Story) -> [String] {
     // the float, not from where the heading lands under it.
     @Test func aHeadingUnderATopFloatKeepsItsParagraph() throws {
         let body = "Some body text that runs on and on for a while to fill some lines. "
-        let markup = #"<img src="images/harbour.jpg" span="page" float="top" width="100%">"# + "\n<h1>Bleed test</h1>\n" + body + body + "\n"
+        let markup =
+            #"<img src="images/harbour.jpg" span="page" float="top" width="100%">"# + "\n<h1>Bleed test</h1>\n" + body + body + "\n"
         let fs = framesetter(markup)
         let frames = try #require(pages(of: fs).first).frames
         let heading = try #require(frames.firstIndex { $0.lines.contains { $0.paragraphIndex == 1 } })

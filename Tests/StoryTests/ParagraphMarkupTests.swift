@@ -1,8 +1,9 @@
 import GalleyMarkup
 import GalleyStory
-@testable import GalleyTemplate
 import TestSupport
 import Testing
+
+@testable import GalleyTemplate
 
 /// The paragraph lines of the dump of `text`, then its diagnostics.
 func paragraphLines(_ text: String, mode: ParagraphMode = .newline) -> String {
@@ -174,19 +175,21 @@ func paragraphLines(_ text: String, mode: ParagraphMode = .newline) -> String {
     // type set solid is not.
     @Test func overprintingLinesWarned() {
         let said = buildStory("<p lineHeight=\"4\">a</p>\n<p leading=\"-9\">b</p>\n<p lineHeight=\"10\">c</p>").diagnostics.warnings
-        #expect(said.map { "\($0.location.map { "\($0)" } ?? ""): \($0.message)" } == [
-            "1:16: lines 4 pt apart for 10 pt type print over each other",
-            "2:13: lines 3 pt apart for 10 pt type print over each other",
-        ])
+        #expect(
+            said.map { "\($0.location.map { "\($0)" } ?? ""): \($0.message)" } == [
+                "1:16: lines 4 pt apart for 10 pt type print over each other",
+                "2:13: lines 3 pt apart for 10 pt type print over each other",
+            ])
     }
 
     // A tab is a space (the font's tab glyph drew an arrow), said once, at the first.
     @Test func tabsAreSpaces() {
         let built = buildStory("Name:\tHesketh\tMate\n<code>a\tb</code>")
         #expect(built.story.text == "Name: Hesketh Mate\na b")
-        #expect(built.diagnostics.warnings.map { "\($0.location.map { "\($0)" } ?? ""): \($0.message)" } == [
-            "1:6: a tab is set as a space: Galley sets no tab stops"
-        ])
+        #expect(
+            built.diagnostics.warnings.map { "\($0.location.map { "\($0)" } ?? ""): \($0.message)" } == [
+                "1:6: a tab is set as a space: Galley sets no tab stops"
+            ])
     }
     // A heading is one paragraph: its newlines are spaces.
     @Test func wrappedHeading() {
