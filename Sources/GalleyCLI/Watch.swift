@@ -75,6 +75,7 @@ struct WatchOptions {
         if case .pngs = output, build.depfile != nil || build.split != nil {
             throw UsageError(message: "--depfile and --split go with the issue's PDF; give -o FILE.pdf, not --page")
         }
+        if build.depfile == "-" { throw UsageError(message: "--depfile -: watch writes the rule after every rebuild; name a file") }
         if (build.depfile != nil || build.split != nil) && !IssueLoader.isManifest(document.input) {
             throw UsageError(message: "--split and --depfile are for issue manifests (a .json file with \"articles\")")
         }
@@ -322,7 +323,7 @@ extension Run {
         _ issue: LoadedIssue, _ plan: IssuePlan, _ o: WatchOptions, to path: String, timer: inout BuildTimer,
         _ result: inout WatchBuild
     ) throws -> Bool {
-        let destination = try OutputDestination.checked(path, inputs: issue.inputFiles)
+        let destination = try OutputDestination.checked(path, inputs: issue.inputFiles, madeFirst: o.build.split)
         try checkSyncTeX(o, pdf: path, inputs: issue.inputFiles)
         if let depfile = o.build.depfile { try Self.checkDepfile(depfile, inputs: issue.inputFiles, besides: o.build) }
         let split = try o.build.split.map { dir throws(RefusedOutput) in try Self.splitPaths(issue, into: dir, besides: o.build) }

@@ -450,6 +450,10 @@ import Testing
         #expect(Self.pdfText(d.file("parts/a3.pdf")).contains("The tide turned at noon"))
         let usage = run(["watch", d.file("a1.txt"), "--depfile", d.file("x.d")])
         #expect(usage.status == 2 && usage.stderr.contains("are for issue manifests"), "\(usage.stderr)")
+        // `--depfile -` prints a build's rule; watch would print it after every rebuild.
+        let printed = run(["watch", manifest, "-o", d.file("issue.pdf"), "--depfile", "-"])
+        #expect(printed.status == 2 && printed.stderr.contains("--depfile -: watch writes the rule"), "\(printed.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "-"))
     }
 
     // Options that cannot go together are usage errors, before anything is watched.
