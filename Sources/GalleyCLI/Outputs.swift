@@ -88,9 +88,6 @@ enum OutputRole {
 }
 
 extension OutputDestination {
-    /// Whether two outputs would be written to the same file: the same file by device and
-    /// inode when both exist, the same canonical path when neither does. (One existing and not
-    /// the other: two files.)
     /// Refuses a new file in a folder that does not exist: found before the document is laid
     /// out, and said as any refused output is, not as a write that failed at the end.
     static func requireFolder(of path: String, role: OutputRole, madeFirst: String?) throws(RefusedOutput) {
@@ -103,6 +100,9 @@ extension OutputDestination {
         throw RefusedOutput(message: "cannot write \(role.label) '\(path)': no such folder '\(folder)'")
     }
 
+    /// Whether two outputs would be written to the same file: the same file by device and
+    /// inode when both exist, the same canonical path when neither does. (One existing and not
+    /// the other: two files.)
     static func sameTarget(_ a: String, _ b: String) -> Bool {
         switch (FileIdentity.of(a), FileIdentity.of(b)) {
         case (let x?, let y?): return x == y
