@@ -268,6 +268,17 @@ extension Preflight {
     /// gives one); images without it, text, captions, drop caps and framed boxes do not.
     mutating func checkTrim(_ p: PreflightPage) {
         guard !p.nested else { return }
+        // A printed page colour meets every edge: with no bleed, a cut a little outside the
+        // trim shows the white paper under it.
+        if p.bleed == 0, let paper = p.framesetter.template.pageColor, paper.alpha > 0,
+            min(paper.red, paper.green, paper.blue) < 0.999
+        {
+            once(
+                "trim|paper",
+                PreflightFinding(
+                    .noBleed, page: p.index, file: p.file, at: nil,
+                    "the page colour fills the page to its edges but does not reach the bleed; the template's print.bleed is 0"))
+        }
         for placed in p.images {
             let edges = TrimEdges(touchedBy: placed.rect, trimWidth: p.page.width, trimHeight: p.page.height)
             guard !edges.isEmpty, !bleeds(placed, edges, p) else { continue }

@@ -215,6 +215,16 @@ import Testing
         #expect(of("low-resolution", all).isEmpty, "\(all)")
     }
 
+    // A page colour with no bleed: a cut a little outside the trim shows white paper (it was
+    // said of images and text at the edge, not of the paper itself). White paper is none.
+    @Test func pageColourWithoutBleed() throws {
+        let (_, all) = try findings("Text.\n", extra: ["--set", "page.color=#e0f0ff", "--set", "print.bleed=0"])
+        let found = of("no-bleed", all)
+        #expect(found.count == 1 && (found.first?["message"] as? String)?.contains("the page colour fills the page") == true, "\(all)")
+        #expect(of("no-bleed", try findings("Text.\n", extra: ["--set", "print.bleed=0"]).findings).isEmpty)
+        #expect(of("no-bleed", try findings("Text.\n", extra: ["--set", "page.color=#e0f0ff"]).findings).isEmpty)
+    }
+
     @Test func imageInsideThePage() throws {
         let (_, all) = try findings(#"<img src="a.png">"# + "\nText.\n", files: ["a.png": Self.png(width: 1200, height: 600)])
         #expect(of("no-bleed", all).isEmpty, "\(all)")
