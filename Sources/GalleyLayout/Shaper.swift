@@ -627,7 +627,7 @@ extension TextEngine {
     static func keepTopicMarks(story: Story, paragraph p: Paragraph, bytes: [UInt8], flags: inout [ByteFlags]) {
         for run in story.runs[p.runs] where story.styles[run.style].link != nil {
             let (lo, hi) = (run.range.lowerBound - p.range.lowerBound, run.range.upperBound - p.range.lowerBound)
-            guard hi - lo > 2, bytes[lo] == 0x23, bytes[hi - 1] == 0x23 else { continue }
+            guard lo >= 0, hi <= bytes.count, hi - lo > 2, bytes[lo] == 0x23, bytes[hi - 1] == 0x23 else { continue }
             flags[lo + 1].remove(.lineBreak)
             flags[hi - 1].remove(.lineBreak)
         }
