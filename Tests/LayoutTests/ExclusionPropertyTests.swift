@@ -211,6 +211,13 @@ func expectNone(
     #expect(found.isEmpty, "seed \(seed), \(t.name): \(found.prefix(4).joined(separator: "; "))", sourceLocation: sourceLocation)
 }
 
+/// `expectNone` for the findings of each of several invariants.
+func expectNone(
+    each lists: [[String]], seed: Int, template t: Template, sourceLocation: Testing.SourceLocation = #_sourceLocation
+) {
+    for found in lists { expectNone(found, seed: seed, template: t, sourceLocation: sourceLocation) }
+}
+
 /// A random document laid out in the built-in template its seed picks (every one in turn), its
 /// pages with it. GALLEY_DUMP_DOCS=DIR writes the document out as `<name><seed>.txt`, to reproduce
 /// a failing seed with the CLI.
@@ -231,12 +238,11 @@ func laidOutRandomly(_ text: String, seed: Int, dumpedAs name: String? = nil) th
         var rng = SplitMix(seed: UInt64(seed))
         let (t, fs, ps) = try laidOutRandomly(randomDocument(&rng), seed: seed, dumpedAs: "doc")
         let story = fs.story
-        for found in [
-            linesOverFloats(ps, story: story), needlesslyNarrow(ps, story: story), columnFloatsOutsideFrames(ps, story: story),
-            lostOrDoubled(ps, story: story), linesUnderFootSidebars(ps, story: story),
-        ] {
-            expectNone(found, seed: seed, template: t)
-        }
+        expectNone(
+            each: [
+                linesOverFloats(ps, story: story), needlesslyNarrow(ps, story: story), columnFloatsOutsideFrames(ps, story: story),
+                lostOrDoubled(ps, story: story), linesUnderFootSidebars(ps, story: story),
+            ], seed: seed, template: t)
     }
 
     // Over random documents with one pull quote or sidebar and no other float, every built-in
@@ -249,12 +255,11 @@ func laidOutRandomly(_ text: String, seed: Int, dumpedAs name: String? = nil) th
         var rng = SplitMix(seed: UInt64(seed) &+ 57_000)
         let (t, fs, ps) = try laidOutRandomly(randomDocument(&rng, oneTextBlock: true), seed: seed, dumpedAs: "textblock")
         let story = fs.story
-        for found in [
-            textBlocksAlone(ps, story: story), linesUnderFootSidebars(ps, story: story), linesOverFloats(ps, story: story),
-            notPlacedOnce(ps, story: story), lostOrDoubled(ps, story: story),
-        ] {
-            expectNone(found, seed: seed, template: t)
-        }
+        expectNone(
+            each: [
+                textBlocksAlone(ps, story: story), linesUnderFootSidebars(ps, story: story), linesOverFloats(ps, story: story),
+                notPlacedOnce(ps, story: story), lostOrDoubled(ps, story: story),
+            ], seed: seed, template: t)
     }
 
     // Over random documents with block images among the floats, every built-in template in
@@ -265,12 +270,11 @@ func laidOutRandomly(_ text: String, seed: Int, dumpedAs name: String? = nil) th
         var rng = SplitMix(seed: UInt64(seed) &+ 23_000)
         let (t, fs, ps) = try laidOutRandomly(randomDocument(&rng, blockImages: true), seed: seed, dumpedAs: "blocks")
         let story = fs.story
-        for found in [
-            blockImagesOutOfPlace(ps, story: story), columnFloatsOutsideFrames(ps, story: story), notPlacedOnce(ps, story: story),
-            linesOverFloats(ps, story: story), lostOrDoubled(ps, story: story),
-        ] {
-            expectNone(found, seed: seed, template: t)
-        }
+        expectNone(
+            each: [
+                blockImagesOutOfPlace(ps, story: story), columnFloatsOutsideFrames(ps, story: story), notPlacedOnce(ps, story: story),
+                linesOverFloats(ps, story: story), lostOrDoubled(ps, story: story),
+            ], seed: seed, template: t)
     }
 
     // Random documents whose paragraphs open with drop caps among the floats, every built-in
@@ -281,9 +285,7 @@ func laidOutRandomly(_ text: String, seed: Int, dumpedAs name: String? = nil) th
     @Test(arguments: 0..<100) func dropCapsBesideFloats(seed: Int) throws {
         var rng = SplitMix(seed: UInt64(seed) &+ 41_000)
         let (t, fs, ps) = try laidOutRandomly(randomDocument(&rng, dropCaps: true), seed: seed, dumpedAs: "dropcaps")
-        for found in [dropCapsOutOfPlace(ps, template: t), linesOverFloats(ps, story: fs.story)] {
-            expectNone(found, seed: seed, template: t)
-        }
+        expectNone(each: [dropCapsOutOfPlace(ps, template: t), linesOverFloats(ps, story: fs.story)], seed: seed, template: t)
     }
 
     // A story set under another on its first page (an issue's `startOn: any`): on random
@@ -301,9 +303,7 @@ func laidOutRandomly(_ text: String, seed: Int, dumpedAs name: String? = nil) th
         #expect(first.allSatisfy { $0 >= top - 0.01 }, "seed \(seed), \(t.name): something above \(top)")
         #expect(ps.first?.floats.allSatisfy { $0.rect.y >= top - 0.01 } ?? true, "seed \(seed), \(t.name): a float above \(top)")
         #expect(ps.first?.footer == nil && ps.first?.header == nil)
-        for found in [linesOverFloats(ps, story: fs.story), lostOrDoubled(ps, story: fs.story)] {
-            expectNone(found, seed: seed, template: t)
-        }
+        expectNone(each: [linesOverFloats(ps, story: fs.story), lostOrDoubled(ps, story: fs.story)], seed: seed, template: t)
     }
 
     // The new user's page: a page-wide bottom float anchored while column 2 is filled. Column 2's

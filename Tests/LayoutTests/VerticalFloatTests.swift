@@ -136,9 +136,7 @@ import Testing
     @Test(arguments: 0..<120) func noVerticalLineOverAFloat(seed: Int) throws {
         var rng = SplitMix(seed: UInt64(seed) &+ 31_000)
         let (t, fs, ps) = try laidOutRandomly(randomVerticalDocument(&rng), seed: seed)
-        for found in [linesOverFloats(ps, story: fs.story), lostOrDoubled(ps, story: fs.story)] {
-            expectNone(found, seed: seed, template: t)
-        }
+        expectNone(each: [linesOverFloats(ps, story: fs.story), lostOrDoubled(ps, story: fs.story)], seed: seed, template: t)
     }
 
     // A block shorter than its characters: each line runs past its foot, said once at build,
