@@ -455,40 +455,45 @@ struct Flow {
                 file: file, at: image.location, length: image.source.utf8.count - 1))
     }
 
-    /// Warns of a pull quote or sidebar on `page` whose lines are under `narrowMeasure` ems of
-    /// its type: they hold a word or two each (a quote 25 % of a column wide, or one shrunk
-    /// beside floats). Said once a block, where the layout leaves it.
-    mutating func warnNarrowBlocks(on page: Page) {
+    /// Warns, once each, of the floats on `page` set narrower than they ought to be, where the
+    /// layout leaves them: a pull quote or sidebar whose lines are under `narrowMeasure` ems of
+    /// its type (`narrowBlock`), and a float narrower than the points it asks for
+    /// (`narrowedFloat`).
+    mutating func warnAboutFloatWidths(on page: Page) {
         for placed in page.frames.flatMap(\.images) + page.floats {
-            guard let set = placed.block, let run = set.block.story.runs.first else { continue }
-            let size = set.block.story.styles[run.style].size
-            let measure = set.framesetter.template.pageWidth
-            guard measure < Self.narrowMeasure * size else { continue }
-            let image = story.images[placed.image]
-            let what = image.source == "<pullquote>" ? "pull quote" : "sidebar"
-            let d = Diagnostic.warning(
-                "this \(what)'s lines are \(format(measure)) pt wide, \(format(measure / size)) ems of its \(format(size)) pt type, "
-                    + "which sets a word or two a line; make it wider (width) or its type smaller",
-                file: file, at: image.location, length: image.source.utf8.count - 1)
-            if !diagnostics.all.contains(d) { diagnostics.append(d) }
+            for d in [narrowBlock(placed), narrowedFloat(placed)].compactMap({ $0 }) where !diagnostics.all.contains(d) {
+                diagnostics.append(d)
+            }
         }
     }
 
-    /// Warns of a float on `page` set narrower than the width in points it asks for (a column
-    /// float is at most its column wide, one across the columns the text area), once, where
-    /// the layout leaves it. A float shrunk for want of height is said by `warnShrunk`.
-    mutating func warnNarrowedFloats(on page: Page) {
-        for placed in page.frames.flatMap(\.images) + page.floats where !placed.shrunk {
-            let image = story.images[placed.image]
-            guard image.block == nil, image.placement != .block, image.placement != .inline else { continue }
-            let asked: Double? =
-                if case .points(let w) = image.widthSpec { w } else { image.width }
-            guard let asked, asked > placed.rect.width + 0.5 else { continue }
-            let d = Diagnostic.warning(
-                "image '\(image.source)' asks for \(format(asked)) pt, wider than its place; set at \(format(placed.rect.width))×\(format(placed.rect.height)) pt",
-                file: file, at: image.location, length: 4)
-            if !diagnostics.all.contains(d) { diagnostics.append(d) }
-        }
+    /// A pull quote or sidebar whose lines hold a word or two each (a quote 25 % of a column
+    /// wide, or one shrunk beside floats).
+    func narrowBlock(_ placed: PlacedImage) -> Diagnostic? {
+        guard let set = placed.block, let run = set.block.story.runs.first else { return nil }
+        let size = set.block.story.styles[run.style].size
+        let measure = set.framesetter.template.pageWidth
+        guard measure < Self.narrowMeasure * size else { return nil }
+        let image = story.images[placed.image]
+        let what = image.source == "<pullquote>" ? "pull quote" : "sidebar"
+        return .warning(
+            "this \(what)'s lines are \(format(measure)) pt wide, \(format(measure / size)) ems of its \(format(size)) pt type, "
+                + "which sets a word or two a line; make it wider (width) or its type smaller",
+            file: file, at: image.location, length: image.source.utf8.count - 1)
+    }
+
+    /// A float set narrower than the width in points it asks for (a column float is at most its
+    /// column wide, one across the columns the text area). One shrunk for want of height is said
+    /// by `warnShrunk`.
+    func narrowedFloat(_ placed: PlacedImage) -> Diagnostic? {
+        let image = story.images[placed.image]
+        guard !placed.shrunk, image.block == nil, image.placement != .block, image.placement != .inline else { return nil }
+        let asked: Double? =
+            if case .points(let w) = image.widthSpec { w } else { image.width }
+        guard let asked, asked > placed.rect.width + 0.5 else { return nil }
+        return .warning(
+            "image '\(image.source)' asks for \(format(asked)) pt, wider than its place; set at \(format(placed.rect.width))×\(format(placed.rect.height)) pt",
+            file: file, at: image.location, length: 4)
     }
 
     /// The narrowest measure, in ems of its type, a pull quote or sidebar is set to without a

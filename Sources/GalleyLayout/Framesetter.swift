@@ -359,8 +359,7 @@ public final class Framesetter {
             if !shortened && page.frames.allSatisfy(\.isEmpty) && flow.standsStill(since: start) { flow.stopUnplaced() }
             page.floats = flow.pageFloats.map(\.placed)
             flow.warnAboutPageFloats(textHeight: textArea.height)
-            flow.warnNarrowBlocks(on: page)
-            flow.warnNarrowedFloats(on: page)
+            flow.warnAboutFloatWidths(on: page)
             taken = taken.filter { $0.key == flow.paragraph || flow.lookahead[$0.key] != nil }
             if pageNumber > 1 || firstPageTop == nil { (page.footer, page.header) = runningLines(of: page, pages: total) }
             starts?.finish(page, number: pageNumber)
