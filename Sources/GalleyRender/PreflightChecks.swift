@@ -10,12 +10,14 @@ extension Preflight {
 
     /// Every pixel image at the size it is drawn: placed images and floats (scaled up further
     /// when they run into the bleed) and images standing in lines. SVG has no pixels to count.
+    /// And each one's colour (`checkColour`).
     mutating func checkImages(_ p: PreflightPage) {
         for placed in p.images where placed.block == nil {
             var rect = placed.rect
             let image = p.story.images[placed.image]
             if p.bleed > 0 && image.bleed && !p.nested { rect = bledSize(rect, p) }
             checkResolution(placed.image, drawn: rect, p)
+            checkColour(placed.image, p)
             // A box's image stands in the box's own coordinates: its box's text names no image.
             if !p.nested {
                 let subject = InkSubject(
@@ -26,6 +28,7 @@ extension Preflight {
         for l in p.lines where !l.line.paragraph.text.attachments.isEmpty {
             for a in l.line.paragraph.text.attachments(in: l.bytes) where a.width > 0 && a.height > 0 {
                 checkResolution(a.image, drawn: Rect(x: 0, y: 0, width: a.width, height: a.height), p)
+                checkColour(a.image, p)
             }
         }
     }
@@ -63,7 +66,6 @@ extension Preflight {
     }
 
     private mutating func checkResolution(_ index: Int, drawn rect: Rect, _ p: PreflightPage) {
-        checkColour(index, p)
         let image = p.story.images[index]
         guard image.info.format != .svg, image.info.pixelWidth > 0, image.info.pixelHeight > 0, rect.width > 0, rect.height > 0
         else { return }
