@@ -35,10 +35,7 @@ extension StoryBuilder.Run {
             case "face":
                 let face = a.value.trimmed()
                 if face.isEmpty {
-                    diagnostics.append(
-                        .warning(
-                            "empty face name; the face around it is kept", file: file, at: a.valueLocation,
-                            length: max(1, a.value.unicodeScalars.count)))
+                    warning("empty face name; the face around it is kept", a)
                 } else {
                     scope.text.face = face
                     if faceRequests[face] == nil { faceRequests[face] = a.valueLocation }
@@ -80,10 +77,9 @@ extension StoryBuilder.Run {
                     // Past half an em back, letters stand on each other (and no further: the
                     // shaper stops an advance at 0, so a line never runs backwards).
                     if v < -0.5 * em {
-                        diagnostics.append(
-                            .warning(
-                                "kern '\(a.value)' takes back more than half of the \(StoryDump.number(em)) pt type: its letters are drawn over each other",
-                                file: file, at: a.valueLocation, length: max(1, a.value.unicodeScalars.count)))
+                        warning(
+                            "kern '\(a.value)' takes back more than half of the \(StoryDump.number(em)) pt type: its letters are drawn over each other",
+                            a)
                     }
                 }
             case "underline":
@@ -214,14 +210,16 @@ extension StoryBuilder.Run {
     /// type is set solid or a little less, never this tight): said at the value.
     mutating func warnOverprinting(_ lineHeight: Double, em: Double, _ a: MarkupAttribute) {
         guard lineHeight < 0.75 * em else { return }
-        diagnostics.append(
-            .warning(
-                "lines \(StoryDump.number(lineHeight)) pt apart for \(StoryDump.number(em)) pt type print over each other",
-                file: file, at: a.valueLocation, length: max(1, a.value.unicodeScalars.count)))
+        warning("lines \(StoryDump.number(lineHeight)) pt apart for \(StoryDump.number(em)) pt type print over each other", a)
     }
 
     mutating func error(_ message: String, _ a: MarkupAttribute) {
         diagnostics.append(.error(message, file: file, at: a.valueLocation, length: max(1, a.value.unicodeScalars.count)))
+    }
+
+    /// A warning at an attribute's value, as `error` says an error there.
+    mutating func warning(_ message: String, _ a: MarkupAttribute) {
+        diagnostics.append(.warning(message, file: file, at: a.valueLocation, length: max(1, a.value.unicodeScalars.count)))
     }
 
     /// An error about part of a value: `scalars` characters from character `from` of it. Falls
