@@ -620,11 +620,18 @@ struct TemplateDecoder {
     private func line(_ path: String, _ v: JSONValue, allowEmpty: Bool) throws(Diagnostic) -> String {
         guard case .string(let s) = v.kind else { throw typeError(path, "expected a string", v) }
         if !allowEmpty, s.allSatisfy(\.isWhitespace) { throw typeError(path, "expected a non-empty string", v) }
+        try oneLine(path, s, v)
+        return s
+    }
+
+    /// Refuses `s`, given as `v`, if it holds a line break or another control character. Every
+    /// string the template keeps goes through here, whether from a file or an override, so that
+    /// what `encode` writes reads back the same.
+    private func oneLine(_ path: String, _ s: some StringProtocol, _ v: JSONValue) throws(Diagnostic) {
         if s.contains(where: \.isNewline) { throw typeError(path, "expected a single line of text", v) }
         if let c = s.unicodeScalars.first(where: Self.isControl) {
             throw TemplateSpot(origin, v).error("text cannot hold control characters (such as \\u\(Self.hex(c)))", key: path)
         }
-        return s
     }
 
     /// C0 and C1 control characters and DEL, but the tab: nothing a title or a running line can
@@ -779,7 +786,7 @@ struct TemplateDecoder {
     /// An override's comma-separated list, each item one line as the JSON array's items must be.
     private func commaList(_ path: String, _ s: String, _ v: JSONValue) throws(Diagnostic) -> [String] {
         let items = s.split(separator: ",").map { String($0).trimmed() }.filter { !$0.isEmpty }
-        if items.contains(where: { $0.contains(where: \.isNewline) }) { throw typeError(path, "expected a single line of text", v) }
+        for item in items { try oneLine(path, item, v) }
         return items
     }
 
@@ -787,7 +794,7 @@ struct TemplateDecoder {
     private func linkPattern(_ path: String, _ v: JSONValue, placeholder: String) throws(Diagnostic) -> String {
         let expected = "expected a link pattern containing \(placeholder)"
         guard case .string(let s) = v.kind else { throw typeError(path, expected, v) }
-        if s.contains(where: \.isNewline) { throw typeError(path, "expected a single line of text", v) }
+        try oneLine(path, s, v)
         guard s.contains(placeholder) else { throw typeError(path, expected, v) }
         return s
     }

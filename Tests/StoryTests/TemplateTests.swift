@@ -860,6 +860,16 @@ private let a4 = (width: 210 * mm, height: 297 * mm)
     @Test func pageSizeTypo() {
         #expect(overrideDiagnostic(["page.size=A44"])?.message == "--set page.size=A44: unknown page size 'A44'; did you mean 'A4'?")
     }
+    // An override's list and link pattern refuse control characters, as a file's strings do:
+    // otherwise `galley templates` writes a template that does not read back.
+    @Test func controlCharacterInAnOverride() {
+        #expect(
+            overrideDiagnostic(["fallback=DejaVu Sans,No\u{0}to"])?.message
+                == "--set fallback=DejaVu Sans,No\u{0}to: text cannot hold control characters (such as \\u0000)")
+        #expect(
+            overrideDiagnostic(["social.mention.url=https://x\u{7}/{name}"])?.message
+                == "--set social.mention.url=https://x\u{7}/{name}: text cannot hold control characters (such as \\u0007)")
+    }
     // The file given is the one diagnostics name.
     @Test func fileName() {
         guard case .failure(let d) = TemplateLoader.apply(["x=1"], to: .default, file: "options") else { Issue.record("applied"); return }
