@@ -109,6 +109,7 @@ package struct TotalFitBreaker: LineBreaker {
                     hyphenation: r.hyphenation, hyphenator: r.hyphenator)
                 let finalSetter = LineSetter(request: lineRequest)
                 var lines: [LineBreak] = []
+                lines.reserveCapacity(chain.count)  // kept with the paragraph: no slack
                 var start = r.start
                 for (k, n) in chain.enumerated() {
                     // A window's last line goes on into the lines after it: not the paragraph's last.

@@ -1055,9 +1055,18 @@ public struct StoryBuilder {
         }
 
         /// `<columnbreak>`, `<pagebreak>`: ends the paragraph being built; the next one starts in
-        /// a new column or on a new page. Several in a row are one break, a page break winning.
+        /// a new column or on a new page. Several in a row are one break, a page break winning:
+        /// the flow leaves no column or page empty, so the others are warned of.
         mutating func flowBreak(_ tag: MarkupTag, _ kind: FlowBreak) {
             blockBoundary(at: tag.location)
+            if let earlier = pendingBreakTag {
+                let kept = pendingBreak == .page || kind == .column ? earlier.name : tag.name
+                diagnostics.append(
+                    .warning(
+                        "<\(tag.name)> right after <\(earlier.name)> (at \(earlier.location)) makes one break, "
+                            + "a <\(kept)>: Galley leaves no column or page empty",
+                        file: file, at: tag.location, length: tag.name.utf8.count + 1))
+            }
             if pendingBreak != .page {
                 pendingBreak = kind
                 pendingBreakTag = (tag.name, tag.location)

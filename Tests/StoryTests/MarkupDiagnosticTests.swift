@@ -419,6 +419,20 @@ func diagnosticsOf(_ text: String) -> String { buildStory(text).rendered }
             ^~~~~~~~~~
             """#)
     }
+    // Breaks in a row are one break (no column or page is left empty), and the others are said.
+    @Test func breaksInARow() {
+        assertDump(
+            diagnosticsOf("a\n<columnbreak>\n<columnbreak><pagebreak>\nb"),
+            #"""
+            t.txt:3:1: warning: <columnbreak> right after <columnbreak> (at 2:1) makes one break, a <columnbreak>: Galley leaves no column or page empty
+            <columnbreak><pagebreak>
+            ^~~~~~~~~~~~
+            t.txt:3:14: warning: <pagebreak> right after <columnbreak> (at 3:1) makes one break, a <pagebreak>: Galley leaves no column or page empty
+            <columnbreak><pagebreak>
+                         ^~~~~~~~~~
+            """#)
+        #expect(buildStory("a\n<columnbreak>\n<columnbreak><pagebreak>\nb").story.paragraphs.last?.style.breakBefore == .page)
+    }
     // Warnings do not stop the build; bad values are errors.
     @Test func severities() {
         #expect(!buildStory("<b>x</i>").diagnostics.hasErrors)

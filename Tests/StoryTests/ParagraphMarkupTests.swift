@@ -266,12 +266,18 @@ func paragraphLines(_ text: String, mode: ParagraphMode = .newline) -> String {
 
                 """)
     }
-    // Several breaks in a row are one; a page break wins over a column break.
+    // Several breaks in a row are one, with a warning; a page break wins over a column break.
     @Test func severalBreaks() {
         #expect(
             paragraphLines("a<columnbreak><pagebreak><columnbreak>b") == """
                 paragraph 0..<1 text
                 paragraph 2..<3 text break=page
+                t.txt:1:15: warning: <pagebreak> right after <columnbreak> (at 1:2) makes one break, a <pagebreak>: Galley leaves no column or page empty
+                a<columnbreak><pagebreak><columnbreak>b
+                              ^~~~~~~~~~
+                t.txt:1:26: warning: <columnbreak> right after <pagebreak> (at 1:15) makes one break, a <pagebreak>: Galley leaves no column or page empty
+                a<columnbreak><pagebreak><columnbreak>b
+                                         ^~~~~~~~~~~~
 
                 """)
     }
