@@ -70,7 +70,7 @@ let package = Package(
             name: "GalleyRender",
             dependencies: ["GalleyLayout", "CCairo", "CPango", "CPNG", "CPixbuf", "CZlib", "CQPDF", "CLCMS", "CGalleySignals", "CGalleyPixels"]),
         .target(name: "GalleyCLI", dependencies: ["GalleyRender", "CDeflate"]),
-        .executableTarget(name: "galley", dependencies: ["GalleyCLI", "GalleySupport", "GalleyLayout", "CGalleyHooks"]),
+        .executableTarget(name: "galley", dependencies: ["GalleyCLI", "GalleySupport", "GalleyLayout", "GalleyRender", "CGalleyHooks"]),
 
         // Fuzzing (`make fuzz`): the targets as functions of bytes, in a library the tests replay
         // the corpora through, and one thin executable per target for libFuzzer.
@@ -83,7 +83,7 @@ let package = Package(
         .executableTarget(name: "GalleyFuzzManifest", dependencies: ["GalleyFuzz"]),
 
         // Tests.
-        .target(name: "TestSupport", dependencies: ["GalleyCLI"], path: "Sources/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["GalleyCLI", "GalleyRender"], path: "Sources/TestSupport"),
         .testTarget(name: "SupportTests", dependencies: ["GalleySupport"]),
         .testTarget(name: "MarkupTests", dependencies: ["GalleyMarkup", "TestSupport"]),
         .testTarget(name: "StoryTests", dependencies: ["GalleyStory", "TestSupport"]),

@@ -165,7 +165,7 @@ enum IssueLoader {
         for (what, path, location, length) in images {
             var problem: String?
             switch ImageInfo.read(path: path) {
-            case .success(let info): problem = ImageLimits.problem(info, maxPixels: maxPixels)
+            case .success(let info): problem = ImageLimits.problem(info, at: path, maxPixels: maxPixels)
             case .failure(let e): problem = e.message
             }
             if let problem {

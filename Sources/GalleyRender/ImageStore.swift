@@ -48,19 +48,25 @@ final class ImageStore {
         return text.replacing("\n", with: " ")
     }
 
-    /// An SVG's document, read by librsvg on first use.
+    /// An SVG's document, read by librsvg on first use, once drawn at `size` (points) by
+    /// `SVGProbe` in a process of its own.
     @discardableResult
-    private func loadSVG(_ image: ImageReference) throws(RenderError) -> OpaquePointer {
+    private func loadSVG(_ image: ImageReference, size: (width: Double, height: Double)) throws(RenderError) -> OpaquePointer {
         if let h = svgs[image.path] { return h }
         guard let rsvg = Rsvg.shared else {
             throw RenderError(
                 .error("cannot draw SVG '\(image.source)': librsvg is not installed", file: file, at: image.location, length: 4))
         }
-        var error: UnsafeMutablePointer<GError>?
         // librsvg reads an SVG's own images only from the SVG's folder or below it (its
         // default policy; no flag widens it here). Given the file's real path, that folder
         // is the real one, inside the root the SVG was admitted under.
-        guard let h = rsvg.newFromFile(FileRoot.canonicalPath(image.path), &error) else {
+        let path = FileRoot.canonicalPath(image.path)
+        if let why = SVGProbe.failure(of: path, width: size.width, height: size.height) {
+            let (at, length) = Self.place(of: image)
+            throw RenderError(.error("cannot draw SVG '\(image.source)': \(why)", file: file, at: at, length: length))
+        }
+        var error: UnsafeMutablePointer<GError>?
+        guard let h = rsvg.newFromFile(path, &error) else {
             let reason = error.map { Self.svgReason(String(cString: $0.pointee.message)) } ?? "unknown error"
             if let error { g_error_free(error) }
             let (at, length) = Self.place(of: image)
@@ -76,7 +82,7 @@ final class ImageStore {
             throw RenderError(
                 .error("cannot draw SVG '\(image.source)': librsvg is not installed", file: file, at: image.location, length: 4))
         }
-        let handle = try loadSVG(image)
+        let handle = try loadSVG(image, size: (rect.width, rect.height))
         // An RsvgRectangle: x, y, width, height as doubles.
         let viewport = [rect.x, rect.y, rect.width, rect.height]
         var error: UnsafeMutablePointer<GError>?
@@ -101,7 +107,7 @@ final class ImageStore {
         for image in images where !image.path.isEmpty && seen.insert(image.path).inserted {
             do throws(RenderError) {
                 if image.info.format == .svg {
-                    try store.loadSVG(image)
+                    try store.loadSVG(image, size: (Double(image.info.pixelWidth), Double(image.info.pixelHeight)))
                 } else {
                     try store.decode(image)
                 }

@@ -247,7 +247,7 @@ enum EmoticonPackLoader {
             case .failure(let e):
                 throw fail("\(code) points to '\(file)', which cannot be used: \(e.message)", v)
             case .success(let info):
-                if let problem = ImageLimits.problem(info, maxPixels: Template.default.maxImagePixels) {
+                if let problem = ImageLimits.problem(info, at: path, maxPixels: Template.default.maxImagePixels) {
                     throw fail("\(code) points to '\(file)', which cannot be used: \(problem)", v)
                 }
                 guard info.format == .png || info.format == .svg else {

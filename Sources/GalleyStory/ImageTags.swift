@@ -70,7 +70,7 @@ extension StoryBuilder.Run {
             error("cannot use image '\(value)': \(e.message)", src)
             return
         }
-        if let problem = ImageLimits.problem(info, maxPixels: builder.template.maxImagePixels) {
+        if let problem = ImageLimits.problem(info, at: path, maxPixels: builder.template.maxImagePixels) {
             refusedFiles.append(path)
             error("cannot use image '\(value)': \(problem)", src)
             return

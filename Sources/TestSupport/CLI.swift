@@ -1,5 +1,6 @@
 import Foundation
 import GalleyCLI
+import GalleyRender
 import GalleySupport
 
 /// What an in-process run of the CLI produced.
@@ -25,9 +26,11 @@ private final class Capture: @unchecked Sendable {
 
 /// Runs `galley ARGS` in-process with captured streams: standard input is `stdin`, standard error
 /// is not a terminal, and the environment the CLI sees is exactly `env` (so a developer's
-/// SOURCE_DATE_EPOCH cannot leak into a test). Pins the test fonts first.
+/// SOURCE_DATE_EPOCH cannot leak into a test). Pins the test fonts first, and probes SVGs with
+/// the executable built beside the tests, as the executable probes them with itself.
 public func run(_ args: [String], stdin: [UInt8] = [], env: [String: String] = [:], outputIsTerminal: Bool = false) -> CLIResult {
     TestFonts.pin()
+    SVGProbe.install(executable: galleyExecutable)
     let capture = Capture()
     let io = IO(
         standardInput: { stdin }, writeOutput: { capture.output($0) }, writeError: { capture.error($0) },
