@@ -165,7 +165,12 @@ enum Loader {
         let path = o.input == "-" ? "<stdin>" : o.input
         let bytes: [UInt8]
         if o.input == "-" {
-            bytes = io.readStandardInput()
+            do {
+                bytes = try io.readStandardInput()
+            } catch {
+                diagnostics.append(.error("cannot read standard input: \((error as? SystemError)?.message ?? "\(error)")"))
+                return nil
+            }
             if bytes.count > RawIO.inputLimit {
                 diagnostics.append(.error("cannot read standard input: \(RawIO.tooLarge(RawIO.inputLimit))"))
                 return nil
@@ -213,6 +218,11 @@ enum Loader {
         inputFiles += SVGReferences.files(of: inputFiles)
         tried += story.refusedFiles + story.blocks.flatMap(\.story.refusedFiles)
         diagnostics.append(contentsOf: storyDiagnostics)
+        // An empty file (an editor's truncated save, a wrong path to a script's output) gave a
+        // blank page in silence. An issue's article says so at the manifest instead.
+        if o.fields == nil, story.text.allSatisfy(\.isWhitespace), story.images.isEmpty, story.blocks.isEmpty {
+            diagnostics.append(.warning("the input has no text; it is set as one empty page", file: path))
+        }
         if diagnostics.hasErrors { return nil }
         let framesetter = Framesetter(
             story: story, template: template, file: path,

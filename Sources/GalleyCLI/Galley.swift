@@ -185,6 +185,13 @@ public enum Galley {
 
     /// Runs a command line (without the program name).
     public static func main(arguments: [String], io: IO) -> Int32 {
+        let status = command(arguments: arguments, io: io)
+        guard let why = io.outputFailure else { return status }
+        io.writeError("galley: error: cannot write standard output: \(why)\n")
+        return status == 0 ? 1 : status
+    }
+
+    private static func command(arguments: [String], io: IO) -> Int32 {
         guard let first = arguments.first else {
             io.writeError(mainHelp)
             return 2

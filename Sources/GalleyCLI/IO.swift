@@ -2,24 +2,37 @@ import FoundationEssentials
 import GalleyMarkup
 import GalleySupport
 import Glibc
+import Synchronization
 
 /// Where a command reads and writes: the real streams, or buffers in tests.
 public final class IO: @unchecked Sendable {
-    public var standardInput: () -> [UInt8]
-    public var writeOutput: (Data) -> Void
+    /// Standard input, read whole; throws when it cannot be read (a folder, a closed stream).
+    public var standardInput: () throws -> [UInt8]
     public var writeError: (String) -> Void
     /// True when standard error is a terminal: colours and a progress line.
     public var errorIsTerminal: Bool
     /// True when standard output is a terminal, which a PDF or PNG must not be written to.
     public var outputIsTerminal = false
     public var environment: [String: String]
+    /// Writes to standard output; the reason when it could not.
+    private let output: (Data) -> String?
+    private let failure = Mutex<String?>(nil)
 
-    public init(
-        standardInput: @escaping () -> [UInt8], writeOutput: @escaping (Data) -> Void,
+    public convenience init(
+        standardInput: @escaping () throws -> [UInt8], writeOutput: @escaping (Data) -> Void,
+        writeError: @escaping (String) -> Void, errorIsTerminal: Bool, environment: [String: String]
+    ) {
+        self.init(
+            standardInput: standardInput, output: { writeOutput($0); return nil }, writeError: writeError,
+            errorIsTerminal: errorIsTerminal, environment: environment)
+    }
+
+    init(
+        standardInput: @escaping () throws -> [UInt8], output: @escaping (Data) -> String?,
         writeError: @escaping (String) -> Void, errorIsTerminal: Bool, environment: [String: String]
     ) {
         self.standardInput = standardInput
-        self.writeOutput = writeOutput
+        self.output = output
         self.writeError = writeError
         self.errorIsTerminal = errorIsTerminal
         self.environment = environment
@@ -28,8 +41,8 @@ public final class IO: @unchecked Sendable {
     /// The process's own streams.
     public static func process() -> IO {
         let io = IO(
-            standardInput: { (try? RawIO.readAll(0, limit: RawIO.inputLimit).get()) ?? [] },
-            writeOutput: { data in data.withUnsafeBytes { _ = RawIO.writeAll(1, $0) } },
+            standardInput: { try RawIO.readAll(0, limit: RawIO.inputLimit).get() },
+            output: { data in data.withUnsafeBytes { RawIO.writeAll(1, $0) }?.message },
             writeError: { s in
                 var s = s
                 _ = s.withUTF8 { RawIO.writeAll(2, UnsafeRawBufferPointer($0)) }
@@ -40,6 +53,18 @@ public final class IO: @unchecked Sendable {
         return io
     }
 
+    /// Writes `data` to standard output. After a write fails, none is tried again, and the
+    /// command fails with `outputFailure`: a PDF, a depfile or a JSON report cut short (a full
+    /// disk, a closed pipe) must not end in success, for a script would trust it.
+    public func writeOutput(_ data: Data) {
+        failure.withLock { failed in
+            if failed == nil { failed = output(data) }
+        }
+    }
+
+    /// Why standard output could not be written, if it could not.
+    public var outputFailure: String? { failure.withLock { $0 } }
+
     /// `-o -` (or the output of standard input, by default) when standard output is a
     /// terminal: a usage error, before any work, rather than a screen of binary.
     func refuseBinaryOnTerminal(_ output: String, _ what: String) throws(UsageError) {
@@ -47,6 +72,6 @@ public final class IO: @unchecked Sendable {
         throw UsageError(message: "the \(what) would be written to the terminal; give -o FILE, or redirect standard output")
     }
 
-    func readStandardInput() -> [UInt8] { standardInput() }
+    func readStandardInput() throws -> [UInt8] { try standardInput() }
     func print(_ s: String) { writeOutput(Data((s + "\n").utf8)) }
 }

@@ -24,7 +24,7 @@ public final class TemporaryFile {
         Self.removeLeftovers(in: folder, name: name)
         var lastError: Int32 = 0
         for _ in 0..<16 {
-            let candidate = FilePath.join(folder, ".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+            let candidate = FilePath.join(folder, ".\(Self.stem(name)).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
             let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
             if fd < 0 {
                 lastError = errno
@@ -43,13 +43,21 @@ public final class TemporaryFile {
         throw RenderError(.error("cannot make a temporary file in '\(folder)': \(reason)"))
     }
 
+    /// `name` as the temporary file's name begins: cut to 200 bytes (at a character), so that
+    /// with its dot, process and number (27 bytes at most) it stays within a file name's 255
+    /// bytes for any output name that is.
+    static func stem(_ name: String) -> String {
+        var bytes = 0
+        return String(String.UnicodeScalarView(name.unicodeScalars.prefix { bytes += $0.utf8.count; return bytes <= 200 }))
+    }
+
     /// Removes what a build of `name` killed outright (SIGKILL, a power cut) left in `folder`:
     /// a temporary file of this naming, ours, whose process is gone and which nothing has
     /// written for ten minutes (a build on another machine sharing the folder writes its own).
     static func removeLeftovers(in folder: String, name: String) {
         guard let dir = opendir(folder.isEmpty ? "." : folder) else { return }
         defer { closedir(dir) }
-        let prefix = ".\(name)."
+        let prefix = ".\(stem(name))."
         let now = time(nil)
         while let entry = readdir(dir) {
             let file = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }

@@ -94,11 +94,27 @@ extension PageRenderer {
                 i = j
             }
         }
-        return order.map { ($0, rects[$0]!) }
+        return order.flatMap { link in Self.pieces(rects[link]!).map { (link, $0) } }
     }
 
-    /// Emits one PDF link annotation per link on the page, covering all its rectangles (Cairo
-    /// writes them as the annotation's QuadPoints, their union as its Rect). Cairo's `rect`
+    /// A link's rectangles in pieces that each make one annotation: lines one under the other
+    /// in a column. Cairo writes an annotation's rectangles as its QuadPoints and their union
+    /// as its Rect, which most readers go by: a link broken from one column into the next
+    /// covered the text between, and a click there opened it.
+    static func pieces(_ rects: [Rect]) -> [[Rect]] {
+        var pieces: [[Rect]] = []
+        for r in rects {
+            if let last = pieces.last?.last, r.x < last.maxX, last.x < r.maxX, r.y >= last.y, r.y <= last.maxY + last.height {
+                pieces[pieces.count - 1].append(r)
+            } else {
+                pieces.append([r])
+            }
+        }
+        return pieces
+    }
+
+    /// Emits a PDF link annotation for each piece of each link on the page, covering its
+    /// rectangles. Cairo's `rect`
     /// attribute is in the PDF page's points, y down, whatever the current transform: a press
     /// sheet draws the page shifted by its bleed and slug, so the rectangles are taken through
     /// the transform here. The attributes are written as bytes into one reused buffer, each

@@ -153,6 +153,7 @@ public struct ImageInfo: Hashable, Sendable {
         var dpi: Double?
         var adobe = false
         var profile = false
+        var turned = false
         while i + 4 <= b.count {
             guard b[i] == 0xFF else { return .failure(ReadError(message: "the JPEG file is malformed")) }
             let marker = b[i + 1]
@@ -167,6 +168,7 @@ public struct ImageInfo: Hashable, Sendable {
                 if xd > 0 && units == 1 { dpi = Double(xd) }
                 if xd > 0 && units == 2 { dpi = Double(xd) * 2.54 }
             }
+            if marker == 0xE1, let orientation = exifOrientation(b, from: i + 4, to: i + 2 + len) { turned = (5...8).contains(orientation) }
             if marker == 0xEE, len >= 12, Array(b[(i + 4)..<(i + 9)]) == Array("Adobe".utf8) { adobe = true }
             if marker == 0xE2, len >= 14, Array(b[(i + 4)..<(i + 15)]) == Array("ICC_PROFILE".utf8) {
                 // Its description is plain text in the profile ("sRGB IEC61966-2.1").
@@ -186,7 +188,9 @@ public struct ImageInfo: Hashable, Sendable {
                 guard zip(tail, tail.dropFirst()).contains(where: { $0 == 0xFF && $1 == 0xD9 }) else {
                     return .failure(ReadError(message: "the JPEG file is truncated"))
                 }
-                var info = ImageInfo(format: .jpeg, pixelWidth: w, pixelHeight: h, dpi: dpi)
+                // Drawn upright (the decoder applies the orientation), a turned image's box is
+                // its height wide.
+                var info = ImageInfo(format: .jpeg, pixelWidth: turned ? h : w, pixelHeight: turned ? w : h, dpi: dpi)
                 info.cmyk = len >= 8 && b[i + 9] == 4
                 info.invertedCMYK = adobe && info.cmyk
                 info.embeddedProfile = profile
@@ -195,5 +199,29 @@ public struct ImageInfo: Hashable, Sendable {
             i += 2 + len
         }
         return .failure(ReadError(message: "the JPEG file is truncated (no frame header)"))
+    }
+
+    /// The orientation (1 to 8) an APP1 Exif segment in `b[start..<end]` gives its image: the
+    /// TIFF header's byte order, then tag 0x0112 among the first directory's entries.
+    static func exifOrientation(_ b: [UInt8], from start: Int, to end: Int) -> Int? {
+        guard end - start >= 14, Array(b[start..<(start + 6)]) == [0x45, 0x78, 0x69, 0x66, 0, 0] else { return nil }
+        let tiff = start + 6
+        let little = b[tiff] == 0x49 && b[tiff + 1] == 0x49
+        guard little || (b[tiff] == 0x4D && b[tiff + 1] == 0x4D) else { return nil }
+        func u16(_ at: Int) -> Int? {
+            guard at >= tiff, at + 2 <= end else { return nil }
+            return little ? Int(b[at]) | Int(b[at + 1]) << 8 : Int(b[at]) << 8 | Int(b[at + 1])
+        }
+        func u32(_ at: Int) -> Int? {
+            guard let a = u16(at), let c = u16(at + 2) else { return nil }
+            return little ? a | c << 16 : a << 16 | c
+        }
+        guard let first = u32(tiff + 4), let count = u16(tiff + first) else { return nil }
+        for k in 0..<min(count, 512) {
+            let entry = tiff + first + 2 + 12 * k
+            guard let tag = u16(entry) else { return nil }
+            if tag == 0x0112, let v = u16(entry + 8), (1...8).contains(v) { return v }
+        }
+        return nil
     }
 }

@@ -240,4 +240,50 @@ import Testing
         #expect(d.read("dir/out.pdf") == nil)
         #expect(leftovers(d).isEmpty)
     }
+
+    // A write to standard output that fails (a full disk, a closed pipe) failed in silence,
+    // with status 0: a depfile or a PDF cut short, trusted by the script. Each command's
+    // output, PDF, report or listing, now fails with the reason.
+    @Test func aFailedWriteToStandardOutputFails() {
+        let d = folder()
+        let input = d.file("dir/self.txt")
+        for args in [["build", input, "-o", "-"], ["inspect", input, "--json"], ["check", input, "--json"], ["templates", "magazine"]] {
+            let r = tool("sh", ["-c", #""$0" "$@" > /dev/full"#, galleyExecutable] + args)
+            #expect(r.status == 1, "\(args): \(r.stderr)")
+            #expect(r.stderr.hasSuffix("galley: error: cannot write standard output: No space left on device\n"), "\(args): \(r.stderr)")
+        }
+    }
+
+    // Standard input that cannot be read (a folder, a closed stream) was read as empty, and a
+    // blank PDF written with status 0.
+    @Test func anUnreadableStandardInputFails() {
+        let d = folder()
+        for redirect in [#"< "$1""#, "<&-"] {
+            let r = tool("sh", ["-c", #""$0" build - -o "$1/out.pdf" "# + redirect, galleyExecutable, d.file("dir")])
+            #expect(r.status == 1, "\(redirect): \(r.stderr)")
+            #expect(r.stderr.contains("error: cannot read standard input: "), "\(redirect): \(r.stderr)")
+            #expect(d.read("dir/out.pdf") == nil)
+        }
+    }
+
+    // An output name of 233 to 255 bytes is legal, but its temporary file's name (the output's
+    // and 22 bytes more) was not: a 77-character Chinese title could not be built.
+    @Test func aLongOutputNameIsBuilt() {
+        let d = folder()
+        let name = String(repeating: "从活字到像素", count: 13) + ".pdf"  // 238 bytes
+        let r = run(["build", d.file("dir/self.txt"), "-o", d.file("dir/" + name)])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(d.read("dir/" + name) != nil)
+        #expect(leftovers(d).isEmpty)
+    }
+
+    // An empty input is set as one blank page, and said: an editor's truncated save, or a
+    // script's wrong path, gave a blank PDF in silence.
+    @Test func anEmptyInputIsSaid() {
+        let d = folder()
+        let empty = d.write("dir/empty.txt", "\n\n")
+        let r = run(["build", empty])
+        #expect(r.status == 0)
+        #expect(r.stderr.contains("warning: the input has no text; it is set as one empty page"), "\(r.stderr)")
+    }
 }

@@ -19,4 +19,22 @@ import Testing
         #expect(links.pages[0].map(\.destination) == [3])
         #expect(links.pages.last?.map(\.destination) == [1])
     }
+
+    // A link broken from one column into the next was one annotation, whose /Rect (the union
+    // of its lines, which most readers go by) covered the text between: a click on the other
+    // column's words opened it. Each column's lines of it are now an annotation of their own.
+    @Test func aLinkAcrossColumnsIsOneAnnotationAColumn() throws {
+        let d = TemporaryDirectory("link-columns")
+        let words = String(repeating: "harbour grey silver boats quay ", count: 30)
+        let source = d.write("doc.txt", ##"Before <a href="https://example.org/long">"## + words + "</a> after.\n")
+        let pdf = d.file("doc.pdf")
+        let r = run(["build", source, "-o", pdf, "-q", "--set", "page.size=A6", "--set", "columns=2", "--set", "margins=20"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let first = try #require(try PDFLinks(pdf).pages.first)
+        // A6 is 297.6 pt wide: two columns of about 123 pt.
+        #expect(first.count == 2, "\(first.map(\.rect))")
+        for a in first { #expect(a.rect[2] - a.rect[0] < 130, "\(a.rect)") }
+        #expect(Set(first.map(\.uri)) == ["https://example.org/long"])
+    }
 }
+

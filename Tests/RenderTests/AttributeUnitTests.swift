@@ -1,4 +1,5 @@
 import Foundation
+import GalleyLayout
 import GalleyMarkup
 import GalleyStory
 import GalleyTemplate
@@ -136,6 +137,16 @@ import Testing
     @Test func attributeEscaping() {
         #expect(LinkAttributes.escape("a'b\\c") == "a\\'b\\\\c")
         #expect(LinkAttributes.escape("plain") == "plain")
+    }
+
+    // A link's rectangles make one annotation while they stand one under the other, and a new
+    // one where the link goes on in another column (or elsewhere on its line).
+    @Test func linkPieces() {
+        let column1 = [Rect(x: 10, y: 100, width: 50, height: 12), Rect(x: 0, y: 112, width: 60, height: 12)]
+        let column2 = [Rect(x: 80, y: 10, width: 60, height: 12), Rect(x: 80, y: 22, width: 20, height: 12)]
+        #expect(PageRenderer.pieces(column1 + column2) == [column1, column2])
+        let apart = [Rect(x: 0, y: 10, width: 50, height: 12), Rect(x: 0, y: 60, width: 50, height: 12)]
+        #expect(PageRenderer.pieces(apart) == [[apart[0]], [apart[1]]])
     }
 
     // Link rectangles are written as plain decimals, at most 3 decimals, no trailing zeros.

@@ -76,6 +76,28 @@ import Testing
         #expect(try !ImageInfo.parse(jpeg(components: 3, profile: "sRGB IEC61966-2.1")).get().embeddedProfile)
     }
 
+    // A JPEG whose Exif turns it a quarter (orientation 5 to 8) is drawn upright, so its box is
+    // its height wide: it was set 20 × 10, and its turned pixels squashed into that.
+    @Test func jpegOrientation() throws {
+        func jpeg(orientation: UInt8, bigEndian: Bool) -> [UInt8] {
+            let value: [UInt8] = bigEndian ? [0, orientation, 0, 0] : [orientation, 0, 0, 0]
+            let entry: [UInt8] = bigEndian ? [0x01, 0x12, 0, 3, 0, 0, 0, 1] : [0x12, 0x01, 3, 0, 1, 0, 0, 0]
+            let tiff: [UInt8] =
+                (bigEndian ? [0x4D, 0x4D, 0, 42, 0, 0, 0, 8, 0, 1] : [0x49, 0x49, 42, 0, 8, 0, 0, 0, 1, 0]) + entry + value
+                + [0, 0, 0, 0]
+            let body = Array("Exif".utf8) + [0, 0] + tiff
+            let frame: [UInt8] = [8, 0, 10, 0, 20, 3] + Array(repeating: 0, count: 9)
+            return [0xFF, 0xD8, 0xFF, 0xE1, 0, UInt8(body.count + 2)] + body + [0xFF, 0xC0, 0, UInt8(frame.count + 2)] + frame
+                + [0xFF, 0xD9]
+        }
+        for (orientation, size) in [(1, [20, 10]), (3, [20, 10]), (6, [10, 20]), (8, [10, 20]), (5, [10, 20])] {
+            for bigEndian in [false, true] {
+                let info = try ImageInfo.parse(jpeg(orientation: UInt8(orientation), bigEndian: bigEndian)).get()
+                #expect([info.pixelWidth, info.pixelHeight] == size, "orientation \(orientation)")
+            }
+        }
+    }
+
     // width and height attributes set the aspect ratio; without them the pixels do.
     @Test func aspectRatio() {
         let s = story("<img src=\"images/chart.png\">\n<img src=\"images/chart.png\" width=\"100\" height=\"25\">")
