@@ -220,7 +220,7 @@ enum Loader {
         diagnostics.append(contentsOf: storyDiagnostics)
         // An empty file (an editor's truncated save, a wrong path to a script's output) gave a
         // blank page in silence. An issue's article says so at the manifest instead.
-        if o.fields == nil, story.text.allSatisfy(\.isWhitespace), story.images.isEmpty, story.blocks.isEmpty {
+        if o.fields == nil, !diagnostics.hasErrors, story.text.allSatisfy(\.isWhitespace), story.images.isEmpty, story.blocks.isEmpty {
             diagnostics.append(.warning("the input has no text; it is set as one empty page", file: path))
         }
         if diagnostics.hasErrors { return nil }

@@ -213,6 +213,8 @@ extension Framesetter {
         if start.paragraph < reached && paragraphs[start.paragraph..<reached].contains(where: \.style.vertical) { return nil }
         // The least height whose trial left a pull quote or sidebar alone (`textBlockAlone`).
         var aloneAt = Int.max
+        // Images kept before the text that follows them (`imageAfterLaterText`), where a height can.
+        var keepsOrder = true
         func attempt(_ lines: [Int]) -> ([Frame], Flow)? {
             var flow = start
             flow.balancing = true
@@ -227,10 +229,15 @@ extension Framesetter {
             let firstEmpty = frames[0].isEmpty && frames.dropFirst().contains { !$0.isEmpty }
             let alone = textBlockAlone(frames, story: start.story)
             if alone { aloneAt = min(aloneAt, lines.max() ?? 0) }
-            return s == stop && !firstEmpty && !alone && flow.reached(natural) ? (frames, flow) : nil
+            let disordered = keepsOrder && imageAfterLaterText(frames, story: start.story)
+            return s == stop && !firstEmpty && !alone && !disordered && flow.reached(natural) ? (frames, flow) : nil
         }
         let tallest = Int((full / pitch + 1e-6).rounded(.down))
         var found = leastHeight(1, tallest, columns: rects.count, attempt: attempt)
+        if found == nil {
+            keepsOrder = false
+            found = leastHeight(1, tallest, columns: rects.count, attempt: attempt)
+        }
         // Heights at which the story ends a column before a pull quote or sidebar, left alone
         // in the next, lie above those at which the text runs on beside it: blind to them, the
         // search looks again below the lowest met, taking such a height as too tall.
@@ -335,6 +342,25 @@ extension Framesetter {
     static func textBlockAlone(_ frames: [Frame], story: Story) -> Bool {
         frames.contains { f in f.lines.isEmpty && f.images.contains { story.images[$0.image].block != nil } }
     }
+
+    /// A block image in a column after one holding text that follows it in the story. The least
+    /// height that takes all moved a block image too tall for the room under its text to the
+    /// next column, and the text after it went on in the first: the picture came after the words
+    /// that follow it, with room enough above. (A float moving on so is what lets a band with
+    /// one balance at all: text wraps around it wherever it stands.)
+    static func imageAfterLaterText(_ frames: [Frame], story: Story) -> Bool {
+        var latestText = -1
+        for frame in frames {
+            for image in frame.images where image.storyOffset < latestText && Self.isBlockImage(story.images[image.image]) {
+                return true
+            }
+            latestText = max(latestText, frame.lines.map(\.storyRange.lowerBound).max() ?? -1)
+        }
+        return false
+    }
+
+    /// A picture set as a paragraph of its own (not a pull quote or sidebar, which are blocks too).
+    static func isBlockImage(_ image: ImageReference) -> Bool { image.placement == .block && image.block == nil }
 
     /// How far apart the lowest and highest column ends of a band are.
     static func spread(_ frames: [Frame], top: Double) -> Double {

@@ -120,38 +120,50 @@ extension PageRenderer {
     /// the transform here. The attributes are written as bytes into one reused buffer, each
     /// target once per document.
     func emitLinks(_ lines: [LineRuns], on cr: OpaquePointer) {
-        for (link, rects) in linkRects(lines) {
-            let target = links.links[link].uri
-            let attribute: [UInt8]
-            if let made = linkTargets[target] {
-                attribute = made
+        for (link, rects) in linkRects(lines) { emitLink(link, rects: rects, on: cr) }
+    }
+
+    /// One annotation of link `link` over `rects`.
+    func emitLink(_ link: Int, rects: [Rect], on cr: OpaquePointer) {
+        let target = links.links[link].uri
+        let attribute: [UInt8]
+        if let made = linkTargets[target] {
+            attribute = made
+        } else {
+            // `#page=N`: a page of this PDF (an issue's contents link their articles so).
+            if target.hasPrefix("#page="), let n = Int(target.dropFirst(6)), n >= 1 {
+                attribute = Array((PageDestination.link(to: n) + " rect=[").utf8)
             } else {
-                // `#page=N`: a page of this PDF (an issue's contents link their articles so).
-                if target.hasPrefix("#page="), let n = Int(target.dropFirst(6)), n >= 1 {
-                    attribute = Array((PageDestination.link(to: n) + " rect=[").utf8)
-                } else {
-                    attribute = Array("uri='\(LinkAttributes.escape(LinkAttributes.uri(target)))' rect=[".utf8)
-                }
-                linkTargets[target] = attribute
+                attribute = Array("uri='\(LinkAttributes.escape(LinkAttributes.uri(target)))' rect=[".utf8)
             }
-            linkAttributes.removeAll(keepingCapacity: true)
-            linkAttributes += attribute
-            for (n, box) in rects.enumerated() {
-                let r = Self.onPage(box, cr)
-                if n > 0 { linkAttributes.append(0x20) }
-                Self.appendDecimal(r.x, to: &linkAttributes)
-                linkAttributes.append(0x20)
-                Self.appendDecimal(r.y, to: &linkAttributes)
-                linkAttributes.append(0x20)
-                Self.appendDecimal(r.width, to: &linkAttributes)
-                linkAttributes.append(0x20)
-                Self.appendDecimal(r.height, to: &linkAttributes)
-            }
-            linkAttributes += [UInt8(ascii: "]"), 0]
-            linkAttributes.withUnsafeBufferPointer { bytes in
-                bytes.withMemoryRebound(to: CChar.self) { cairo_tag_begin(cr, CAIRO_TAG_LINK, $0.baseAddress) }
-            }
-            cairo_tag_end(cr, CAIRO_TAG_LINK)
+            linkTargets[target] = attribute
+        }
+        linkAttributes.removeAll(keepingCapacity: true)
+        linkAttributes += attribute
+        for (n, box) in rects.enumerated() {
+            let r = Self.onPage(box, cr)
+            if n > 0 { linkAttributes.append(0x20) }
+            Self.appendDecimal(r.x, to: &linkAttributes)
+            linkAttributes.append(0x20)
+            Self.appendDecimal(r.y, to: &linkAttributes)
+            linkAttributes.append(0x20)
+            Self.appendDecimal(r.width, to: &linkAttributes)
+            linkAttributes.append(0x20)
+            Self.appendDecimal(r.height, to: &linkAttributes)
+        }
+        linkAttributes += [UInt8(ascii: "]"), 0]
+        linkAttributes.withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { cairo_tag_begin(cr, CAIRO_TAG_LINK, $0.baseAddress) }
+        }
+        cairo_tag_end(cr, CAIRO_TAG_LINK)
+    }
+
+    /// A link annotation over each image set apart from the lines (a block image, a float)
+    /// inside `<a>`: it has no line to carry the link, which an image in a line has.
+    func emitImageLinks(_ images: [PlacedImage], on cr: OpaquePointer) {
+        for placed in images where placed.block == nil {
+            guard let link = links.link(at: placed.storyOffset) else { continue }
+            emitLink(link, rects: [placed.rect], on: cr)
         }
     }
 

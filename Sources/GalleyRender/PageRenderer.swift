@@ -130,6 +130,7 @@ final class PageRenderer {
         if let footer = page.footer { drawRunning(footer, framesetter.template.footer, on: cr) }
         if tagged {
             emitLinks(lines, on: cr)
+            emitImageLinks(page.floats + page.frames.flatMap(\.images), on: cr)
             cairo_tag_end(cr, "Part")
         }
     }

@@ -36,5 +36,23 @@ import Testing
         for a in first { #expect(a.rect[2] - a.rect[0] < 130, "\(a.rect)") }
         #expect(Set(first.map(\.uri)) == ["https://example.org/long"])
     }
+
+    // An image set apart from the lines (a float, a block image) inside <a> lost its link: it
+    // has no line to carry it. It gets an annotation of its own, over the picture.
+    @Test func anImageInsideALinkIsALink() throws {
+        let d = TemporaryDirectory("image-links")
+        d.write("chart.png", try #require(FileManager.default.contents(atPath: repoPath("samples/images/chart.png"))))
+        let source = d.write(
+            "doc.txt",
+            ##"<a href="https://float.example/"><img src="chart.png" float="left" width="30%"></a>Text beside the float.\n"##
+                + ##"<a href="https://block.example/"><img src="chart.png" width="30%"></a>\nAfter.\n"##)
+        let pdf = d.file("doc.pdf")
+        let r = run(["build", source, "-o", pdf, "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let first = try #require(try PDFLinks(pdf).pages.first)
+        #expect(Set(first.map(\.uri)) == ["https://float.example/", "https://block.example/"])
+        // Over the picture: 30 % of a 246.6 pt column is 74 pt wide.
+        for a in first { #expect(abs(a.rect[2] - a.rect[0] - 74) <= 1, "\(a.rect)") }
+    }
 }
 
