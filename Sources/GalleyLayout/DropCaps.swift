@@ -116,9 +116,17 @@ extension TextEngine {
         FaceLock.run { measuredDropCap(request, for: text, style: style, cjk: cjk) }
     }
 
+    /// Whether the paragraph's first letter is part of a link. An initial is drawn apart from
+    /// its line and its link: a URL's first letter as a drop cap read "h ttps://…", the link
+    /// starting after it.
+    static func startsWithLink(_ text: ShapedText, _ styles: [TextStyle]) -> Bool {
+        guard let first = text.run(containing: 0), let link = styles[Int(first.style)].link else { return false }
+        return !link.isEmpty
+    }
+
     private func measuredDropCap(_ request: DropCapRequest, for text: ShapedText, style: ParagraphStyle, cjk: CJKSpec) -> DropCap? {
         guard !text.rightToLeft, let end = DropCap.initialLength(text.bytes.prefix(32)), end < text.length,
-            text.flags[end].contains(.clusterStart), let run = text.run(containing: end)
+            text.flags[end].contains(.clusterStart), let run = text.run(containing: end), !Self.startsWithLink(text, plan.styles)
         else { return nil }
         let body = plan.styles[Int(run.style)]
         let pitch = style.lineHeight ?? style.leadingRatio * body.size

@@ -660,6 +660,8 @@ struct Flow {
             why = "right-to-left text takes none"
         } else if let end, end < l.text.length, !l.text.flags[end].contains(.clusterStart) {
             why = "its first letter is one glyph with the next (a ligature); a <span ligatures=\"0\"> around the two letters parts them"
+        } else if TextEngine.startsWithLink(l.text, story.styles) {
+            why = "its first letter is part of a link, which an initial set apart would break"
         } else if let end, end >= l.text.length {
             why = "the paragraph is its initial alone"
         } else if end == nil {

@@ -27,6 +27,18 @@ private func contentFoot(_ f: Frame) -> Double {
 }
 
 @Suite struct BalanceTests {
+    // A short story with a block image between two paragraphs: the least balanced height left
+    // no room for the image under the first, so it opened the second column and the paragraph
+    // after it stayed in the first. The image now comes before its later text, as at full height.
+    @Test func aBlockImageStaysBeforeItsLaterText() throws {
+        let text = "Some text before.\n<img src=\"images/chart.png\" width=\"50%\" caption=\"x\">\nText after."
+        let fs = framesetter(text, template: .default)
+        let page = try #require(expectInvariants(fs, "block image").first)
+        let image = try #require(page.frames.firstIndex { !$0.images.isEmpty })
+        let after = try #require(page.frames.firstIndex { $0.lines.contains { $0.paragraphIndex == 2 } })
+        #expect(image <= after, "image in column \(image + 1), the text after it in column \(after + 1)")
+    }
+
     // At the story's end the columns end on one baseline or one line apart: random stories,
     // page sizes and column counts, with the rules that may demand more (widows, orphans,
     // spacing off the grid) relaxed.

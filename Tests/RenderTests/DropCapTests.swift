@@ -196,6 +196,11 @@ private func firstPage(_ fs: Framesetter) -> Page {
             ("<p dropcap=\"3\">\u{2014} no letter, so no initial at all here.</p>", "does not begin with a letter"),
             ("<p dropcap=\"3\" dir=\"rtl\">שלום עולם, וזה משפט ארוך מספיק.</p>", "right-to-left text takes none"),
             ("<p dropcap=\"3\">fine words that run on and on for a while.</p>", "one glyph with the next (a ligature)"),
+            // A URL's first letter set apart read "h ttps://…", its link starting after it.
+            (
+                "<p dropcap=\"3\"><a href=\"https://drop.example/\">https://drop.example/path</a> and then some words after it.</p>",
+                "its first letter is part of a link"
+            ),
         ]
         for (text, why) in cases {
             let fs = framesetter(text, template: dropCapTemplate())
