@@ -87,7 +87,8 @@ extension Preflight {
     /// colours are taken as sRGB: Adobe RGB greens print duller). Once an image.
     private mutating func checkColour(_ index: Int, _ p: PreflightPage) {
         let image = p.story.images[index]
-        guard image.info.cmyk || image.info.embeddedProfile else { return }
+        guard image.info.cmyk || image.info.embeddedProfile || PNGProfile.isOtherThanSRGB(image.path, at: image.info.iccpOffset)
+        else { return }
         let name = FilePath.name(of: image.source)
         let what =
             image.info.cmyk

@@ -19,9 +19,11 @@ public struct ImageInfo: Hashable, Sendable {
     /// otherwise from the output intent.
     public var cmyk = false
     /// A JPEG carries an ICC profile of its own (APP2 `ICC_PROFILE`) that is not sRGB's: it is not
-    /// used, and its colours are taken as sRGB. (A PNG's `iCCP` is compressed, its name any
-    /// word: whether it is sRGB is not known from the header.)
+    /// used, and its colours are taken as sRGB.
     public var embeddedProfile = false
+    /// A PNG's `iCCP` chunk, where it starts in the file: its profile is compressed and its
+    /// name any word, so whether it is sRGB's is for a reader with zlib to say (the preflight).
+    public var iccpOffset: Int?
 
     public init(format: Format, pixelWidth: Int, pixelHeight: Int, dpi: Double? = nil) {
         self.format = format
@@ -141,6 +143,7 @@ public struct ImageInfo: Hashable, Sendable {
                 let ppm = be32(b, i + 8)
                 if ppm > 0 { info.dpi = Double(ppm) * 0.0254 }
             }
+            if type == "iCCP" { info.iccpOffset = i }
             if type == "IEND" { sawEnd = true; break }
             i = next
         }

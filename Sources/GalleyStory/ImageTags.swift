@@ -26,6 +26,11 @@ extension StoryBuilder.Run {
             error("empty image src", src)
             return
         }
+        // A URL would be read as a path and reported missing, which sends one looking for a file.
+        if let scheme = Self.urlScheme(value) {
+            error("image src '\(value)' is a \(scheme): URL; Galley reads images from files only: download it and name the file", src)
+            return
+        }
         // Sizes: numbers or lengths are points; `width="40%"` is a share of the column.
         var widthSpec: ImageLength?
         var width: Double?

@@ -289,6 +289,14 @@ extension StoryBuilder.Run {
         return " (write it without an exponent, as digits and a point)"
     }
 
+    /// The scheme of a `src` that is a URL (`http`, `https`, `ftp`, `file`, `data`), nil for a
+    /// path.
+    static func urlScheme(_ src: String) -> String? {
+        guard let colon = src.firstIndex(of: ":") else { return nil }
+        let scheme = src[..<colon].lowercased()
+        return ["http", "https", "ftp", "file", "data"].contains(scheme) ? scheme : nil
+    }
+
     /// Digits, signs and points only: what a number in markup may be written with (`Double(_:)`
     /// also reads "inf", "nan", exponents and hex, which markup does not take).
     static func isPlainDecimal(_ s: some StringProtocol) -> Bool {

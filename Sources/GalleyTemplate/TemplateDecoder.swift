@@ -796,6 +796,14 @@ struct TemplateDecoder {
         guard case .string(let s) = v.kind else { throw typeError(path, expected, v) }
         try oneLine(path, s, v)
         guard s.contains(placeholder) else { throw typeError(path, expected, v) }
+        // Links with any other scheme are not written (`LinkAttributes`): every mention would
+        // then be warned of at its text rather than once here.
+        if let colon = s.firstIndex(of: ":"), !s[..<colon].contains("/"),
+            !["http", "https", "mailto", "tel"].contains(s[..<colon].lowercased())
+        {
+            throw TemplateSpot(origin, v).error(
+                "a link pattern must be an http, https, mailto or tel link (or a relative one), not '\(s[..<colon])'", key: path)
+        }
         return s
     }
 

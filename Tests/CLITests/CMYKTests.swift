@@ -208,6 +208,28 @@ import Testing
         #expect(r.stderr.contains("[image-colour]"), "\(r.stderr)")
     }
 
+    // A PNG's own profile (iCCP) was not looked at: an Adobe RGB PNG was taken as sRGB in
+    // silence, where such a JPEG is named. An sRGB one, or none, says nothing.
+    @Test func aPNGsOwnProfileIsSaid() throws {
+        let d = folder("<img src=\"adobe.png\" width=\"40%\">\n<img src=\"srgb.png\" width=\"40%\">\n")
+        func png(profile description: String) -> Data {
+            let plain = [UInt8](PreflightTests.png(width: 4, height: 4))
+            // A stand-in profile: a header's worth of zeros, then its description.
+            let profile = [UInt8](repeating: 0, count: 128) + Array("desc".utf8) + Array(description.utf8)
+            let deflated =
+                [0x78, 0x01, 1, UInt8(profile.count & 0xFF), UInt8(profile.count >> 8), UInt8(~profile.count & 0xFF),
+                 UInt8((~profile.count >> 8) & 0xFF)] + profile + PreflightTests.bigEndian(Inflate.adler32(profile))
+            let body = Array("iCCP".utf8) + Array("ICC profile".utf8) + [0, 0] + deflated
+            let chunk = PreflightTests.bigEndian(UInt32(body.count - 4)) + body + PreflightTests.bigEndian(PreflightTests.crc32(body))
+            return Data(plain[..<33] + chunk + plain[33...])
+        }
+        d.write("adobe.png", png(profile: "Adobe RGB (1998)"))
+        d.write("srgb.png", png(profile: "sRGB IEC61966-2.1"))
+        let r = run(["check", d.file("in.txt"), "-t", d.file("t.json"), "--preflight"])
+        #expect(r.stderr.contains("image 'adobe.png' has an ICC profile of its own, which is not used"), "\(r.stderr)")
+        #expect(!r.stderr.contains("image 'srgb.png' has an ICC profile"), "\(r.stderr)")
+    }
+
     // An image drawn twice on a page: Ghostscript gave its graphics state `/TR /Identity`, a
     // transfer function PDF/X-4 does not allow. The post-pass takes it out.
     @Test func noTransferFunctions() throws {

@@ -98,6 +98,14 @@ import Testing
         }
     }
 
+    // A URL is not read as a path (it was said missing, "No such file or directory").
+    @Test func urlSource() {
+        for src in ["https://example.org/a.png", "HTTP://x/y.jpg", "file:///tmp/a.png", "data:image/png;base64,AAAA"] {
+            let said = buildStory("<img src=\"\(src)\">").diagnostics.all.map(\.message)
+            #expect(said.count == 1 && said[0].contains("is a") && said[0].contains("Galley reads images from files only"), "\(said)")
+        }
+    }
+
     // width and height attributes set the aspect ratio; without them the pixels do.
     @Test func aspectRatio() {
         let s = story("<img src=\"images/chart.png\">\n<img src=\"images/chart.png\" width=\"100\" height=\"25\">")

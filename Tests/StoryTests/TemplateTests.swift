@@ -870,6 +870,16 @@ private let a4 = (width: 210 * mm, height: 297 * mm)
             overrideDiagnostic(["social.mention.url=https://x\u{7}/{name}"])?.message
                 == "--set social.mention.url=https://x\u{7}/{name}: text cannot hold control characters (such as \\u0007)")
     }
+    // A link pattern of a scheme Galley does not write (javascript:) is refused once, here:
+    // every mention was warned of at its text instead.
+    @Test func linkPatternScheme() {
+        #expect(
+            overrideDiagnostic(["social.mention.url=javascript:alert({name})"])?.message
+                == "--set social.mention.url=javascript:alert({name}): a link pattern must be an http, https, mailto or tel link "
+                + "(or a relative one), not 'javascript'")
+        #expect(overrideDiagnostic(["social.topic.url=HTTPS://x.example/t/{topic}"]) == nil)
+        #expect(overrideDiagnostic(["social.mention.url=/people/{name}"]) == nil)
+    }
     // The file given is the one diagnostics name.
     @Test func fileName() {
         guard case .failure(let d) = TemplateLoader.apply(["x=1"], to: .default, file: "options") else { Issue.record("applied"); return }
