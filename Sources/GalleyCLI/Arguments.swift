@@ -125,6 +125,13 @@ func parseArguments(_ args: [String], spec: CommandSpec) throws(UsageError) -> P
         } else if i < args.count {
             value = args[i]
             i += 1
+            // `-o -q` wrote a PDF named "-q", the option lost: an option's value that is
+            // another option is taken only as `--output=-q`.
+            if value.hasPrefix("--") && value.count > 2 || value.count == 2 && value.hasPrefix("-") && value.last!.isLetter {
+                throw UsageError(
+                    message: "option '--\(option.name)' needs a value (\(option.value!)), not the option '\(value)'; "
+                        + "for a value beginning with '-', write --\(option.name)=\(value)")
+            }
         } else {
             throw UsageError(message: "option '--\(option.name)' needs a value (\(option.value!))")
         }

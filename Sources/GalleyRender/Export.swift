@@ -139,11 +139,21 @@ public enum Export {
             }
             return true
         }
-        guard let page = found else {
-            let s = count == 1 ? "" : "s"
-            throw RenderError(.error("page \(number) does not exist: the document has \(count) page\(s)"))
-        }
+        guard let page = found else { throw RenderError(missingPage(number, of: count, framesetter)) }
         try writePNG(page, to: path, dpi: dpi, renderer: PageRenderer(framesetter: framesetter), press: press)
+    }
+
+    /// Page `number` past the last of `count`. Pages are asked for from 1 whatever their folios
+    /// (`startPage`), which the message gives when they differ: `--page 17` of a document whose
+    /// folios are 17 and 18 was said not to exist, with no word of why.
+    static func missingPage(_ number: Int, of count: Int, _ framesetter: Framesetter) -> Diagnostic {
+        var message = "page \(number) does not exist: the document has \(count) page\(count == 1 ? "" : "s")"
+        let first = framesetter.template.startPage
+        if first != 1 && count > 0 {
+            let folios = count == 1 ? "folio \(first)" : "folios \(first)–\(first + count - 1)"
+            message += " (\(folios)); --page counts from the first page, 1"
+        }
+        return .error(message)
     }
 
     /// Lays the story out once, up to the last of `numbers`, and writes each of those pages as a
@@ -162,8 +172,7 @@ public enum Export {
         // Every page asked for is checked before any is written: a set of PNGs is written whole
         // or not at all (`watch --pages` says the files were kept as they were).
         if let missing = numbers.sorted().first(where: { $0 > laid.count }) {
-            let s = laid.count == 1 ? "" : "s"
-            throw RenderError(.error("page \(missing) does not exist: the document has \(laid.count) page\(s)"))
+            throw RenderError(missingPage(missing, of: laid.count, framesetter))
         }
         let renderer = PageRenderer(framesetter: framesetter)
         for n in numbers.sorted() {

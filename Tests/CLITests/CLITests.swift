@@ -98,6 +98,26 @@ func usage(_ command: String, _ message: String, positionals: String = " INPUT")
         #expect(run(["build", "x", "-o"]).stderr == usage("build", "option '--output' needs a value (FILE)"))
         #expect(run(["check", "x", "--quiet=yes"]).stderr == usage("check", "option '--quiet' takes no value"))
         #expect(run(["build", "x", "-o", "a", "-o", "b"]).stderr == usage("build", "option '--output' given twice"))
+        // Another option is not a value: `-o -q` wrote a PDF named "-q".
+        for other in ["-q", "--quiet", "-o"] {
+            #expect(
+                run(["build", "x", "-o", other]).stderr
+                    == usage(
+                        "build",
+                        "option '--output' needs a value (FILE), not the option '\(other)'; for a value beginning with '-', "
+                            + "write --output=\(other)"))
+        }
+    }
+
+    // A page past the end of a document whose folios start elsewhere says so: `--page 17` of
+    // pages numbered 17 and 18 was "does not exist", with no word of why.
+    @Test func pagesCountFromOneWhateverTheirFolios() {
+        let d = TemporaryDirectory("folios")
+        let r = run(["preview", "-", "--set", "startPage=17", "--page", "17", "-o", d.file("p.png")], stdin: Array("x".utf8))
+        #expect(r.status == 1)
+        #expect(
+            r.stderr.contains("page 17 does not exist: the document has 1 page (folio 17); --page counts from the first page, 1"),
+            "\(r.stderr)")
     }
 
     // Bad --dpi values: not a number, too small, too large.
