@@ -129,6 +129,12 @@ final class Predraw {
 }
 
 extension Run {
+    /// `--png-dir` made again if it went while watching (a `make clean`, an `rm -rf out`): every
+    /// later build failed on its missing folder. One that cannot be made is said by the write.
+    func remakePNGFolder(_ o: WatchOptions) {
+        if let dir = o.pngFolder { _ = FilePath.makeFolders(dir) }
+    }
+
     /// Builds, then builds again whenever a file the build read changes, until interrupted.
     mutating func watch() throws -> Int32 {
         var o = try WatchOptions(arguments)
@@ -262,6 +268,7 @@ extension Run {
                 guard try writeDocumentPDF(doc, o, to: path, predrawn: predrawn, timer: &timer, preflight: &preflight, &result)
                 else { return result }
             case .pngs(let numbers, let path):
+                remakePNGFolder(o)
                 for n in numbers { _ = try OutputDestination.checked(path(n), inputs: doc.inputFiles) }
                 let press = try o.press?.output(doc.template, input: o.document.input, environment: io.environment, sources: doc.inputFiles)
                 let pages = try Export.pngs(doc.framesetter, pages: numbers, to: path, dpi: o.dpi, press: press)
@@ -374,6 +381,7 @@ extension Run {
                 if let missing = numbers.first(where: { $0 > plan.pages.count }) {
                     throw RenderError(.error("page \(missing) does not exist: the issue has \(count(plan.pages.count, "page"))"))
                 }
+                remakePNGFolder(o)
                 for n in numbers { _ = try OutputDestination.checked(path(n), inputs: issue.inputFiles) }
                 for n in numbers {
                     try IssueExport.png(

@@ -208,6 +208,20 @@ import Testing
         w.stop()
     }
 
+    // The --png-dir folder removed while watching (a `make clean`) is made again: every later
+    // build failed on it, "no such folder".
+    @Test func thePNGFolderIsMadeAgain() throws {
+        let d = TemporaryDirectory("watch")
+        d.write("doc.txt", "A line.\n")
+        let w = try Watcher(d, ["doc.txt", "--pages", "1", "--png-dir", "png"])
+        try w.wait("the first build") { w.lines(containing: "wrote png/doc-p1.png") == 1 }
+        try FileManager.default.removeItem(atPath: d.file("png"))
+        d.write("doc.txt", "Another line.\n")
+        try w.wait("the build after the folder went") { w.lines(containing: "wrote png/doc-p1.png") == 2 }
+        #expect(d.read("png/doc-p1.png") != nil)
+        w.stop()
+    }
+
     // An image set in a line (as an emoticon of a pack is) counts its page as changed when
     // its file alone is replaced: the line's text shows only its anchor.
     @Test func inlineImageChanged() throws {
