@@ -43,7 +43,8 @@ extension Run {
                             + "which is \(format(page.width))×\(format(page.height)) pt"))
                 return failed()
             }
-            answer = Located(hit: Locator.hit(page, x: point.x, y: point.y), page: page, doc: doc, at: point)
+            let textBottom = page.height - doc.template.margins.bottom
+            answer = Located(hit: Locator.hit(page, x: point.x, y: point.y, textBottom: textBottom), page: page, doc: doc, at: point)
         } else {
             let (line, column) = o.source!
             guard let found = located(line: line, column: column, of: doc, on: pages) else { return failed() }
@@ -145,7 +146,10 @@ extension Run {
         // The articles set on the page (two when one starts under another's end), with what
         // each has under the point: the one with something there answers.
         let hits = entry.placements.compactMap { p, page in
-            plan.parts[p].article.map { (part: p, page: page, article: $0, hit: Locator.hit(page, x: point.x, y: point.y)) }
+            plan.parts[p].article.map { article in
+                let textBottom = page.height - issue.articles[article].template.margins.bottom
+                return (part: p, page: page, article: article, hit: Locator.hit(page, x: point.x, y: point.y, textBottom: textBottom))
+            }
         }
         func rank(_ h: Locator.Hit) -> Int {
             switch h {

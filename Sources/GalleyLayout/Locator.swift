@@ -35,8 +35,10 @@ package enum Locator {
         }
     }
 
-    /// What is under (`x`, `y`) on `page`, points from its top left.
-    package static func hit(_ page: Page, x: Double, y: Double) -> Hit {
+    /// What is under (`x`, `y`) on `page`, points from its top left. `textBottom`: the foot of
+    /// the page's text area, down to which a point under a column (balanced short, or empty) is
+    /// in that column, not the margin.
+    package static func hit(_ page: Page, x: Double, y: Double, textBottom: Double? = nil) -> Hit {
         for image in page.floats + page.frames.flatMap(\.images) where contains(image.rect, x, y) {
             if let set = image.block, let inner = set.page {
                 let origin = set.textOrigin(in: image.rect)
@@ -60,6 +62,17 @@ package enum Locator {
             // Between lines: the line nearest the point, at its x.
             let nearest = frame.lines.filter { !$0.vertical }.min { abs($0.box.midY - y) < abs($1.box.midY - y) }
             return .column(frame: k, nearest: nearest.map { byte(in: $0, at: x) })
+        }
+        // Under a column's frame: the lowest frame above the point across its x, its last line.
+        if let textBottom, y < textBottom {
+            let above = page.frames.indices.filter { k in
+                let r = page.frames[k].rect
+                return !page.frames[k].spansColumns && x >= r.x && x < r.maxX && y >= r.maxY
+            }
+            if let k = above.max(by: { page.frames[$0].rect.maxY < page.frames[$1].rect.maxY }) {
+                let last = page.frames[k].lines.filter { !$0.vertical }.max { $0.box.maxY < $1.box.maxY }
+                return .column(frame: k, nearest: last.map { byte(in: $0, at: x) })
+            }
         }
         return .margin
     }

@@ -43,6 +43,18 @@ import Testing
         #expect(mark.output.contains("(source 1:6), word '港口的清晨'"), "\(mark.output)\(mark.stderr)")
     }
 
+    // A point in the text area under a column balanced short, or in an empty column, is in
+    // that column (its last line the nearest), not "the margin".
+    @Test func underAShortColumn() {
+        let d = TemporaryDirectory("locate")
+        let one = d.write("one.txt", "One short paragraph.\n")
+        let empty = run(["locate", one, "--page", "1", "--at", "400,100", "-q"])
+        #expect(empty.output.hasPrefix("page 1, column 2"), "\(empty.output)")
+        let under = run(["locate", one, "--page", "1", "--at", "100,300", "-q"])
+        #expect(under.output.hasPrefix("page 1, column 1"), "\(under.output)")
+        #expect(run(["locate", one, "--page", "1", "--at", "100,830", "-q"]).output == "page 1: the margin\n")
+    }
+
     // Text of a pull quote or sidebar is found in its block, and a drop cap's letter is the
     // drop cap, both ways: the first pointed at another paragraph, the second set "nothing".
     @Test func blocksAndDropCaps() throws {
