@@ -258,9 +258,13 @@ struct Run {
     }
 
     /// A check whose input did not load: the diagnostics, with `--json` as JSON as well.
-    mutating func failedCheck(_ o: CheckOptions) -> Int32 {
-        if o.json {
-            let report = CheckReport(file: o.document.input, pages: 0, diagnostics: diagnostics, preflight: nil)
+    mutating func failedCheck(_ o: CheckOptions) -> Int32 { failed(o.document.input, json: o.json) }
+
+    /// A command whose input did not load: the diagnostics, with `--json` as JSON as well (the
+    /// check report's shape, no pages), so a script reading standard output gets them too.
+    mutating func failed(_ input: String, json: Bool) -> Int32 {
+        if json {
+            let report = CheckReport(file: input, pages: 0, diagnostics: diagnostics, preflight: nil)
             io.writeOutput(Data(report.json().utf8))
         }
         return failed()
@@ -282,7 +286,7 @@ struct Run {
     mutating func inspect() throws -> Int32 {
         let o = try InspectOptions(arguments)
         if IssueLoader.isManifest(o.document.input) { return try inspectIssue(o) }
-        guard let doc = try load(o.document) else { return failed() }
+        guard let doc = try load(o.document) else { return failed(o.document.input, json: o.json) }
         let before = doc.framesetter.diagnostics.all.count
         var report = InspectReport(document: doc)
         doc.framesetter.layOut { page in

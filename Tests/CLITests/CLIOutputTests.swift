@@ -12,6 +12,16 @@ private func inspectJSON(_ args: [String], stdin: [UInt8] = []) -> [String: Any]
 }
 
 @Suite struct InspectTests {
+    // An input that does not load gives its diagnostics as JSON too, as `check --json` does:
+    // a script reading standard output got nothing.
+    @Test func aFailedInspectGivesJSON() throws {
+        let r = run(["inspect", "-", "--json"], stdin: Array("<font size=\"x\">a</font>\n".utf8))
+        #expect(r.status == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any], "\(r.output)")
+        let diagnostics = try #require(object["diagnostics"] as? [[String: Any]])
+        #expect(diagnostics.count == 1 && diagnostics[0]["severity"] as? String == "error", "\(diagnostics)")
+    }
+
     // The text report of a small input, exactly (its four lines balanced over the two columns).
     @Test func textReport() {
         let r = run(["inspect", "-"], stdin: Array("Hello <font color=\"red\">world</font>\nSecond para\n\nfour".utf8))
