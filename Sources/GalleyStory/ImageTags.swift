@@ -61,6 +61,10 @@ extension StoryBuilder.Run {
         if let h = tag.attribute("height") {
             guard let n = number(h, what: "height", positive: true, maximum: 100_000) else { return }
             height = n
+            // A share of the column and a length give no proportions: the file's are kept.
+            if case .percent = widthSpec {
+                warning("height has no effect beside a width in percent; the image keeps its own proportions", h)
+            }
         }
         let path = value.hasPrefix("/") ? value : FilePath.join(builder.baseDirectory, value)
         guard FileRoot(builder.root).admits(path) else {
@@ -161,7 +165,13 @@ extension StoryBuilder.Run {
     /// Where the image goes: `inline`; `float="left|right|center|top|bottom"`; `span="page"`
     /// or `columns="2"` (across all columns); else the tutorial's block.
     mutating func placement(_ tag: MarkupTag) -> ImagePlacement? {
-        if let i = tag.attribute("inline"), ["", "true", "inline", "yes"].contains(i.value.lowercased()) { return .inline }
+        if let i = tag.attribute("inline"), ["", "true", "inline", "yes"].contains(i.value.lowercased()) {
+            // An image in the line goes with its text: a float or span asked too had no effect, unsaid.
+            for name in ["float", "span"] {
+                if let a = tag.attribute(name) { warning("\(name)=\"\(a.value)\" has no effect on an inline image, which is set in its line", a) }
+            }
+            return .inline
+        }
         if tag.attribute("class")?.value == "emoticon" { return .inline }
         var result = ImagePlacement.block
         if let f = tag.attribute("float") {
@@ -236,7 +246,9 @@ extension StoryBuilder.Run {
         let v = a.value.trimmed()
         switch v.lowercased() {
         case "circle", "ellipse": return .ellipse
-        case "alpha": return .alpha
+        case "alpha":
+            if info.format != .png { warning("a \(info.format.rawValue.uppercased()) image has no alpha channel to follow; its box is used", a) }
+            return .alpha
         case "box", "rectangle": return .box
         default: break
         }
@@ -272,6 +284,14 @@ extension StoryBuilder.Run {
         guard coords.count >= 6 else {
             error("malformed polygon: it needs at least 3 points, got \(coords.count / 2)", a)
             return nil
+        }
+        // Points are the image's pixels: one off it is most likely a slip (a minus sign, a
+        // point of a larger version of the picture), and the text then runs over the picture.
+        let (w, h) = (Double(info.pixelWidth), Double(info.pixelHeight))
+        if let k = stride(from: 0, to: coords.count, by: 2).first(where: { !(0...w).contains(coords[$0]) || !(0...h).contains(coords[$0 + 1]) }) {
+            warning(
+                "polygon point \(k / 2 + 1) (\(StoryDump.number(coords[k])) \(StoryDump.number(coords[k + 1]))) lies off the image, "
+                    + "which is \(info.pixelWidth)×\(info.pixelHeight) pixels: points are the image's pixels (or percentages)", a)
         }
         return .polygon(coords)
     }

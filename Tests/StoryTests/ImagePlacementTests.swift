@@ -93,6 +93,23 @@ import Testing
         }
         #expect(images("<img src=\"images/chart.png\" float=\"left\" shape=\"circel\">").1.contains("did you mean 'circle'"))
     }
+
+    // What had no effect, unsaid: a float or span on an inline image, a height beside a width in
+    // percent, an alpha shape on a JPEG, a polygon point off the image (text ran over it).
+    @Test func attributesOfNoEffectAreSaid() {
+        let cases = [
+            (#"<img src="images/chart.png" inline float="left">"#, #"float="left" has no effect on an inline image"#),
+            (#"<img src="images/chart.png" inline span="page">"#, #"span="page" has no effect on an inline image"#),
+            (#"<img src="images/chart.png" width="50%" height="50">"#, "height has no effect beside a width in percent"),
+            (#"<img src="images/harbour.jpg" float="left" shape="alpha">"#, "a JPEG image has no alpha channel to follow"),
+            (#"<img src="images/chart.png" float="left" shape="polygon(0 0, 200 0, 0 -5)">"#, "polygon point 3 (0 -5) lies off the image"),
+        ]
+        for (text, said) in cases {
+            let out = images(text).1
+            #expect(out.contains("warning: " + said), "\(text): \(out)")
+        }
+        #expect(!images(#"<img src="images/chart.png" float="left" shape="polygon(0 0, 100% 0, 50% 100%)">"#).1.contains("warning"))
+    }
 }
 
 /// Social text through the builder: links styled by kind, emoticons as emoji or images, and
