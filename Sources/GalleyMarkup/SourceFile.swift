@@ -176,7 +176,25 @@ public struct SourceFile: Sendable {
         let hex = String(raw[bad], radix: 16, uppercase: true)
         let byte = hex.count == 1 ? "0" + hex : hex
         return .error(
-            "invalid UTF-8: byte 0x\(byte) at byte offset \(bad)", file: path,
+            "invalid UTF-8: byte 0x\(byte) at byte offset \(bad)" + encodingHint(raw, bad: bad), file: path,
             at: SourceLocation(line: line, column: column, offset: bad - bomLength))
+    }
+
+    /// What the file most likely is when it is not UTF-8, from its first bytes or the bad one:
+    /// UTF-16 (Notepad's "Unicode", a byte-order mark), or a single-byte encoding such as
+    /// Windows-1252 (its curly quotes and dashes are bytes 0x80 to 0x9F).
+    static func encodingHint(_ raw: [UInt8], bad: Int) -> String {
+        if raw.starts(with: [0xFF, 0xFE]) || raw.starts(with: [0xFE, 0xFF]) {
+            return "; the file is UTF-16: save it as UTF-8"
+        }
+        // Every other byte 0 among the first: UTF-16 without a mark.
+        let head = raw.prefix(64)
+        if head.count >= 8, head.enumerated().filter({ $0.element == 0 }).count * 3 >= head.count {
+            return "; the file looks like UTF-16: save it as UTF-8"
+        }
+        if (0x80...0xFE).contains(raw[bad]) && (bad + 1 >= raw.count || raw[bad + 1] & 0xC0 != 0x80) {
+            return "; the file may be in a single-byte encoding such as Windows-1252 or Latin-1: save it as UTF-8"
+        }
+        return ""
     }
 }

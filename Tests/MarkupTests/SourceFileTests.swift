@@ -83,13 +83,13 @@ import Testing
     /// columns count scalars, CR and CRLF end lines.
     @Test(arguments: [
         ([0x61, 0xE2, 0x82] as [UInt8], "byte 0xE2 at byte offset 1", "1:2"),  // truncated at EOF
-        ([0x61, 0xE2, 0x41], "byte 0xE2 at byte offset 1", "1:2"),  // missing continuation
+        ([0x61, 0xE2, 0x41], "byte 0xE2 at byte offset 1; the file may be in a single-byte encoding such as Windows-1252 or Latin-1: save it as UTF-8", "1:2"),  // missing continuation
         ([0xED, 0xA0, 0x80], "byte 0xED at byte offset 0", "1:1"),  // encoded surrogate
         ([0xC0, 0x80], "byte 0xC0 at byte offset 0", "1:1"),  // overlong
         ([0xF4, 0x90, 0x80, 0x80], "byte 0xF4 at byte offset 0", "1:1"),  // beyond U+10FFFF
-        ([0x80], "byte 0x80 at byte offset 0", "1:1"),  // lone continuation
+        ([0x80], "byte 0x80 at byte offset 0; the file may be in a single-byte encoding such as Windows-1252 or Latin-1: save it as UTF-8", "1:1"),  // lone continuation
         ([0xE4, 0xB8, 0xAD, 0x0B], "", ""),  // valid: 中 then a control (not UTF-8's business)
-        ([0x61, 0x0D, 0x62, 0xFE], "byte 0xFE at byte offset 3", "2:2"),  // lone CR ends line 1
+        ([0x61, 0x0D, 0x62, 0xFE], "byte 0xFE at byte offset 3; the file may be in a single-byte encoding such as Windows-1252 or Latin-1: save it as UTF-8", "2:2"),  // lone CR ends line 1
         ([0x0D, 0x0A, 0x05, 0xFF], "byte 0xFF at byte offset 3", "2:2"),  // CRLF is one break
     ])
     func illFormedSequences(bytes: [UInt8], message: String, place: String) {
@@ -100,6 +100,21 @@ import Testing
             #expect(error.message == "invalid UTF-8: " + message)
             #expect(error.location?.description == place)
         }
+    }
+
+    /// What the file most likely is, when a byte says: UTF-16 (with or without its mark), or a
+    /// single-byte encoding (a Windows-1252 curly quote, a Latin-1 é before plain text).
+    @Test func encodingHints() {
+        func message(_ bytes: [UInt8]) -> String {
+            do {
+                _ = try SourceFile(path: "f", bytes: bytes)
+                return ""
+            } catch { return error.message }
+        }
+        #expect(message([0xFF, 0xFE, 0x61, 0, 0x62, 0]).hasSuffix("; the file is UTF-16: save it as UTF-8"))
+        #expect(message(Array("a\0b\0c\0d\0".utf8) + [0xE9, 0]).hasSuffix("; the file looks like UTF-16: save it as UTF-8"))
+        #expect(message(Array("say ".utf8) + [0x93] + Array("hi".utf8)).hasSuffix("such as Windows-1252 or Latin-1: save it as UTF-8"))
+        #expect(message(Array("caf".utf8) + [0xE9, 0x20]).hasSuffix("such as Windows-1252 or Latin-1: save it as UTF-8"))
     }
 
     /// With a byte-order mark the message counts file bytes; the location counts text bytes.
