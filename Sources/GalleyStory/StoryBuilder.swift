@@ -701,15 +701,30 @@ public struct StoryBuilder {
         }
 
         /// Core Text files make headings with `<font>` tags: a short paragraph set entirely in
-        /// one style larger than the body is taken for one. Headings keep with what follows, are
-        /// not hyphenated, and are set ragged rather than justified. Paragraphs from `<p>` and
-        /// `<hN>` are left as the author made them.
+        /// one style larger than the body is taken for one, unless a text paragraph beside it
+        /// starts at its size (the tutorial's files often set all their text at 14 pt: taken
+        /// for a row of headings, it was set ragged and kept whole, its columns never balanced).
+        /// Headings keep with what follows, are not hyphenated, and are set ragged rather than
+        /// justified. Paragraphs from `<p>` and `<hN>` are left as the author made them.
         mutating func markHeadings() {
             let body = builder.template.body.size
+            // The size the nearest text paragraph that way starts at, past empty lines.
+            func leadingSize(from i: Int, by step: Int) -> Double? {
+                var k = i + step
+                while paragraphs.indices.contains(k), case .text = paragraphs[k].content {
+                    if !paragraphs[k].range.isEmpty, let first = runs[paragraphs[k].runs].first(where: { !$0.range.isEmpty }) {
+                        return styles[first.style].size
+                    }
+                    k += step
+                }
+                return nil
+            }
             for i in paragraphs.indices where !explicitParagraphs[i] {
                 let p = paragraphs[i]
                 guard case .text = p.content, !p.range.isEmpty, i + 1 < paragraphs.count else { continue }
                 guard let id = Self.onlyStyle(of: runs[p.runs]), styles[id].size >= body * 1.15 else { continue }
+                let size = styles[id].size
+                guard leadingSize(from: i, by: -1) != size && leadingSize(from: i, by: 1) != size else { continue }
                 let characters = text.utf8Slice(p.range).unicodeScalars.count
                 guard characters <= 160 else { continue }
                 paragraphs[i].style.isHeading = true

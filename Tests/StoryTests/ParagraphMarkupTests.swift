@@ -115,12 +115,23 @@ func paragraphLines(_ text: String, mode: ParagraphMode = .newline) -> String {
     // A <p> paragraph in a larger size is not taken for a heading; a bare one still is.
     @Test func explicitParagraphIsNoHeading() {
         #expect(
-            paragraphLines(#"<font size="30"><p>Big</p>Big"# + "\nbody") == """
+            paragraphLines(#"<font size="30"><p>Big</p><font size="20">Big"# + "\n" + #"<font size="10">body"#) == """
                 paragraph 0..<3 text
                 paragraph 4..<7 text align=left heading hyphenate=false
                 paragraph 8..<12 text
 
                 """)
+    }
+
+    // Text set large throughout (the tutorial's files often set it all at 14 pt) is not a row of
+    // headings: they were set ragged and kept together, and the columns never balanced. A
+    // paragraph is taken for a heading only when the text paragraphs beside it, past empty
+    // lines, start at another size.
+    @Test func largeTextIsNoRowOfHeadings() {
+        let row = (1...3).map { #"<font size="14">Paragraph \#($0)."# }.joined(separator: "\n\n")
+        #expect(!paragraphLines(row + "\n" + #"<font size="10">body"#).contains("heading"))
+        let titled = #"<font size="24">Title"# + "\n\n" + row
+        #expect(paragraphLines(titled).split(separator: "\n").filter { $0.contains("heading") }.count == 1)
     }
     // An image inside <p> ends the text before it; the text after it goes on in the <p>'s style.
     @Test func imageInsideP() {
