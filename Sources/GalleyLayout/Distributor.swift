@@ -564,13 +564,15 @@ extension Flow {
             warnAboutIndent(index, in: l)
             // The indent is on the leading edge: the left one, or the right in RTL text.
             var x = (k < xs.count ? xs[k] : d.rect.x) + (l.text.rightToLeft ? 0 : b.indent)
+            // On the grid, one baseline for every face (`gridAscent`).
+            let ascent = gridAscent.map { abs(b.height - template.body.leading) < 0.01 ? $0 : b.ascent } ?? b.ascent
             if let dropCap = l.text.dropCap, index < dropCap.beside {
-                if index == 0 { placeDropCap(dropCap, of: l, at: Point(x: x, y: t + b.ascent), &d) }
+                if index == 0 { placeDropCap(dropCap, of: l, at: Point(x: x, y: t + ascent), &d) }
                 x += dropCap.indent
             }
             d.frame.lines.append(
                 PlacedLine(
-                    origin: Point(x: x, y: t + b.ascent),
+                    origin: Point(x: x, y: t + ascent),
                     box: Rect(x: x, y: t, width: b.availableWidth, height: b.height),
                     storyRange: (l.storyStart + Int(b.start))..<(l.storyStart + Int(b.end)),
                     contentWidth: b.setWidth, overfull: b.overfull, paragraphIndex: paragraph, lineIndex: index,

@@ -53,6 +53,8 @@ struct Flow {
     var rebreak: ((ParagraphLayout, Int, LineWidths, Set<Int>) -> ParagraphLayout)?
     /// Float sizes, captions and outlines.
     var figures: Figures?
+    /// Where a line on the baseline grid has its baseline, below its top (`Framesetter.gridAscent`).
+    var gridAscent: Double?
     /// Paragraphs already warned about for breaking inside a word (one warning each).
     var warnedInWord: Set<Int> = []
     /// Characters warned about as drawn by no face, and the last paragraph looked at for them

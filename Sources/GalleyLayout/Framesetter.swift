@@ -378,12 +378,36 @@ extension Framesetter {
     /// How many times a page is laid out again for the page-wide floats met on it.
     static let pageRelayouts = 8
 
+    /// The baseline of a line on the baseline grid, below its top: that of the story's first
+    /// text in the template's body face and size (else its first text set at the grid's pitch).
+    /// Each face puts its baseline elsewhere in a line of the same leading (the half-leading and
+    /// its ascent above it), so body lines of two faces side by side missed each other's
+    /// baselines by a point or more; every line on the grid takes this one. Nil when no text is
+    /// set at the pitch.
+    static func gridAscent(story: Story, plan: FontPlan, body: TextSpec, pitch: Double) -> Double? {
+        var first: Double?
+        for p in story.paragraphs {
+            guard case .text = p.content else { continue }
+            for run in story.runs[p.runs] where !run.range.isEmpty {
+                let style = story.styles[run.style]
+                let h = p.style.leadingRatio * style.size
+                guard abs(h - pitch) < 0.01 else { continue }
+                let m = plan.metrics[run.style]
+                let ascent = (h + m.ascent - m.descent) / 2
+                if style.face == body.face && style.size == body.size { return ascent }
+                first = first ?? ascent
+            }
+        }
+        return first
+    }
+
     /// A flow at the story's start that breaks paragraphs again and sizes figures as this
     /// framesetter lays them out.
     fileprivate func newFlow() -> Flow {
         var flow = Flow(story: story, template: template, file: file)
         let setting = self.setting
         let plan = self.plan
+        if template.baselineGrid { flow.gridAscent = Self.gridAscent(story: story, plan: plan, body: template.body, pitch: template.body.leading) }
         flow.rebreak = { [story] l, from, widths, lines in
             setting.rebreak(l, from: from, widths: widths, story: story, plan: plan, unhyphenated: lines)
         }

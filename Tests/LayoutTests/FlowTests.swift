@@ -112,6 +112,26 @@ func statistics(_ fs: Framesetter) -> LayoutStatistics {
         #expect(baselines.count <= 30, "\(baselines.count) distinct baselines")
     }
 
+    // Body lines in another face sit on the same baselines: each face put its baseline elsewhere
+    // in a line of the same leading, so a column in Palatino stood 1.2 pt above one in the body
+    // face. Every baseline on the grid is now the body face's, a whole number of lines down.
+    @Test func baselineGridAcrossFaces() throws {
+        let text = paragraphs(6, seed: 1) + "\n<font face=\"Palatino\">" + paragraphs(14, seed: 2) + "\n"
+        let t = tinyPage(lines: 30)
+        let fs = framesetter(text, template: t)
+        let page = try #require(pages(of: fs).first)
+        let first = try #require(page.frames.first?.lines.first?.origin.y)
+        var faces = 0
+        for frame in page.frames {
+            for l in frame.lines where abs(l.box.height - t.body.leading) < 0.01 {
+                let k = (l.origin.y - first) / t.body.leading
+                #expect(abs(k - k.rounded()) < 1e-6, "baseline \(l.origin.y) is off the grid of \(first)")
+            }
+            faces += frame.lines.isEmpty ? 0 : 1
+        }
+        #expect(faces == 2)
+    }
+
     // With the grid off, spacing is exactly what the template says.
     @Test func gridOff() {
         var t = tinyPage(lines: 30)
