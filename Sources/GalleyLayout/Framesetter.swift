@@ -501,7 +501,9 @@ extension Framesetter {
         let (text, alignment) = spec.text(onPage: page.folio)
         var values = story.fields
         values["page"] = folio ?? String(page.folio)
-        values["pages"] = String(pages)
+        // "{page} of {pages}": the last folio, which is the count only from folio 1 ("17 of 2").
+        // An issue gives its own folios and its page count.
+        values["pages"] = folio == nil && pages > 0 ? String(template.startPage + pages - 1) : String(pages)
         let m = template.margins.onPage(page.folio)
         let width = template.pageWidth
         let x =

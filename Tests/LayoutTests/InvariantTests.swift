@@ -267,6 +267,10 @@ let templateNames = ["magazine", "letter", "tabloid", "pocket", "tablet", "magaz
         t.footer.text = "{page} of {pages}"
         let ps = pages(of: framesetter(sample("article.txt"), template: t))
         #expect(ps.first?.footer?.text == "1 of \(ps.count)")
+        // From another first folio it is the last folio: "17 of 2" read as nonsense.
+        t.startPage = 17
+        let from17 = pages(of: framesetter(sample("article.txt"), template: t))
+        #expect(from17.last?.footer?.text == "\(16 + from17.count) of \(16 + from17.count)")
     }
 
     // No footer when the template turns it off.
