@@ -511,6 +511,7 @@ private struct MarkupScanner {
                     name: name, key: key, value: String(decoding: value, as: UTF8.self),
                     nameLocation: nameLocation, valueLocation: valueLocation))
         }
+        if let curly = curlyQuotedValue(name: name, key: key, nameLocation: nameLocation) { return curly }
         if c == GT || (c == SLASH && byte(pos + 1) == GT) || startsNewTag(at: pos) {
             error("expected a value after '=' for attribute '\(name)'", at: equals)
             return .skipped
@@ -522,6 +523,34 @@ private struct MarkupScanner {
             MarkupAttribute(
                 name: name, key: key, value: String(decoding: value, as: UTF8.self),
                 nameLocation: nameLocation, valueLocation: valueLocation))
+    }
+
+    /// A value in curly quotes (`color=“red”`), as a word processor's smart quotes turn a
+    /// file's straight ones: read as if straight, with a warning. It was read as `“red”`, an
+    /// unknown colour, or cut at its first space. Nil when no curly quote opens the value, or
+    /// none closes it on its line.
+    mutating func curlyQuotedValue(name: String, key: String, nameLocation: SourceLocation) -> AttributeResult? {
+        // “ ” (E2 80 9C, 9D) and ‘ ’ (E2 80 98, 99); either of a pair may open or close it.
+        guard pos + 2 < n, b[pos] == 0xE2, b[pos + 1] == 0x80, (0x98...0x9D).contains(b[pos + 2]), b[pos + 2] != 0x9A, b[pos + 2] != 0x9B
+        else { return nil }
+        let double = b[pos + 2] >= 0x9C
+        var end = pos + 3
+        while end + 2 < n, b[end] != LF {
+            if b[end] == 0xE2, b[end + 1] == 0x80, double ? (b[end + 2] == 0x9C || b[end + 2] == 0x9D) : (b[end + 2] == 0x98 || b[end + 2] == 0x99) {
+                break
+            }
+            end += 1
+        }
+        guard end + 2 < n, b[end] == 0xE2 else { return nil }
+        let quote = location
+        advance()
+        let valueLocation = location
+        var value: [UInt8] = []
+        while pos < end { consumeValueCharacter(into: &value) }
+        advance()
+        warning("the value of '\(name)' is in curly quotes, as a word processor writes them; read as if in straight quotes", at: quote)
+        return .attribute(
+            MarkupAttribute(name: name, key: key, value: String(decoding: value, as: UTF8.self), nameLocation: nameLocation, valueLocation: valueLocation))
     }
 
     /// Where a quoted value starting at `start` should have ended, when its closing quote is

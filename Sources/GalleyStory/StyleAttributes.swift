@@ -418,7 +418,15 @@ extension StoryBuilder.Run {
 
     /// A line style, or `.some(nil)` for `none`.
     mutating func decoration(_ a: MarkupAttribute, what: String) -> LineStyle?? {
-        choice(a, what: what, Self.lineStyles)
+        // NSUnderlineStyle's numbers, as Core Text files write them (0 none, 1 single, 2 thick,
+        // 9 double), and true or false.
+        switch a.value.trimmed().lowercased() {
+        case "0", "false": return .some(nil)
+        case "1", "true": return .some(.single)
+        case "2": return .some(.thick)
+        case "9": return .some(.double)
+        default: return choice(a, what: what, Self.lineStyles)
+        }
     }
 
     static let lineStyles: [(String, LineStyle?)] = LineStyle.allCases.map { ($0.rawValue, LineStyle?.some($0)) } + [("none", nil)]

@@ -22,6 +22,19 @@ import Testing
         #expect(doc.diagnostics.warnings.map(\.message) == ["unknown attribute 'colr' on <font>; did you mean 'color'?"])
     }
 
+    // Curly quotes, as a word processor's smart quotes turn straight ones, are read as quotes,
+    // with a warning: `color=“red”` was an unknown colour '“red”', and `face=“Helvetica Neue”`
+    // was cut at its space.
+    @Test func curlyQuotes() {
+        let text = "<font color=\u{201C}red\u{201D} face=\u{201D}Helvetica Neue\u{201D} size=\u{2018}18\u{2019}>x</font>"
+        let doc = parse(text)
+        #expect(nodes(text).contains(#"color="red" face="Helvetica Neue" size="18""#), "\(nodes(text))")
+        #expect(doc.diagnostics.errors.isEmpty)
+        #expect(doc.diagnostics.warnings.count == 3)
+        #expect(doc.diagnostics.warnings.first?.message == "the value of 'color' is in curly quotes, as a word processor writes them; read as if in straight quotes")
+        #expect(doc.diagnostics.warnings.first?.location?.column == 13)
+    }
+
     // Values that end in '=' but are whole are left alone: a query string, a lone '='.
     @Test func wholeValuesEndingInEquals() {
         #expect(parse(#"<a href="https://x.org/?q=">x</a>"#).diagnostics.isEmpty)

@@ -60,6 +60,12 @@ func styleOf(_ attributes: String, tag: String = "span") -> String {
             #expect(styleOf(#"underline="\#(style)""#) == "\(body) underline=\(style)\n")
         }
         #expect(styleOf(#"underline="double" underlineColor="red""#) == "\(body) underline=double/#ff0000\n")
+        // NSUnderlineStyle's numbers, as Core Text files write them, and true or false: errors before.
+        for (value, style) in [("1", "single"), ("2", "thick"), ("9", "double"), ("true", "single")] {
+            #expect(styleOf(#"underline="\#(value)""#) == "\(body) underline=\(style)\n", "\(value)")
+        }
+        #expect(styleOf(#"underline="0""#) == "\(body)\n")
+        #expect(styleOf(#"strikethrough="1""#) == "\(body) strikethrough=single\n")
     }
     // An underline colour alone implies a single underline.
     @Test func underlineColourAlone() {
