@@ -437,11 +437,34 @@ private struct MarkupScanner {
             strayed = true
         }
 
+        if isProse(name: name, attributes: attributes, from: open.offset) {
+            let written = text(open.offset..<pos)
+            nodes.append(.text(written, open))
+            warning(
+                "\(written.count > 40 ? opening + "…>" : written) reads as prose, not a tag, and is set as text; "
+                    + "write &lt; for a '<' that opens no tag", at: open, length: writtenName.unicodeScalars.count + (isEnd ? 2 : 1))
+            return
+        }
         if isEnd {
             finishEndTag(name: name, written: writtenName, open: open, attributes: attributes, selfClosing: selfClosing)
         } else {
             finishStartTag(name: name, written: writtenName, open: open, attributes: attributes, selfClosing: selfClosing)
         }
+    }
+
+    /// Whether a `<…>` is prose rather than a tag: `press <Enter>`, `Array<Int>`, `x<y and y>z`,
+    /// `if a<b and c>d`. Dropped as an unknown tag, its words were lost, and `<b and c>` made the
+    /// rest of the text bold. It is prose when it gives no attribute a value and its name is
+    /// neither a tag Galley knows (with attributes it knows), nor HTML's, nor a slip of a known
+    /// one (`<spn>`: a name of three letters or more near one).
+    mutating func isProse(name: String, attributes: [MarkupAttribute], from start: Int) -> Bool {
+        guard !name.isEmpty, attributes.allSatisfy({ $0.value.isEmpty }) else { return false }
+        // Set as written, so on one line, with nothing a text run would change (controls, an
+        // entity, an object replacement character).
+        guard !b[start..<pos].contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == AMP || $0 == 0xEF }) else { return false }
+        if let spec = spec(name) { return !attributes.isEmpty && attributes.allSatisfy { !spec.attributes.contains($0.key) } }
+        if Vocabulary.htmlNames.contains(name) { return false }
+        return name.count < 3 || Suggestion.closest(to: name, in: vocabulary.tagNames) == nil
     }
 
     mutating func reportUnterminated(_ opening: String, at open: SourceLocation) {

@@ -95,6 +95,19 @@ public struct Vocabulary: Sendable {
     /// The known tag names, lower-cased, in the order they were given.
     public var tagNames: [String] { order }
 
+    /// HTML's element names: such a tag Galley does not know is markup all the same (dropped,
+    /// its text kept), not prose to set as written (`MarkupParser.isProse`).
+    public static let htmlNames: Set<String> = [
+        "abbr", "address", "article", "audio", "bdi", "bdo", "big", "blink", "blockquote", "body", "button", "canvas",
+        "caption", "center", "cite", "col", "colgroup", "data", "dd", "del", "details", "dfn", "dialog", "div", "dl",
+        "dt", "em", "embed", "fieldset", "figcaption", "figure", "footer", "form", "h4", "h5", "h6", "head", "header",
+        "hr", "html", "iframe", "input", "ins", "kbd", "label", "legend", "li", "link", "main", "mark", "marquee",
+        "menu", "meter", "nav", "nobr", "noscript", "object", "ol", "optgroup", "option", "output", "param", "picture",
+        "pre", "progress", "q", "rp", "rt", "ruby", "samp", "script", "section", "select", "small", "source", "strike",
+        "strong", "style", "summary", "table", "tbody", "td", "template", "textarea", "tfoot", "th", "thead", "time",
+        "title", "tr", "track", "tt", "ul", "var", "video", "wbr",
+    ]
+
     /// This vocabulary with one more tag (or a tag replaced).
     public func adding(_ spec: TagSpec) -> Vocabulary {
         var copy = self

@@ -35,6 +35,24 @@ import Testing
         #expect(doc.diagnostics.warnings.first?.location?.column == 13)
     }
 
+    // A '<' of prose that looks like a tag is set as text, with a warning: dropped as an
+    // unknown tag, `press <Enter>` lost its word, and `if a<b and c>d` lost two and set the rest
+    // of the text bold. A slip of a known tag (`<spn>`) and HTML's tags are still markup.
+    @Test func proseThatLooksLikeTags() {
+        let text = "press <Enter>, Array<Int>, x<y and y>z, if a<b and c>d, <spn>s</spn> <center>c</center>"
+        let doc = parse(text)
+        let kept = doc.nodes.compactMap { node -> String? in
+            if case .text(let s, _) = node { return s }
+            return nil
+        }.joined()
+        #expect(kept == "press <Enter>, Array<Int>, x<y and y>z, if a<b and c>d, s c", "\(kept)")
+        #expect(doc.nodes.allSatisfy { if case .startTag = $0 { false } else { true } })
+        let said = doc.diagnostics.warnings.map(\.message)
+        #expect(said.filter { $0.hasSuffix("reads as prose, not a tag, and is set as text; write &lt; for a '<' that opens no tag") }.count == 4)
+        #expect(said.contains("unknown tag <spn>; it is ignored and its text kept; did you mean <span>?"))
+        #expect(said.contains("unknown tag <center>; it is ignored and its text kept"))
+    }
+
     // Values that end in '=' but are whole are left alone: a query string, a lone '='.
     @Test func wholeValuesEndingInEquals() {
         #expect(parse(#"<a href="https://x.org/?q=">x</a>"#).diagnostics.isEmpty)
