@@ -371,12 +371,15 @@ private struct MarkupScanner {
 
     // MARK: Comments
 
+    /// A comment alone on its lines takes its line break with it: in a file where a line is a
+    /// paragraph, it left an empty one (at the top, pushing the heading down).
     mutating func parseComment() {
         let open = location
         advanceASCII(4)  // <!--
         while pos < n {
             if b[pos] == DASH, byte(pos + 1) == DASH, byte(pos + 2) == GT {
                 advanceASCII(3)
+                if open.column == 1, pos < n, b[pos] == LF || b[pos] == CR { advance() }
                 return
             }
             advance()

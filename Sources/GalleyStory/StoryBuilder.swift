@@ -414,6 +414,12 @@ public struct StoryBuilder {
                     endParagraph(at: loc)
                 }
             case .text(var s, var loc):
+                // The text after an image or a block in mid-line starts its paragraph: without
+                // the space it was written with (" text after an image").
+                if afterBlock && paragraphIsEmpty && !scope.literal {
+                    StoryBuilder.trimLeadingBlanks(&s, &loc)
+                    if s.isEmpty { return }
+                }
                 if scope.newlinesAreSpaces {
                     // HTML-like: a wrapped line joins the previous with one space.
                     if pendingNewlines > 0 || paragraphIsEmpty { StoryBuilder.trimLeadingBlanks(&s, &loc) }

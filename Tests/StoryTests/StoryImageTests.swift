@@ -35,14 +35,14 @@ import Testing
             #"""
             "before "
             "\u{FFFC}"
-            " after"
+            "after"
             style 0 face="DejaVu Serif" size=10 color=#000000
             run 0..<7 style 0 "before "
             run 8..<9 style 0 "\u{FFFC}"
-            run 10..<16 style 0 " after"
+            run 10..<15 style 0 "after"
             paragraph 0..<7 text
             paragraph 8..<9 image 0
-            paragraph 10..<16 text
+            paragraph 10..<15 text
             image 0 src="images/chart.png" png 900x600 px set 30x- pt @1:8
             """#)
     }
@@ -96,6 +96,20 @@ import Testing
                 #expect([info.pixelWidth, info.pixelHeight] == size, "orientation \(orientation)")
             }
         }
+    }
+
+    // The text after an image in mid-line starts its paragraph without the space it was
+    // written with: each line after it began with a visible space.
+    @Test func noSpaceAfterAnImageInMidLine() {
+        #expect(storyText("Text before <img src=\"images/chart.png\"> text after") == "Text before \n\u{FFFC}\ntext after")
+    }
+
+    // A comment alone on its line makes no empty paragraph (at the top, it pushed the heading
+    // down); one beside text changes nothing else.
+    @Test func aCommentLineIsNoParagraph() {
+        #expect(storyText("<!-- a comment -->\nTitle\nBody") == "Title\nBody")
+        #expect(storyText("A\n<!-- a\ncomment -->\nB") == "A\nB")
+        #expect(storyText("A <!-- c -->\nB") == "A \nB")
     }
 
     // A URL is not read as a path (it was said missing, "No such file or directory").
