@@ -554,13 +554,15 @@ extension Flow {
             let index = line + k
             let b = l.lines[index]
             let t = k < tops.count ? tops[k] : d.y
-            if k >= tops.count {
+            let previous = index > 0 ? l.lines[index - 1] : nil
+            // A run of lines taller than the column (type far too large) is said once.
+            if k >= tops.count && !(previous.map { $0.height > d.rect.height } ?? false) {
                 diagnostics.append(
                     .warning(
                         "a line \(format(b.height)) pt tall does not fit a column \(format(d.rect.height)) pt tall; placed anyway",
                         file: file, at: story.sourceMap.sourceLocation(ofByte: l.storyStart + Int(b.start), in: story.text)))
             }
-            warnAbout(b, in: l)
+            warnAbout(b, after: previous, in: l)
             warnAboutIndent(index, in: l)
             // The indent is on the leading edge: the left one, or the right in RTL text.
             var x = (k < xs.count ? xs[k] : d.rect.x) + (l.text.rightToLeft ? 0 : b.indent)

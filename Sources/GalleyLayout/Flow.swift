@@ -899,8 +899,10 @@ struct Flow {
         return true
     }
 
-    /// Warnings for a line about to be placed: overfull, or a word broken between letters.
-    mutating func warnAbout(_ b: LineBreak, in l: ParagraphLayout) {
+    /// Warnings for a line about to be placed: overfull, or a word broken between letters. Of a
+    /// run of overfull lines in a paragraph only the first is said: type far too large for its
+    /// column (`size="2000"`) set a letter a line, each said twice.
+    mutating func warnAbout(_ b: LineBreak, after previous: LineBreak?, in l: ParagraphLayout) {
         warnAboutMissingGlyphs(in: l)
         // Inline images shrunk to the measure or the column (`AttachmentIndex.fitted`) are said
         // where their line is set, as floats are where they are placed: each line is set once.
@@ -908,7 +910,7 @@ struct Flow {
             warnShrunk(a.image, Rect(x: 0, y: 0, width: a.width, height: a.height))
         }
         let start = l.storyStart + Int(b.start)
-        if b.overfull {
+        if b.overfull && previous?.overfull != true {
             let snippet = story.text.utf8Slice(start, l.storyStart + Int(b.contentEnd))
             diagnostics.append(
                 .warning(

@@ -101,6 +101,17 @@ import Testing
     }
 }
 
+/// Type far too large for its column sets a letter a line: each line was said twice, twenty
+/// warnings for a short sentence. A run of such lines in a paragraph is said once.
+@Suite struct OversizeTypeTests {
+    @Test func saidOncePerRun() {
+        let r = run(["check", "-"], stdin: Array("<font size=\"2000\">Size 2000.\n".utf8))
+        let said = r.stderr.split(separator: "\n").filter { $0.contains("warning:") }
+        #expect(said.filter { $0.contains("cannot be broken to fit") }.count == 1, "\(r.stderr)")
+        #expect(said.filter { $0.contains("does not fit a column") }.count == 1, "\(r.stderr)")
+    }
+}
+
 /// Link targets that could run code or open a reader's files are not written into a PDF.
 @Suite struct LinkSchemeTests {
     /// The URIs of a PDF's link annotations.
