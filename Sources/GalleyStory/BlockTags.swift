@@ -133,13 +133,19 @@ extension StoryBuilder.Run {
     mutating func blockBox(_ attributes: inout [StyleAttribute], at spot: MarkupAttribute) -> BlockBox {
         var box = BlockBox()
         var rest: [StyleAttribute] = []
+        // A width below 0 was taken as 0 in silence (a padding of -20 set the text on the frame).
+        func width(_ v: MarkupAttribute, _ what: String, maximum: Double) -> Double {
+            guard let n = number(v, what: what, positive: false, maximum: maximum) else { return 0 }
+            if n < 0 { error("\(what) must be 0 or more, got '\(v.value)'", v) }
+            return max(0, n)
+        }
         for a in attributes {
             var v = spot
             v.value = a.value
             switch a.name.lowercased() {
-            case "rule": box.rule = number(v, what: "rule", positive: false, maximum: 20).map { max(0, $0) } ?? 0
-            case "frame": box.frame = number(v, what: "frame", positive: false, maximum: 20).map { max(0, $0) } ?? 0
-            case "padding": box.padding = number(v, what: "padding", positive: false, maximum: 100).map { max(0, $0) } ?? 0
+            case "rule": box.rule = width(v, "rule", maximum: 20)
+            case "frame": box.frame = width(v, "frame", maximum: 20)
+            case "padding": box.padding = width(v, "padding", maximum: 100)
             case "rulecolor": box.ruleColor = color(v) ?? .black
             case "framecolor": box.frameColor = color(v) ?? .black
             case "background": box.background = a.value.trimmed().lowercased() == "none" ? nil : color(v)

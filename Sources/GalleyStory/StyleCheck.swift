@@ -38,8 +38,23 @@ extension StoryBuilder {
                 let mistake = StyleMistake(style: setter(of: name, from: style.name), attribute: name, message: d.message)
                 if !out.contains(mistake) { out.append(mistake) }
             }
+            for mistake in boxMistakes(of: style.name, only: boxOnly) where !out.contains(mistake) { out.append(mistake) }
         }
         return out
+    }
+
+    /// The mistakes of a style's box attributes (a sidebar's frame, rule, padding and their
+    /// colours), read as `<aside>` reads them: they were found only where a box used the style,
+    /// and said at the markup, not at the template.
+    private func boxMistakes(of style: String, only boxOnly: Set<String>) -> [StyleMistake] {
+        let box = template.resolvedStyle(style)?.filter { boxOnly.contains($0.name.lowercased()) } ?? []
+        return box.flatMap { a -> [StyleMistake] in
+            var run = Run(builder: self, file: "")
+            var one = [a]
+            let at = SourceLocation(line: 1, column: 1, offset: 0)
+            _ = run.blockBox(&one, at: MarkupAttribute(name: a.name, value: a.value, nameLocation: at, valueLocation: at))
+            return run.diagnostics.errors.map { StyleMistake(style: setter(of: a.name, from: style), attribute: a.name, message: $0.message) }
+        }
     }
 
     /// The style of `name`'s `basedOn` chain that sets `attribute` (the nearest).

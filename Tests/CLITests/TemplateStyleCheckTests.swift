@@ -17,6 +17,20 @@ import Testing
         #expect(r.stderr.contains(deck) && r.stderr.contains(note), "\(r.stderr)")
     }
 
+    // A sidebar style's box (frame, rule, padding and their colours) is checked at the template
+    // too: its mistakes were said at the first <aside> using it, on the markup, and a negative
+    // padding was taken as 0 in silence.
+    @Test func aBoxsValuesAtTheTemplate() {
+        let d = TemporaryDirectory("styles-box")
+        let template = d.write(
+            "t.json", "{\"extends\": \"magazine\",\n \"styles\": {\"sidebar\": {\"frameColor\": \"nocolour\", \"padding\": \"-5\"}}}\n")
+        let input = d.write("a.txt", "Body only: no sidebar.\n")
+        let r = run(["check", input, "-t", template])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("t.json:2:39: error: style 'sidebar': unknown colour 'nocolour'"), "\(r.stderr)")
+        #expect(r.stderr.contains("t.json:2:62: error: style 'sidebar': padding must be 0 or more, got '-5'"), "\(r.stderr)")
+    }
+
     // A footer or running head taller than its margin holds was drawn into the text's last
     // (or first) line without a word; it is warned of, at the margins that are too shallow.
     @Test func runningLinesTooBigForTheirMargins() {
