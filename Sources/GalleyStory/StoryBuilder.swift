@@ -818,6 +818,10 @@ public struct StoryBuilder {
                         "<\(tag.name)> inside <\(stack[b].name)> (opened at \(stack[b].location)): headings do not nest, "
                             + "so the <\(stack[b].name)> ends here", file: file, at: tag.location, length: tag.name.count + 1))
             }
+            // A <p> opened in an open <p> ends it, as in HTML (where its end tag may be left
+            // out): the second nested in the first, and everything after the first ran into
+            // one paragraph "never closed".
+            if tag.name == "p", let b = stack.lastBlock, stack[b].name == "p" { endTag("p", at: tag.location, quiet: true) }
             if stack.kind(name) == .block { blockBoundary(at: tag.location) }
             stack.push(name, location: tag.location, saving: scope)
             switch tag.name {

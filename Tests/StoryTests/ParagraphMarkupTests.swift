@@ -97,15 +97,20 @@ func paragraphLines(_ text: String, mode: ParagraphMode = .newline) -> String {
     @Test func tagsAtLineEnds() {
         #expect(storyText("<p>one <b>two</b>\n<i>three</i></p>") == "one two three")
     }
-    // Paragraph attributes nest: an inner <p> starts from the outer's style.
-    @Test func nestedP() {
+    // A <p> opened in an open <p> ends it, as in HTML, where its end tag may be left out: the
+    // first ran on through every later <p>, all "never closed".
+    @Test func pEndsTheOpenP() {
         #expect(
             paragraphLines(#"<p align="center">a<p indent="5">b</p>c</p>"#) == """
                 paragraph 0..<1 text align=center
-                paragraph 2..<3 text align=center indent=5
-                paragraph 4..<5 text align=center
+                paragraph 2..<3 text indent=5
+                paragraph 4..<5 text
+                t.txt:1:40: warning: </p> without a matching <p>; it is ignored
+                <p align="center">a<p indent="5">b</p>c</p>
+                                                       ^
 
                 """)
+        #expect(paragraphLines("<p>First\nline.\n<p>Second\nline.").hasPrefix("paragraph 0..<11 text\nparagraph 12..<24 text\nt.txt:3:1: warning: <p> is never closed"))
     }
     // A <font> inside <p> ends with it; one before it carries through.
     @Test func fontScopes() {
