@@ -218,6 +218,26 @@ private struct MarkupScanner {
     }
 
     /// Inside a tag: a `<` that cuts the tag short (a letter, `/` or `!--` after it).
+    /// `< font color = "red" >`: a tag Galley knows with spaces after its `<`, which makes it
+    /// text (as `5 < 6` is). Set as written, it was set in silence.
+    mutating func warnIfSpacedTag() {
+        var i = pos + 1
+        let space = UInt8(ascii: " ")
+        guard i < n, b[i] == space || b[i] == TAB else { return }
+        while i < n, b[i] == space || b[i] == TAB { i += 1 }
+        if i < n, b[i] == SLASH { i += 1 }
+        let start = i
+        while i < n, isASCIILetter(b[i]) || (i > start && (0x30...0x39).contains(b[i])) { i += 1 }
+        guard i > start, i < n, b[i] == space || b[i] == TAB || b[i] == GT else { return }
+        let name = String(decoding: b[start..<i], as: UTF8.self).lowercased()
+        // Then `>` at once, or an attribute's `=` before the `>`: `a < b and c > d` is prose.
+        let rest = b[i..<min(n, i + 200)].prefix { $0 != LF && $0 != CR }
+        guard vocabulary.spec(name) != nil, let close = rest.firstIndex(of: GT) else { return }
+        let between = rest[..<close]
+        guard between.allSatisfy({ $0 == space || $0 == TAB }) || between.contains(EQUALS) else { return }
+        warning("'<' and a space before '\(name)' make this text, not a <\(name)> tag; write <\(name) without the space", at: location)
+    }
+
     func startsNewTag(at i: Int) -> Bool {
         guard b[i] == LT, let next = byte(i + 1) else { return false }
         return isASCIILetter(next) || next == SLASH || opener(at: i) == .comment
@@ -278,6 +298,7 @@ private struct MarkupScanner {
                     flushText()
                     parseComment()
                 case nil:
+                    warnIfSpacedTag()
                     beginTextIfNeeded()
                     advanceASCII(1)
                 }

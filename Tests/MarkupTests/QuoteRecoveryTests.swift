@@ -53,6 +53,18 @@ import Testing
         #expect(said.contains("unknown tag <center>; it is ignored and its text kept"))
     }
 
+    // A tag with a space after its '<' is text, as `5 < 6` is; that is said when what follows
+    // is a tag Galley knows, so that the markup set in the text is not a surprise.
+    @Test func aSpaceAfterTheOpeningBracket() {
+        let doc = parse(#"< font color = "purple" >x and 5 < 6 and < b >"#)
+        #expect(doc.nodes.allSatisfy { if case .startTag = $0 { false } else { true } })
+        #expect(
+            doc.diagnostics.warnings.map(\.message) == [
+                "'<' and a space before 'font' make this text, not a <font> tag; write <font without the space",
+                "'<' and a space before 'b' make this text, not a <b> tag; write <b without the space",
+            ])
+    }
+
     // Values that end in '=' but are whole are left alone: a query string, a lone '='.
     @Test func wholeValuesEndingInEquals() {
         #expect(parse(#"<a href="https://x.org/?q=">x</a>"#).diagnostics.isEmpty)
