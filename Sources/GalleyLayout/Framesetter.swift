@@ -111,6 +111,16 @@ public final class Framesetter {
                         + "which is drawn over the text; give it at least \(format(needed.rounded(.up))) pt, or a smaller \(name)",
                     file: spot?.file, at: spot?.at, length: spot?.length ?? 1))
         }
+        // Hyphenation asked for in a language with no patterns installed: words were simply not
+        // hyphenated, and the justified lines loose, with no word of why. (CJK is not hyphenated.)
+        let language = t.language.split(separator: "-").first.map { $0.lowercased() } ?? ""
+        if t.hyphenation.enabled, !["zh", "ja", "ko"].contains(language), Hyphenator.dictionaryFile(for: t.language) == nil {
+            let spot = TemplateLoader.valueSpot(["language"], in: files)
+            said.append(
+                .warning(
+                    "no hyphenation patterns are installed for '\(t.language)': its words are not hyphenated (Debian's hyphen-* packages "
+                        + "hold them)", file: spot?.file, at: spot?.at, length: spot?.length ?? 1))
+        }
         // Columns closer than half an em of the body: their words run into each other.
         if t.columns > 1 && t.gutter < 0.5 * t.body.size {
             let spot = TemplateLoader.valueSpot(["gutter"], in: files)

@@ -308,7 +308,7 @@ package struct FontPlan: Sendable {
             if let used, !FaceClasses.isGeneric(name) {
                 let requested = story.faceRequests[name]
                 // The class the name is of, and what the substitute is ("a didone serif").
-                let why = FaceClasses.reason(for: name, using: used).map { " (\($0))" } ?? ""
+                let why = FaceClasses.reason(for: name, using: used).map { " (\($0))" } ?? Self.likelySlip(name)
                 // A face only the template names is said at its place there, when it has one.
                 let spot = requested == nil ? TemplateLoader.faceSpot(name, in: templateFiles) : nil
                 diagnostics.append(
@@ -365,6 +365,15 @@ package struct FontPlan: Sendable {
         plan.scriptFallbacks = scriptFallbacks.sorted { $0.key < $1.key }.map { (Self.scriptTag($0.key), $0.value) }
         plan.findCJKFaces(probe, candidates: (scriptFallbacks["Hani"] ?? []) + fallbackFaces)
         return (plan, diagnostics)
+    }
+
+    /// "; did you mean 'Helvetica'?" for a face name known to no table nor installed that is a
+    /// slip of one that is (`Helvetca`), else nothing: colours, keys and values had suggestions,
+    /// faces none. The installed faces are listed only here, for a name already not found.
+    static func likelySlip(_ name: String) -> String {
+        let known = Set(FaceClasses.table.map(\.family) + FontCatalog.faces().map(\.family))
+        guard let guess = Suggestion.closest(to: name, in: known.sorted()), guess.lowercased() != name.lowercased() else { return "" }
+        return "; did you mean '\(guess)'?"
     }
 
     /// Whether a family is a sans: by its class when the table knows it, else by its name.

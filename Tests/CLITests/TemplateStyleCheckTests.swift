@@ -31,6 +31,21 @@ import Testing
         #expect(r.stderr.contains("t.json:2:62: error: style 'sidebar': padding must be 0 or more, got '-5'"), "\(r.stderr)")
     }
 
+    // Hyphenation in a language with no patterns installed did nothing, unsaid: the justified
+    // lines came out loose with no word of why. Chinese is not hyphenated, and is not warned of.
+    @Test func aLanguageWithNoPatterns() {
+        let said = run(["check", "-", "--set", "language=ru"], stdin: Array("Some words.\n".utf8)).stderr
+        #expect(said.contains("warning: no hyphenation patterns are installed for 'ru': its words are not hyphenated"), "\(said)")
+        #expect(!run(["check", "-", "--set", "language=zh-Hans"], stdin: Array("中文。\n".utf8)).stderr.contains("hyphenation"))
+        #expect(!run(["check", "-"], stdin: Array("Some words.\n".utf8)).stderr.contains("hyphenation"))
+    }
+
+    // A misspelt face gets a suggestion, as colours, keys and values do.
+    @Test func aMisspeltFace() {
+        let said = run(["check", "-"], stdin: Array("<font face=\"Helvetca\">x</font>\n".utf8)).stderr
+        #expect(said.contains("warning: face 'Helvetca' is not installed; using 'DejaVu Sans'; did you mean 'Helvetica'?"), "\(said)")
+    }
+
     // A footer or running head taller than its margin holds was drawn into the text's last
     // (or first) line without a word; it is warned of, at the margins that are too shallow.
     @Test func runningLinesTooBigForTheirMargins() {
