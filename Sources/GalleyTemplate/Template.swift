@@ -129,20 +129,43 @@ public struct RunningLineSpec: Equatable, Sendable {
     /// holding `{page}` stays as written); fields without a value become empty, and other
     /// braces are left alone.
     public static func fill(_ text: String, _ values: [String: String]) -> String {
-        var out = ""
+        // Pieces: text as written, or a field's value.
+        var pieces: [(text: String, field: Bool)] = []
+        var literal = ""
         var rest = text[...]
         while let open = rest.firstIndex(of: "{") {
-            out += rest[..<open]
+            literal += rest[..<open]
             let after = rest[rest.index(after: open)...]
             if let close = after.firstIndex(of: "}"), fields.contains(String(after[..<close])) {
-                out += values[String(after[..<close])] ?? ""
+                pieces += [(literal, false), (values[String(after[..<close])] ?? "", true)]
+                literal = ""
                 rest = after[after.index(after: close)...]
             } else {
-                out += "{"
+                literal += "{"
                 rest = after
             }
         }
-        return out + rest
+        pieces.append((literal + rest, false))
+        return withoutSeparatorsOfEmptyFields(pieces).map(\.text).joined()
+    }
+
+    /// `pieces` less the separators of each empty field ("{issue} · {section}" without a
+    /// section left "No. 12 ·", and without either a lone "·"): the text after it when that is
+    /// only spaces and punctuation, else the text before it when that is.
+    static func withoutSeparatorsOfEmptyFields(_ pieces: [(text: String, field: Bool)]) -> [(text: String, field: Bool)] {
+        var pieces = pieces
+        func isSeparator(_ k: Int) -> Bool {
+            pieces.indices.contains(k) && !pieces[k].field && !pieces[k].text.isEmpty
+                && pieces[k].text.allSatisfy { $0.isWhitespace || $0.isPunctuation || $0.isSymbol }
+        }
+        for k in pieces.indices where pieces[k].field && pieces[k].text.isEmpty {
+            if isSeparator(k + 1) && (k + 2 < pieces.count) {
+                pieces[k + 1].text = ""
+            } else if isSeparator(k - 1) {
+                pieces[k - 1].text = ""
+            }
+        }
+        return pieces
     }
 }
 

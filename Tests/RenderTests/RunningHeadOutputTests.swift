@@ -48,12 +48,12 @@ private let body = (1...70).map { p in (1...45).map { "word\(p)x\($0)" }.joined(
         // The footer stays centred, the folio alone.
         #expect(text(pdf, page: 2, x: 0, y: 800, width: 595, height: 42) == "2")
     }
-    // With no <meta> the title is the first <h1>'s (the section, not given, is empty: pdftotext
-    // reads the two spaces as one); the head is off unless enabled.
+    // With no <meta> the title is the first <h1>'s (the section, not given, is empty, and its
+    // separator goes with it); the head is off unless enabled.
     @Test func titleFromHeading() {
         let (dir, r) = buildFacing("<h1>Setting by Hand</h1>\n" + body)
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(text(dir.file("t.pdf"), page: 1, x: 298, y: 0, width: 297, height: 42) == "Setting by Hand · · 1")
+        #expect(text(dir.file("t.pdf"), page: 1, x: 298, y: 0, width: 297, height: 42) == "Setting by Hand · 1")
         let plain = TemporaryDirectory("heads")
         plain.write("t.txt", "<h1>Setting by Hand</h1>\n" + body)
         #expect(run(["build", plain.file("t.txt"), "-o", plain.file("t.pdf"), "-q"]).status == 0)

@@ -63,10 +63,16 @@ import Testing
         #expect(f.text(onPage: 1) == ("R", .right) && f.text(onPage: 4) == ("L", .left))
         #expect(f.names("page") && !f.names("pages"))
     }
-    // Fields are filled in one pass; a missing one is empty; other braces stay.
+    // Fields are filled in one pass; a missing one is empty, and so is its separator; other
+    // braces stay.
     @Test func fill() {
         let values = ["page": "3", "title": "{page} {x}"]
-        #expect(RunningLineSpec.fill("{title} · {page} · {issue} {x} {", values) == "{page} {x} · 3 ·  {x} {")
+        #expect(RunningLineSpec.fill("{title} · {page} · {issue} {x} {", values) == "{page} {x} · 3 {x} {")
+        // A header of "{issue} · {section}" without a section read "No. 12 ·", without either "·".
+        #expect(RunningLineSpec.fill("{issue} · {section}", ["issue": "No. 12"]) == "No. 12")
+        #expect(RunningLineSpec.fill("{issue} · {section}", ["section": "Notebook"]) == "Notebook")
+        #expect(RunningLineSpec.fill("{issue} · {section}", [:]) == "")
+        #expect(RunningLineSpec.fill("Page {page} of {pages}", ["page": "2", "pages": "9"]) == "Page 2 of 9")
     }
     // The header is written after the footer; sides only when given.
     @Test func encoded() {
