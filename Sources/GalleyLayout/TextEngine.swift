@@ -556,12 +556,26 @@ final class FontProbe {
         return nil
     }
 
+    /// A PostScript style word, after a width word run on before it ("CondensedBold",
+    /// "CondensedExtraBold", "Condensed"): the width, weight and slant. "HelveticaNeue-
+    /// CondensedBold" was read as no style at all, and set regular at normal width.
+    static func widthAndStyle(_ word: String) -> (width: PangoStretch?, weight: Int32, italic: Bool)? {
+        if let (w, i) = styleWord(word) { return (nil, w, i) }
+        for (name, width) in widthWords.sorted(by: { $0.key.count > $1.key.count }) where word.hasPrefix(name) {
+            let rest = String(word.dropFirst(name.count))
+            if rest.isEmpty { return (width, 400, false) }
+            if let (w, i) = styleWord(rest) { return (width, w, i) }
+        }
+        return nil
+    }
+
     /// The face for a name, and the family actually used when the name is not installed.
     func resolve(_ name: String) -> (FontPlan.Face, String?) {
         var candidates: [FontPlan.Face] = []
         // "Helvetica-Bold", "Arial-BoldMT", "TimesNewRomanPSMT": a PostScript name.
-        if let (family, word) = Self.postScriptParts(name), let (w, i) = Self.styleWord(word) {
+        if let (family, word) = Self.postScriptParts(name), let (width, w, i) = Self.widthAndStyle(word) {
             var face = FontPlan.Face(family: family, weight: w, italic: i)
+            if let width { face.stretch = width.rawValue }
             if let (spaced, stretch) = Self.postScriptFamily(family) {
                 face.family = spaced
                 if let stretch { face.stretch = stretch.rawValue }

@@ -138,6 +138,11 @@ import Testing
             ("TimesNewRomanPS-BoldItalicMT", "Times New Roman Bold Italic"), ("CourierNewPSMT", "Courier New"),
             // A weight and a slant run together.
             ("HelveticaNeue-UltraLightItalic", "Helvetica Neue Ultra Light Italic"),
+            // A width and a weight run together: read as no style, set regular at normal width.
+            ("HelveticaNeue-CondensedBold", "Helvetica Neue Condensed Bold"),
+            ("Futura-CondensedExtraBold", "Futura Condensed ExtraBold"),
+            // iOS's Heiti: a CJK sans, not a Latin face.
+            ("STHeitiSC-Light", "PingFang SC Light"),
         ] {
             func face(_ name: String) -> String {
                 let out = runExecutable(["fonts", "--resolve", name]).output
