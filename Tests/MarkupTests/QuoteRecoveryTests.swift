@@ -65,6 +65,17 @@ import Testing
             ])
     }
 
+    // HTML 4's named entities are decoded: `&eacute;` was "unknown, kept as written".
+    @Test func htmlEntities() {
+        let doc = parse("caf&eacute; &Uuml;ber &alpha;&rarr;&beta; &frac12;")
+        let text = doc.nodes.compactMap { node -> String? in
+            if case .text(let s, _) = node { return s }
+            return nil
+        }.joined()
+        #expect(text == "café Über α→β ½")
+        #expect(doc.diagnostics.isEmpty)
+    }
+
     // Values that end in '=' but are whole are left alone: a query string, a lone '='.
     @Test func wholeValuesEndingInEquals() {
         #expect(parse(#"<a href="https://x.org/?q=">x</a>"#).diagnostics.isEmpty)
