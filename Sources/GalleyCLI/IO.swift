@@ -23,7 +23,10 @@ public final class IO: @unchecked Sendable {
         writeError: @escaping (String) -> Void, errorIsTerminal: Bool, environment: [String: String]
     ) {
         self.init(
-            standardInput: standardInput, output: { writeOutput($0); return nil }, writeError: writeError,
+            standardInput: standardInput,
+            output: {
+                writeOutput($0); return nil
+            }, writeError: writeError,
             errorIsTerminal: errorIsTerminal, environment: environment)
     }
 

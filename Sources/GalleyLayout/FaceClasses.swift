@@ -143,7 +143,8 @@ package enum FaceClasses {
     private static let cjk: [Entry] = [
         e("PingFang SC", .cjkSans), e("PingFang TC", .cjkSans, "Noto Sans CJK TC"), e("PingFang HK", .cjkSans, "Noto Sans CJK HK"),
         e("Hiragino Sans", .cjkSans, "Noto Sans CJK JP"), e("Hiragino Kaku Gothic ProN", .cjkSans, "Noto Sans CJK JP"),
-        e("STHeiti", .cjkSans), e("STHeiti SC", .cjkSans), e("STHeiti TC", .cjkSans, "Noto Sans CJK TC"), e("Heiti SC", .cjkSans), e("Heiti TC", .cjkSans, "Noto Sans CJK TC"),
+        e("STHeiti", .cjkSans), e("STHeiti SC", .cjkSans), e("STHeiti TC", .cjkSans, "Noto Sans CJK TC"), e("Heiti SC", .cjkSans),
+        e("Heiti TC", .cjkSans, "Noto Sans CJK TC"),
         e("Microsoft YaHei", .cjkSans), e("Microsoft JhengHei", .cjkSans, "Noto Sans CJK TC"), e("SimHei", .cjkSans),
         e("Apple SD Gothic Neo", .cjkSans, "Noto Sans CJK KR"), e("Malgun Gothic", .cjkSans, "Noto Sans CJK KR"),
         e("Meiryo", .cjkSans, "Noto Sans CJK JP"), e("Yu Gothic", .cjkSans, "Noto Sans CJK JP"),

@@ -417,7 +417,9 @@ extension Framesetter {
         var flow = Flow(story: story, template: template, file: file)
         let setting = self.setting
         let plan = self.plan
-        if template.baselineGrid { flow.gridAscent = Self.gridAscent(story: story, plan: plan, body: template.body, pitch: template.body.leading) }
+        if template.baselineGrid {
+            flow.gridAscent = Self.gridAscent(story: story, plan: plan, body: template.body, pitch: template.body.leading)
+        }
         flow.rebreak = { [story] l, from, widths, lines in
             setting.rebreak(l, from: from, widths: widths, story: story, plan: plan, unhyphenated: lines)
         }

@@ -583,7 +583,9 @@ private struct MarkupScanner {
         let double = b[pos + 2] >= 0x9C
         var end = pos + 3
         while end + 2 < n, b[end] != LF {
-            if b[end] == 0xE2, b[end + 1] == 0x80, double ? (b[end + 2] == 0x9C || b[end + 2] == 0x9D) : (b[end + 2] == 0x98 || b[end + 2] == 0x99) {
+            if b[end] == 0xE2, b[end + 1] == 0x80,
+                double ? (b[end + 2] == 0x9C || b[end + 2] == 0x9D) : (b[end + 2] == 0x98 || b[end + 2] == 0x99)
+            {
                 break
             }
             end += 1
@@ -597,7 +599,9 @@ private struct MarkupScanner {
         advance()
         warning("the value of '\(name)' is in curly quotes, as a word processor writes them; read as if in straight quotes", at: quote)
         return .attribute(
-            MarkupAttribute(name: name, key: key, value: String(decoding: value, as: UTF8.self), nameLocation: nameLocation, valueLocation: valueLocation))
+            MarkupAttribute(
+                name: name, key: key, value: String(decoding: value, as: UTF8.self), nameLocation: nameLocation,
+                valueLocation: valueLocation))
     }
 
     /// Where a quoted value starting at `start` should have ended, when its closing quote is

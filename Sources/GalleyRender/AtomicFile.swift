@@ -48,7 +48,11 @@ public final class TemporaryFile {
     /// bytes for any output name that is.
     static func stem(_ name: String) -> String {
         var bytes = 0
-        return String(String.UnicodeScalarView(name.unicodeScalars.prefix { bytes += $0.utf8.count; return bytes <= 200 }))
+        return String(
+            String.UnicodeScalarView(
+                name.unicodeScalars.prefix {
+                    bytes += $0.utf8.count; return bytes <= 200
+                }))
     }
 
     /// Removes what a build of `name` killed outright (SIGKILL, a power cut) left in `folder`:

@@ -168,7 +168,9 @@ extension StoryBuilder.Run {
         if let i = tag.attribute("inline"), ["", "true", "inline", "yes"].contains(i.value.lowercased()) {
             // An image in the line goes with its text: a float or span asked too had no effect, unsaid.
             for name in ["float", "span"] {
-                if let a = tag.attribute(name) { warning("\(name)=\"\(a.value)\" has no effect on an inline image, which is set in its line", a) }
+                if let a = tag.attribute(name) {
+                    warning("\(name)=\"\(a.value)\" has no effect on an inline image, which is set in its line", a)
+                }
             }
             return .inline
         }
@@ -247,7 +249,9 @@ extension StoryBuilder.Run {
         switch v.lowercased() {
         case "circle", "ellipse": return .ellipse
         case "alpha":
-            if info.format != .png { warning("a \(info.format.rawValue.uppercased()) image has no alpha channel to follow; its box is used", a) }
+            if info.format != .png {
+                warning("a \(info.format.rawValue.uppercased()) image has no alpha channel to follow; its box is used", a)
+            }
             return .alpha
         case "box", "rectangle": return .box
         default: break
@@ -288,7 +292,9 @@ extension StoryBuilder.Run {
         // Points are the image's pixels: one off it is most likely a slip (a minus sign, a
         // point of a larger version of the picture), and the text then runs over the picture.
         let (w, h) = (Double(info.pixelWidth), Double(info.pixelHeight))
-        if let k = stride(from: 0, to: coords.count, by: 2).first(where: { !(0...w).contains(coords[$0]) || !(0...h).contains(coords[$0 + 1]) }) {
+        if let k = stride(from: 0, to: coords.count, by: 2).first(where: {
+            !(0...w).contains(coords[$0]) || !(0...h).contains(coords[$0 + 1])
+        }) {
             warning(
                 "polygon point \(k / 2 + 1) (\(StoryDump.number(coords[k])) \(StoryDump.number(coords[k + 1]))) lies off the image, "
                     + "which is \(info.pixelWidth)×\(info.pixelHeight) pixels: points are the image's pixels (or percentages)", a)

@@ -53,7 +53,9 @@ extension StoryBuilder {
             var one = [a]
             let at = SourceLocation(line: 1, column: 1, offset: 0)
             _ = run.blockBox(&one, at: MarkupAttribute(name: a.name, value: a.value, nameLocation: at, valueLocation: at))
-            return run.diagnostics.errors.map { StyleMistake(style: setter(of: a.name, from: style), attribute: a.name, message: $0.message) }
+            return run.diagnostics.errors.map {
+                StyleMistake(style: setter(of: a.name, from: style), attribute: a.name, message: $0.message)
+            }
         }
     }
 
