@@ -90,45 +90,46 @@ public final class Framesetter {
         self.plan = plan
         self.lease = EngineLease(engine)
         diagnostics.append(contentsOf: warnings)
-        diagnostics.append(contentsOf: Self.cramped(template, files: options.templateFiles))
+        diagnostics.append(contentsOf: Self.cramped(template, files: options.templateFiles, hyphenates: hyphenator != nil))
     }
 
-    /// A gutter too narrow to part the columns' words, and a footer or running head whose
-    /// margin is too shallow for it, said once: a running line stands in
-    /// the middle of its margin (`runningLine`), so with its ascent (0.8 of its size) and its
-    /// descent (0.25) it meets the text when the margin is under 1.6 times its size (the
-    /// footer, on its baseline) or 1.2 times (the head, its capitals centred).
-    static func cramped(_ t: Template, files: [String]) -> [Diagnostic] {
+    /// What a template sets that will not come out as meant, said once, each at its value in
+    /// the template's files: a footer or running head whose margin is too shallow for it (a
+    /// running line stands in the middle of its margin, `runningLine`, so with its ascent, 0.8
+    /// of its size, and its descent, 0.25, it meets the text when the margin is under 1.6 times
+    /// its size for the footer, on its baseline, or 1.2 times for the head, its capitals
+    /// centred); hyphenation in a language with no patterns (`hyphenates`: the layout found
+    /// them); and a gutter too narrow to part the columns' words.
+    static func cramped(_ t: Template, files: [String], hyphenates: Bool) -> [Diagnostic] {
         var said: [Diagnostic] = []
+        func warn(at key: String, _ message: String) {
+            let spot = TemplateLoader.valueSpot([key], in: files)
+            said.append(.warning(message, file: spot?.file, at: spot?.at, length: spot?.length ?? 1))
+        }
         for (spec, margin, needed, name, side) in [
             (t.footer, t.margins.bottom, 1.6 * t.footer.size, "footer", "bottom"),
             (t.header, t.margins.top, 1.2 * t.header.size, "running head", "top"),
         ] where spec.enabled && margin < needed - 0.05 {
-            let spot = TemplateLoader.valueSpot(["margins"], in: files)
-            said.append(
-                .warning(
-                    "the \(side) margin (\(format(margin)) pt) is too shallow for the \(name) (\(format(spec.size)) pt), "
-                        + "which is drawn over the text; give it at least \(format(needed.rounded(.up))) pt, or a smaller \(name)",
-                    file: spot?.file, at: spot?.at, length: spot?.length ?? 1))
+            warn(
+                at: "margins",
+                "the \(side) margin (\(format(margin)) pt) is too shallow for the \(name) (\(format(spec.size)) pt), "
+                    + "which is drawn over the text; give it at least \(format(needed.rounded(.up))) pt, or a smaller \(name)")
         }
-        // Hyphenation asked for in a language with no patterns installed: words were simply not
-        // hyphenated, and the justified lines loose, with no word of why. (CJK is not hyphenated.)
+        // Words simply not hyphenated, and justified lines loose, with no word of why. (CJK is
+        // not hyphenated.)
         let language = t.language.split(separator: "-").first.map { $0.lowercased() } ?? ""
-        if t.hyphenation.enabled, !["zh", "ja", "ko"].contains(language), Hyphenator.dictionaryFile(for: t.language) == nil {
-            let spot = TemplateLoader.valueSpot(["language"], in: files)
-            said.append(
-                .warning(
-                    "no hyphenation patterns are installed for '\(t.language)': its words are not hyphenated (Debian's hyphen-* packages "
-                        + "hold them)", file: spot?.file, at: spot?.at, length: spot?.length ?? 1))
+        if t.hyphenation.enabled, !hyphenates, !["zh", "ja", "ko"].contains(language) {
+            warn(
+                at: "language",
+                "no hyphenation patterns are installed for '\(t.language)': its words are not hyphenated (Debian's hyphen-* packages "
+                    + "hold them)")
         }
         // Columns closer than half an em of the body: their words run into each other.
         if t.columns > 1 && t.gutter < 0.5 * t.body.size {
-            let spot = TemplateLoader.valueSpot(["gutter"], in: files)
-            said.append(
-                .warning(
-                    "the gutter (\(format(t.gutter)) pt) is under half an em of the \(format(t.body.size)) pt body: the columns' words run "
-                        + "into each other; give it at least \(format((0.5 * t.body.size).rounded(.up))) pt",
-                    file: spot?.file, at: spot?.at, length: spot?.length ?? 1))
+            warn(
+                at: "gutter",
+                "the gutter (\(format(t.gutter)) pt) is under half an em of the \(format(t.body.size)) pt body: the columns' words run "
+                    + "into each other; give it at least \(format((0.5 * t.body.size).rounded(.up))) pt")
         }
         return said
     }

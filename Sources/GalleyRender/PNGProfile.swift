@@ -1,4 +1,5 @@
 import CZlib
+import GalleyStory
 import GalleySupport
 
 /// A PNG's own ICC profile (`iCCP`: a name, a compression method, then the profile deflated).
@@ -21,8 +22,7 @@ enum PNGProfile {
             nul + 2 <= data + length, file[nul + 1] == 0
         else { return true }
         guard let profile = inflated(Array(file[(nul + 2)..<(data + length)])) else { return true }
-        let sRGB = Array("sRGB".utf8)
-        return !profile.indices.contains { k in k + 4 <= profile.count && profile[k..<(k + 4)].elementsEqual(sRGB) }
+        return !ImageInfo.namesSRGB(profile[...])
     }
 
     /// `bytes` inflated (zlib), up to `largest`; nil when they do not inflate.

@@ -174,9 +174,7 @@ public struct ImageInfo: Hashable, Sendable {
             if marker == 0xE1, let orientation = exifOrientation(b, from: i + 4, to: i + 2 + len) { turned = (5...8).contains(orientation) }
             if marker == 0xEE, len >= 12, Array(b[(i + 4)..<(i + 9)]) == Array("Adobe".utf8) { adobe = true }
             if marker == 0xE2, len >= 14, Array(b[(i + 4)..<(i + 15)]) == Array("ICC_PROFILE".utf8) {
-                // Its description is plain text in the profile ("sRGB IEC61966-2.1").
-                let sRGB = Array("sRGB".utf8)
-                profile = !b[(i + 4)..<(i + 2 + len)].indices.contains { k in k + 4 <= i + 2 + len && Array(b[k..<(k + 4)]) == sRGB }
+                profile = !Self.namesSRGB(b[(i + 4)..<(i + 2 + len)])
             }
             // Start of frame (baseline, progressive, …) but not DHT (C4), JPG (C8), DAC (CC).
             if (0xC0...0xCF).contains(marker), marker != 0xC4, marker != 0xC8, marker != 0xCC {
@@ -202,6 +200,13 @@ public struct ImageInfo: Hashable, Sendable {
             i += 2 + len
         }
         return .failure(ReadError(message: "the JPEG file is truncated (no frame header)"))
+    }
+
+    /// Whether an ICC profile's bytes are sRGB's, by its description, which is plain text in the
+    /// profile ("sRGB IEC61966-2.1"): a JPEG's here, a PNG's once inflated (the preflight).
+    public static func namesSRGB(_ profile: ArraySlice<UInt8>) -> Bool {
+        let sRGB = Array("sRGB".utf8)
+        return profile.indices.contains { k in k + 4 <= profile.endIndex && profile[k..<(k + 4)].elementsEqual(sRGB) }
     }
 
     /// The orientation (1 to 8) an APP1 Exif segment in `b[start..<end]` gives its image: the
